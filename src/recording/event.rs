@@ -1,0 +1,336 @@
+//! The recording model: a header plus a stream of events.
+//!
+//! Both the proxy (`capture/`) and the log importers (`import/`) produce these, and every later
+//! stage (decode, check, view, export) consumes them, so this is the one shared vocabulary.
+
+use serde::{Deserialize, Serialize};
+
+/// Current version of the JSONL recording format (`docs/recording-format.md`).
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Who produced a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// GUI to engine (the proxy's stdin).
+    Gui,
+    /// Engine to GUI (the engine's stdout).
+    Engine,
+    /// The engine's stderr.
+    Stderr,
+    /// Something the proxy or the importing tool observed itself (spawn, EOF, exit, signals...).
+    Proxy,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Gui => "gui",
+            Source::Engine => "engine",
+            Source::Stderr => "stderr",
+            Source::Proxy => "proxy",
+        }
+    }
+
+    /// The transcript arrow: `->` towards the engine, `<-` from it.
+    pub fn arrow(self) -> &'static str {
+        match self {
+            Source::Gui => "->",
+            Source::Engine => "<-",
+            Source::Stderr => "<!",
+            Source::Proxy => "**",
+        }
+    }
+}
+
+/// How a recorded line ended on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Eol {
+    #[default]
+    Lf,
+    Crlf,
+    /// No line terminator: the stream ended (or the line was cut at the size limit, see
+    /// [`Event::more`]) before a newline arrived.
+    None,
+}
+
+impl Eol {
+    pub fn bytes(self) -> &'static [u8] {
+        match self {
+            Eol::Lf => b"\n",
+            Eol::Crlf => b"\r\n",
+            Eol::None => b"",
+        }
+    }
+    pub fn is_lf(&self) -> bool {
+        *self == Eol::Lf
+    }
+}
+
+/// First line of a recording.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Header {
+    /// Always `"recording"`; lets a reader tell a kibitzer file from any other JSONL.
+    pub kibitzer: String,
+    pub version: u32,
+    /// Producing tool and version, e.g. `kibitzer 0.1.0`.
+    pub tool: String,
+    /// Wall-clock time of `t = 0`, RFC 3339 with nanoseconds (UTC).
+    pub started: String,
+    /// Engine command line (for imports: as far as the log tells).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub argv: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Pid of the recording proxy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    /// User-given session label (`record --label`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Protocol hint (`uci`, `xboard`, `nboard`) if the user gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
+    /// For imports: the log format the events came from (`xboard-debug`, `cutechess-cli`...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported_from: Option<String>,
+    /// For imports: the original file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_file: Option<String>,
+}
+
+impl Header {
+    pub fn new(tool: impl Into<String>, started: impl Into<String>) -> Self {
+        Header {
+            kibitzer: "recording".into(),
+            version: FORMAT_VERSION,
+            tool: tool.into(),
+            started: started.into(),
+            ..Default::default()
+        }
+    }
+}
+
+/// What the proxy (or an importer) observed, for `source: proxy` events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProxyKind {
+    /// The engine process started (`pid`).
+    Spawned,
+    /// The engine could not be started (`message`).
+    SpawnFailed,
+    /// The GUI closed the proxy's stdin; the engine's stdin was closed in turn.
+    GuiEof,
+    /// The engine closed its stdout.
+    EngineEof,
+    /// The engine process ended (`code` or `signal`).
+    EngineExit,
+    /// A signal the proxy received and forwarded to the engine (`signal`).
+    Signal,
+    /// Writing to the engine or to the GUI failed (`message`); the bytes were recorded anyway.
+    WriteError,
+    /// The proxy killed the engine (e.g. it outlived the GUI's EOF past the grace period).
+    Killed,
+    /// Importer: an engine started / was loaded.
+    EngineStarted,
+    /// Importer: a game started (`message` holds what the log said).
+    GameStarted,
+    /// Importer: a game ended (`result`, `message`).
+    GameFinished,
+    /// Importer: a warning or error line of the producing tool.
+    Warning,
+    /// Importer: an adjudication or a time loss decided by the tool.
+    Adjudication,
+    /// Importer: any other non-traffic line of the producing tool, kept as text.
+    Note,
+}
+
+impl ProxyKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProxyKind::Spawned => "spawned",
+            ProxyKind::SpawnFailed => "spawn_failed",
+            ProxyKind::GuiEof => "gui_eof",
+            ProxyKind::EngineEof => "engine_eof",
+            ProxyKind::EngineExit => "engine_exit",
+            ProxyKind::Signal => "signal",
+            ProxyKind::WriteError => "write_error",
+            ProxyKind::Killed => "killed",
+            ProxyKind::EngineStarted => "engine_started",
+            ProxyKind::GameStarted => "game_started",
+            ProxyKind::GameFinished => "game_finished",
+            ProxyKind::Warning => "warning",
+            ProxyKind::Adjudication => "adjudication",
+            ProxyKind::Note => "note",
+        }
+    }
+}
+
+/// One recorded event: a line in one direction, or a proxy observation.
+///
+/// `text` is the line without its terminator, decoded as UTF-8 (lossily when it is not valid
+/// UTF-8, in which case `hex` holds the exact bytes). `bytes()` gives back exactly what went
+/// over the wire, terminator included.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub seq: u64,
+    /// Nanoseconds since the header's `started`, from a monotonic clock.
+    pub t: u64,
+    pub src: Source,
+    #[serde(default)]
+    pub text: String,
+    /// Exact bytes (lowercase hex, without terminator) when `text` is not the exact line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+    #[serde(default, skip_serializing_if = "Eol::is_lf")]
+    pub eol: Eol,
+    /// The line was cut at the proxy's line-size limit; the next event of the same source
+    /// continues it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub more: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ProxyKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i32>,
+    /// Signal name, e.g. `SIGINT`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+    /// Game result for `game_finished` (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+    /// Imported logs: which engine/session of the log this event belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Imported logs: 1-based line number in the original log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+}
+
+impl Event {
+    /// A traffic line with UTF-8 text and an LF terminator (the common case).
+    pub fn line(seq: u64, t: u64, src: Source, text: impl Into<String>) -> Self {
+        Event {
+            seq,
+            t,
+            src,
+            text: text.into(),
+            hex: None,
+            eol: Eol::Lf,
+            more: false,
+            kind: None,
+            pid: None,
+            code: None,
+            signal: None,
+            result: None,
+            session: None,
+            line: None,
+        }
+    }
+
+    /// A traffic line from exact bytes (without terminator).
+    pub fn from_bytes(seq: u64, t: u64, src: Source, bytes: &[u8], eol: Eol) -> Self {
+        let mut e = Event::line(seq, t, src, String::new());
+        e.eol = eol;
+        match std::str::from_utf8(bytes) {
+            Ok(s) => e.text = s.to_owned(),
+            Err(_) => {
+                e.text = String::from_utf8_lossy(bytes).into_owned();
+                e.hex = Some(to_hex(bytes));
+            }
+        }
+        e
+    }
+
+    /// A proxy/importer observation.
+    pub fn proxy(seq: u64, t: u64, kind: ProxyKind, message: impl Into<String>) -> Self {
+        let mut e = Event::line(seq, t, Source::Proxy, message);
+        e.kind = Some(kind);
+        e
+    }
+
+    pub fn is_traffic(&self) -> bool {
+        self.src != Source::Proxy
+    }
+
+    /// The exact line bytes without terminator.
+    pub fn line_bytes(&self) -> Vec<u8> {
+        match &self.hex {
+            Some(h) => from_hex(h).unwrap_or_else(|| self.text.as_bytes().to_vec()),
+            None => self.text.as_bytes().to_vec(),
+        }
+    }
+
+    /// The exact bytes as they went over the wire, terminator included.
+    pub fn wire_bytes(&self) -> Vec<u8> {
+        let mut b = self.line_bytes();
+        b.extend_from_slice(self.eol.bytes());
+        b
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+pub fn to_hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(HEX[(b >> 4) as usize] as char);
+        s.push(HEX[(b & 15) as usize] as char);
+    }
+    s
+}
+
+/// Parses lowercase or uppercase hex; `None` on odd length or a non-hex digit.
+pub fn from_hex(s: &str) -> Option<Vec<u8>> {
+    let s = s.as_bytes();
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    fn val(c: u8) -> Option<u8> {
+        match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            b'A'..=b'F' => Some(c - b'A' + 10),
+            _ => None,
+        }
+    }
+    s.chunks(2)
+        .map(|p| Some(val(p[0])? << 4 | val(p[1])?))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_round_trip() {
+        let b = [0u8, 1, 0x7f, 0x80, 0xff, b'\r'];
+        assert_eq!(from_hex(&to_hex(&b)).unwrap(), b);
+        assert_eq!(from_hex("abc"), None);
+        assert_eq!(from_hex("zz"), None);
+    }
+
+    #[test]
+    fn invalid_utf8_keeps_exact_bytes() {
+        let e = Event::from_bytes(1, 0, Source::Engine, b"caf\xe9", Eol::Crlf);
+        assert_eq!(e.text, "caf\u{fffd}");
+        assert_eq!(e.wire_bytes(), b"caf\xe9\r\n");
+        let json = serde_json::to_string(&e).unwrap();
+        let back: Event = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, e);
+    }
+
+    #[test]
+    fn common_line_serializes_compactly() {
+        let e = Event::line(3, 1500, Source::Gui, "isready");
+        assert_eq!(
+            serde_json::to_string(&e).unwrap(),
+            r#"{"seq":3,"t":1500,"src":"gui","text":"isready"}"#
+        );
+    }
+}

@@ -1,0 +1,7 @@
+//! The recording format (v1, JSON Lines): model, reader, writer. See `docs/recording-format.md`.
+pub mod event;
+pub mod reader;
+pub mod writer;
+
+pub use event::{Eol, Event, FORMAT_VERSION, Header, ProxyKind, Source};
+pub use reader::{IssueKind, ReadIssue, Reader, Recording, RecordingError, read_all};

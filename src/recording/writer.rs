@@ -1,0 +1,140 @@
+//! JSONL encoding of recordings.
+//!
+//! The proxy encodes every forwarded line on its hot path, so traffic lines have a hand-written
+//! encoder that produces exactly what serde would (tested below) without allocating per line.
+//! Everything else goes through serde.
+
+use super::event::{Eol, Event, Header, Source, to_hex};
+use std::io::{self, Write};
+
+/// Appends one JSON object (and a newline) for a traffic line given as raw bytes.
+pub fn encode_line(out: &mut Vec<u8>, seq: u64, t: u64, src: Source, line: &[u8], eol: Eol, more: bool) {
+    let mut num = itoa::Buffer::new();
+    out.extend_from_slice(b"{\"seq\":");
+    out.extend_from_slice(num.format(seq).as_bytes());
+    out.extend_from_slice(b",\"t\":");
+    out.extend_from_slice(num.format(t).as_bytes());
+    out.extend_from_slice(b",\"src\":\"");
+    out.extend_from_slice(src.as_str().as_bytes());
+    out.extend_from_slice(b"\",\"text\":");
+    match std::str::from_utf8(line) {
+        Ok(s) => push_json_str(out, s),
+        Err(_) => {
+            push_json_str(out, &String::from_utf8_lossy(line));
+            out.extend_from_slice(b",\"hex\":\"");
+            out.extend_from_slice(to_hex(line).as_bytes());
+            out.push(b'"');
+        }
+    }
+    match eol {
+        Eol::Lf => {}
+        Eol::Crlf => out.extend_from_slice(b",\"eol\":\"crlf\""),
+        Eol::None => out.extend_from_slice(b",\"eol\":\"none\""),
+    }
+    if more {
+        out.extend_from_slice(b",\"more\":true");
+    }
+    out.extend_from_slice(b"}\n");
+}
+
+/// Appends a JSON string literal, escaping like serde_json does.
+fn push_json_str(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[(b >> 4) as usize]);
+            out.push(HEX[(b & 15) as usize]);
+        } else {
+            out.extend_from_slice(esc);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// Appends any event (proxy events, imported events) through serde.
+pub fn encode_event(out: &mut Vec<u8>, e: &Event) {
+    // Serializing our own plain structs to a Vec cannot fail.
+    if serde_json::to_writer(&mut *out, e).is_ok() {
+        out.push(b'\n');
+    }
+}
+
+pub fn encode_header(out: &mut Vec<u8>, h: &Header) {
+    if serde_json::to_writer(&mut *out, h).is_ok() {
+        out.push(b'\n');
+    }
+}
+
+/// Writes a whole recording (header + events) to `w`; used by `import` and tests.
+pub fn write_recording<'a, W: Write>(
+    w: &mut W,
+    header: &Header,
+    events: impl IntoIterator<Item = &'a Event>,
+) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(64 * 1024);
+    encode_header(&mut buf, header);
+    for e in events {
+        encode_event(&mut buf, e);
+        if buf.len() > 60 * 1024 {
+            w.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    w.write_all(&buf)?;
+    w.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn via_fast(line: &[u8], eol: Eol, more: bool) -> String {
+        let mut out = Vec::new();
+        encode_line(&mut out, 7, 123, Source::Engine, line, eol, more);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn via_serde(line: &[u8], eol: Eol, more: bool) -> String {
+        let mut e = Event::from_bytes(7, 123, Source::Engine, line, eol);
+        e.more = more;
+        let mut out = Vec::new();
+        encode_event(&mut out, &e);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn fast_encoder_matches_serde_on_awkward_bytes() {
+        for line in [&b"info depth 1"[..], b"a\"b\\c\td\x01\x1f\x7f", b"\xff\xfe", b"", b"caf\xc3\xa9", b"\r"] {
+            for eol in [Eol::Lf, Eol::Crlf, Eol::None] {
+                assert_eq!(via_fast(line, eol, false), via_serde(line, eol, false));
+                assert_eq!(via_fast(line, eol, true), via_serde(line, eol, true));
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn fast_encoder_matches_serde(line in proptest::collection::vec(any::<u8>(), 0..64)) {
+            prop_assert_eq!(via_fast(&line, Eol::Lf, false), via_serde(&line, Eol::Lf, false));
+        }
+    }
+}
