@@ -6,6 +6,7 @@
 //! (obligations, searches, boards); the `cli` front ends print it.
 //! `recording`, `protocol`, `session` and `game` are sans-IO: no processes, files or terminals.
 pub mod capture;
+pub mod cli;
 pub mod game;
 pub mod import;
 pub mod protocol;

@@ -16,7 +16,9 @@ pub enum RecordingError {
     Empty,
     #[error("line 1: not a kibitzer recording header: {0}")]
     BadHeader(String),
-    #[error("line 1: recording format version {0} is newer than this kibitzer understands ({FORMAT_VERSION})")]
+    #[error(
+        "line 1: recording format version {0} is newer than this kibitzer understands ({FORMAT_VERSION})"
+    )]
     UnsupportedVersion(u32),
 }
 
@@ -81,7 +83,12 @@ impl<R: BufRead> Reader<R> {
         if header.version > FORMAT_VERSION {
             return Err(RecordingError::UnsupportedVersion(header.version));
         }
-        Ok(Reader { inner, header, lineno: 1, buf })
+        Ok(Reader {
+            inner,
+            header,
+            lineno: 1,
+            buf,
+        })
     }
 
     pub fn header(&self) -> &Header {
@@ -111,7 +118,10 @@ impl<R: BufRead> Reader<R> {
             }
             return Some(match serde_json::from_slice::<Event>(body) {
                 Ok(e) => Ok(e),
-                Err(_) if !complete => Err(ReadIssue { line: self.lineno, kind: IssueKind::TornTail }),
+                Err(_) if !complete => Err(ReadIssue {
+                    line: self.lineno,
+                    kind: IssueKind::TornTail,
+                }),
                 Err(err) => Err(ReadIssue {
                     line: self.lineno,
                     kind: IssueKind::Malformed(err.to_string()),
@@ -144,7 +154,10 @@ pub struct Recording {
 /// Reads a whole recording, collecting issues instead of stopping at them.
 pub fn read_all<R: BufRead>(inner: R) -> Result<Recording, RecordingError> {
     let mut r = Reader::new(inner)?;
-    let mut rec = Recording { header: r.header().clone(), ..Default::default() };
+    let mut rec = Recording {
+        header: r.header().clone(),
+        ..Default::default()
+    };
     while let Some(item) = r.next_event() {
         match item {
             Ok(e) => rec.events.push(e),
@@ -158,7 +171,8 @@ pub fn read_all<R: BufRead>(inner: R) -> Result<Recording, RecordingError> {
 mod tests {
     use super::*;
 
-    const HDR: &str = r#"{"kibitzer":"recording","version":1,"tool":"t","started":"2026-01-01T00:00:00Z"}"#;
+    const HDR: &str =
+        r#"{"kibitzer":"recording","version":1,"tool":"t","started":"2026-01-01T00:00:00Z"}"#;
 
     #[test]
     fn reads_events_and_numbers_bad_lines() {
@@ -177,19 +191,37 @@ mod tests {
 
     #[test]
     fn torn_tail_is_not_an_error() {
-        let text = format!("{HDR}\n{}\n{{\"seq\":2,\"t\":9,\"sr", r#"{"seq":1,"t":5,"src":"gui","text":"uci"}"#);
+        let text = format!(
+            "{HDR}\n{}\n{{\"seq\":2,\"t\":9,\"sr",
+            r#"{"seq":1,"t":5,"src":"gui","text":"uci"}"#
+        );
         let rec = read_all(text.as_bytes()).unwrap();
         assert_eq!(rec.events.len(), 1);
-        assert_eq!(rec.issues, vec![ReadIssue { line: 3, kind: IssueKind::TornTail }]);
+        assert_eq!(
+            rec.issues,
+            vec![ReadIssue {
+                line: 3,
+                kind: IssueKind::TornTail
+            }]
+        );
     }
 
     #[test]
     fn rejects_foreign_files() {
         assert!(matches!(read_all(&b""[..]), Err(RecordingError::Empty)));
-        assert!(matches!(read_all(&b"hello\n"[..]), Err(RecordingError::BadHeader(_))));
-        assert!(matches!(read_all(&b"{\"a\":1}\n"[..]), Err(RecordingError::BadHeader(_))));
+        assert!(matches!(
+            read_all(&b"hello\n"[..]),
+            Err(RecordingError::BadHeader(_))
+        ));
+        assert!(matches!(
+            read_all(&b"{\"a\":1}\n"[..]),
+            Err(RecordingError::BadHeader(_))
+        ));
         let future = r#"{"kibitzer":"recording","version":99,"tool":"t","started":"x"}"#;
-        assert!(matches!(read_all(future.as_bytes()), Err(RecordingError::UnsupportedVersion(99))));
+        assert!(matches!(
+            read_all(future.as_bytes()),
+            Err(RecordingError::UnsupportedVersion(99))
+        ));
         assert!(looks_like_recording(HDR.as_bytes()));
         assert!(!looks_like_recording(b"1234 >first : xboard"));
     }

@@ -8,7 +8,15 @@ use super::event::{Eol, Event, Header, Source, to_hex};
 use std::io::{self, Write};
 
 /// Appends one JSON object (and a newline) for a traffic line given as raw bytes.
-pub fn encode_line(out: &mut Vec<u8>, seq: u64, t: u64, src: Source, line: &[u8], eol: Eol, more: bool) {
+pub fn encode_line(
+    out: &mut Vec<u8>,
+    seq: u64,
+    t: u64,
+    src: Source,
+    line: &[u8],
+    eol: Eol,
+    more: bool,
+) {
     let mut num = itoa::Buffer::new();
     out.extend_from_slice(b"{\"seq\":");
     out.extend_from_slice(num.format(seq).as_bytes());
@@ -123,7 +131,14 @@ mod tests {
 
     #[test]
     fn fast_encoder_matches_serde_on_awkward_bytes() {
-        for line in [&b"info depth 1"[..], b"a\"b\\c\td\x01\x1f\x7f", b"\xff\xfe", b"", b"caf\xc3\xa9", b"\r"] {
+        for line in [
+            &b"info depth 1"[..],
+            b"a\"b\\c\td\x01\x1f\x7f",
+            b"\xff\xfe",
+            b"",
+            b"caf\xc3\xa9",
+            b"\r",
+        ] {
             for eol in [Eol::Lf, Eol::Crlf, Eol::None] {
                 assert_eq!(via_fast(line, eol, false), via_serde(line, eol, false));
                 assert_eq!(via_fast(line, eol, true), via_serde(line, eol, true));

@@ -1,0 +1,382 @@
+//! `kibitzer record`: the transparent tee proxy between a GUI and an engine.
+//!
+//! The hot path is one blocking thread per direction that reads whatever is available, writes
+//! it on at once, and only then hands the same bytes to the recorder. Blocking threads beat
+//! async tasks here: a forwarded read costs exactly one `read` and one `write` syscall, and
+//! `stdin` reads could not be cancelled under tokio anyway. A small tokio runtime on the main
+//! thread only waits for signals and for the engine to exit.
+
+use super::recorder::{Recorder, Sink};
+use crate::recording::{Header, ProxyKind, Source};
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::oneshot;
+
+/// Bytes per read. A pipe holds 64 KiB, so one read can take everything an engine has
+/// written so far.
+const CHUNK: usize = 64 * 1024;
+
+/// How long to wait for the engine's stdout/stderr to drain after it exited. Longer only if a
+/// grandchild kept the pipe open, in which case we stop waiting for it.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
+
+pub struct ProxyConfig {
+    /// Engine command and arguments, run without a shell.
+    pub argv: Vec<OsString>,
+    /// Recording file; `None` disables recording (after the caller warned).
+    pub output: Option<PathBuf>,
+    pub label: Option<String>,
+    pub protocol: Option<String>,
+}
+
+/// Runs the proxy to completion and returns the exit status to leave with.
+pub fn run(cfg: ProxyConfig) -> i32 {
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("kibitzer: cannot start the runtime: {e}");
+            return 70;
+        }
+    };
+    rt.block_on(run_async(cfg))
+}
+
+async fn run_async(cfg: ProxyConfig) -> i32 {
+    // Handlers first: had the proxy been started with SIGINT ignored, a child spawned before
+    // this point would inherit SIG_IGN and a forwarded SIGINT would be lost.
+    let mut sigint = signal(SignalKind::interrupt()).ok();
+    let mut sigterm = signal(SignalKind::terminate()).ok();
+    let mut sighup = signal(SignalKind::hangup()).ok();
+
+    let start = Instant::now();
+    let recorder = Arc::new(open_recorder(&cfg, start));
+
+    let Some(program) = cfg.argv.first() else {
+        eprintln!("kibitzer: no engine command given");
+        return 2;
+    };
+    let mut child = match spawn_engine(program, &cfg.argv[1..]) {
+        Ok(c) => c,
+        Err(e) => {
+            let msg = format!("cannot start engine {}: {e}", program.to_string_lossy());
+            eprintln!("kibitzer: {msg}");
+            recorder.proxy_event(ProxyKind::SpawnFailed, &msg, |_| {});
+            return if e.kind() == io::ErrorKind::NotFound {
+                127
+            } else {
+                126
+            };
+        }
+    };
+    let pid = child.id();
+    recorder.proxy_event(ProxyKind::Spawned, &display_argv(&cfg.argv), |e| {
+        e.pid = Some(pid)
+    });
+
+    let (Some(engine_in), Some(engine_out), Some(engine_err)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        eprintln!("kibitzer: engine pipes missing");
+        let _ = child.kill();
+        return 70;
+    };
+
+    match dup_std(io::stdin().as_fd()) {
+        Ok(gui_in) => {
+            let rec = Arc::clone(&recorder);
+            std::thread::spawn(move || pump_gui_to_engine(gui_in, engine_in, &rec));
+        }
+        Err(e) => eprintln!("kibitzer: cannot read stdin: {e}"),
+    }
+    let out_done = spawn_pump(engine_out, io::stdout().as_fd(), Source::Engine, &recorder);
+    let err_done = spawn_pump(engine_err, io::stderr().as_fd(), Source::Stderr, &recorder);
+
+    let (exit_tx, mut exit_rx) = oneshot::channel();
+    std::thread::spawn(move || {
+        let _ = exit_tx.send(child.wait());
+    });
+
+    let status = loop {
+        tokio::select! {
+            Some(()) = recv(&mut sigint) => forward(&recorder, pid, Signal::SIGINT),
+            Some(()) = recv(&mut sigterm) => forward(&recorder, pid, Signal::SIGTERM),
+            Some(()) = recv(&mut sighup) => forward(&recorder, pid, Signal::SIGHUP),
+            status = &mut exit_rx => break status,
+        }
+    };
+
+    for done in [out_done, err_done] {
+        let _ = tokio::time::timeout(DRAIN_TIMEOUT, done).await;
+    }
+
+    match status {
+        Ok(Ok(status)) => {
+            let code = exit_code(status);
+            recorder.proxy_event(ProxyKind::EngineExit, &describe(status), |e| {
+                e.code = status.code();
+                e.signal = status
+                    .signal()
+                    .and_then(|s| Signal::try_from(s).ok())
+                    .map(|s| s.as_str().to_owned());
+            });
+            code
+        }
+        Ok(Err(e)) => {
+            eprintln!("kibitzer: cannot wait for the engine: {e}");
+            70
+        }
+        Err(_) => 70,
+    }
+}
+
+async fn recv(s: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {
+    match s {
+        Some(s) => s.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn forward(recorder: &Recorder, pid: u32, sig: Signal) {
+    let target = Pid::from_raw(i32::try_from(pid).unwrap_or(i32::MAX));
+    let outcome = kill(target, sig);
+    recorder.proxy_event(
+        ProxyKind::Signal,
+        &format!("{} forwarded to engine", sig.as_str()),
+        |e| {
+            e.signal = Some(sig.as_str().to_owned());
+            e.pid = Some(pid);
+            if let Err(err) = outcome {
+                e.text = format!("{} could not be forwarded: {err}", sig.as_str());
+            }
+        },
+    );
+}
+
+fn spawn_engine(program: &OsString, args: &[OsString]) -> io::Result<Child> {
+    let build = |prog: &std::ffi::OsStr| {
+        let mut cmd = Command::new(prog);
+        cmd.args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // Own process group: a Ctrl-C meant for the terminal's foreground job reaches the engine
+        // once, through us, not twice.
+        cmd.process_group(0);
+        // SAFETY: between fork and exec only async-signal-safe calls are allowed; prctl is one.
+        // It makes the kernel kill the engine if the proxy dies, even by SIGKILL, so the engine
+        // never outlives the proxy.
+        #[allow(unsafe_code)]
+        unsafe {
+            cmd.pre_exec(|| {
+                nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(io::Error::from)?;
+                Ok(())
+            });
+        }
+        cmd.spawn()
+    };
+    match build(program) {
+        // Debian installs engines in /usr/games, which GUIs started from a desktop often lack
+        // on PATH.
+        Err(e)
+            if e.kind() == io::ErrorKind::NotFound && !program.to_string_lossy().contains('/') =>
+        {
+            let fallback = PathBuf::from("/usr/games").join(program);
+            if fallback.is_file() {
+                build(fallback.as_os_str())
+            } else {
+                Err(e)
+            }
+        }
+        other => other,
+    }
+}
+
+/// Our own file handle on a standard stream, so reads and writes skip std's buffering.
+fn dup_std(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<File> {
+    Ok(File::from(fd.try_clone_to_owned()?))
+}
+
+fn pump_gui_to_engine(mut gui: File, engine: std::process::ChildStdin, recorder: &Recorder) {
+    let mut engine = Some(engine);
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = match gui.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                recorder.proxy_event(
+                    ProxyKind::WriteError,
+                    &format!("reading from the GUI failed: {e}"),
+                    |_| {},
+                );
+                break;
+            }
+        };
+        let t = recorder.now();
+        if let Some(w) = engine.as_mut()
+            && let Err(e) = w.write_all(&buf[..n])
+        {
+            // The engine is gone or closed its stdin. Keep draining the GUI so it never blocks
+            // on a full pipe, and keep recording what it says to the dead engine.
+            recorder.proxy_event(
+                ProxyKind::WriteError,
+                &format!("writing to the engine failed: {e}"),
+                |_| {},
+            );
+            engine = None;
+        }
+        recorder.chunk(Source::Gui, t, &buf[..n]);
+    }
+    recorder.end_of_stream(Source::Gui);
+    drop(engine);
+    recorder.proxy_event(
+        ProxyKind::GuiEof,
+        "GUI closed the input; engine stdin closed",
+        |_| {},
+    );
+}
+
+fn spawn_pump(
+    from: impl Read + Send + 'static,
+    to: std::os::fd::BorrowedFd<'_>,
+    src: Source,
+    recorder: &Arc<Recorder>,
+) -> oneshot::Receiver<()> {
+    let (tx, rx) = oneshot::channel();
+    let rec = Arc::clone(recorder);
+    let to = dup_std(to);
+    std::thread::spawn(move || {
+        pump_engine_output(from, to, src, &rec);
+        let _ = tx.send(());
+    });
+    rx
+}
+
+fn pump_engine_output(mut from: impl Read, to: io::Result<File>, src: Source, recorder: &Recorder) {
+    let mut to = match to {
+        Ok(f) => Some(f),
+        Err(e) => {
+            recorder.proxy_event(
+                ProxyKind::WriteError,
+                &format!("cannot open {} for forwarding: {e}", target_name(src)),
+                |_| {},
+            );
+            None
+        }
+    };
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let t = recorder.now();
+        if let Some(w) = to.as_mut()
+            && let Err(e) = w.write_all(&buf[..n])
+        {
+            // The GUI stopped reading. Keep draining so the engine never blocks on a full pipe.
+            recorder.proxy_event(
+                ProxyKind::WriteError,
+                &format!("writing to {} failed: {e}", target_name(src)),
+                |_| {},
+            );
+            to = None;
+        }
+        recorder.chunk(src, t, &buf[..n]);
+    }
+    recorder.end_of_stream(src);
+    if src == Source::Engine {
+        recorder.proxy_event(ProxyKind::EngineEof, "engine closed its output", |_| {});
+    }
+}
+
+fn target_name(src: Source) -> &'static str {
+    if src == Source::Stderr {
+        "stderr"
+    } else {
+        "the GUI"
+    }
+}
+
+fn open_recorder(cfg: &ProxyConfig, start: Instant) -> Recorder {
+    let started = chrono::Utc::now();
+    let mut header = Header::new(
+        concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
+        started.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true),
+    );
+    header.argv = cfg
+        .argv
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    header.cwd = std::env::current_dir()
+        .ok()
+        .map(|p| p.display().to_string());
+    header.pid = Some(std::process::id());
+    header.host = nix::unistd::gethostname()
+        .ok()
+        .map(|h| h.to_string_lossy().into_owned());
+    header.label = cfg.label.clone();
+    header.protocol = cfg.protocol.clone();
+
+    let (sink, shown): (Option<Box<dyn Sink>>, String) = match &cfg.output {
+        None => (None, String::new()),
+        Some(path) => {
+            let shown = path.display().to_string();
+            match File::create(path) {
+                Ok(f) => (Some(Box::new(f)), shown),
+                Err(e) => {
+                    eprintln!(
+                        "kibitzer: warning: cannot create recording {shown}: {e}; running the engine without recording"
+                    );
+                    (None, shown)
+                }
+            }
+        }
+    };
+    Recorder::new(start, sink, shown, &header)
+}
+
+fn exit_code(status: ExitStatus) -> i32 {
+    match (status.code(), status.signal()) {
+        (Some(c), _) => c,
+        (None, Some(s)) => 128 + s,
+        (None, None) => 70,
+    }
+}
+
+fn describe(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(c), _) => format!("engine exited with code {c}"),
+        (None, Some(s)) => {
+            let name = Signal::try_from(s)
+                .map(|s| s.as_str())
+                .unwrap_or("unknown signal");
+            format!("engine killed by {name} ({s})")
+        }
+        _ => "engine ended".into(),
+    }
+}
+
+fn display_argv(argv: &[OsString]) -> String {
+    argv.iter()
+        .map(|a| a.to_string_lossy())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

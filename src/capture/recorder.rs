@@ -1,0 +1,229 @@
+//! The recording side of the proxy: turns forwarded chunks into JSONL events on disk.
+//!
+//! Each pump calls [`Recorder::chunk`] right after it has forwarded a read, so a line reaches
+//! the file (one `write` per read batch, no user-space buffering across reads) before the next
+//! read is forwarded. Failures to write never propagate: the first one is reported once on
+//! stderr and recording stops, while forwarding carries on.
+
+use super::lines::LineAssembler;
+use crate::recording::writer::{encode_event, encode_header, encode_line};
+use crate::recording::{Event, Header, ProxyKind, Source};
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Where recorded bytes go. A trait so tests can inject a failing sink.
+pub trait Sink: Send {
+    fn write_record(&mut self, buf: &[u8]) -> std::io::Result<()>;
+}
+
+impl Sink for std::fs::File {
+    fn write_record(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        Write::write_all(self, buf)
+    }
+}
+
+struct State {
+    sink: Option<Box<dyn Sink>>,
+    path_for_messages: String,
+    seq: u64,
+    last_t: u64,
+    gui: LineAssembler,
+    engine: LineAssembler,
+    stderr: LineAssembler,
+    buf: Vec<u8>,
+}
+
+pub struct Recorder {
+    start: Instant,
+    state: Mutex<State>,
+}
+
+impl Recorder {
+    /// `sink` is `None` when the recording could not even be opened (already warned about).
+    pub fn new(
+        start: Instant,
+        sink: Option<Box<dyn Sink>>,
+        path_for_messages: String,
+        header: &Header,
+    ) -> Self {
+        let mut buf = Vec::with_capacity(128 * 1024);
+        encode_header(&mut buf, header);
+        let mut state = State {
+            sink,
+            path_for_messages,
+            seq: 0,
+            last_t: 0,
+            gui: LineAssembler::default(),
+            engine: LineAssembler::default(),
+            stderr: LineAssembler::default(),
+            buf,
+        };
+        state.flush();
+        Recorder {
+            start,
+            state: Mutex::new(state),
+        }
+    }
+
+    /// Monotonic nanoseconds since the recording's start.
+    pub fn now(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+
+    /// Records a chunk that was read from `src` at time `t` and has already been forwarded.
+    pub fn chunk(&self, src: Source, t: u64, bytes: &[u8]) {
+        let mut guard = self.lock();
+        let st = &mut *guard;
+        let t = st.stamp(t);
+        let State {
+            seq,
+            buf,
+            gui,
+            engine,
+            stderr,
+            ..
+        } = st;
+        let assembler = match src {
+            Source::Gui => gui,
+            Source::Engine => engine,
+            Source::Stderr | Source::Proxy => stderr,
+        };
+        assembler.push(bytes, &mut |line, eol, more| {
+            *seq += 1;
+            encode_line(buf, *seq, t, src, line, eol, more);
+        });
+        st.flush();
+    }
+
+    /// Records the end of a stream: an unterminated last line is written with `eol: none`.
+    pub fn end_of_stream(&self, src: Source) {
+        let t = self.now();
+        let mut guard = self.lock();
+        let st = &mut *guard;
+        let t = st.stamp(t);
+        let State {
+            seq,
+            buf,
+            gui,
+            engine,
+            stderr,
+            ..
+        } = st;
+        let assembler = match src {
+            Source::Gui => gui,
+            Source::Engine => engine,
+            Source::Stderr | Source::Proxy => stderr,
+        };
+        assembler.finish(&mut |line, eol, more| {
+            *seq += 1;
+            encode_line(buf, *seq, t, src, line, eol, more);
+        });
+        st.flush();
+    }
+
+    /// Records a proxy observation; `fill` sets the kind-specific fields.
+    pub fn proxy_event(&self, kind: ProxyKind, message: &str, fill: impl FnOnce(&mut Event)) {
+        let t = self.now();
+        let mut st = self.lock();
+        let t = st.stamp(t);
+        st.seq += 1;
+        let mut e = Event::proxy(st.seq, t, kind, message);
+        fill(&mut e);
+        encode_event(&mut st.buf, &e);
+        st.flush();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // A panic while holding the lock must not stop the other pump from forwarding.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl State {
+    /// Keeps `t` non-decreasing in file order even though the two pumps race for the lock.
+    fn stamp(&mut self, t: u64) -> u64 {
+        self.last_t = self.last_t.max(t);
+        self.last_t
+    }
+
+    fn flush(&mut self) {
+        if let Some(sink) = self.sink.as_mut()
+            && !self.buf.is_empty()
+            && let Err(e) = sink.write_record(&self.buf)
+        {
+            eprintln!(
+                "kibitzer: warning: cannot write recording {}: {e}; the engine keeps running, recording stopped",
+                self.path_for_messages
+            );
+            self.sink = None;
+        }
+        self.buf.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Sink for Shared {
+        fn write_record(&mut self, buf: &[u8]) -> std::io::Result<()> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(())
+        }
+    }
+    struct Full;
+    impl Sink for Full {
+        fn write_record(&mut self, _: &[u8]) -> std::io::Result<()> {
+            Err(std::io::Error::other("No space left on device"))
+        }
+    }
+
+    #[test]
+    fn every_chunk_reaches_the_sink_before_the_next() {
+        let out = Shared::default();
+        let rec = Recorder::new(
+            Instant::now(),
+            Some(Box::new(out.clone())),
+            "x".into(),
+            &Header::new("t", "s"),
+        );
+        rec.chunk(Source::Gui, 5, b"uci\npartial");
+        let after_first = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert!(after_first.contains(r#""text":"uci""#));
+        assert!(!after_first.contains("partial"));
+        rec.chunk(Source::Engine, 3, b"uciok\n");
+        rec.end_of_stream(Source::Gui);
+        let all = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let parsed = crate::recording::read_all(all.as_bytes()).unwrap();
+        let texts: Vec<_> = parsed
+            .events
+            .iter()
+            .map(|e| (e.seq, e.t, e.text.as_str()))
+            .collect();
+        // The engine chunk was stamped earlier than the GUI one but is written later: t is clamped.
+        assert_eq!(
+            texts,
+            vec![(1, 5, "uci"), (2, 5, "uciok"), (3, texts[2].1, "partial")]
+        );
+        assert!(texts[2].1 >= 5);
+        assert_eq!(parsed.events[2].eol, crate::recording::Eol::None);
+    }
+
+    #[test]
+    fn failing_sink_does_not_panic() {
+        let rec = Recorder::new(
+            Instant::now(),
+            Some(Box::new(Full)),
+            "x".into(),
+            &Header::new("t", "s"),
+        );
+        rec.chunk(Source::Gui, 1, b"uci\n");
+        rec.proxy_event(ProxyKind::GuiEof, "", |_| {});
+    }
+}

@@ -1,0 +1,176 @@
+use crate::recording::{Eol, Event, IssueKind, Reader};
+use anyhow::{Context, Result};
+use clap::Args;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::PathBuf;
+
+/// Print a recording as a readable transcript, one line per event.
+///
+/// Columns: seconds since start (or since the previous event), direction
+/// (`->` GUI to engine, `<-` engine to GUI, `<!` engine stderr, `**` proxy), text.
+#[derive(Args)]
+pub struct DumpArgs {
+    /// Recording to print
+    file: PathBuf,
+    /// Show the time since the previous event instead of since the start
+    #[arg(long)]
+    since_prev: bool,
+    /// Leave out proxy events (spawn, EOF, exit, signals)
+    #[arg(long)]
+    no_proxy: bool,
+}
+
+pub fn run(a: DumpArgs) -> Result<i32> {
+    let file = std::fs::File::open(&a.file)
+        .with_context(|| format!("cannot open {}", a.file.display()))?;
+    let reader = Reader::new(BufReader::with_capacity(256 * 1024, file))
+        .with_context(|| format!("{}: not a readable kibitzer recording", a.file.display()))?;
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
+    let status = print_transcript(reader, &a, &mut out);
+    match status.and_then(|code| out.flush().map(|()| code)) {
+        Ok(code) => Ok(code),
+        // `kibitzer dump x | head` is normal use, not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn print_transcript<R: BufRead>(
+    reader: Reader<R>,
+    a: &DumpArgs,
+    out: &mut impl Write,
+) -> std::io::Result<i32> {
+    let mut prev_t = 0u64;
+    let mut line = String::new();
+    let mut bad = 0usize;
+    for item in reader {
+        match item {
+            Ok(e) => {
+                if a.no_proxy && !e.is_traffic() {
+                    continue;
+                }
+                let shown_t = if a.since_prev {
+                    e.t.saturating_sub(prev_t)
+                } else {
+                    e.t
+                };
+                prev_t = e.t;
+                line.clear();
+                format_event(&e, shown_t, &mut line);
+                line.push('\n');
+                out.write_all(line.as_bytes())?;
+            }
+            Err(issue) => {
+                if !matches!(issue.kind, IssueKind::TornTail) {
+                    bad += 1;
+                }
+                eprintln!("{}:{issue}", a.file.display());
+            }
+        }
+    }
+    Ok(if bad > 0 { 2 } else { 0 })
+}
+
+/// `   12.345678 -> position startpos moves e2e4`
+pub fn format_event(e: &Event, t: u64, out: &mut String) {
+    use std::fmt::Write as _;
+    let _ = write!(
+        out,
+        "{:>5}.{:06} ",
+        t / 1_000_000_000,
+        (t / 1000) % 1_000_000
+    );
+    if let Some(s) = &e.session {
+        let _ = write!(out, "[{s}] ");
+    }
+    out.push_str(e.src.arrow());
+    out.push(' ');
+    if let Some(kind) = e.kind {
+        out.push_str(kind.as_str());
+        if !e.text.is_empty() {
+            out.push_str(": ");
+            push_escaped(out, &e.line_bytes());
+        }
+        if let Some(p) = e.pid {
+            let _ = write!(out, " [pid {p}]");
+        }
+        if let Some(c) = e.code {
+            let _ = write!(out, " [code {c}]");
+        }
+        if let Some(s) = &e.signal {
+            let _ = write!(out, " [{s}]");
+        }
+        if let Some(r) = &e.result {
+            let _ = write!(out, " [{r}]");
+        }
+        return;
+    }
+    if e.hex.is_some() {
+        push_escaped(out, &e.line_bytes());
+    } else {
+        push_escaped_str(out, &e.text);
+    }
+    match (e.eol, e.more) {
+        (_, true) => out.push_str(" [continues]"),
+        (Eol::Crlf, _) => out.push_str(" [CRLF]"),
+        (Eol::None, _) => out.push_str(" [no newline]"),
+        (Eol::Lf, _) => {}
+    }
+}
+
+/// Control characters and invalid UTF-8 shown as escapes so one event is one output line.
+fn push_escaped(out: &mut String, bytes: &[u8]) {
+    for chunk in bytes.utf8_chunks() {
+        push_escaped_str(out, chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+}
+
+fn push_escaped_str(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| b < 0x20 || b == 0x7f) {
+        out.push_str(s);
+        return;
+    }
+    for c in s.chars() {
+        match c {
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push('\t'),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recording::{ProxyKind, Source};
+
+    #[test]
+    fn formats_lines_and_proxy_events() {
+        let mut s = String::new();
+        format_event(
+            &Event::line(1, 1_500_000_000, Source::Gui, "uci"),
+            1_500_000_000,
+            &mut s,
+        );
+        assert_eq!(s, "    1.500000 -> uci");
+        s.clear();
+        let e = Event::from_bytes(2, 0, Source::Engine, b"a\x00b\xff", Eol::Crlf);
+        format_event(&e, 0, &mut s);
+        assert_eq!(s, "    0.000000 <- a\\x00b\\xff [CRLF]");
+        s.clear();
+        let mut x = Event::proxy(3, 0, ProxyKind::EngineExit, "engine killed by SIGKILL (9)");
+        x.signal = Some("SIGKILL".into());
+        format_event(&x, 0, &mut s);
+        assert_eq!(
+            s,
+            "    0.000000 ** engine_exit: engine killed by SIGKILL (9) [SIGKILL]"
+        );
+    }
+}

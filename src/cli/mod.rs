@@ -1,0 +1,39 @@
+//! Command-line front end. Each subcommand is a thin shell over the library stages.
+mod dump;
+mod record;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "kibitzer",
+    version,
+    about = "Record, decode and inspect the traffic between board-game GUIs and engines (UCI, CECP/xboard, NBoard)",
+    after_help = "Put `kibitzer record -- ENGINE ARGS...` where your GUI expects the engine command,\nthen read the recording with `kibitzer dump FILE`."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Record(record::RecordArgs),
+    Dump(dump::DumpArgs),
+}
+
+/// Runs the CLI and returns the process exit status.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Record(a) => Ok(record::run(a)),
+        Command::Dump(a) => dump::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("kibitzer: {e:#}");
+            1
+        }
+    }
+}

@@ -1,0 +1,62 @@
+use crate::capture::output_path;
+use crate::capture::proxy::{self, ProxyConfig};
+use clap::Args;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Run ENGINE as a transparent proxy and record every line both ways.
+///
+/// Use `kibitzer record [OPTIONS] -- ENGINE [ARGS...]` as the engine command in your GUI.
+/// Bytes pass through unchanged; nothing but the engine's output is ever written to stdout.
+#[derive(Args)]
+#[command(arg_required_else_help = true)]
+pub struct RecordArgs {
+    /// Write the recording to FILE (overwritten if it exists; a directory means a new file in it)
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Recordings directory for automatically named files [default: $KIBITZER_DIR, else
+    /// $XDG_DATA_HOME/kibitzer/recordings, else ~/.local/share/kibitzer/recordings]
+    #[arg(short, long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// A name for this session, stored in the header and used in the file name
+    #[arg(short, long, value_name = "NAME")]
+    label: Option<String>,
+    /// Protocol hint stored in the header (uci, xboard, nboard); decoding detects it otherwise
+    #[arg(short, long, value_name = "PROTOCOL")]
+    protocol: Option<String>,
+    /// Engine command and arguments (after `--`), run without a shell
+    #[arg(last = true, required = true, value_name = "ENGINE")]
+    engine: Vec<OsString>,
+}
+
+pub fn run(a: RecordArgs) -> i32 {
+    let label = a.label.as_deref();
+    let auto_name = || {
+        output_path::file_name(
+            chrono::Local::now(),
+            a.engine.first().unwrap_or(&OsString::new()),
+            std::process::id(),
+            label,
+        )
+    };
+    let path = match &a.output {
+        Some(p) if p.is_dir() => p.join(auto_name()),
+        Some(p) => p.clone(),
+        None => {
+            let dir = output_path::recordings_dir(a.dir.as_deref(), |k| std::env::var_os(k));
+            if let Err(e) = std::fs::create_dir_all(&dir) {
+                eprintln!(
+                    "kibitzer: warning: cannot create recordings directory {}: {e}",
+                    dir.display()
+                );
+            }
+            dir.join(auto_name())
+        }
+    };
+    proxy::run(ProxyConfig {
+        argv: a.engine,
+        output: Some(path),
+        label: a.label,
+        protocol: a.protocol,
+    })
+}
