@@ -287,7 +287,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 /// Parses lowercase or uppercase hex; `None` on odd length or a non-hex digit.
 pub fn from_hex(s: &str) -> Option<Vec<u8>> {
     let s = s.as_bytes();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     fn val(c: u8) -> Option<u8> {
