@@ -1,0 +1,132 @@
+//! Helpers shared by the integration tests: the real binary, real engines, line readers.
+#![allow(dead_code)]
+
+use kibitzer::recording::{Recording, read_all};
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+pub fn kibitzer() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+}
+
+/// A real engine from PATH or Debian's /usr/games. Missing engines fail the test with the
+/// command that installs them: a silently skipped test would hide a broken setup.
+pub fn engine(name: &str) -> PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path).chain([PathBuf::from("/usr/games")]) {
+        let p = dir.join(name);
+        if p.is_file() {
+            return p;
+        }
+    }
+    panic!(
+        "engine `{name}` not found on PATH or in /usr/games; install it with \
+         `sudo apt-get install -y stockfish fairymax gnuchess` (what .ci/run does)"
+    );
+}
+
+pub fn read_recording(path: &Path) -> Recording {
+    let f = std::fs::File::open(path)
+        .unwrap_or_else(|e| panic!("recording {} missing: {e}", path.display()));
+    read_all(BufReader::new(f)).expect("recording header")
+}
+
+/// Concatenated wire bytes of one source, as the recording reproduces them.
+pub fn wire(rec: &Recording, src: kibitzer::recording::Source) -> Vec<u8> {
+    rec.events
+        .iter()
+        .filter(|e| e.src == src)
+        .flat_map(|e| e.wire_bytes())
+        .collect()
+}
+
+pub fn proxy_kinds(rec: &Recording) -> Vec<&'static str> {
+    rec.events
+        .iter()
+        .filter_map(|e| e.kind.map(|k| k.as_str()))
+        .collect()
+}
+
+/// Reads lines from a child's stdout on a thread, so tests can wait with a timeout.
+pub struct Lines {
+    rx: Receiver<String>,
+}
+
+impl Lines {
+    pub fn new(out: ChildStdout) -> Self {
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(out);
+            let mut line = String::new();
+            while r.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
+                if tx.send(std::mem::take(&mut line)).is_err() {
+                    break;
+                }
+            }
+        });
+        Lines { rx }
+    }
+
+    pub fn next_within(&self, timeout: Duration) -> Option<String> {
+        self.rx.recv_timeout(timeout).ok()
+    }
+
+    /// Like `until`, but returns what it saw instead of failing when time runs out.
+    pub fn until_within(&self, timeout: Duration, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = std::time::Instant::now() + timeout;
+        let mut seen = Vec::new();
+        while let Ok(l) = self
+            .rx
+            .recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+        {
+            let done = pred(l.trim_end());
+            seen.push(l);
+            if done {
+                break;
+            }
+        }
+        seen
+    }
+
+    /// Waits for a line satisfying `pred`, returning every line seen up to and including it.
+    pub fn until(&self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = std::time::Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(l) => {
+                    let done = pred(l.trim_end());
+                    seen.push(l);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("timed out after {timeout:?} waiting for {what}; got {seen:?}"),
+            }
+        }
+    }
+}
+
+/// Starts `kibitzer record -o rec -- argv...` with piped stdio.
+pub fn spawn_proxy(rec: &Path, argv: &[&str]) -> Child {
+    kibitzer()
+        .args(["record", "-o"])
+        .arg(rec)
+        .arg("--")
+        .args(argv)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn kibitzer")
+}
+
+pub fn read_all_bytes(mut r: impl Read) -> Vec<u8> {
+    let mut v = Vec::new();
+    r.read_to_end(&mut v).expect("read");
+    v
+}
