@@ -1,0 +1,2 @@
+pub struct GgfGame;
+pub struct GgfMove;
