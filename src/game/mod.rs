@@ -10,11 +10,14 @@ pub mod ggf;
 pub mod othello;
 
 pub use chess::{
-    BoardError, ChessBoard, ChessEditor, ChessVariant, EditOutcome, IllegalMove, IllegalReason,
-    Played, PositionCache, UciPositionError,
+    BoardError, CastlingNotation, ChessBoard, ChessEditor, ChessVariant, EditDiagnostic,
+    EditOutcome, EndReason, GameEnd, IllegalMove, IllegalReason, Played, PositionCache,
+    PositionUpdate, UciPositionError,
 };
-pub use ggf::{GgfGame, GgfMove};
-pub use othello::{OthelloBoard, OthelloMove, OthelloSquare};
+pub use ggf::{GgfDiagnostic, GgfGame, GgfMove, GgfReplay};
+pub use othello::{
+    BoardTextError, IllegalMove as OthelloIllegal, OthelloBoard, OthelloMove, OthelloSquare,
+};
 
 /// The two colours, shared by chess (White moves first) and Othello (Black moves first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
