@@ -504,7 +504,7 @@ impl ChessBoard {
         &self,
         moves: impl IntoIterator<Item = &'a str>,
     ) -> Result<usize, (usize, IllegalMove)> {
-        let mut probe = self.clone();
+        let mut probe = self.probe();
         let mut count = 0;
         for (index, text) in moves.into_iter().enumerate() {
             let uci = UciMove::from_ascii(text.as_bytes())
@@ -517,6 +517,39 @@ impl ChessBoard {
                     }
                 }
             }
+            count += 1;
+        }
+        Ok(count)
+    }
+
+    /// A copy for trying moves: the position only, no repetition history to allocate.
+    fn probe(&self) -> ChessBoard {
+        ChessBoard {
+            pos: self.pos.clone(),
+            variant: self.variant.clone(),
+            mode: self.mode,
+            history: Vec::new(),
+        }
+    }
+
+    /// Like [`ChessBoard::check_line`] for CECP thinking output, whose PV is free text:
+    /// move numbers (`12.`, `12...`, `1.e4`) are skipped and moves may be SAN or coordinate.
+    /// Returns the number of moves; the index in the error counts moves, not tokens.
+    ///
+    /// # Errors
+    /// `(index, reason)` of the first token that is neither a move number nor a legal move.
+    pub fn check_line_cecp<'a>(
+        &self,
+        tokens: impl IntoIterator<Item = &'a str>,
+    ) -> Result<usize, (usize, IllegalMove)> {
+        let mut probe = self.probe();
+        let mut count = 0;
+        for token in tokens {
+            let text = strip_move_number(token);
+            if text.is_empty() {
+                continue;
+            }
+            probe.play_cecp(text).map_err(|e| (count, e))?;
             count += 1;
         }
         Ok(count)
@@ -631,6 +664,16 @@ impl ChessBoard {
     #[must_use]
     pub fn king_square(&self) -> Option<Square> {
         self.pos.board().king_of(self.pos.turn())
+    }
+}
+
+/// `12.e4` -> `e4`, `12...` -> ``, but `0-0` stays (digits must be followed by a dot).
+fn strip_move_number(token: &str) -> &str {
+    let after_digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
+    if after_digits.len() < token.len() && after_digits.starts_with('.') {
+        after_digits.trim_start_matches('.')
+    } else {
+        token
     }
 }
 

@@ -287,6 +287,43 @@ fn pv_legality_reports_index() {
 }
 
 #[test]
+fn cecp_pv_with_move_numbers() {
+    let b = std_board();
+    assert_eq!(
+        b.check_line_cecp("1. e4 e5 2. Nf3 Nc6 3.Bb5".split_whitespace()),
+        Ok(5)
+    );
+    let err = b
+        .check_line_cecp("1. e4 e5 2. Ke3".split_whitespace())
+        .expect_err("king cannot go to e3 yet");
+    assert_eq!((err.0, err.1.text.as_str()), (2, "Ke3"));
+    let mut black = std_board();
+    black.play_uci("d2d4").expect("legal");
+    assert_eq!(
+        black.check_line_cecp("1... d5 2. c4".split_whitespace()),
+        Ok(2)
+    );
+    let castle = ChessBoard::from_fen(
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        ChessVariant::Standard,
+        false,
+    )
+    .expect("fen");
+    assert_eq!(castle.check_line_cecp(["1.", "0-0", "Kd7"]), Ok(2));
+}
+
+#[test]
+fn shredder_fen_in_standard_chess() {
+    let b = ChessBoard::from_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+        ChessVariant::Standard,
+        false,
+    )
+    .expect("Shredder-FEN");
+    assert_eq!(b.fen(), std_board().fen());
+}
+
+#[test]
 fn null_moves() {
     let mut b = std_board();
     let p = b.play_cecp("@@@@").expect("null");
