@@ -1,0 +1,138 @@
+//! Proxy overhead, measured against a direct pipe in the same run.
+//!
+//! `cargo bench --bench proxy` prints a markdown table:
+//! - round trip: 10,000 request/answer pairs through an echo engine (`cat`), one at a time;
+//! - flood: 1,000,000 `info` lines written by the engine as fast as it can (`cat FILE`).
+//!
+//! Set `KIBITZER_BENCH_QUICK=1` for a short run (1,000 pairs, 100,000 lines).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const FLOOD_LINE: &str = "info depth 24 seldepth 31 multipv 1 score cp 27 nodes 18837163 nps 1872000 hashfull 512 tbhits 0 time 10063 pv e2e4 e7e5 g1f3 b8c6 f1b5 a7a6";
+
+fn command(proxied: bool, rec_dir: &std::path::Path, engine: &[&str]) -> Command {
+    if proxied {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_kibitzer"));
+        c.arg("record").arg("--dir").arg(rec_dir).arg("--").args(engine);
+        c
+    } else {
+        let mut c = Command::new(engine[0]);
+        c.args(&engine[1..]);
+        c
+    }
+}
+
+/// Per-pair round-trip times in nanoseconds.
+fn round_trips(proxied: bool, pairs: usize, rec_dir: &std::path::Path) -> Vec<u64> {
+    let mut child = command(proxied, rec_dir, &["cat"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn echo engine");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    let mut times = Vec::with_capacity(pairs);
+    for i in 0..pairs + 100 {
+        let t0 = Instant::now();
+        stdin.write_all(b"isready\n").expect("write");
+        line.clear();
+        stdout.read_line(&mut line).expect("read");
+        let dt = t0.elapsed().as_nanos() as u64;
+        assert_eq!(line, "isready\n");
+        if i >= 100 {
+            times.push(dt); // the first 100 warm up caches and the scheduler
+        }
+    }
+    drop(stdin);
+    child.wait().expect("wait");
+    times
+}
+
+/// Seconds to receive every line of the flood.
+fn flood(proxied: bool, file: &std::path::Path, lines: usize, rec_dir: &std::path::Path) -> f64 {
+    let t0 = Instant::now();
+    let mut child = command(proxied, rec_dir, &["cat", file.to_str().expect("utf-8 path")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn flood engine");
+    let mut out = child.stdout.take().expect("stdout");
+    let mut buf = vec![0u8; 1 << 16];
+    let mut count = 0usize;
+    loop {
+        let n = out.read(&mut buf).expect("read");
+        if n == 0 {
+            break;
+        }
+        count += memchr::memchr_iter(b'\n', &buf[..n]).count();
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    drop(child.stdin.take());
+    child.wait().expect("wait");
+    assert_eq!(count, lines);
+    secs
+}
+
+fn pct(sorted: &[u64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+fn median_f(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn main() {
+    // `cargo bench` passes --bench; `cargo test --benches` passes nothing: run quick then.
+    let quick = std::env::var_os("KIBITZER_BENCH_QUICK").is_some() || !std::env::args().any(|a| a == "--bench");
+    let (pairs, lines, runs) = if quick { (1_000, 100_000, 3) } else { (10_000, 1_000_000, 5) };
+    let tmp = std::env::temp_dir().join(format!("kibitzer-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let rec_dir = tmp.join("recordings");
+    let flood_file = tmp.join("flood.txt");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&flood_file).expect("flood file"));
+        for _ in 0..lines {
+            writeln!(f, "{FLOOD_LINE}").expect("write flood");
+        }
+    }
+
+    // Interleave direct and proxied runs so machine noise hits both alike.
+    let (mut direct_rt, mut proxied_rt) = (Vec::new(), Vec::new());
+    for _ in 0..runs.min(3) {
+        direct_rt.extend(round_trips(false, pairs, &rec_dir));
+        proxied_rt.extend(round_trips(true, pairs, &rec_dir));
+    }
+    direct_rt.sort_unstable();
+    proxied_rt.sort_unstable();
+    let (mut direct_fl, mut proxied_fl) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        direct_fl.push(flood(false, &flood_file, lines, &rec_dir));
+        proxied_fl.push(flood(true, &flood_file, lines, &rec_dir));
+    }
+    let (d_fl, p_fl) = (median_f(&mut direct_fl), median_f(&mut proxied_fl));
+
+    let (d50, p50) = (pct(&direct_rt, 0.5), pct(&proxied_rt, 0.5));
+    let (d99, p99) = (pct(&direct_rt, 0.99), pct(&proxied_rt, 0.99));
+    println!("| measurement | direct pipe | through `kibitzer record` | added | ratio |");
+    println!("|---|---|---|---|---|");
+    println!("| round trip, median ({pairs} pairs x {}) | {d50:.1} µs | {p50:.1} µs | {:.1} µs | {:.2}x |", runs.min(3), p50 - d50, p50 / d50);
+    println!("| round trip, p99 | {d99:.1} µs | {p99:.1} µs | {:.1} µs | {:.2}x |", p99 - d99, p99 / d99);
+    let (d_rate, p_rate) = (lines as f64 / d_fl, lines as f64 / p_fl);
+    println!(
+        "| flood, {lines} lines, median of {runs} | {:.2} M lines/s | {:.2} M lines/s | | {:.2}x |",
+        d_rate / 1e6,
+        p_rate / 1e6,
+        p_rate / d_rate
+    );
+    let rec_bytes: u64 = std::fs::read_dir(&rec_dir)
+        .map(|d| d.filter_map(|e| e.ok()?.metadata().ok()).map(|m| m.len()).sum())
+        .unwrap_or(0);
+    println!("\n(recordings written: {:.1} MB; sleeping 0 between runs)", rec_bytes as f64 / 1e6);
+    let _ = std::fs::remove_dir_all(&tmp);
+    let _ = Duration::ZERO;
+}
