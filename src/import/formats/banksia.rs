@@ -15,8 +15,10 @@ pub struct Banksia {
     open_send: Option<Sid>,
 }
 
-/// → (time of day, name, is_send, payload).
-pub fn split(line: &[u8]) -> Option<(Option<i128>, &[u8], bool, &[u8])> {
+/// (time of day, name, is_send, payload).
+type Split<'a> = (Option<i128>, &'a [u8], bool, &'a [u8]);
+
+pub fn split(line: &[u8]) -> Option<Split<'_>> {
     let mut rest = line;
     // `N.` game index when all games share one file.
     let (_, n) = digits(rest);

@@ -39,7 +39,9 @@ pub fn split_label(rest: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 /// A traffic line → (stamp, is_send, label, payload).
-pub fn split_traffic(line: &[u8]) -> Option<(Option<i128>, bool, &[u8], &[u8])> {
+type Traffic<'a> = (Option<i128>, bool, &'a [u8], &'a [u8]);
+
+pub fn split_traffic(line: &[u8]) -> Option<Traffic<'_>> {
     let (stamp, rest) = match millis_then_space(line) {
         Some((ns, used)) => (Some(ns), line.get(used..)?),
         None => (None, trim_start(line)),

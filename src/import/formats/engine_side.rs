@@ -23,9 +23,7 @@ pub fn lc0_prefix(line: &[u8]) -> Option<(i128, &[u8])> {
     let (_, n) = digits(rest);
     let rest = rest.get(n..)?.strip_prefix(b" ")?;
     let close = find(rest, b"] ")?;
-    if find(rest.get(..close)?, b":").is_none() {
-        return None;
-    }
+    find(rest.get(..close)?, b":")?;
     // MMDD only orders days within a year; enough for `t`.
     let day_ns = day.map_or(0, |d| {
         i128::from((d / 100) * 31 + d % 100) * 86_400_000_000_000

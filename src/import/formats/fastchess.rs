@@ -22,8 +22,11 @@ use std::collections::{HashMap, VecDeque};
 #[derive(Default)]
 pub struct Fastchess {
     /// Per session: recent read lines (stamp, text, log line) and the newest stamp seen.
-    recent: HashMap<String, (VecDeque<(i128, Vec<u8>, u64)>, i128)>,
+    recent: HashMap<String, (VecDeque<Recent>, i128)>,
 }
+
+/// (stamp, text, log line) of a read line.
+type Recent = (i128, Vec<u8>, u64);
 
 const DUP_WINDOW: usize = 64;
 

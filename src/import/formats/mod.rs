@@ -26,7 +26,7 @@ pub fn parser_for(format: LogFormat, data: &[u8]) -> Box<dyn Parser> {
     match format {
         LogFormat::XboardDebug => Box::new(xboard::Xboard::default()),
         LogFormat::CutechessCli | LogFormat::CutechessCliStdout | LogFormat::CutechessGui => {
-            Box::new(cutechess::Cutechess::default())
+            Box::new(cutechess::Cutechess)
         }
         LogFormat::Fastchess => Box::new(fastchess::Fastchess::default()),
         LogFormat::Arena => Box::new(arena::Arena::default()),

@@ -23,7 +23,9 @@ pub struct PyLog {
 }
 
 /// `<UciProtocol (pid=4808)>: ` → (protocol, pid, offset of the anchor, rest).
-pub fn anchor(line: &[u8]) -> Option<(&[u8], &[u8], usize, &[u8])> {
+type Anchor<'a> = (&'a [u8], &'a [u8], usize, &'a [u8]);
+
+pub fn anchor(line: &[u8]) -> Option<Anchor<'_>> {
     let p = find(line, b"Protocol (pid=")?;
     let open = line.get(..p)?.iter().rposition(|&c| c == b'<')?;
     let proto = line.get(open + 1..p)?;

@@ -77,6 +77,10 @@ impl Xboard {
     }
 
     fn internal(&mut self, line: &[u8], b: &mut Builder) {
+        if line == b"..." {
+            b.unclassified(line, "elision mark in a pasted fragment, not xboard output");
+            return;
+        }
         let t = b.t(None);
         let tool = b.tool();
         let (kind, msg) = if line.starts_with(b"StartChildProcess") {
@@ -92,9 +96,13 @@ impl Xboard {
             (ProxyKind::Warning, line)
         } else if line.starts_with(b"New game") {
             (ProxyKind::GameStarted, line)
-        } else if line == b"..." {
-            b.unclassified(line, "elision mark in a pasted fragment, not xboard output");
-            return;
+        } else if line.starts_with(b"GameEnds(") && find(line, b"(null)").is_none() {
+            // `GameEnds(result, reason, whosays)`: the numeric result is an xboard-internal enum;
+            // the `result` command xboard sends next carries the score.
+            if find(line, b"adjudication").is_some() {
+                b.proxy(tool, ProxyKind::Adjudication, t, line);
+            }
+            (ProxyKind::GameFinished, line)
         } else {
             (ProxyKind::Note, line)
         };
