@@ -1,1 +1,271 @@
-//! (stage under construction)
+//! Importers: turn the logs users already have (GUI debug files, tournament-manager output,
+//! library logs, engine-side logs) into kibitzer recording events.
+//!
+//! Sans-IO: everything takes the whole log as one byte slice (the CLI memory-maps large files).
+//! See `docs/import.md`-style notes in each format module; the conventions shared by all
+//! importers are:
+//!
+//! - **Sessions.** Each engine in the log becomes its own [`ImportedSession`], labelled the way
+//!   the log names it (cutechess `Name(id)`, xboard `first`/`second`, Arena `1`/`2`, fastchess
+//!   names, python-chess `pid=N`, `engine` for single-engine logs). When a slot is reused by a
+//!   new engine process the label gets a `#2`, `#3`... suffix. The producing tool's own lines that
+//!   name no engine (game start/end, internals) go to a session labelled `[tool]`, e.g.
+//!   `[cutechess]`.
+//! - **Events.** Traffic lines become `gui` (to the engine), `engine` or `stderr` events; the
+//!   tool's other lines become `proxy` events (`game_started`, `game_finished` with `result`,
+//!   `engine_started`, `killed`, `engine_exit`, `warning`, `adjudication`, `note`). Every event
+//!   carries `session` and the 1-based log `line`; `seq` counts from 1 per session. Traffic
+//!   is always stored with an LF terminator: logs do not tell the wire terminator.
+//! - **Time.** See [`clock`]: `t` is ns since the first stamp of the log, shared by all sessions;
+//!   `header.started` is that stamp when the log gives a date, otherwise
+//!   [`PLACEHOLDER_STARTED`]-based, and [`ImportedSession::clock`] says which.
+//! - **Blank lines** are skipped silently. Lines no rule explains are listed in
+//!   [`Imported::unclassified`] with a reason instead of being guessed at.
+
+mod builder;
+pub mod clock;
+mod detect;
+mod formats;
+mod lines;
+mod vocab;
+
+pub use clock::{ClockKind, PLACEHOLDER_STARTED};
+pub use detect::{Detection, detect};
+
+use crate::recording::{Event, Header};
+use builder::Builder;
+use thiserror::Error;
+
+/// Every log format kibitzer imports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LogFormat {
+    /// xboard/WinBoard `-debug` output (`211 >first : xboard`).
+    XboardDebug,
+    /// cutechess-cli stdout with `-debug` (`452 >SF(1): uci`).
+    CutechessCli,
+    /// cutechess-cli stdout without `-debug` (`Started game ...`, `Finished game ...`).
+    CutechessCliStdout,
+    /// The Cute Chess GUI "Engine Debug" pane (`>SF(1): uci`, no time).
+    CutechessGui,
+    /// fastchess `-log ... engine=true`, all three format generations.
+    Fastchess,
+    /// Arena's debug log (`2020-10-20 11:07:40.513-->1:uci`).
+    Arena,
+    /// PolyGlot's `polyglot.log` (both legs of the adapter).
+    Polyglot,
+    /// python-chess `chess.engine` logging under any logging prefix.
+    PythonChess,
+    /// lichess-bot's log file (python-chess lines under lichess-bot's format).
+    LichessBot,
+    /// lichess-bot 2022 console/log format (`2022-01-04 00:26:14,890:   move: 1`).
+    LichessBotLegacy,
+    /// Stockfish's "Debug Log File" (engine side: `>>` = received).
+    StockfishDebug,
+    /// lc0 `--logfile` (engine side).
+    Lc0Logfile,
+    /// Banksia engine logs (`21:46:26 Name< cmd`).
+    Banksia,
+    /// c-chess-cli `-log` (also the Qapla engine tester's `name <- cmd`).
+    CChessCli,
+    /// Nibbler's engine log.
+    Nibbler,
+    /// En Croissant `logs.csv` (`gui, cmd` / `engine, line`).
+    EnCroissant,
+    /// NBoard (Othello) `< `/`> ` transcripts.
+    Nboard,
+    /// Edax's own NBoard-mode log (`received< "..."`, `sent> "..."`).
+    Edax,
+    /// InBetween-style `295.092: < line`.
+    Inbetween,
+    /// PyChess log: no markers, direction from vocabulary.
+    Pychess,
+    /// Engine-side log4j-style logs (`... - Received: cmd` / `Sent: line`).
+    EngineSideLog4j,
+    /// Plain `>`/`<` transcripts (uci-proxy-gen, Substitute, hand-made); direction by vocabulary.
+    Transcript,
+}
+
+impl LogFormat {
+    pub const ALL: &'static [LogFormat] = &[
+        LogFormat::XboardDebug,
+        LogFormat::CutechessCli,
+        LogFormat::CutechessCliStdout,
+        LogFormat::CutechessGui,
+        LogFormat::Fastchess,
+        LogFormat::Arena,
+        LogFormat::Polyglot,
+        LogFormat::PythonChess,
+        LogFormat::LichessBot,
+        LogFormat::LichessBotLegacy,
+        LogFormat::StockfishDebug,
+        LogFormat::Lc0Logfile,
+        LogFormat::Banksia,
+        LogFormat::CChessCli,
+        LogFormat::Nibbler,
+        LogFormat::EnCroissant,
+        LogFormat::Nboard,
+        LogFormat::Edax,
+        LogFormat::Inbetween,
+        LogFormat::Pychess,
+        LogFormat::EngineSideLog4j,
+        LogFormat::Transcript,
+    ];
+
+    /// The `--format NAME` spelling (also stored as `header.imported_from`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LogFormat::XboardDebug => "xboard-debug",
+            LogFormat::CutechessCli => "cutechess-cli",
+            LogFormat::CutechessCliStdout => "cutechess-cli-stdout",
+            LogFormat::CutechessGui => "cutechess-gui",
+            LogFormat::Fastchess => "fastchess",
+            LogFormat::Arena => "arena",
+            LogFormat::Polyglot => "polyglot",
+            LogFormat::PythonChess => "python-chess",
+            LogFormat::LichessBot => "lichess-bot",
+            LogFormat::LichessBotLegacy => "lichess-bot-legacy",
+            LogFormat::StockfishDebug => "stockfish-debug",
+            LogFormat::Lc0Logfile => "lc0-logfile",
+            LogFormat::Banksia => "banksia",
+            LogFormat::CChessCli => "c-chess-cli",
+            LogFormat::Nibbler => "nibbler",
+            LogFormat::EnCroissant => "en-croissant",
+            LogFormat::Nboard => "nboard",
+            LogFormat::Edax => "edax",
+            LogFormat::Inbetween => "inbetween",
+            LogFormat::Pychess => "pychess",
+            LogFormat::EngineSideLog4j => "engine-side-log4j",
+            LogFormat::Transcript => "transcript",
+        }
+    }
+
+    /// Parses a `--format` name; also accepts a few common aliases.
+    pub fn from_name(name: &str) -> Option<LogFormat> {
+        let n = name.trim().to_ascii_lowercase();
+        let alias = match n.as_str() {
+            "xboard" | "winboard" | "winboard-debug" | "xboard.debug" => "xboard-debug",
+            "cutechess" => "cutechess-cli",
+            "qapla" => "c-chess-cli",
+            "inbetween-probable" => "inbetween",
+            "encroissant" => "en-croissant",
+            "lc0" => "lc0-logfile",
+            "stockfish" => "stockfish-debug",
+            "log4j" => "engine-side-log4j",
+            "uci-proxy-gen" | "substitute" => "transcript",
+            other => other,
+        };
+        LogFormat::ALL.iter().copied().find(|f| f.name() == alias)
+    }
+
+    /// All `--format` names, for help texts.
+    pub fn names() -> Vec<&'static str> {
+        LogFormat::ALL.iter().map(|f| f.name()).collect()
+    }
+
+    /// Short name of the producing tool, used for the `[tool]` session.
+    pub fn tool(self) -> &'static str {
+        match self {
+            LogFormat::XboardDebug => "xboard",
+            LogFormat::CutechessCli | LogFormat::CutechessCliStdout | LogFormat::CutechessGui => {
+                "cutechess"
+            }
+            LogFormat::PythonChess => "python-chess",
+            LogFormat::LichessBot | LogFormat::LichessBotLegacy => "lichess-bot",
+            LogFormat::StockfishDebug | LogFormat::Lc0Logfile | LogFormat::EngineSideLog4j => {
+                "engine"
+            }
+            other => other.name(),
+        }
+    }
+}
+
+impl std::fmt::Display for LogFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A log line no rule of the format explains.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Unclassified {
+    /// 1-based line number in the log.
+    pub line: u64,
+    pub text: String,
+    pub reason: &'static str,
+}
+
+/// One engine (or the tool itself) of an imported log, ready to write as a recording.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedSession {
+    pub label: String,
+    /// `imported_from` and `label` are set; `source_file` is left for the caller.
+    pub header: Header,
+    pub events: Vec<Event>,
+    /// What `header.started` and the events' `t` are based on.
+    pub clock: ClockKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    pub format: LogFormat,
+    pub sessions: Vec<ImportedSession>,
+    pub unclassified: Vec<Unclassified>,
+}
+
+#[derive(Debug, Error, PartialEq)]
+pub enum ImportError {
+    #[error("the log is empty")]
+    Empty,
+    #[error("could not recognise the log format ({0}); pass --format NAME, one of: {names}", names = LogFormat::names().join(", "))]
+    Unrecognised(String),
+}
+
+/// Imports a whole log. With `format: None` the format is detected from the content.
+pub fn import(data: &[u8], format: Option<LogFormat>) -> Result<Imported, ImportError> {
+    import_with_progress(data, format, &mut |_| {})
+}
+
+/// How often (in bytes) `progress` is called.
+const PROGRESS_STEP: usize = 1 << 20;
+
+/// [`import`] reporting the number of bytes processed every MiB and at the end.
+pub fn import_with_progress(
+    data: &[u8],
+    format: Option<LogFormat>,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Imported, ImportError> {
+    if lines::is_blank(data) {
+        return Err(ImportError::Empty);
+    }
+    let format = match format {
+        Some(f) => f,
+        None => detect(data)
+            .map(|d| d.format)
+            .ok_or_else(|| ImportError::Unrecognised("no known line shape matched".into()))?,
+    };
+    let mut parser = formats::parser_for(format, data);
+    let mut b = Builder::new(format);
+    let mut next_report = PROGRESS_STEP;
+    for line in lines::Lines::new(data) {
+        if line.end >= next_report {
+            progress(line.end);
+            next_report = line.end.saturating_add(PROGRESS_STEP);
+        }
+        if lines::is_blank(line.bytes) {
+            continue;
+        }
+        b.line = line.no;
+        parser.line(line.bytes, &mut b);
+    }
+    parser.finish(&mut b);
+    progress(data.len());
+    let unclassified = std::mem::take(&mut b.unclassified);
+    Ok(Imported {
+        format,
+        sessions: b.finish(),
+        unclassified,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,159 @@
+//! Collects events into per-engine sessions while a parser walks the log.
+
+use super::clock::{Clock, Stamp};
+use super::lines::text;
+use super::{ImportedSession, LogFormat, Unclassified};
+use crate::recording::{Event, Header, ProxyKind, Source};
+use std::collections::HashMap;
+
+pub struct Builder {
+    format: LogFormat,
+    sessions: Vec<SessionBuf>,
+    index: HashMap<String, usize>,
+    pub unclassified: Vec<Unclassified>,
+    pub clock: Clock,
+    /// Line number being parsed, stamped on every event.
+    pub line: u64,
+}
+
+struct SessionBuf {
+    label: String,
+    header: Header,
+    events: Vec<Event>,
+}
+
+/// Index of a session inside the builder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sid(usize);
+
+impl Builder {
+    pub fn new(format: LogFormat) -> Self {
+        Builder {
+            format,
+            sessions: Vec::new(),
+            index: HashMap::new(),
+            unclassified: Vec::new(),
+            clock: Clock::default(),
+            line: 0,
+        }
+    }
+
+    /// The session with this label, created on first use.
+    pub fn session(&mut self, label: &str) -> Sid {
+        if let Some(&i) = self.index.get(label) {
+            return Sid(i);
+        }
+        let i = self.sessions.len();
+        let mut header = Header::new(concat!("kibitzer ", env!("CARGO_PKG_VERSION")), "");
+        header.label = Some(label.to_owned());
+        header.imported_from = Some(self.format.name().to_owned());
+        self.sessions.push(SessionBuf {
+            label: label.to_owned(),
+            header,
+            events: Vec::new(),
+        });
+        self.index.insert(label.to_owned(), i);
+        Sid(i)
+    }
+
+    pub fn has_session(&self, label: &str) -> bool {
+        self.index.contains_key(label)
+    }
+
+    /// The session for the producing tool's own lines (`[xboard]`, `[cutechess]`...).
+    pub fn tool(&mut self) -> Sid {
+        let label = format!("[{}]", self.format.tool());
+        self.session(&label)
+    }
+
+    pub fn header(&mut self, sid: Sid) -> Option<&mut Header> {
+        self.sessions.get_mut(sid.0).map(|s| &mut s.header)
+    }
+
+    pub fn has_traffic(&self, sid: Sid) -> bool {
+        self.sessions
+            .get(sid.0)
+            .is_some_and(|s| s.events.iter().any(Event::is_traffic))
+    }
+
+    /// Time for the current line: its own stamp, or the last one seen.
+    pub fn t(&mut self, stamp: Option<Stamp>) -> u64 {
+        match stamp {
+            Some(s) => self.clock.stamp(s),
+            None => self.clock.now(),
+        }
+    }
+
+    fn push(&mut self, sid: Sid, mut e: Event) -> Option<&mut Event> {
+        let s = self.sessions.get_mut(sid.0)?;
+        e.seq = s.events.len() as u64 + 1;
+        e.session = Some(s.label.clone());
+        e.line = Some(self.line);
+        s.events.push(e);
+        s.events.last_mut()
+    }
+
+    pub fn traffic(&mut self, sid: Sid, src: Source, t: u64, payload: &[u8]) {
+        let e = Event::from_bytes(0, t, src, payload, crate::recording::Eol::Lf);
+        self.push(sid, e);
+    }
+
+    pub fn proxy(&mut self, sid: Sid, kind: ProxyKind, t: u64, msg: &[u8]) -> Option<&mut Event> {
+        self.push(sid, Event::proxy(0, t, kind, text(msg)))
+    }
+
+    /// Edits the bytes of the session's last traffic event (wrapped lines).
+    pub fn map_last_bytes(&mut self, sid: Sid, f: impl FnOnce(&mut Vec<u8>)) -> bool {
+        let Some(e) = self
+            .sessions
+            .get_mut(sid.0)
+            .and_then(|s| s.events.last_mut())
+            .filter(|e| e.is_traffic())
+        else {
+            return false;
+        };
+        let mut bytes = e.line_bytes();
+        f(&mut bytes);
+        let joined = Event::from_bytes(e.seq, e.t, e.src, &bytes, e.eol);
+        e.text = joined.text;
+        e.hex = joined.hex;
+        true
+    }
+
+    /// Appends to the session's last traffic event.
+    pub fn append_to_last(&mut self, sid: Sid, more: &[u8]) -> bool {
+        self.map_last_bytes(sid, |b| b.extend_from_slice(more))
+    }
+
+    pub fn last_text(&self, sid: Sid) -> Option<&str> {
+        self.sessions
+            .get(sid.0)
+            .and_then(|s| s.events.last())
+            .map(|e| e.text.as_str())
+    }
+
+    pub fn unclassified(&mut self, bytes: &[u8], reason: &'static str) {
+        self.unclassified.push(Unclassified {
+            line: self.line,
+            text: text(bytes),
+            reason,
+        });
+    }
+
+    pub fn finish(self) -> Vec<ImportedSession> {
+        let started = self.clock.started();
+        let kind = self.clock.kind();
+        self.sessions
+            .into_iter()
+            .map(|mut s| {
+                s.header.started = started.clone();
+                ImportedSession {
+                    label: s.label,
+                    header: s.header,
+                    events: s.events,
+                    clock: kind,
+                }
+            })
+            .collect()
+    }
+}

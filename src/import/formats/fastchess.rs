@@ -1,0 +1,245 @@
+//! fastchess logs, all three generations:
+//!
+//! - 2024: `[14:45:34]  <tid> sf1 <--- isready`, `[14:45:34] <fastchess>Warning; ...`
+//! - mid-2024: `[Engine] [16:57:28.986690] <tid> sf1 <--- isready`, `[TRACE ] ... fastchess --- ...`
+//! - 2025+: the same with a width-padded tid (`<  5>`).
+//!
+//! `name <--- cmd` is written to the engine, `[<stderr> ]name ---> line` read from it. Sessions
+//! are engine names; a numeric suffix seen on some read lines (`sf1 2 --->`) is dropped when the
+//! bare name is a known engine. With `realtime=false` fastchess re-logs buffered engine output:
+//! lines stay in file order (so `t` may go backwards), and a read line that repeats one of the
+//! same engine's last 64 read lines with a stamp no later than the newest one seen is dropped
+//! and replaced by a `warning` event naming the line it duplicates. Tool lines continue on bare
+//! `From;`/`Command;` lines, which are kept as notes.
+
+use super::Parser;
+use crate::import::builder::{Builder, Sid};
+use crate::import::clock::{Stamp, time_of_day};
+use crate::import::lines::{find, trim, trim_start};
+use crate::recording::{ProxyKind, Source};
+use std::collections::{HashMap, VecDeque};
+
+#[derive(Default)]
+pub struct Fastchess {
+    /// Per session: recent read lines (stamp, text, log line) and the newest stamp seen.
+    recent: HashMap<String, (VecDeque<Recent>, i128)>,
+}
+
+/// (stamp, text, log line) of a read line.
+type Recent = (i128, Vec<u8>, u64);
+
+const DUP_WINDOW: usize = 64;
+
+pub struct Parsed<'a> {
+    pub level: &'a [u8],
+    pub tod: Option<i128>,
+    pub body: &'a [u8],
+}
+
+/// Strips the `[LEVEL ] [time] <tid> ` (or 2024 `[time]  <tid> `) prefix.
+pub fn split_prefix(line: &[u8]) -> Option<Parsed<'_>> {
+    let rest = line.strip_prefix(b"[")?;
+    let close = rest.iter().position(|&c| c == b']')?;
+    let first = rest.get(..close)?;
+    let mut after = trim_start(rest.get(close + 1..)?);
+    let (level, tod): (&[u8], _) = if let Some((tod, _)) = time_of_day(first) {
+        (b"", Some(tod))
+    } else {
+        if !matches!(
+            trim(first),
+            b"Engine" | b"TRACE" | b"INFO" | b"WARN" | b"ERR" | b"FATAL"
+        ) {
+            return None;
+        }
+        let r = after.strip_prefix(b"[")?;
+        let c = r.iter().position(|&c| c == b']')?;
+        let tod = time_of_day(trim(r.get(..c)?)).map(|x| x.0);
+        after = trim_start(r.get(c + 1..)?);
+        (trim(first), tod)
+    };
+    // `<tid> ` or 2024's `<fastchess>Warning; ...` (no space).
+    let r = after.strip_prefix(b"<")?;
+    let c = r.iter().position(|&c| c == b'>')?;
+    let tid = trim(r.get(..c)?);
+    let mut body = r.get(c + 1..)?;
+    if tid == b"fastchess" {
+        // Normalise to the later shape.
+        body = trim_start(body);
+        return Some(Parsed {
+            level: if level.is_empty() { b"WARN" } else { level },
+            tod,
+            body,
+        });
+    }
+    Some(Parsed {
+        level,
+        tod,
+        body: body.strip_prefix(b" ").unwrap_or(body),
+    })
+}
+
+impl Fastchess {
+    fn engine_session(&self, name: &[u8], b: &mut Builder) -> Sid {
+        let label = String::from_utf8_lossy(name);
+        if !b.has_session(&label)
+            && let Some(sp) = name.iter().rposition(|&c| c == b' ')
+            && name
+                .get(sp + 1..)
+                .is_some_and(|d| !d.is_empty() && d.iter().all(u8::is_ascii_digit))
+        {
+            let base = String::from_utf8_lossy(name.get(..sp).unwrap_or(name));
+            if b.has_session(&base) {
+                return b.session(&base);
+            }
+        }
+        b.session(&label)
+    }
+
+    /// True when the read line repeats a recent one with an older stamp (realtime=false).
+    fn duplicate_of(
+        &mut self,
+        label: &str,
+        tod: Option<i128>,
+        text: &[u8],
+        line: u64,
+    ) -> Option<u64> {
+        let (recent, newest) = self.recent.entry(label.to_owned()).or_default();
+        let stamp = tod.unwrap_or(i128::MAX);
+        let dup = if stamp <= *newest && tod.is_some() {
+            recent
+                .iter()
+                .find(|(s, t, _)| t == text && *s != stamp)
+                .map(|x| x.2)
+        } else {
+            None
+        };
+        if dup.is_none() {
+            if recent.len() == DUP_WINDOW {
+                recent.pop_front();
+            }
+            recent.push_back((stamp, text.to_vec(), line));
+            *newest = (*newest).max(tod.unwrap_or(*newest));
+        }
+        dup
+    }
+
+    fn tool_line(&self, level: &[u8], body: &[u8], t: u64, b: &mut Builder) {
+        let msg = body.strip_prefix(b"fastchess --- ").unwrap_or(body);
+        let kind = if matches!(level, b"WARN" | b"ERR" | b"FATAL")
+            || msg.starts_with(b"Warning;")
+            || msg.starts_with(b"Failed")
+        {
+            ProxyKind::Warning
+        } else if msg.starts_with(b"Playing game") || msg.starts_with(b"Started game") {
+            ProxyKind::GameStarted
+        } else if msg.starts_with(b"Finished game") {
+            ProxyKind::GameFinished
+        } else if find(msg, b"adjudicat").is_some() {
+            ProxyKind::Adjudication
+        } else {
+            ProxyKind::Note
+        };
+        let sid = b.tool();
+        let result = game_result(msg);
+        if let Some(e) = b.proxy(sid, kind, t, msg)
+            && kind == ProxyKind::GameFinished
+        {
+            e.result = result;
+        }
+    }
+}
+
+fn game_result(msg: &[u8]) -> Option<String> {
+    ["1/2-1/2", "1-0", "0-1"]
+        .into_iter()
+        .find(|r| find(msg, r.as_bytes()).is_some())
+        .map(str::to_owned)
+}
+
+impl Parser for Fastchess {
+    fn line(&mut self, line: &[u8], b: &mut Builder) {
+        let Some(p) = split_prefix(line) else {
+            let t = b.t(None);
+            let sid = b.tool();
+            if line.starts_with(b"From;") || line.starts_with(b"Command;") {
+                b.proxy(sid, ProxyKind::Note, t, line);
+            } else {
+                b.unclassified(line, "no fastchess [LEVEL] [time] <thread> prefix");
+            }
+            return;
+        };
+        let t = b.t(p.tod.map(Stamp::TimeOfDay));
+        let body = p.body;
+        if body.starts_with(b"fastchess --- ") || p.level != b"Engine" && !p.level.is_empty() {
+            self.tool_line(p.level, body, t, b);
+            return;
+        }
+        let (err, body) = match body.strip_prefix(b"<stderr> ") {
+            Some(r) => (true, r),
+            None => (false, body),
+        };
+        let send = find(body, b" <--- ");
+        let recv = find(body, b" ---> ").or_else(|| body.strip_suffix(b" --->").map(<[u8]>::len));
+        let (name, is_send, payload) = match (send, recv) {
+            (Some(s), Some(r)) if r < s => (body.get(..r), false, body.get(r + 6..)),
+            (Some(s), _) => (body.get(..s), true, body.get(s + 6..)),
+            (None, Some(r)) => (body.get(..r), false, body.get(r + 6..)),
+            (None, None) => {
+                self.tool_line(p.level, body, t, b);
+                return;
+            }
+        };
+        let (Some(name), payload) = (name, payload.unwrap_or(&[])) else {
+            return;
+        };
+        let sid = self.engine_session(name, b);
+        if is_send {
+            b.traffic(sid, Source::Gui, t, payload);
+            return;
+        }
+        let label = b
+            .header(sid)
+            .and_then(|h| h.label.clone())
+            .unwrap_or_default();
+        if let Some(orig) = self.duplicate_of(&label, p.tod, payload, b.line) {
+            let msg = format!(
+                "dropped duplicate of line {orig} (fastchess realtime=false re-log): {}",
+                String::from_utf8_lossy(payload)
+            );
+            b.proxy(sid, ProxyKind::Warning, t, msg.as_bytes());
+            return;
+        }
+        b.traffic(
+            sid,
+            if err { Source::Stderr } else { Source::Engine },
+            t,
+            payload,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_generations() {
+        let p = split_prefix(b"[14:45:34]  <140128525702720> sf1 <--- isready").unwrap();
+        assert_eq!((p.level, p.body), (&b""[..], &b"sf1 <--- isready"[..]));
+        let p = split_prefix(b"[14:45:34] <fastchess>Warning; Illegal move").unwrap();
+        assert_eq!(
+            (p.level, p.body),
+            (&b"WARN"[..], &b"Warning; Illegal move"[..])
+        );
+        let p =
+            split_prefix(b"[Engine] [11:00:41.838297] <140261948802624> cdb2uci ---> ").unwrap();
+        assert_eq!(p.body, b"cdb2uci ---> ");
+        assert_eq!(p.tod, Some(39_641_838_297_000));
+        let p = split_prefix(b"[TRACE ] [22:31:12.691824] <  2> fastchess --- Sending").unwrap();
+        assert_eq!(
+            (p.level, p.body),
+            (&b"TRACE"[..], &b"fastchess --- Sending"[..])
+        );
+        assert!(split_prefix(b"[foo] x").is_none());
+    }
+}

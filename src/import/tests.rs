@@ -1,0 +1,207 @@
+use super::*;
+use crate::recording::{ProxyKind, Source};
+
+fn events(imp: &Imported, label: &str) -> Vec<(Source, String)> {
+    imp.sessions
+        .iter()
+        .find(|s| s.label == label)
+        .map(|s| s.events.iter().map(|e| (e.src, e.text.clone())).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn names_round_trip() {
+    for f in LogFormat::ALL {
+        assert_eq!(LogFormat::from_name(f.name()), Some(*f));
+    }
+    assert_eq!(
+        LogFormat::from_name("WinBoard"),
+        Some(LogFormat::XboardDebug)
+    );
+    assert_eq!(LogFormat::from_name("nope"), None);
+    assert_eq!(LogFormat::names().len(), LogFormat::ALL.len());
+}
+
+#[test]
+fn empty_input_is_an_error() {
+    assert_eq!(import(b"", None), Err(ImportError::Empty));
+    assert_eq!(import(b"\n\r\n  \n", None), Err(ImportError::Empty));
+}
+
+#[test]
+fn xboard_multiline_send_and_restart() {
+    let log = b"StartChildProcess (dir=\".\") fairymax\n\
+211 >first : xboard\nprotover 2\n288 <first : feature done=1\n2663 >first : quit\nUnload first\n\
+2671 >first : xboard\nprotover 2\n";
+    let imp = import(log, None).unwrap();
+    assert_eq!(imp.format, LogFormat::XboardDebug);
+    assert_eq!(
+        events(&imp, "first"),
+        vec![
+            (Source::Gui, "xboard".into()),
+            (Source::Gui, "protover 2".into()),
+            (Source::Engine, "feature done=1".into()),
+            (Source::Gui, "quit".into()),
+        ]
+    );
+    assert_eq!(events(&imp, "first#2").len(), 2);
+    let first = imp.sessions.iter().find(|s| s.label == "first").unwrap();
+    let e = &first.events[2];
+    assert_eq!((e.seq, e.line, e.t), (3, Some(4), 77_000_000));
+    assert_eq!(e.session.as_deref(), Some("first"));
+    assert_eq!(first.clock, ClockKind::Relative);
+    assert_eq!(first.header.started, PLACEHOLDER_STARTED);
+    assert_eq!(first.header.imported_from.as_deref(), Some("xboard-debug"));
+    let tool = imp.sessions.iter().find(|s| s.label == "[xboard]").unwrap();
+    assert_eq!(tool.events[0].kind, Some(ProxyKind::EngineStarted));
+}
+
+#[test]
+fn direction_never_from_glyph_alone() {
+    // Stockfish debug log: `>>` is what the engine received.
+    let sf = import(
+        b">> uci\n<< id name Stockfish\n<< uciok\n>> isready\n<< readyok\n",
+        None,
+    )
+    .unwrap();
+    assert_eq!(sf.format, LogFormat::StockfishDebug);
+    assert_eq!(events(&sf, "engine")[0], (Source::Gui, "uci".into()));
+    // A bare transcript in python-chess orientation: `<<` was sent to the engine.
+    let py = import(
+        b"<< uci\n>> id name Stockfish\n>> uciok\n<< isready\n>> readyok\n",
+        None,
+    )
+    .unwrap();
+    assert_eq!(py.format, LogFormat::Transcript);
+    assert_eq!(events(&py, "engine")[0], (Source::Gui, "uci".into()));
+    assert_eq!(events(&py, "engine")[2], (Source::Engine, "uciok".into()));
+}
+
+#[test]
+fn cutechess_finished_game_has_result() {
+    let log = b"Started game 1 of 5 (A vs B)\n10 >A(0): uci\n12 <A(0): uciok\nFinished game 1 (A vs B): 0-1 {White's connection stalls}\n";
+    let imp = import(log, None).unwrap();
+    assert_eq!(imp.format, LogFormat::CutechessCli);
+    let tool = imp
+        .sessions
+        .iter()
+        .find(|s| s.label == "[cutechess]")
+        .unwrap();
+    let fin = tool
+        .events
+        .iter()
+        .find(|e| e.kind == Some(ProxyKind::GameFinished))
+        .unwrap();
+    assert_eq!(fin.result.as_deref(), Some("0-1"));
+    assert_eq!(events(&imp, "A(0)")[1], (Source::Engine, "uciok".into()));
+}
+
+#[test]
+fn fastchess_duplicates_are_dropped_with_a_warning() {
+    let log = b"[Engine] [11:00:42.337993] <1> e ---> bestmove b8c6\n\
+[Engine] [11:00:42.338115] <1> e ---> readyok\n\
+[Engine] [11:00:42.337950] <1> e ---> bestmove b8c6\n";
+    let imp = import(log, None).unwrap();
+    let s = imp.sessions.iter().find(|s| s.label == "e").unwrap();
+    assert_eq!(s.events.len(), 3);
+    assert_eq!(s.events[2].kind, Some(ProxyKind::Warning));
+    assert!(s.events[2].text.contains("duplicate of line 1"));
+    assert_eq!(s.clock, ClockKind::TimeOfDay);
+}
+
+#[test]
+fn lichess_bot_wrapped_feature_is_joined() {
+    let log = b"2023-02-02 05:35:42,993 chess.engine DEBUG <XBoardProtocol (pid=3432)>: >> feature a=1\\\n b=2 \\\nc=3\n\
+2023-02-02 05:35:43,000 chess.engine DEBUG <XBoardProtocol (pid=3432)>: << new\n";
+    let imp = import(log, None).unwrap();
+    assert_eq!(imp.format, LogFormat::LichessBot);
+    let ev = events(&imp, "pid=3432");
+    assert_eq!(ev[0], (Source::Engine, "feature a=1 b=2 c=3".into()));
+    let s = &imp.sessions[0];
+    assert_eq!(s.header.started, "2023-02-02T05:35:42.993000000Z");
+    assert_eq!(s.events[1].t, 7_000_000);
+    assert_eq!(s.header.protocol.as_deref(), Some("xboard"));
+}
+
+#[test]
+fn crlf_binary_and_truncation() {
+    let imp = import(
+        b"1 >first : xboard\r\n2 <first : caf\xe9\r\n3 <first : feat",
+        Some(LogFormat::XboardDebug),
+    )
+    .unwrap();
+    let s = &imp.sessions[0];
+    assert_eq!(s.events[0].text, "xboard");
+    assert_eq!(s.events[1].line_bytes(), b"caf\xe9");
+    assert_eq!(s.events[2].text, "feat");
+}
+
+#[test]
+fn progress_reaches_the_end() {
+    let mut data = Vec::new();
+    for i in 0..200_000 {
+        data.extend_from_slice(format!("{i} >E(0): go\n").as_bytes());
+    }
+    let mut last = 0;
+    let mut calls = 0;
+    import_with_progress(&data, None, &mut |n| {
+        assert!(n >= last);
+        last = n;
+        calls += 1;
+    })
+    .unwrap();
+    assert_eq!(last, data.len());
+    assert!(calls > 2);
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn arb_log() -> impl Strategy<Value = Vec<u8>> {
+        let frag = prop_oneof![
+            Just(b"211 >first : ".to_vec()),
+            Just(b"<E(1): ".to_vec()),
+            Just(b"[Engine] [11:00:42.337993] <1> e ---> ".to_vec()),
+            Just(b"2024-10-02 19:45:39,412-->1:".to_vec()),
+            Just(b"DEBUG:chess.engine:<UciProtocol (pid=".to_vec()),
+            Just(b">> ".to_vec()),
+            Just(b"\\\n".to_vec()),
+            Just(b"\r\n".to_vec()),
+            Just(b"\n".to_vec()),
+            prop::collection::vec(any::<u8>(), 0..20),
+        ];
+        prop::collection::vec(frag, 0..30).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn no_importer_panics(data in arb_log()) {
+            let _ = detect(&data);
+            for f in LogFormat::ALL {
+                let _ = import(&data, Some(*f));
+            }
+            let _ = import(&data, None);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..400)) {
+            let _ = detect(&data);
+            for f in LogFormat::ALL {
+                let _ = import(&data, Some(*f));
+            }
+        }
+
+        #[test]
+        fn seq_counts_from_one_per_session(data in arb_log()) {
+            if let Ok(imp) = import(&data, None) {
+                for s in &imp.sessions {
+                    for (i, e) in s.events.iter().enumerate() {
+                        prop_assert_eq!(e.seq, i as u64 + 1);
+                        prop_assert_eq!(e.session.as_deref(), Some(s.label.as_str()));
+                    }
+                }
+            }
+        }
+    }
+}
