@@ -294,10 +294,19 @@ fn parse_stat01(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Msg {
     Msg::Stat01(s)
 }
 
+/// Splits `REASON): REST` at the first `):` (a reason may hold parentheses), else at the
+/// first `)` (GNU Chess 4 writes `(no matching move)e2e4`). The returned rest keeps the `:`.
+fn split_paren(inner: &str) -> Option<(&str, &str)> {
+    match inner.find("):") {
+        Some(i) => Some((inner.get(..i)?, inner.get(i + 1..)?)),
+        None => inner.split_once(')'),
+    }
+}
+
 /// `Error (TYPE): COMMAND`.
 fn parse_error(rest: &str, d: &mut Vec<Diagnostic>) -> Msg {
     if let Some(inner) = rest.strip_prefix('(')
-        && let Some((kind, after)) = inner.split_once(')')
+        && let Some((kind, after)) = split_paren(inner)
     {
         let command = after.strip_prefix(':').unwrap_or_else(|| {
             diag(d, "Error: missing ':' after the type");
@@ -324,7 +333,7 @@ fn parse_illegal(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     }
     let mut reason = None;
     if let Some(inner) = rest.strip_prefix('(')
-        && let Some((r, after)) = inner.split_once(')')
+        && let Some((r, after)) = split_paren(inner)
     {
         reason = Some(r.to_owned());
         rest = after;

@@ -209,7 +209,7 @@ pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     if skipped > 0 {
         // A banner that happens to contain "info" or "option" is not a command.
         let nothing_parsed = match &msg {
-            Msg::Info(i) => i.is_empty(),
+            Msg::Info(i) => !i.has_known_fields(),
             _ => false,
         };
         if nothing_parsed {

@@ -118,6 +118,13 @@ impl Info {
         *self == Info::default()
     }
 
+    /// True when at least one field of the text was present (unknown tokens do not count).
+    pub fn has_known_fields(&self) -> bool {
+        let mut known = self.clone();
+        known.extra.clear();
+        !known.is_empty()
+    }
+
     pub(crate) fn parse(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Info {
         let mut i = Info::default();
         let kw = is_info_keyword;
@@ -286,6 +293,9 @@ impl fmt::Display for Info {
         if let Some(n) = self.currmovenumber {
             write!(f, " currmovenumber {n}")?;
         }
+        for e in &self.extra {
+            write!(f, " {e}")?;
+        }
         if let Some(r) = &self.refutation {
             write!(f, " refutation {r}")?;
         }
@@ -297,9 +307,6 @@ impl fmt::Display for Info {
             if !c.moves.is_empty() {
                 write!(f, " {}", c.moves)?;
             }
-        }
-        for e in &self.extra {
-            write!(f, " {e}")?;
         }
         if let Some(pv) = &self.pv {
             write!(f, " pv {pv}")?;
