@@ -53,6 +53,10 @@ impl<'a> Tokens<'a> {
         self.s.get(start..end).unwrap_or("")
     }
 
+    fn byte_at(&self, i: usize) -> Option<u8> {
+        self.s.as_bytes().get(i).copied()
+    }
+
     /// Byte offset just after the last token returned.
     pub fn cursor(&self) -> usize {
         self.pos
@@ -116,33 +120,37 @@ impl Moves {
     }
 
     /// Collects moves from `toks` while `keep` accepts the next token. Copies the source slice in
-    /// one go when it is already single-space separated, which is the usual case.
+    /// one go when it is already single-space separated, which is the usual case. Each token is
+    /// scanned once: this is the PV loop of every `info` line.
     pub fn take_while(toks: &mut Tokens<'_>, keep: impl Fn(&str) -> bool) -> Moves {
-        let start = toks.offset();
-        let mut end = start;
-        let mut count = 0usize;
+        let mut start = None;
+        let mut end = 0;
         let mut tidy = true;
-        while let Some(t) = toks.peek() {
-            if !keep(t) {
-                break;
-            }
+        loop {
+            let save = toks.clone();
             let at = toks.offset();
-            if count > 0 && at != end + 1 {
-                tidy = false;
+            match toks.next() {
+                Some(t) if keep(t) => {
+                    match start {
+                        None => start = Some(at),
+                        Some(_) => tidy &= at == end + 1 && toks.byte_at(end) == Some(b' '),
+                    }
+                    end = toks.cursor();
+                }
+                _ => {
+                    *toks = save;
+                    break;
+                }
             }
-            toks.next();
-            end = toks.cursor();
-            count += 1;
         }
+        let Some(start) = start else {
+            return Moves::new();
+        };
         let raw = toks.slice(start, end);
-        if tidy && !raw.bytes().any(|b| b.is_ascii_whitespace() && b != b' ') {
+        if tidy {
             Moves(raw.to_owned())
         } else {
-            let mut m = Moves(String::with_capacity(raw.len()));
-            for t in raw.split_ascii_whitespace() {
-                m.push(t);
-            }
-            m
+            raw.split_ascii_whitespace().collect()
         }
     }
 }

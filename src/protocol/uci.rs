@@ -195,13 +195,18 @@ fn is_command(dir: Dir, t: &str) -> bool {
 pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     let mut toks = Tokens::new(line);
     let mut skipped = 0usize;
-    let first_skipped = toks.peek();
+    let mut first_skipped = "";
     let cmd = loop {
         match toks.next() {
             None if skipped == 0 => return Msg::Empty,
             None => return Msg::Unknown(line.trim_ascii().to_owned()),
             Some(t) if is_command(dir, t) => break t,
-            Some(_) => skipped += 1,
+            Some(t) => {
+                if skipped == 0 {
+                    first_skipped = t;
+                }
+                skipped += 1;
+            }
         }
     };
     let diags_before = d.len();
@@ -220,9 +225,7 @@ pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
             d,
             format!(
                 "ignored {} unknown token(s) before '{}' (first: '{}')",
-                skipped,
-                cmd,
-                first_skipped.unwrap_or("")
+                skipped, cmd, first_skipped
             ),
         );
     }
@@ -399,24 +402,20 @@ pub(crate) fn number<T: std::str::FromStr>(
     is_keyword: impl Fn(&str) -> bool,
     d: &mut Vec<Diagnostic>,
 ) -> Option<T> {
-    match toks.peek() {
-        None => {
-            diag(d, format!("{key}: missing value"));
-            None
-        }
-        Some(t) if is_keyword(t) => {
-            diag(d, format!("{key}: missing value"));
-            None
-        }
-        Some(t) => {
-            toks.next();
-            match t.parse() {
-                Ok(v) => Some(v),
-                Err(_) => {
-                    diag(d, format!("{key}: bad value '{t}'"));
-                    None
-                }
+    let save = toks.clone();
+    match toks.next() {
+        Some(t) if !is_keyword(t) => match t.parse() {
+            Ok(v) => Some(v),
+            Err(_) => {
+                diag(d, format!("{key}: bad value '{t}'"));
+                None
             }
+        },
+        _ => {
+            // A keyword in value position stays for the caller.
+            *toks = save;
+            diag(d, format!("{key}: missing value"));
+            None
         }
     }
 }
