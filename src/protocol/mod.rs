@@ -1,1 +1,184 @@
-//! (stage under construction)
+//! Line -> typed message, for UCI, CECP (xboard/WinBoard v1 and v2) and NBoard, both directions.
+//!
+//! Sans-IO: [`parse`] is a pure function of (protocol, direction, line). Parsing never fails:
+//! unparseable input becomes an `Unknown` message, and whatever was off on the line (missing or
+//! garbled values, skipped tokens, legacy forms) is reported as [`Diagnostic`]s next to the
+//! message. Every message prints back (`Display`) in the protocol's canonical form, and parsing
+//! that form gives the same message again.
+//!
+//! The caller keeps the raw line next to the message; messages only keep what they mean.
+
+pub mod c2w;
+pub mod cecp;
+mod cecp_engine;
+mod cecp_gui;
+pub mod detect;
+pub mod nboard;
+pub mod tokens;
+pub mod uci;
+mod uci_info;
+
+use std::fmt;
+
+pub use detect::{Detection, detect};
+pub use tokens::Moves;
+
+/// The wire protocols kibitzer decodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    Uci,
+    /// CECP: the Chess Engine Communication Protocol of xboard/WinBoard (v1 and v2).
+    Cecp,
+    /// NBoard (Othello).
+    Nboard,
+}
+
+impl Protocol {
+    pub const ALL: [Protocol; 3] = [Protocol::Uci, Protocol::Cecp, Protocol::Nboard];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Cecp => "xboard",
+            Protocol::Nboard => "nboard",
+        }
+    }
+
+    /// Accepts the names users type: `uci`, `xboard` / `cecp` / `winboard`, `nboard`.
+    pub fn from_name(name: &str) -> Option<Protocol> {
+        let n = name.trim();
+        if n.eq_ignore_ascii_case("uci") {
+            Some(Protocol::Uci)
+        } else if ["xboard", "cecp", "winboard", "wb"]
+            .iter()
+            .any(|k| n.eq_ignore_ascii_case(k))
+        {
+            Some(Protocol::Cecp)
+        } else if n.eq_ignore_ascii_case("nboard") {
+            Some(Protocol::Nboard)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Direction of a line on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dir {
+    /// GUI to engine.
+    ToEngine,
+    /// Engine to GUI.
+    FromEngine,
+}
+
+/// Something that was off on a line: the message was still decoded as well as possible.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(message: impl Into<String>) -> Self {
+        Diagnostic {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Adds a diagnostic; the helper keeps parser code short.
+pub(crate) fn diag(out: &mut Vec<Diagnostic>, message: impl Into<String>) {
+    out.push(Diagnostic::new(message));
+}
+
+/// A decoded line of any protocol.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    Uci(uci::Msg),
+    Cecp(cecp::Msg),
+    Nboard(nboard::Msg),
+}
+
+impl Msg {
+    /// Short stable name of the message kind, for display and filtering (`go`, `bestmove`,
+    /// `info`, `feature`, `unknown`...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Msg::Uci(m) => m.kind(),
+            Msg::Cecp(m) => m.kind(),
+            Msg::Nboard(m) => m.kind(),
+        }
+    }
+
+    pub fn protocol(&self) -> Protocol {
+        match self {
+            Msg::Uci(_) => Protocol::Uci,
+            Msg::Cecp(_) => Protocol::Cecp,
+            Msg::Nboard(_) => Protocol::Nboard,
+        }
+    }
+
+    /// True for lines the parser could not make sense of.
+    pub fn is_unknown(&self) -> bool {
+        self.kind() == "unknown"
+    }
+}
+
+impl fmt::Display for Msg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Msg::Uci(m) => m.fmt(f),
+            Msg::Cecp(m) => m.fmt(f),
+            Msg::Nboard(m) => m.fmt(f),
+        }
+    }
+}
+
+/// Decodes one line (without its line terminator; a trailing `\r` is tolerated).
+pub fn parse(protocol: Protocol, dir: Dir, line: &str) -> (Msg, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let msg = match protocol {
+        Protocol::Uci => Msg::Uci(uci::parse(dir, line, &mut diags)),
+        Protocol::Cecp => Msg::Cecp(cecp::parse(dir, line, &mut diags)),
+        Protocol::Nboard => Msg::Nboard(nboard::parse(dir, line, &mut diags)),
+    };
+    (msg, diags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocol_names_round_trip_and_aliases() {
+        for p in Protocol::ALL {
+            assert_eq!(Protocol::from_name(p.name()), Some(p));
+        }
+        assert_eq!(Protocol::from_name("WinBoard"), Some(Protocol::Cecp));
+        assert_eq!(Protocol::from_name("cecp"), Some(Protocol::Cecp));
+        assert_eq!(Protocol::from_name("usi"), None);
+    }
+
+    #[test]
+    fn parse_dispatches_by_protocol() {
+        let (m, d) = parse(Protocol::Uci, Dir::FromEngine, "bestmove e2e4");
+        assert_eq!(m.kind(), "bestmove");
+        assert!(d.is_empty());
+        let (m, _) = parse(Protocol::Cecp, Dir::FromEngine, "feature ping=1 done=1");
+        assert_eq!(m.kind(), "feature");
+        let (m, _) = parse(Protocol::Nboard, Dir::FromEngine, "=== F5");
+        assert_eq!(m.kind(), "===");
+        assert_eq!(m.to_string(), "=== F5");
+    }
+}

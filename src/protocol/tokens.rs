@@ -1,0 +1,201 @@
+//! Whitespace tokenizer shared by the three protocol parsers, and the move-list type.
+//!
+//! Tokens are borrowed slices of the line, so splitting a line allocates nothing; `rest()` gives
+//! the untouched remainder for commands whose last argument is free text (`info string`,
+//! `setoption ... value`, `tellics`...).
+
+use std::fmt;
+
+/// Cursor over the whitespace-separated tokens of one line. Whitespace is any ASCII whitespace,
+/// so tabs and a stray `\r` from a CRLF line separate tokens like spaces do.
+#[derive(Debug, Clone)]
+pub struct Tokens<'a> {
+    s: &'a str,
+    pos: usize,
+}
+
+impl<'a> Tokens<'a> {
+    pub fn new(s: &'a str) -> Self {
+        Tokens { s, pos: 0 }
+    }
+
+    fn skip_ws(&mut self) {
+        let b = self.s.as_bytes();
+        while self.pos < b.len() && b[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+    }
+
+    /// Byte offset of the next token (or the end of the line).
+    pub fn offset(&mut self) -> usize {
+        self.skip_ws();
+        self.pos
+    }
+
+    pub fn peek(&self) -> Option<&'a str> {
+        self.clone().next()
+    }
+
+    /// Everything after the current position, trimmed; consumes it.
+    pub fn rest(&mut self) -> &'a str {
+        let r = self.s.get(self.pos..).unwrap_or("").trim_ascii();
+        self.pos = self.s.len();
+        r
+    }
+
+    /// The rest without consuming it.
+    pub fn peek_rest(&self) -> &'a str {
+        self.s.get(self.pos..).unwrap_or("").trim_ascii()
+    }
+
+    /// The line between two byte offsets returned by [`Tokens::offset`] / `end_of_last`.
+    pub fn slice(&self, start: usize, end: usize) -> &'a str {
+        self.s.get(start..end).unwrap_or("")
+    }
+
+    fn byte_at(&self, i: usize) -> Option<u8> {
+        self.s.as_bytes().get(i).copied()
+    }
+
+    /// Byte offset just after the last token returned.
+    pub fn cursor(&self) -> usize {
+        self.pos
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        self.skip_ws();
+        let b = self.s.as_bytes();
+        let start = self.pos;
+        while self.pos < b.len() && !b[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+        if start == self.pos {
+            None
+        } else {
+            // ASCII whitespace bytes are always char boundaries, so this never fails.
+            self.s.get(start..self.pos)
+        }
+    }
+}
+
+/// A list of moves (a PV, `searchmoves`, `position ... moves`), stored as one string with single
+/// spaces between moves: one allocation per list instead of one per move.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Hash)]
+pub struct Moves(String);
+
+impl Moves {
+    pub fn new() -> Self {
+        Moves(String::new())
+    }
+
+    pub fn iter(&self) -> std::str::SplitAsciiWhitespace<'_> {
+        self.0.split_ascii_whitespace()
+    }
+
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn first(&self) -> Option<&str> {
+        self.iter().next()
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn push(&mut self, mv: &str) {
+        if !self.0.is_empty() {
+            self.0.push(' ');
+        }
+        self.0.push_str(mv);
+    }
+
+    /// Collects moves from `toks` while `keep` accepts the next token. Copies the source slice in
+    /// one go when it is already single-space separated, which is the usual case. Each token is
+    /// scanned once: this is the PV loop of every `info` line.
+    pub fn take_while(toks: &mut Tokens<'_>, keep: impl Fn(&str) -> bool) -> Moves {
+        let mut start = None;
+        let mut end = 0;
+        let mut tidy = true;
+        loop {
+            let save = toks.clone();
+            let at = toks.offset();
+            match toks.next() {
+                Some(t) if keep(t) => {
+                    match start {
+                        None => start = Some(at),
+                        Some(_) => tidy &= at == end + 1 && toks.byte_at(end) == Some(b' '),
+                    }
+                    end = toks.cursor();
+                }
+                _ => {
+                    *toks = save;
+                    break;
+                }
+            }
+        }
+        let Some(start) = start else {
+            return Moves::new();
+        };
+        let raw = toks.slice(start, end);
+        if tidy {
+            Moves(raw.to_owned())
+        } else {
+            raw.split_ascii_whitespace().collect()
+        }
+    }
+}
+
+impl<'a> FromIterator<&'a str> for Moves {
+    fn from_iter<I: IntoIterator<Item = &'a str>>(iter: I) -> Self {
+        let mut m = Moves::new();
+        for t in iter {
+            for part in t.split_ascii_whitespace() {
+                m.push(part);
+            }
+        }
+        m
+    }
+}
+
+impl fmt::Display for Moves {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_split_on_any_ascii_whitespace_and_keep_rest() {
+        let mut t = Tokens::new("\t debug \t \t\ton\t \r");
+        assert_eq!(t.next(), Some("debug"));
+        assert_eq!(t.peek(), Some("on"));
+        assert_eq!(t.rest(), "on");
+        assert_eq!(t.next(), None);
+    }
+
+    #[test]
+    fn moves_normalise_spacing() {
+        let mut t = Tokens::new("e2e4  e7e5\tg1f3 stop");
+        let m = Moves::take_while(&mut t, |s| s != "stop");
+        assert_eq!(m.as_str(), "e2e4 e7e5 g1f3");
+        assert_eq!(m.len(), 3);
+        assert_eq!(t.next(), Some("stop"));
+        let mut t = Tokens::new("pv e2e4 e7e5");
+        t.next();
+        let m = Moves::take_while(&mut t, |_| true);
+        assert_eq!(m.as_str(), "e2e4 e7e5");
+    }
+}
