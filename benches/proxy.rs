@@ -15,7 +15,11 @@ const FLOOD_LINE: &str = "info depth 24 seldepth 31 multipv 1 score cp 27 nodes 
 fn command(proxied: bool, rec_dir: &std::path::Path, engine: &[&str]) -> Command {
     if proxied {
         let mut c = Command::new(env!("CARGO_BIN_EXE_kibitzer"));
-        c.arg("record").arg("--dir").arg(rec_dir).arg("--").args(engine);
+        c.arg("record")
+            .arg("--dir")
+            .arg(rec_dir)
+            .arg("--")
+            .args(engine);
         c
     } else {
         let mut c = Command::new(engine[0]);
@@ -54,7 +58,12 @@ fn round_trips(proxied: bool, pairs: usize, rec_dir: &std::path::Path) -> Vec<u6
 /// The flood engine: like a real engine, one `write` per line (engines flush every line).
 fn act_as_flood_engine(lines: usize) {
     use std::os::fd::AsFd;
-    let mut out = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned().expect("stdout"));
+    let mut out = std::fs::File::from(
+        std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .expect("stdout"),
+    );
     let line = format!("{FLOOD_LINE}\n");
     for _ in 0..lines {
         if out.write_all(line.as_bytes()).is_err() {
@@ -104,14 +113,20 @@ fn main() {
         return;
     }
     // `cargo bench` passes --bench; `cargo test --benches` passes nothing: run quick then.
-    let quick = std::env::var_os("KIBITZER_BENCH_QUICK").is_some() || !std::env::args().any(|a| a == "--bench");
-    let (pairs, lines, runs) = if quick { (1_000, 100_000, 3) } else { (10_000, 1_000_000, 5) };
+    let quick = std::env::var_os("KIBITZER_BENCH_QUICK").is_some()
+        || !std::env::args().any(|a| a == "--bench");
+    let (pairs, lines, runs) = if quick {
+        (1_000, 100_000, 3)
+    } else {
+        (10_000, 1_000_000, 5)
+    };
     let tmp = std::env::temp_dir().join(format!("kibitzer-bench-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).expect("temp dir");
     let rec_dir = tmp.join("recordings");
     let flood_file = tmp.join("flood.txt");
     {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&flood_file).expect("flood file"));
+        let mut f =
+            std::io::BufWriter::new(std::fs::File::create(&flood_file).expect("flood file"));
         for _ in 0..lines {
             writeln!(f, "{FLOOD_LINE}").expect("write flood");
         }
@@ -145,9 +160,21 @@ fn main() {
     let (d99, p99) = (pct(&direct_rt, 0.99), pct(&proxied_rt, 0.99));
     println!("| measurement | direct pipe | through `kibitzer record` | added | ratio |");
     println!("|---|---|---|---|---|");
-    println!("| round trip, median ({pairs} pairs x {}) | {d50:.1} µs | {p50:.1} µs | {:.1} µs | {:.2}x |", runs.min(3), p50 - d50, p50 / d50);
-    println!("| round trip, p99 | {d99:.1} µs | {p99:.1} µs | {:.1} µs | {:.2}x |", p99 - d99, p99 / d99);
-    for ((d_fl, p_fl), what) in rates.into_iter().zip(["one write per line, like engines", "bulk 64 KiB writes (`cat FILE`)"]) {
+    println!(
+        "| round trip, median ({pairs} pairs x {}) | {d50:.1} µs | {p50:.1} µs | {:.1} µs | {:.2}x |",
+        runs.min(3),
+        p50 - d50,
+        p50 / d50
+    );
+    println!(
+        "| round trip, p99 | {d99:.1} µs | {p99:.1} µs | {:.1} µs | {:.2}x |",
+        p99 - d99,
+        p99 / d99
+    );
+    for ((d_fl, p_fl), what) in rates.into_iter().zip([
+        "one write per line, like engines",
+        "bulk 64 KiB writes (`cat FILE`)",
+    ]) {
         let (d_rate, p_rate) = (lines as f64 / d_fl, lines as f64 / p_fl);
         println!(
             "| flood, {lines} lines, {what}, median of {runs} | {:.2} M lines/s | {:.2} M lines/s | | {:.2}x |",
@@ -157,9 +184,16 @@ fn main() {
         );
     }
     let rec_bytes: u64 = std::fs::read_dir(&rec_dir)
-        .map(|d| d.filter_map(|e| e.ok()?.metadata().ok()).map(|m| m.len()).sum())
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
         .unwrap_or(0);
-    println!("\n(recordings written: {:.1} MB; sleeping 0 between runs)", rec_bytes as f64 / 1e6);
+    println!(
+        "\n(recordings written: {:.1} MB; sleeping 0 between runs)",
+        rec_bytes as f64 / 1e6
+    );
     let _ = std::fs::remove_dir_all(&tmp);
     let _ = Duration::ZERO;
 }

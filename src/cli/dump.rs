@@ -1,17 +1,20 @@
-use crate::recording::{Eol, Event, IssueKind, Reader};
+use crate::recording::{Eol, Event, IssueKind, ReadIssue, Reader, reader::looks_like_recording};
 use anyhow::{Context, Result};
 use clap::Args;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufReader, BufWriter, Write};
 use std::path::PathBuf;
 
-/// Print a recording as a readable transcript, one line per event.
+/// Print a recording (or any supported log) as a readable transcript, one line per event.
 ///
 /// Columns: seconds since start (or since the previous event), direction
 /// (`->` GUI to engine, `<-` engine to GUI, `<!` engine stderr, `**` proxy), text.
 #[derive(Args)]
 pub struct DumpArgs {
-    /// Recording to print
+    /// Recording or log file to print
     file: PathBuf,
+    /// Input format: auto (default), recording, or an importer name (see `kibitzer import --help`)
+    #[arg(long, value_name = "NAME")]
+    format: Option<String>,
     /// Show the time since the previous event instead of since the start
     #[arg(long)]
     since_prev: bool,
@@ -21,13 +24,38 @@ pub struct DumpArgs {
 }
 
 pub fn run(a: DumpArgs) -> Result<i32> {
-    let file = std::fs::File::open(&a.file)
-        .with_context(|| format!("cannot open {}", a.file.display()))?;
-    let reader = Reader::new(BufReader::with_capacity(256 * 1024, file))
-        .with_context(|| format!("{}: not a readable kibitzer recording", a.file.display()))?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
-    let status = print_transcript(reader, &a, &mut out);
+    let mut head = [0u8; 4096];
+    let file = std::fs::File::open(&a.file)
+        .with_context(|| format!("cannot open {}", a.file.display()))?;
+    let n = std::io::Read::read(&mut &file, &mut head).unwrap_or(0);
+    let forced_recording = matches!(
+        a.format.as_deref(),
+        Some("recording" | "kibitzer" | "jsonl")
+    );
+    let status = if forced_recording || (a.format.is_none() && looks_like_recording(&head[..n])) {
+        // Recordings stream: dumping a multi-gigabyte file needs no memory.
+        let file = std::fs::File::open(&a.file)?;
+        let reader = Reader::new(BufReader::with_capacity(256 * 1024, file))
+            .with_context(|| format!("{}: not a readable kibitzer recording", a.file.display()))?;
+        print_transcript(reader, &a, &mut out)
+    } else {
+        let input = super::input::load(&a.file, a.format.as_deref())?;
+        for u in &input.unclassified {
+            eprintln!(
+                "{}:{}: unclassified line ({}): {}",
+                input.path.display(),
+                u.line,
+                u.reason,
+                u.text
+            );
+        }
+        for i in &input.issues {
+            eprintln!("{}:{i}", input.path.display());
+        }
+        print_transcript(input.events.into_iter().map(Ok), &a, &mut out)
+    };
     match status.and_then(|code| out.flush().map(|()| code)) {
         Ok(code) => Ok(code),
         // `kibitzer dump x | head` is normal use, not an error.
@@ -36,15 +64,15 @@ pub fn run(a: DumpArgs) -> Result<i32> {
     }
 }
 
-fn print_transcript<R: BufRead>(
-    reader: Reader<R>,
+fn print_transcript(
+    events: impl Iterator<Item = Result<Event, ReadIssue>>,
     a: &DumpArgs,
     out: &mut impl Write,
 ) -> std::io::Result<i32> {
     let mut prev_t = 0u64;
     let mut line = String::new();
     let mut bad = 0usize;
-    for item in reader {
+    for item in events {
         match item {
             Ok(e) => {
                 if a.no_proxy && !e.is_traffic() {

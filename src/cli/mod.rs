@@ -1,5 +1,7 @@
 //! Command-line front end. Each subcommand is a thin shell over the library stages.
 mod dump;
+mod import;
+mod input;
 mod record;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +22,7 @@ struct Cli {
 enum Command {
     Record(record::RecordArgs),
     Dump(dump::DumpArgs),
+    Import(import::ImportArgs),
 }
 
 /// Runs the CLI and returns the process exit status.
@@ -28,6 +31,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Record(a) => Ok(record::run(a)),
         Command::Dump(a) => dump::run(a),
+        Command::Import(a) => import::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,131 @@
+//! Opens whatever the user points kibitzer at: a kibitzer recording, or any log an importer
+//! understands. Every command goes through here, so none needs a separate import step.
+
+use crate::import::{self, LogFormat, Unclassified};
+use crate::recording::{self, Event, Header, ReadIssue, reader::looks_like_recording};
+use anyhow::{Context, Result, bail};
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+/// Logs bigger than this get a progress bar on stderr while importing.
+const PROGRESS_THRESHOLD: u64 = 32 << 20;
+
+pub struct Input {
+    pub path: PathBuf,
+    /// `None` for a kibitzer recording, else the log format it was imported from.
+    pub format: Option<LogFormat>,
+    pub header: Header,
+    /// All events in file order. Imported logs label each event with its `session`.
+    pub events: Vec<Event>,
+    /// Lines of a recording that could not be read (with line numbers).
+    pub issues: Vec<ReadIssue>,
+    /// Lines of an imported log that no importer rule explains.
+    pub unclassified: Vec<Unclassified>,
+}
+
+/// `format`: `None` to autodetect, `Some("recording")` or an importer name to force one.
+pub fn load(path: &Path, format: Option<&str>) -> Result<Input> {
+    let forced = match format {
+        None | Some("auto") => None,
+        Some("recording" | "kibitzer" | "jsonl") => Some(None),
+        Some(name) => Some(Some(LogFormat::from_name(name).with_context(|| {
+            format!(
+                "unknown format `{name}`; known: recording, {}",
+                LogFormat::names().join(", ")
+            )
+        })?)),
+    };
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let is_recording = match forced {
+        Some(f) => f.is_none(),
+        None => {
+            let mut head = vec![0u8; 4096];
+            let n = std::io::Read::read(&mut &file, &mut head).unwrap_or(0);
+            looks_like_recording(&head[..n])
+        }
+    };
+    if is_recording {
+        let file = std::fs::File::open(path)?;
+        let rec = recording::read_all(BufReader::with_capacity(256 * 1024, file))
+            .with_context(|| format!("{}: not a readable kibitzer recording", path.display()))?;
+        return Ok(Input {
+            path: path.to_path_buf(),
+            format: None,
+            header: rec.header,
+            events: rec.events,
+            issues: rec.issues,
+            unclassified: Vec::new(),
+        });
+    }
+    if len == 0 {
+        bail!("{}: the file is empty", path.display());
+    }
+    // SAFETY: the map is read-only and dropped before we return; a log truncated while we read
+    // it would fault (SIGBUS). Logs given to kibitzer are closed files, which the docs state.
+    #[allow(unsafe_code)]
+    let map = unsafe { memmap2::Mmap::map(&file) }
+        .with_context(|| format!("cannot map {}", path.display()))?;
+    let bar = (len >= PROGRESS_THRESHOLD).then(|| progress_bar(len, path));
+    let imported = import::import_with_progress(&map, forced.flatten(), &mut |done| {
+        if let Some(b) = &bar {
+            b.set_position(done as u64);
+        }
+    })
+    .with_context(|| format!("{}", path.display()))?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    Ok(merge(path, imported))
+}
+
+fn progress_bar(len: u64, path: &Path) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(len),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{msg} [{bar:40}] {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(format!("importing {}", path.display()));
+    bar
+}
+
+/// One event stream in log order, every event labelled with its session.
+fn merge(path: &Path, imported: import::Imported) -> Input {
+    let mut header = imported
+        .sessions
+        .iter()
+        .find(|s| !s.label.starts_with('['))
+        .or(imported.sessions.first())
+        .map(|s| s.header.clone())
+        .unwrap_or_else(|| {
+            Header::new(
+                concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
+                import::PLACEHOLDER_STARTED,
+            )
+        });
+    header.label = None;
+    header.imported_from = Some(imported.format.name().to_owned());
+    header.source_file = Some(path.display().to_string());
+    let mut events: Vec<Event> = imported
+        .sessions
+        .into_iter()
+        .flat_map(|s| s.events)
+        .collect();
+    events.sort_by_key(|e| e.line.unwrap_or(0));
+    for (i, e) in events.iter_mut().enumerate() {
+        e.seq = i as u64 + 1;
+    }
+    Input {
+        path: path.to_path_buf(),
+        format: Some(imported.format),
+        header,
+        events,
+        issues: Vec::new(),
+        unclassified: imported.unclassified,
+    }
+}
