@@ -21,7 +21,7 @@ fn generate(path: &std::path::Path, target_bytes: u64) -> u64 {
         std::fs::File::create(path).expect("create log"),
     );
     let (mut ms, mut written, mut lines) = (0u64, 0u64, 0u64);
-    let mut emit = |f: &mut std::io::BufWriter<std::fs::File>, s: String, ms: u64| {
+    let emit = |f: &mut std::io::BufWriter<std::fs::File>, s: String, ms: u64| {
         let line = format!("{ms} {s}\n");
         f.write_all(line.as_bytes()).expect("write log");
         line.len() as u64
