@@ -28,7 +28,7 @@ pub fn run(a: ImportArgs) -> Result<i32> {
     let input = super::input::load(&a.log, a.format.as_deref())?;
     let out = std::fs::File::create(&a.output)
         .with_context(|| format!("cannot create {}", a.output.display()))?;
-    let mut w = std::io::BufWriter::new(out);
+    let mut w = out;
     write_recording(&mut w, &input.header, &input.events)
         .with_context(|| format!("cannot write {}", a.output.display()))?;
     let mut sessions: Vec<&str> = Vec::new();
