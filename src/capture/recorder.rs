@@ -36,6 +36,8 @@ struct State {
 
 pub struct Recorder {
     start: Instant,
+    /// Unix ns of `start`, for each event's `ts`.
+    epoch: Option<u64>,
     state: Mutex<State>,
 }
 
@@ -62,6 +64,7 @@ impl Recorder {
         state.flush();
         Recorder {
             start,
+            epoch: header.start_unix_ns(),
             state: Mutex::new(state),
         }
     }
@@ -76,6 +79,7 @@ impl Recorder {
         let mut guard = self.lock();
         let st = &mut *guard;
         let t = st.stamp(t);
+        let ts = self.epoch.map(|e| e + t);
         let State {
             seq,
             buf,
@@ -91,7 +95,7 @@ impl Recorder {
         };
         assembler.push(bytes, &mut |line, eol, more| {
             *seq += 1;
-            encode_line(buf, *seq, t, src, line, eol, more);
+            encode_line(buf, *seq, t, ts, src, line, eol, more);
         });
         st.flush();
     }
@@ -102,6 +106,7 @@ impl Recorder {
         let mut guard = self.lock();
         let st = &mut *guard;
         let t = st.stamp(t);
+        let ts = self.epoch.map(|e| e + t);
         let State {
             seq,
             buf,
@@ -117,7 +122,7 @@ impl Recorder {
         };
         assembler.finish(&mut |line, eol, more| {
             *seq += 1;
-            encode_line(buf, *seq, t, src, line, eol, more);
+            encode_line(buf, *seq, t, ts, src, line, eol, more);
         });
         st.flush();
     }
@@ -128,7 +133,7 @@ impl Recorder {
         let mut st = self.lock();
         let t = st.stamp(t);
         st.seq += 1;
-        let mut e = Event::proxy(st.seq, t, kind, message);
+        let mut e = Event::proxy(st.seq, t, kind, message).with_epoch(self.epoch);
         fill(&mut e);
         encode_event(&mut st.buf, &e);
         st.flush();

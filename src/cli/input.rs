@@ -117,8 +117,10 @@ fn merge(path: &Path, imported: import::Imported) -> Input {
         .flat_map(|s| s.events)
         .collect();
     events.sort_by_key(|e| e.line.unwrap_or(0));
+    let epoch = header.start_unix_ns();
     for (i, e) in events.iter_mut().enumerate() {
         e.seq = i as u64 + 1;
+        e.ts = epoch.map(|s| s.saturating_add(e.t));
     }
     Input {
         path: path.to_path_buf(),

@@ -103,6 +103,14 @@ pub struct Header {
 }
 
 impl Header {
+    /// `started` as Unix nanoseconds, if it is a valid RFC 3339 time after 1970-01-02 (imports
+    /// of logs without a date carry a 1970 placeholder, which is not a real start time).
+    pub fn start_unix_ns(&self) -> Option<u64> {
+        let dt = chrono::DateTime::parse_from_rfc3339(&self.started).ok()?;
+        let ns = u64::try_from(dt.timestamp_nanos_opt()?).ok()?;
+        (ns >= 86_400_000_000_000).then_some(ns)
+    }
+
     pub fn new(tool: impl Into<String>, started: impl Into<String>) -> Self {
         Header {
             kibitzer: "recording".into(),
@@ -179,6 +187,12 @@ pub struct Event {
     pub seq: u64,
     /// Nanoseconds since the header's `started`, from a monotonic clock.
     pub t: u64,
+    /// Wall-clock time of the event, Unix nanoseconds (`started` + `t`). Redundant with `t`,
+    /// but it makes every line self-contained for tools like lnav and for matching a
+    /// recording against other logs. Absent when the start time is unknown (imports of logs
+    /// without a date).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ts: Option<u64>,
     pub src: Source,
     #[serde(default)]
     pub text: String,
@@ -217,6 +231,7 @@ impl Event {
         Event {
             seq,
             t,
+            ts: None,
             src,
             text: text.into(),
             hex: None,
@@ -251,6 +266,12 @@ impl Event {
         let mut e = Event::line(seq, t, Source::Proxy, message);
         e.kind = Some(kind);
         e
+    }
+
+    /// Fills `ts` from the recording's start time (Unix ns).
+    pub fn with_epoch(mut self, start_unix_ns: Option<u64>) -> Self {
+        self.ts = start_unix_ns.map(|s| s.saturating_add(self.t));
+        self
     }
 
     pub fn is_traffic(&self) -> bool {
@@ -331,6 +352,11 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&e).unwrap(),
             r#"{"seq":3,"t":1500,"src":"gui","text":"isready"}"#
+        );
+        let e = e.with_epoch(Some(1_000_000_000));
+        assert_eq!(
+            serde_json::to_string(&e).unwrap(),
+            r#"{"seq":3,"t":1500,"ts":1000001500,"src":"gui","text":"isready"}"#
         );
     }
 }

@@ -14,6 +14,7 @@ pub fn encode_line(
     out: &mut Vec<u8>,
     seq: u64,
     t: u64,
+    ts: Option<u64>,
     src: Source,
     line: &[u8],
     eol: Eol,
@@ -24,6 +25,10 @@ pub fn encode_line(
     out.extend_from_slice(num.format(seq).as_bytes());
     out.extend_from_slice(b",\"t\":");
     out.extend_from_slice(num.format(t).as_bytes());
+    if let Some(ts) = ts {
+        out.extend_from_slice(b",\"ts\":");
+        out.extend_from_slice(num.format(ts).as_bytes());
+    }
     out.extend_from_slice(b",\"src\":\"");
     out.extend_from_slice(src.as_str().as_bytes());
     out.extend_from_slice(b"\",\"text\":");
@@ -93,6 +98,10 @@ pub fn encode_event(out: &mut Vec<u8>, e: &Event) {
     out.extend_from_slice(num.format(e.seq).as_bytes());
     out.extend_from_slice(b",\"t\":");
     out.extend_from_slice(num.format(e.t).as_bytes());
+    if let Some(ts) = e.ts {
+        out.extend_from_slice(b",\"ts\":");
+        out.extend_from_slice(num.format(ts).as_bytes());
+    }
     out.extend_from_slice(b",\"src\":\"");
     out.extend_from_slice(e.src.as_str().as_bytes());
     out.extend_from_slice(b"\",\"text\":");
@@ -172,12 +181,22 @@ mod tests {
 
     fn via_fast(line: &[u8], eol: Eol, more: bool) -> String {
         let mut out = Vec::new();
-        encode_line(&mut out, 7, 123, Source::Engine, line, eol, more);
+        encode_line(
+            &mut out,
+            7,
+            123,
+            Some(5_000_000_123),
+            Source::Engine,
+            line,
+            eol,
+            more,
+        );
         String::from_utf8(out).unwrap()
     }
 
     fn via_serde(line: &[u8], eol: Eol, more: bool) -> String {
-        let mut e = Event::from_bytes(7, 123, Source::Engine, line, eol);
+        let mut e =
+            Event::from_bytes(7, 123, Source::Engine, line, eol).with_epoch(Some(5_000_000_000));
         e.more = more;
         serde_json::to_string(&e).unwrap() + "\n"
     }
@@ -208,17 +227,19 @@ mod tests {
                 proptest::option::of(".*"),
                 proptest::option::of(".*"),
                 proptest::option::of(any::<u64>()),
+                proptest::option::of(any::<u64>()),
             ),
         )
             .prop_map(
                 |(
                     (seq, t, src, text, hex),
                     (eol, more, kind, pid, code),
-                    (signal, result, session, line),
+                    (signal, result, session, line, ts),
                 )| {
                     let src =
                         [Source::Gui, Source::Engine, Source::Stderr, Source::Proxy][src as usize];
                     let mut e = Event::line(seq, t, src, text);
+                    e.ts = ts;
                     e.hex = hex;
                     e.eol = [Eol::Lf, Eol::Crlf, Eol::None][eol as usize];
                     e.more = more;
