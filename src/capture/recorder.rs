@@ -6,7 +6,7 @@
 //! stderr and recording stops, while forwarding carries on.
 
 use super::lines::LineAssembler;
-use crate::recording::writer::{encode_event, encode_header, encode_line};
+use crate::recording::writer::{Stamp, encode_event, encode_header, encode_line};
 use crate::recording::{Event, Header, ProxyKind, Source};
 use std::io::Write;
 use std::sync::Mutex;
@@ -95,7 +95,7 @@ impl Recorder {
         };
         assembler.push(bytes, &mut |line, eol, more| {
             *seq += 1;
-            encode_line(buf, *seq, t, ts, src, line, eol, more);
+            encode_line(buf, Stamp { seq: *seq, t, ts }, src, line, eol, more);
         });
         st.flush();
     }
@@ -122,7 +122,7 @@ impl Recorder {
         };
         assembler.finish(&mut |line, eol, more| {
             *seq += 1;
-            encode_line(buf, *seq, t, ts, src, line, eol, more);
+            encode_line(buf, Stamp { seq: *seq, t, ts }, src, line, eol, more);
         });
         st.flush();
     }

@@ -9,17 +9,24 @@ use super::event::ProxyKind;
 use super::event::{Eol, Event, Header, Source, to_hex};
 use std::io::{self, Write};
 
+/// Sequence number and times of an event being encoded.
+#[derive(Debug, Clone, Copy)]
+pub struct Stamp {
+    pub seq: u64,
+    pub t: u64,
+    pub ts: Option<u64>,
+}
+
 /// Appends one JSON object (and a newline) for a traffic line given as raw bytes.
 pub fn encode_line(
     out: &mut Vec<u8>,
-    seq: u64,
-    t: u64,
-    ts: Option<u64>,
+    stamp: Stamp,
     src: Source,
     line: &[u8],
     eol: Eol,
     more: bool,
 ) {
+    let Stamp { seq, t, ts } = stamp;
     let mut num = itoa::Buffer::new();
     out.extend_from_slice(b"{\"seq\":");
     out.extend_from_slice(num.format(seq).as_bytes());
