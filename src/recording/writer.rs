@@ -188,16 +188,12 @@ mod tests {
 
     fn via_fast(line: &[u8], eol: Eol, more: bool) -> String {
         let mut out = Vec::new();
-        encode_line(
-            &mut out,
-            7,
-            123,
-            Some(5_000_000_123),
-            Source::Engine,
-            line,
-            eol,
-            more,
-        );
+        let stamp = Stamp {
+            seq: 7,
+            t: 123,
+            ts: Some(5_000_000_123),
+        };
+        encode_line(&mut out, stamp, Source::Engine, line, eol, more);
         String::from_utf8(out).unwrap()
     }
 
