@@ -8,12 +8,28 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const FLOOD_LINE: &str = "info depth 24 seldepth 31 multipv 1 score cp 27 nodes 18837163 nps 1872000 hashfull 512 tbhits 0 time 10063 pv e2e4 e7e5 g1f3 b8c6 f1b5 a7a6";
 
-fn command(proxied: bool, rec_dir: &std::path::Path, engine: &[&str]) -> Command {
-    if proxied {
+#[derive(Clone, Copy, PartialEq)]
+enum Via {
+    Direct,
+    Kibitzer,
+    PythonTee,
+}
+
+fn command(via: Via, rec_dir: &std::path::Path, engine: &[&str]) -> Command {
+    if via == Via::PythonTee {
+        let mut c = Command::new("python3");
+        c.arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/benches/python_tee.py"
+        ))
+        .arg(rec_dir.join("python-tee.log"))
+        .args(engine);
+        c
+    } else if via == Via::Kibitzer {
         let mut c = Command::new(env!("CARGO_BIN_EXE_kibitzer"));
         c.arg("record")
             .arg("--dir")
@@ -29,7 +45,7 @@ fn command(proxied: bool, rec_dir: &std::path::Path, engine: &[&str]) -> Command
 }
 
 /// Per-pair round-trip times in nanoseconds.
-fn round_trips(proxied: bool, pairs: usize, rec_dir: &std::path::Path) -> Vec<u64> {
+fn round_trips(proxied: Via, pairs: usize, rec_dir: &std::path::Path) -> Vec<u64> {
     let mut child = command(proxied, rec_dir, &["cat"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -73,7 +89,7 @@ fn act_as_flood_engine(lines: usize) {
 }
 
 /// Seconds to receive every line of the flood.
-fn flood(proxied: bool, engine: &[&str], lines: usize, rec_dir: &std::path::Path) -> f64 {
+fn flood(proxied: Via, engine: &[&str], lines: usize, rec_dir: &std::path::Path) -> f64 {
     let t0 = Instant::now();
     let mut child = command(proxied, rec_dir, engine)
         .stdin(Stdio::piped())
@@ -132,14 +148,15 @@ fn main() {
         }
     }
 
-    // Interleave direct and proxied runs so machine noise hits both alike.
-    let (mut direct_rt, mut proxied_rt) = (Vec::new(), Vec::new());
+    // Interleave the three ways so machine noise hits them alike.
+    let vias = [Via::Direct, Via::Kibitzer, Via::PythonTee];
+    let mut rt: [Vec<u64>; 3] = Default::default();
     for _ in 0..runs.min(3) {
-        direct_rt.extend(round_trips(false, pairs, &rec_dir));
-        proxied_rt.extend(round_trips(true, pairs, &rec_dir));
+        for (i, via) in vias.iter().enumerate() {
+            rt[i].extend(round_trips(*via, pairs, &rec_dir));
+        }
     }
-    direct_rt.sort_unstable();
-    proxied_rt.sort_unstable();
+    rt.iter_mut().for_each(|v| v.sort_unstable());
     let me = std::env::current_exe().expect("bench executable");
     let me = me.to_str().expect("utf-8 path");
     // SAFETY: set before any thread that reads the environment is started.
@@ -148,39 +165,39 @@ fn main() {
     let bulk: &[&str] = &["cat", flood_file.to_str().expect("utf-8 path")];
     let mut rates = Vec::new();
     for engine in [per_line, bulk] {
-        let (mut direct_fl, mut proxied_fl) = (Vec::new(), Vec::new());
+        let mut secs: [Vec<f64>; 3] = Default::default();
         for _ in 0..runs {
-            direct_fl.push(flood(false, engine, lines, &rec_dir));
-            proxied_fl.push(flood(true, engine, lines, &rec_dir));
+            for (i, via) in vias.iter().enumerate() {
+                secs[i].push(flood(*via, engine, lines, &rec_dir));
+            }
         }
-        rates.push((median_f(&mut direct_fl), median_f(&mut proxied_fl)));
+        rates.push(secs.map(|mut s| lines as f64 / median_f(&mut s)));
     }
 
-    let (d50, p50) = (pct(&direct_rt, 0.5), pct(&proxied_rt, 0.5));
-    let (d99, p99) = (pct(&direct_rt, 0.99), pct(&proxied_rt, 0.99));
-    println!("| measurement | direct pipe | through `kibitzer record` | added | ratio |");
-    println!("|---|---|---|---|---|");
     println!(
-        "| round trip, median ({pairs} pairs x {}) | {d50:.1} µs | {p50:.1} µs | {:.1} µs | {:.2}x |",
-        runs.min(3),
-        p50 - d50,
-        p50 / d50
+        "| measurement | direct pipe | `kibitzer record` | added / ratio | Python thread tee (reference) | added / ratio |"
     );
-    println!(
-        "| round trip, p99 | {d99:.1} µs | {p99:.1} µs | {:.1} µs | {:.2}x |",
-        p99 - d99,
-        p99 / d99
-    );
-    for ((d_fl, p_fl), what) in rates.into_iter().zip([
+    println!("|---|---|---|---|---|---|");
+    for (name, p) in [("median", 0.5), ("p99", 0.99)] {
+        let [d, k, py] = [pct(&rt[0], p), pct(&rt[1], p), pct(&rt[2], p)];
+        println!(
+            "| round trip {name}, {pairs} pairs x {} | {d:.1} µs | {k:.1} µs | +{:.1} µs | {py:.1} µs | +{:.1} µs |",
+            runs.min(3),
+            k - d,
+            py - d
+        );
+    }
+    for ([d, k, py], what) in rates.into_iter().zip([
         "one write per line, like engines",
         "bulk 64 KiB writes (`cat FILE`)",
     ]) {
-        let (d_rate, p_rate) = (lines as f64 / d_fl, lines as f64 / p_fl);
         println!(
-            "| flood, {lines} lines, {what}, median of {runs} | {:.2} M lines/s | {:.2} M lines/s | | {:.2}x |",
-            d_rate / 1e6,
-            p_rate / 1e6,
-            p_rate / d_rate
+            "| flood of {lines} lines, {what}, median of {runs} | {:.2} M lines/s | {:.2} M lines/s | {:.2}x | {:.2} M lines/s | {:.2}x |",
+            d / 1e6,
+            k / 1e6,
+            k / d,
+            py / 1e6,
+            py / d
         );
     }
     let rec_bytes: u64 = std::fs::read_dir(&rec_dir)
@@ -195,5 +212,4 @@ fn main() {
         rec_bytes as f64 / 1e6
     );
     let _ = std::fs::remove_dir_all(&tmp);
-    let _ = Duration::ZERO;
 }
