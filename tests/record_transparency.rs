@@ -121,3 +121,39 @@ fn engine_stderr_is_passed_through_and_recorded() {
     assert_eq!(wire(&r, Source::Stderr), b"to-stderr\n");
     assert_eq!(wire(&r, Source::Engine), b"to-stdout\n");
 }
+
+/// A cause is never recorded after its effect: every line an echo engine sends back must come
+/// after the GUI line that it echoes, in the file's order, even when the engine answers
+/// within microseconds and the pumps race.
+#[test]
+fn replies_are_never_recorded_before_their_request() {
+    for _ in 0..3 {
+        let dir = tempfile::tempdir().unwrap();
+        let rec = dir.path().join("r.jsonl");
+        let mut child = spawn_proxy(&rec, &["cat"]);
+        let mut stdin = child.stdin.take().unwrap();
+        let lines = Lines::new(child.stdout.take().unwrap());
+        for i in 0..2000 {
+            stdin.write_all(format!("ping {i}\n").as_bytes()).unwrap();
+            let want = format!("ping {i}");
+            lines.until(&want, Duration::from_secs(5), |l| l == want);
+        }
+        drop(stdin);
+        child.wait().unwrap();
+        let r = read_recording(&rec);
+        let mut sent = std::collections::HashSet::new();
+        for e in &r.events {
+            match e.src {
+                Source::Gui => {
+                    sent.insert(e.text.clone());
+                }
+                Source::Engine => assert!(
+                    sent.contains(&e.text),
+                    "engine's `{}` recorded before the GUI sent it",
+                    e.text
+                ),
+                _ => {}
+            }
+        }
+    }
+}

@@ -30,7 +30,7 @@ impl LineAssembler {
     }
 
     /// Feeds a chunk; calls `emit(line, eol, more)` for every line it completes.
-    pub fn push(&mut self, mut chunk: &[u8], emit: &mut impl FnMut(&[u8], Eol, bool)) {
+    pub fn push<F: FnMut(&[u8], Eol, bool) + ?Sized>(&mut self, mut chunk: &[u8], emit: &mut F) {
         while let Some(i) = memchr::memchr(b'\n', chunk) {
             let (head, rest) = chunk.split_at(i);
             chunk = &rest[1..];
@@ -51,7 +51,7 @@ impl LineAssembler {
     }
 
     /// End of stream: emits an unterminated last line, if any.
-    pub fn finish(&mut self, emit: &mut impl FnMut(&[u8], Eol, bool)) {
+    pub fn finish<F: FnMut(&[u8], Eol, bool) + ?Sized>(&mut self, emit: &mut F) {
         if !self.pending.is_empty() {
             emit(&self.pending, Eol::None, false);
             self.pending.clear();
@@ -63,7 +63,7 @@ impl LineAssembler {
     }
 }
 
-fn emit_terminated(line: &[u8], emit: &mut impl FnMut(&[u8], Eol, bool)) {
+fn emit_terminated<F: FnMut(&[u8], Eol, bool) + ?Sized>(line: &[u8], emit: &mut F) {
     match line.strip_suffix(b"\r") {
         Some(body) => emit(body, Eol::Crlf, false),
         None => emit(line, Eol::Lf, false),

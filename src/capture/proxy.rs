@@ -1,7 +1,8 @@
 //! `kibitzer record`: the transparent tee proxy between a GUI and an engine.
 //!
-//! The hot path is one blocking thread per direction that reads whatever is available, writes
-//! it on at once, and only then hands the same bytes to the recorder. Blocking threads beat
+//! The hot path is one blocking thread per direction that reads whatever is available, encodes
+//! it into the recorder's buffer (no I/O), writes it on at once, and then has the recorder
+//! write the file. Blocking threads beat
 //! async tasks here: a forwarded read costs exactly one `read` and one `write` syscall, and
 //! `stdin` reads could not be cancelled under tokio anyway. A small tokio runtime on the main
 //! thread only waits for signals and for the engine to exit.
@@ -226,7 +227,8 @@ fn pump_gui_to_engine(mut gui: File, engine: std::process::ChildStdin, recorder:
                 break;
             }
         };
-        let t = recorder.now();
+        // Encoded before forwarding, so the engine's answer cannot be recorded before it.
+        recorder.chunk(Source::Gui, recorder.now(), &buf[..n]);
         if let Some(w) = engine.as_mut()
             && let Err(e) = w.write_all(&buf[..n])
         {
@@ -239,7 +241,7 @@ fn pump_gui_to_engine(mut gui: File, engine: std::process::ChildStdin, recorder:
             );
             engine = None;
         }
-        recorder.chunk(Source::Gui, t, &buf[..n]);
+        recorder.flush();
     }
     recorder.end_of_stream(Source::Gui);
     drop(engine);
@@ -286,7 +288,7 @@ fn pump_engine_output(mut from: impl Read, to: io::Result<File>, src: Source, re
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
-        let t = recorder.now();
+        recorder.chunk(src, recorder.now(), &buf[..n]);
         if let Some(w) = to.as_mut()
             && let Err(e) = w.write_all(&buf[..n])
         {
@@ -298,7 +300,7 @@ fn pump_engine_output(mut from: impl Read, to: io::Result<File>, src: Source, re
             );
             to = None;
         }
-        recorder.chunk(src, t, &buf[..n]);
+        recorder.flush();
     }
     recorder.end_of_stream(src);
     if src == Source::Engine {

@@ -1,15 +1,18 @@
 //! The recording side of the proxy: turns forwarded chunks into JSONL events on disk.
 //!
-//! Each pump calls [`Recorder::chunk`] right after it has forwarded a read, so a line reaches
-//! the file (one `write` per read batch, no user-space buffering across reads) before the next
-//! read is forwarded. Failures to write never propagate: the first one is reported once on
-//! stderr and recording stops, while forwarding carries on.
+//! A pump calls [`Recorder::chunk`] *before* it forwards a read and [`Recorder::flush`] right
+//! after. `chunk` only encodes the lines into a shared buffer under a short lock, so the order
+//! of the file is the order in which data entered the proxy: an engine's reply can never be
+//! recorded before the GUI line that caused it, however the two pumps are scheduled. `flush`
+//! writes the buffer (one `write` per read batch) under a second lock held only by writers, so
+//! a slow disk never blocks encoding. Failures to write never propagate: the first one is
+//! reported once on stderr and recording stops, while forwarding carries on.
 
 use super::lines::LineAssembler;
 use crate::recording::writer::{Stamp, encode_event, encode_header, encode_line};
 use crate::recording::{Event, Header, ProxyKind, Source};
 use std::io::Write;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 /// Where recorded bytes go. A trait so tests can inject a failing sink.
@@ -23,15 +26,23 @@ impl Sink for std::fs::File {
     }
 }
 
+/// What encoding needs.
 struct State {
-    sink: Option<Box<dyn Sink>>,
-    path_for_messages: String,
     seq: u64,
     last_t: u64,
     gui: LineAssembler,
     engine: LineAssembler,
     stderr: LineAssembler,
+    /// Encoded events not yet written.
     buf: Vec<u8>,
+}
+
+/// What writing needs.
+struct Output {
+    sink: Option<Box<dyn Sink>>,
+    path_for_messages: String,
+    /// The buffer being written, swapped with `State::buf` so encoding can go on meanwhile.
+    spare: Vec<u8>,
 }
 
 pub struct Recorder {
@@ -39,6 +50,7 @@ pub struct Recorder {
     /// Unix ns of `start`, for each event's `ts`.
     epoch: Option<u64>,
     state: Mutex<State>,
+    output: Mutex<Output>,
 }
 
 impl Recorder {
@@ -51,22 +63,25 @@ impl Recorder {
     ) -> Self {
         let mut buf = Vec::with_capacity(128 * 1024);
         encode_header(&mut buf, header);
-        let mut state = State {
-            sink,
-            path_for_messages,
-            seq: 0,
-            last_t: 0,
-            gui: LineAssembler::default(),
-            engine: LineAssembler::default(),
-            stderr: LineAssembler::default(),
-            buf,
-        };
-        state.flush();
-        Recorder {
+        let rec = Recorder {
             start,
             epoch: header.start_unix_ns(),
-            state: Mutex::new(state),
-        }
+            state: Mutex::new(State {
+                seq: 0,
+                last_t: 0,
+                gui: LineAssembler::default(),
+                engine: LineAssembler::default(),
+                stderr: LineAssembler::default(),
+                buf,
+            }),
+            output: Mutex::new(Output {
+                sink,
+                path_for_messages,
+                spare: Vec::with_capacity(128 * 1024),
+            }),
+        };
+        rec.flush();
+        rec
     }
 
     /// Monotonic nanoseconds since the recording's start.
@@ -74,36 +89,25 @@ impl Recorder {
         u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX)
     }
 
-    /// Records a chunk that was read from `src` at time `t` and has already been forwarded.
+    /// Encodes a chunk read from `src` at time `t`; call it before forwarding the chunk and
+    /// [`flush`](Self::flush) after.
     pub fn chunk(&self, src: Source, t: u64, bytes: &[u8]) {
-        let mut guard = self.lock();
-        let st = &mut *guard;
-        let t = st.stamp(t);
-        let ts = self.epoch.map(|e| e + t);
-        let State {
-            seq,
-            buf,
-            gui,
-            engine,
-            stderr,
-            ..
-        } = st;
-        let assembler = match src {
-            Source::Gui => gui,
-            Source::Engine => engine,
-            Source::Stderr | Source::Proxy => stderr,
-        };
-        assembler.push(bytes, &mut |line, eol, more| {
-            *seq += 1;
-            encode_line(buf, Stamp { seq: *seq, t, ts }, src, line, eol, more);
-        });
-        st.flush();
+        self.encode_lines(src, t, |a, emit| a.push(bytes, emit));
     }
 
     /// Records the end of a stream: an unterminated last line is written with `eol: none`.
     pub fn end_of_stream(&self, src: Source) {
-        let t = self.now();
-        let mut guard = self.lock();
+        self.encode_lines(src, self.now(), |a, emit| a.finish(emit));
+        self.flush();
+    }
+
+    fn encode_lines(
+        &self,
+        src: Source,
+        t: u64,
+        feed: impl FnOnce(&mut LineAssembler, &mut dyn FnMut(&[u8], crate::recording::Eol, bool)),
+    ) {
+        let mut guard = lock(&self.state);
         let st = &mut *guard;
         let t = st.stamp(t);
         let ts = self.epoch.map(|e| e + t);
@@ -120,31 +124,53 @@ impl Recorder {
             Source::Engine => engine,
             Source::Stderr | Source::Proxy => stderr,
         };
-        assembler.finish(&mut |line, eol, more| {
+        feed(assembler, &mut |line, eol, more| {
             *seq += 1;
             encode_line(buf, Stamp { seq: *seq, t, ts }, src, line, eol, more);
         });
-        st.flush();
     }
 
     /// Records a proxy observation; `fill` sets the kind-specific fields.
     pub fn proxy_event(&self, kind: ProxyKind, message: &str, fill: impl FnOnce(&mut Event)) {
         let t = self.now();
-        let mut st = self.lock();
-        let t = st.stamp(t);
-        st.seq += 1;
-        let mut e = Event::proxy(st.seq, t, kind, message).with_epoch(self.epoch);
-        fill(&mut e);
-        encode_event(&mut st.buf, &e);
-        st.flush();
+        {
+            let mut st = lock(&self.state);
+            let t = st.stamp(t);
+            st.seq += 1;
+            let mut e = Event::proxy(st.seq, t, kind, message).with_epoch(self.epoch);
+            fill(&mut e);
+            encode_event(&mut st.buf, &e);
+        }
+        self.flush();
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        // A panic while holding the lock must not stop the other pump from forwarding.
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// Writes everything encoded so far, in order.
+    pub fn flush(&self) {
+        let mut out = lock(&self.output);
+        let out = &mut *out;
+        {
+            let mut st = lock(&self.state);
+            if st.buf.is_empty() {
+                return;
+            }
+            std::mem::swap(&mut st.buf, &mut out.spare);
+        }
+        if let Some(sink) = out.sink.as_mut()
+            && let Err(e) = sink.write_record(&out.spare)
+        {
+            eprintln!(
+                "kibitzer: warning: cannot write recording {}: {e}; the engine keeps running, recording stopped",
+                out.path_for_messages
+            );
+            out.sink = None;
+        }
+        out.spare.clear();
     }
+}
+
+/// A panic while holding a lock must not stop the other pump from forwarding.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl State {
@@ -152,20 +178,6 @@ impl State {
     fn stamp(&mut self, t: u64) -> u64 {
         self.last_t = self.last_t.max(t);
         self.last_t
-    }
-
-    fn flush(&mut self) {
-        if let Some(sink) = self.sink.as_mut()
-            && !self.buf.is_empty()
-            && let Err(e) = sink.write_record(&self.buf)
-        {
-            eprintln!(
-                "kibitzer: warning: cannot write recording {}: {e}; the engine keeps running, recording stopped",
-                self.path_for_messages
-            );
-            self.sink = None;
-        }
-        self.buf.clear();
     }
 }
 
@@ -199,10 +211,12 @@ mod tests {
             &Header::new("t", "s"),
         );
         rec.chunk(Source::Gui, 5, b"uci\npartial");
+        rec.flush();
         let after_first = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
         assert!(after_first.contains(r#""text":"uci""#));
         assert!(!after_first.contains("partial"));
         rec.chunk(Source::Engine, 3, b"uciok\n");
+        rec.flush();
         rec.end_of_stream(Source::Gui);
         let all = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
         let parsed = crate::recording::read_all(all.as_bytes()).unwrap();
@@ -229,6 +243,7 @@ mod tests {
             &Header::new("t", "s"),
         );
         rec.chunk(Source::Gui, 1, b"uci\n");
+        rec.flush();
         rec.proxy_event(ProxyKind::GuiEof, "", |_| {});
     }
 }
