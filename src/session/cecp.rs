@@ -192,7 +192,13 @@ impl State {
             }
             Msg::EngineMove(mv) => {
                 let owed = self.close(at, false, |o| o.answer == "move");
-                if owed == 0 {
+                if owed == 0 && self.searches_started == 0 && self.engine_side.is_none() {
+                    self.diag(
+                        Level::Note,
+                        "unexpected",
+                        "move before any request (the log starts mid-session?)",
+                    );
+                } else if owed == 0 {
                     let why = if self.s.modes.force {
                         "move while in force mode"
                     } else {
@@ -367,8 +373,11 @@ impl State {
     /// Plays a move from either side on the game board.
     fn cecp_move(&mut self, mv: &str, by: Mover, at: At) {
         if self.s.games.is_empty() {
-            // Sessions recorded mid-way: assume a standard game.
-            self.cecp_new_game(at, None);
+            // A log that starts mid-game: the moves are kept, the board is unknown.
+            let mut g = Game::new(GameKind::Chess, at, &self.s.variant, self.s.chess960);
+            g.board_unknown = Some("the game's start is not in the input".into());
+            self.board = None;
+            self.push_game(g);
         }
         let report = match by {
             Mover::Engine => self.search.as_ref().and_then(|s| s.last.clone()),

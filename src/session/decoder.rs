@@ -60,6 +60,9 @@ pub(crate) struct State {
     /// Diagnostics of the current line.
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) moved: bool,
+    /// Searches started in this session: answers before the first one come from a log that
+    /// starts mid-session, not from a confused engine.
+    pub(crate) searches_started: u64,
 }
 
 impl State {
@@ -81,6 +84,7 @@ impl State {
             engine_side: None,
             diags: Vec::new(),
             moved: false,
+            searches_started: 0,
         }
     }
 
@@ -168,6 +172,7 @@ impl State {
     pub(crate) fn start_search(&mut self, search: Search) {
         self.end_search(None);
         self.search = Some(search);
+        self.searches_started += 1;
     }
 
     /// Ends the running search, keeping it when `retain` is on.

@@ -36,6 +36,7 @@ impl State {
                     self.s.modes.ponder = false;
                     self.engine_side = self.engine_side.map(Side::other);
                 }
+                _ if self.searches_started == 0 => {}
                 _ => self.diag(
                     Level::Warning,
                     "unexpected",
@@ -383,8 +384,17 @@ impl State {
 
     fn uci_bestmove(&mut self, best: &str, ponder: Option<&str>, at: At) {
         if self.close(at, false, |o| o.answer == "bestmove") == 0 {
-            self.diag(Level::Error, "unexpected", "bestmove without a pending go");
+            if self.searches_started == 0 {
+                self.diag(
+                    Level::Note,
+                    "unexpected",
+                    "bestmove before any go (the log starts mid-session?)",
+                );
+            } else {
+                self.diag(Level::Error, "unexpected", "bestmove without a pending go");
+            }
         }
+
         let search = self.end_search(Some(at)).map(|mut s| {
             s.best = Some(best.to_owned());
             s.ponder_move = ponder.map(str::to_owned);
@@ -398,6 +408,13 @@ impl State {
         });
         self.s.modes.ponder = false;
         let Some(board) = self.board.clone() else {
+            if let Some(why) = never_legal(best) {
+                self.diag(
+                    Level::Error,
+                    "illegal-move",
+                    format!("bestmove {best} is illegal in any position: {why}"),
+                );
+            }
             return;
         };
         if uci::is_null_move(best) {
@@ -485,6 +502,17 @@ impl State {
             _ => {}
         }
     }
+}
+
+/// Moves no position makes legal (`a1a1`): worth flagging even when the board is unknown.
+fn never_legal(mv: &str) -> Option<&'static str> {
+    let b = mv.as_bytes();
+    let square = |i: usize| b.get(i..i + 2);
+    (b.len() >= 4
+        && b.first().is_some_and(u8::is_ascii_lowercase)
+        && b.get(1).is_some_and(u8::is_ascii_digit)
+        && square(0) == square(2))
+    .then_some("the from and to squares are the same")
 }
 
 /// FENs compare equal whatever the spacing.
