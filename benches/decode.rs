@@ -84,7 +84,10 @@ fn game_traffic(seed: u64) -> Vec<(Source, String)> {
             ));
         }
         let best = pv[0].clone();
-        let ponder = pv.get(1).map(|p| format!(" ponder {p}")).unwrap_or_default();
+        let ponder = pv
+            .get(1)
+            .map(|p| format!(" ponder {p}"))
+            .unwrap_or_default();
         out.push((Source::Engine, format!("bestmove {best}{ponder}")));
         board.play_uci(&best).expect("legal");
         moves.push(best);
@@ -102,9 +105,14 @@ fn build(path: &std::path::Path, target: usize) -> (usize, u64) {
     let mut t = 0u64;
     let mut hs = vec![(Source::Gui, "uci".to_owned())];
     hs.push((Source::Engine, "id name BenchFish".to_owned()));
-    hs.push((Source::Engine, "option name Hash type spin default 16 min 1 max 1024".to_owned()));
+    hs.push((
+        Source::Engine,
+        "option name Hash type spin default 16 min 1 max 1024".to_owned(),
+    ));
     hs.push((Source::Engine, "uciok".to_owned()));
-    let games: Vec<_> = (0..4).map(|i| game_traffic(0x9e37_79b9_7f4a_7c15 + i)).collect();
+    let games: Vec<_> = (0..4)
+        .map(|i| game_traffic(0x9e37_79b9_7f4a_7c15 + i))
+        .collect();
     let mut round = 0;
     let mut emit = |lines: &mut usize, src: Source, text: &str, buf: &mut Vec<u8>| {
         seq += 1;
@@ -160,7 +168,11 @@ fn main() {
 
     // wc -l on the same file.
     let t = Instant::now();
-    let wc = Command::new("wc").arg("-l").arg(&path).output().expect("wc");
+    let wc = Command::new("wc")
+        .arg("-l")
+        .arg(&path)
+        .output()
+        .expect("wc");
     let wc_time = t.elapsed();
     assert!(wc.status.success());
 
