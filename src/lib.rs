@@ -7,6 +7,7 @@
 //! `recording`, `protocol`, `session` and `game` are sans-IO: no processes, files or terminals.
 pub mod capture;
 pub mod cli;
+pub mod export;
 pub mod game;
 pub mod import;
 pub mod protocol;

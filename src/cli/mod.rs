@@ -1,5 +1,7 @@
 //! Command-line front end. Each subcommand is a thin shell over the library stages.
+mod decode;
 mod dump;
+mod export;
 mod import;
 mod input;
 mod record;
@@ -22,6 +24,8 @@ struct Cli {
 enum Command {
     Record(record::RecordArgs),
     Dump(dump::DumpArgs),
+    Decode(decode::DecodeArgs),
+    Export(export::ExportArgs),
     Import(import::ImportArgs),
 }
 
@@ -31,6 +35,8 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Record(a) => Ok(record::run(a)),
         Command::Dump(a) => dump::run(a),
+        Command::Decode(a) => decode::run(a),
+        Command::Export(a) => export::run(a),
         Command::Import(a) => import::run(a),
     };
     match result {

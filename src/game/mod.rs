@@ -20,7 +20,8 @@ pub use othello::{
 };
 
 /// The two colours, shared by chess (White moves first) and Othello (Black moves first).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     White,
     Black,

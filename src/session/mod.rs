@@ -1,1 +1,80 @@
-//! (stage under construction)
+//! The decoded session, sans-IO: one model that every front end uses (decode, export, and
+//! later check, view and replay).
+//!
+//! Events are split by their `session` label (a recording has none: one session). Per session
+//! the protocol is detected (or given), every traffic line is decoded with
+//! [`crate::protocol::parse`], and the session state follows it: handshake, features and
+//! options, obligations (request -> expected answer), games with their boards, searches,
+//! clocks and modes. What is off on a line becomes a [`Diagnostic`] on that line.
+//!
+//! [`Decoder`] streams (one event in, one [`Decoded`] out, flat memory with
+//! `retain_history(false)`); [`decode`] builds the whole model, lines included.
+
+mod cecp;
+mod decoder;
+mod model;
+mod nboard;
+mod pv;
+mod uci;
+
+#[cfg(test)]
+mod tests;
+
+pub use decoder::{Decoded, Decoder};
+pub use model::{
+    At, Clocks, Diagnostic, Eval, FeatureState, Game, GameKind, GameOutcome, Handshake, Level,
+    Line, Modes, Mover, Obligation, OptionSet, Ply, PosRef, Search, SearchReport, Session,
+};
+
+use crate::protocol::{self, Dir, Protocol};
+use crate::recording::{Event, Source};
+
+/// How many traffic lines per session [`detect_sessions`] looks at.
+const DETECT_LINES: usize = 2000;
+
+/// Detects the protocol of every session (by `session` label, in order of appearance) from
+/// its first lines. Sessions nothing decides are left out.
+pub fn detect_sessions<'a>(
+    events: impl IntoIterator<Item = &'a Event>,
+) -> Vec<(Option<String>, Protocol, String)> {
+    type Lines<'a> = Vec<(Dir, &'a str)>;
+    let mut per: Vec<(Option<&'a str>, Lines<'a>)> = Vec::new();
+    for ev in events {
+        let dir = match ev.src {
+            Source::Gui => Dir::ToEngine,
+            Source::Engine => Dir::FromEngine,
+            _ => continue,
+        };
+        let label = ev.session.as_deref();
+        let i = match per.iter().position(|(l, _)| *l == label) {
+            Some(i) => i,
+            None => {
+                per.push((label, Vec::new()));
+                per.len() - 1
+            }
+        };
+        if let Some((_, lines)) = per.get_mut(i)
+            && lines.len() < DETECT_LINES
+        {
+            lines.push((dir, ev.text.as_str()));
+        }
+    }
+    per.into_iter()
+        .filter_map(|(label, lines)| {
+            let d = protocol::detect(lines)?;
+            Some((label.map(str::to_owned), d.protocol, d.reason.to_owned()))
+        })
+        .collect()
+}
+
+/// Decodes a whole input: every session with its lines, games, searches and obligations.
+/// `protocol` forces one protocol for all sessions.
+pub fn decode(events: &[Event], protocol: Option<Protocol>) -> Vec<Session> {
+    let mut d = Decoder::new(protocol)
+        .with_detected(detect_sessions(events))
+        .keep_lines(true);
+    for ev in events {
+        d.push(ev);
+    }
+    d.finish()
+}

@@ -1,0 +1,238 @@
+//! Decoder throughput on a large recording, against `wc -l` on the same file in the same run.
+//!
+//! `cargo bench --bench decode` builds a recording of >= 5,000,000 lines from realistic UCI
+//! traffic (a long game: the GUI's `position startpos moves ...` grows every ply, each search
+//! streams `info` lines with legal, growing PVs, then `bestmove`), repeated with `ucinewgame`,
+//! writes it to a temp file, and measures on one core with boards tracked:
+//! - read: the JSONL recording reader alone;
+//! - decode: the streaming `Decoder` (history off) on the events, timed apart from reading;
+//! - `wc -l` on the file;
+//! - peak RSS (VmHWM) of this process.
+//!
+//! `KIBITZER_BENCH_QUICK=1` builds 500,000 lines instead.
+
+use std::io::{BufReader, BufWriter, Write};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use kibitzer::game::{ChessBoard, ChessVariant};
+use kibitzer::recording::{Event, Header, Reader, Source, writer};
+use kibitzer::session::Decoder;
+
+/// One game's traffic: (source, text) lines.
+fn game_traffic(seed: u64) -> Vec<(Source, String)> {
+    let mut rng = seed;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut board = ChessBoard::startpos(ChessVariant::Standard).expect("start");
+    let mut moves: Vec<String> = Vec::new();
+    let mut out = vec![
+        (Source::Gui, "ucinewgame".to_owned()),
+        (Source::Gui, "isready".to_owned()),
+        (Source::Engine, "readyok".to_owned()),
+    ];
+    let mut clock = 300_000i64;
+    while moves.len() < 160 && board.outcome().is_none() {
+        let mut pos = String::from("position startpos");
+        if !moves.is_empty() {
+            pos.push_str(" moves ");
+            pos.push_str(&moves.join(" "));
+        }
+        out.push((Source::Gui, pos));
+        out.push((
+            Source::Gui,
+            format!("go wtime {clock} btime {clock} winc 2000 binc 2000"),
+        ));
+        clock -= 500;
+        // A PV of up to 12 legal moves; deeper iterations keep the first moves.
+        let mut pv = Vec::new();
+        let mut probe = board.clone();
+        for _ in 0..12 {
+            let legal = probe.legal_moves_uci();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[(next() % legal.len() as u64) as usize].clone();
+            if probe.play_uci(&m).is_err() {
+                break;
+            }
+            pv.push(m);
+        }
+        if pv.is_empty() {
+            break;
+        }
+        let mut nodes = 0u64;
+        for depth in 1..=24u32 {
+            nodes += 1000 * u64::from(depth);
+            let len = (depth as usize / 2 + 1).min(pv.len());
+            // Every fourth iteration changes its mind about the second half of the line.
+            let shown = if depth % 4 == 0 { len.div_ceil(2) } else { len };
+            out.push((
+                Source::Engine,
+                format!(
+                    "info depth {depth} seldepth {} multipv 1 score cp {} nodes {nodes} nps 1500000 hashfull {} tbhits 0 time {} pv {}",
+                    depth + 4,
+                    (next() % 80) as i64 - 40,
+                    depth * 10,
+                    nodes / 1500,
+                    pv[..shown].join(" ")
+                ),
+            ));
+        }
+        let best = pv[0].clone();
+        let ponder = pv
+            .get(1)
+            .map(|p| format!(" ponder {p}"))
+            .unwrap_or_default();
+        out.push((Source::Engine, format!("bestmove {best}{ponder}")));
+        board.play_uci(&best).expect("legal");
+        moves.push(best);
+    }
+    out
+}
+
+fn build(path: &std::path::Path, target: usize) -> (usize, u64) {
+    let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(path).expect("create"));
+    let mut buf = Vec::with_capacity(1 << 16);
+    let header = Header::new("kibitzer bench", "2024-01-01T00:00:00Z");
+    writer::encode_header(&mut buf, &header);
+    let mut lines = 0usize;
+    let mut seq = 0u64;
+    let mut t = 0u64;
+    let mut hs = vec![(Source::Gui, "uci".to_owned())];
+    hs.push((Source::Engine, "id name BenchFish".to_owned()));
+    hs.push((
+        Source::Engine,
+        "option name Hash type spin default 16 min 1 max 1024".to_owned(),
+    ));
+    hs.push((Source::Engine, "uciok".to_owned()));
+    let games: Vec<_> = (0..4)
+        .map(|i| game_traffic(0x9e37_79b9_7f4a_7c15 + i))
+        .collect();
+    let mut round = 0;
+    let mut emit = |lines: &mut usize, src: Source, text: &str, buf: &mut Vec<u8>| {
+        seq += 1;
+        t += 37_000;
+        writer::encode_event(buf, &Event::line(seq, t, src, text));
+        *lines += 1;
+    };
+    for (s, l) in &hs {
+        emit(&mut lines, *s, l, &mut buf);
+    }
+    while lines < target {
+        for (s, l) in &games[round % games.len()] {
+            emit(&mut lines, *s, l, &mut buf);
+            if buf.len() > 1 << 16 {
+                f.write_all(&buf).expect("write");
+                buf.clear();
+            }
+        }
+        round += 1;
+    }
+    f.write_all(&buf).expect("write");
+    f.flush().expect("flush");
+    (lines, std::fs::metadata(path).map(|m| m.len()).unwrap_or(0))
+}
+
+fn vm_hwm_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn main() {
+    let quick = std::env::var_os("KIBITZER_BENCH_QUICK").is_some();
+    let target = std::env::var("KIBITZER_BENCH_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if quick { 500_000 } else { 5_000_000 });
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("bench.jsonl");
+    let t0 = Instant::now();
+    let (lines, bytes) = build(&path, target);
+    eprintln!(
+        "built {lines} lines, {:.1} MB in {:.1?}",
+        bytes as f64 / 1e6,
+        t0.elapsed()
+    );
+    let hwm_before = vm_hwm_kb();
+
+    // wc -l on the same file.
+    let t = Instant::now();
+    let wc = Command::new("wc")
+        .arg("-l")
+        .arg(&path)
+        .output()
+        .expect("wc");
+    let wc_time = t.elapsed();
+    assert!(wc.status.success());
+
+    // Reader alone vs decoder alone, chunk by chunk, one core.
+    let file = std::fs::File::open(&path).expect("open");
+    let mut reader = Reader::new(BufReader::with_capacity(1 << 20, file)).expect("reader");
+    let mut decoder = Decoder::new(None).retain_history(false);
+    let mut chunk: Vec<Event> = Vec::with_capacity(65_536);
+    let (mut read_time, mut decode_time) = (Duration::ZERO, Duration::ZERO);
+    let (mut decoded, mut moved, mut diags) = (0usize, 0usize, 0usize);
+    loop {
+        let t = Instant::now();
+        chunk.clear();
+        while chunk.len() < 65_536 {
+            match reader.next_event() {
+                Some(Ok(e)) => chunk.push(e),
+                Some(Err(_)) => {}
+                None => break,
+            }
+        }
+        read_time += t.elapsed();
+        if chunk.is_empty() {
+            break;
+        }
+        let t = Instant::now();
+        for e in &chunk {
+            let d = decoder.push(e);
+            decoded += 1;
+            moved += usize::from(d.moved);
+            diags += d.diagnostics.len();
+        }
+        decode_time += t.elapsed();
+    }
+    let sessions = decoder.finish();
+    assert_eq!(decoded, lines);
+    assert_eq!(diags, 0, "the generated traffic is clean");
+    let s = &sessions[0];
+    let per_sec = |d: Duration| lines as f64 / d.as_secs_f64();
+    let mb_sec = |d: Duration| bytes as f64 / 1e6 / d.as_secs_f64();
+    println!("| stage | time | lines/s | MB/s | vs wc -l |");
+    println!("|---|---|---|---|---|");
+    for (name, d) in [
+        ("wc -l", wc_time),
+        ("read (JSONL reader)", read_time),
+        ("decode (Decoder, boards on)", decode_time),
+        ("read + decode", read_time + decode_time),
+    ] {
+        println!(
+            "| {name} | {:.2?} | {:.0} | {:.0} | {:.1}x |",
+            d,
+            per_sec(d),
+            mb_sec(d),
+            d.as_secs_f64() / wc_time.as_secs_f64()
+        );
+    }
+    println!(
+        "\n{lines} lines, {:.1} MB; {moved} board changes; {} GUI lines; peak RSS {} MB (before decoding: {} MB)",
+        bytes as f64 / 1e6,
+        s.counts[0],
+        vm_hwm_kb() / 1024,
+        hwm_before / 1024
+    );
+}

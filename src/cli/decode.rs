@@ -1,0 +1,284 @@
+use crate::protocol::Protocol;
+use crate::session::{Decoded, Decoder, Handshake, Session, detect_sessions};
+use anyhow::{Result, bail};
+use clap::{Args, ValueEnum};
+use std::fmt::Write as _;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+/// Print the decoded session: the transcript with each message's kind, the position after
+/// every move, diagnostics inline, and a summary (protocol, engine, games, open obligations).
+#[derive(Args)]
+pub struct DecodeArgs {
+    /// Recording or log file to decode
+    file: PathBuf,
+    /// Input format: auto (default), recording, or an importer name (see `kibitzer import --help`)
+    #[arg(long, value_name = "NAME")]
+    format: Option<String>,
+    /// Protocol of every session instead of detecting it: uci, xboard (cecp) or nboard
+    #[arg(long, value_name = "PROTOCOL")]
+    protocol: Option<String>,
+    /// Output: readable text, or one JSON object per line for scripts
+    #[arg(long = "output", short = 'O', value_enum, default_value_t = OutputKind::Text)]
+    output: OutputKind,
+    /// Shorthand for `--output json`
+    #[arg(long)]
+    json: bool,
+    /// Print only the summary
+    #[arg(long)]
+    summary_only: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OutputKind {
+    Text,
+    Json,
+}
+
+pub(crate) fn protocol_arg(name: Option<&str>) -> Result<Option<Protocol>> {
+    match name {
+        None => Ok(None),
+        Some(n) => match Protocol::from_name(n) {
+            Some(p) => Ok(Some(p)),
+            None => bail!("unknown protocol `{n}`; known: uci, xboard (cecp), nboard"),
+        },
+    }
+}
+
+pub fn run(a: DecodeArgs) -> Result<i32> {
+    let protocol = protocol_arg(a.protocol.as_deref())?;
+    let input = super::input::load(&a.file, a.format.as_deref())?;
+    for i in &input.issues {
+        eprintln!("{}:{i}", input.path.display());
+    }
+    let json = a.json || a.output == OutputKind::Json;
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
+    let mut decoder = Decoder::new(protocol).with_detected(detect_sessions(&input.events));
+    let mut buf = String::new();
+    let result = (|| -> std::io::Result<()> {
+        for ev in &input.events {
+            let d = decoder.push(ev);
+            if a.summary_only {
+                continue;
+            }
+            buf.clear();
+            if json {
+                json_line(ev, &d, &decoder, &mut buf);
+            } else {
+                text_line(ev, &d, &decoder, &mut buf);
+            }
+            out.write_all(buf.as_bytes())?;
+        }
+        let sessions = decoder.finish();
+        for s in &sessions {
+            buf.clear();
+            if json {
+                json_summary(s, &mut buf);
+            } else {
+                text_summary(s, &mut buf);
+            }
+            out.write_all(buf.as_bytes())?;
+        }
+        out.flush()
+    })();
+    match result {
+        Ok(()) => Ok(0),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
+        Err(e) => Err(e.into()),
+    }
+}
+
+const INDENT: &str = "                 ";
+
+fn text_line(ev: &crate::recording::Event, d: &Decoded, dec: &Decoder, out: &mut String) {
+    super::dump::format_event(ev, ev.t, out);
+    if let Some(m) = &d.msg {
+        let _ = write!(out, "  [{}]", m.kind());
+    }
+    out.push('\n');
+    if d.moved
+        && let Some(p) = dec.position_string(d.session)
+    {
+        let _ = writeln!(out, "{INDENT}= {p}");
+    }
+    for diag in &d.diagnostics {
+        let _ = writeln!(out, "{INDENT}{diag}");
+    }
+}
+
+fn json_line(ev: &crate::recording::Event, d: &Decoded, dec: &Decoder, out: &mut String) {
+    let mut v = serde_json::json!({
+        "type": "line",
+        "seq": ev.seq,
+        "t": ev.t,
+        "src": ev.src,
+        "text": ev.text,
+    });
+    if let Some(obj) = v.as_object_mut() {
+        if let Some(s) = &ev.session {
+            obj.insert("session".into(), s.clone().into());
+        }
+        if let Some(k) = ev.kind {
+            obj.insert("proxy".into(), k.as_str().into());
+        }
+        if let Some(m) = &d.msg {
+            obj.insert("kind".into(), m.kind().into());
+            obj.insert("protocol".into(), m.protocol().name().into());
+            obj.insert("decoded".into(), m.to_string().into());
+        }
+        if !d.diagnostics.is_empty() {
+            obj.insert(
+                "diagnostics".into(),
+                serde_json::to_value(&d.diagnostics).unwrap_or_default(),
+            );
+        }
+        if d.moved {
+            obj.insert("moved".into(), true.into());
+            if let Some(p) = dec.position_string(d.session) {
+                obj.insert("position".into(), p.into());
+            }
+        }
+    }
+    out.push_str(&v.to_string());
+    out.push('\n');
+}
+
+fn secs(ns: u64) -> String {
+    format!("{:.1} s", ns as f64 / 1e9)
+}
+
+fn text_summary(s: &Session, out: &mut String) {
+    let label = s
+        .label
+        .as_deref()
+        .map(|l| format!(" [{l}]"))
+        .unwrap_or_default();
+    let _ = write!(out, "\nsession{label}: ");
+    match s.protocol {
+        Some(p) => {
+            let _ = write!(out, "{p} ({})", s.protocol_reason);
+        }
+        None => out.push_str("protocol unknown"),
+    }
+    if let Some(v) = s.version {
+        let _ = write!(out, ", version {v}");
+    }
+    out.push('\n');
+    let engine = s.engine_name.as_deref().unwrap_or("(no name)");
+    let author = s
+        .engine_author
+        .as_deref()
+        .map(|a| format!(" by {a}"))
+        .unwrap_or_default();
+    let hs = match s.handshake {
+        Handshake::NotStarted => "not seen",
+        Handshake::Started(_) => "NOT finished",
+        Handshake::Done(_) => "done",
+    };
+    let _ = writeln!(out, "  engine: {engine}{author}; handshake {hs}");
+    let [gui, eng, err, proxy] = s.counts;
+    let [notes, warnings, errors] = s.diagnostic_counts;
+    let _ = writeln!(
+        out,
+        "  lines: {gui} gui, {eng} engine, {err} stderr, {proxy} proxy; {errors} error(s), {warnings} warning(s), {notes} note(s)"
+    );
+    let _ = writeln!(
+        out,
+        "  games: {}, searches: {}",
+        s.games.len(),
+        s.searches.len()
+    );
+    for (i, g) in s.games.iter().enumerate() {
+        let result = g
+            .outcome
+            .as_ref()
+            .map_or("*".to_owned(), |o| format!("{} ({})", o.result, o.reason));
+        let unknown = g
+            .board_unknown
+            .as_deref()
+            .map(|u| format!(", board unknown: {u}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "    game {}: {} {} plies, result {result}{unknown}",
+            i + 1,
+            g.variant,
+            g.plies.len()
+        );
+    }
+    let end = s.last.map_or(0, |a| a.t);
+    let mut any = false;
+    for o in s.open_obligations() {
+        any = true;
+        let _ = writeln!(
+            out,
+            "  open: engine owes {} since {} (for '{}' at seq {})",
+            o.answer,
+            secs(end.saturating_sub(o.opened.t)),
+            o.request,
+            o.opened.seq
+        );
+    }
+    if any {
+        match s.last_engine {
+            Some(l) => {
+                let _ = writeln!(
+                    out,
+                    "  last engine output {} before the end",
+                    secs(end.saturating_sub(l.t))
+                );
+            }
+            None => out.push_str("  the engine never wrote to stdout\n"),
+        }
+    } else {
+        out.push_str("  open: nothing owed at the end\n");
+    }
+}
+
+fn json_summary(s: &Session, out: &mut String) {
+    let end = s.last.map_or(0, |a| a.t);
+    let open: Vec<_> = s
+        .open_obligations()
+        .map(|o| {
+            serde_json::json!({
+                "request": o.request,
+                "answer": o.answer,
+                "since_seq": o.opened.seq,
+                "waiting_ns": end.saturating_sub(o.opened.t),
+            })
+        })
+        .collect();
+    let games: Vec<_> = s
+        .games
+        .iter()
+        .map(|g| {
+            serde_json::json!({
+                "variant": g.variant,
+                "chess960": g.chess960,
+                "start": g.start,
+                "plies": g.plies.len(),
+                "moves": g.plies.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(),
+                "result": g.outcome.as_ref().map(|o| o.result.as_str()),
+                "board_unknown": g.board_unknown,
+            })
+        })
+        .collect();
+    let v = serde_json::json!({
+        "type": "summary",
+        "session": s.label,
+        "protocol": s.protocol.map(|p| p.name()),
+        "protocol_reason": s.protocol_reason,
+        "version": s.version,
+        "engine": s.engine_name,
+        "author": s.engine_author,
+        "handshake": s.handshake,
+        "counts": { "gui": s.counts[0], "engine": s.counts[1], "stderr": s.counts[2], "proxy": s.counts[3] },
+        "diagnostics": { "note": s.diagnostic_counts[0], "warning": s.diagnostic_counts[1], "error": s.diagnostic_counts[2] },
+        "games": games,
+        "searches": s.searches.len(),
+        "open": open,
+    });
+    out.push_str(&v.to_string());
+    out.push('\n');
+}

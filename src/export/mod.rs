@@ -1,0 +1,80 @@
+//! Rendering decoded games as PGN (chess) and GGF (Othello), sans-IO: pure functions from the
+//! [`crate::session`] model to text.
+
+mod ggf;
+mod pgn;
+
+pub use ggf::{ggf_game, ggf_session};
+pub use pgn::{pgn_game, pgn_session};
+
+use crate::session::{Game, Session};
+
+/// What the export knows about the session besides the games.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// PGN `Event` / GGF `PC`-style label.
+    pub event: String,
+    /// PGN `Site`.
+    pub site: String,
+    /// RFC 3339 start time of the recording (the date is taken from it).
+    pub started: String,
+}
+
+/// The name to print for each side: the engine on the side(s) whose moves it sent, the GUI
+/// on the other. An engine playing itself (python-chess `play` in a loop) gets both.
+pub(crate) fn players(session: &Session, game: &Game) -> (String, String) {
+    use crate::game::Side;
+    let engine = session
+        .engine_name
+        .clone()
+        .unwrap_or_else(|| "engine".to_owned());
+    let first = match game.kind {
+        crate::session::GameKind::Chess => game.chess_start().map(|b| b.turn()),
+        crate::session::GameKind::Othello => game.othello_start().map(|b| b.turn()),
+    }
+    .unwrap_or(Side::White);
+    let (mut white, mut black) = (false, false);
+    for (i, p) in game.plies.iter().enumerate() {
+        if p.by == crate::session::Mover::Engine {
+            let side = if i % 2 == 0 { first } else { first.other() };
+            match side {
+                Side::White => white = true,
+                Side::Black => black = true,
+            }
+        }
+    }
+    if !white && !black {
+        match game.engine_side {
+            Some(Side::White) => white = true,
+            Some(Side::Black) => black = true,
+            None => return ("?".to_owned(), "?".to_owned()),
+        }
+    }
+    let name = |engine_plays: bool| {
+        if engine_plays {
+            engine.clone()
+        } else {
+            "GUI".to_owned()
+        }
+    };
+    // Othello lists Black first: callers map (first colour, second colour) themselves.
+    match game.kind {
+        crate::session::GameKind::Chess => (name(white), name(black)),
+        crate::session::GameKind::Othello => (name(black), name(white)),
+    }
+}
+
+/// `2024-05-01T...` -> `2024.05.01`, `????.??.??` when unknown.
+pub(crate) fn pgn_date(started: &str) -> String {
+    let d = started.get(..10).unwrap_or("");
+    let ok = d.len() == 10
+        && d.bytes().enumerate().all(|(i, b)| match i {
+            4 | 7 => b == b'-',
+            _ => b.is_ascii_digit(),
+        });
+    if ok && !d.starts_with("1970") {
+        d.replace('-', ".")
+    } else {
+        "????.??.??".to_owned()
+    }
+}

@@ -1,0 +1,502 @@
+//! CECP session rules: features, force/analyze/playother modes, the engine's move obligation,
+//! new/variant/setboard/edit/undo/remove, moves both ways and thinking-output PVs.
+
+use crate::game::{ChessBoard, ChessEditor, ChessVariant, EditOutcome, Side};
+use crate::protocol::cecp::{FeatureValue, GameResult, Msg, Thinking};
+
+use super::decoder::State;
+use super::model::{
+    At, Eval, FeatureState, Game, GameKind, Handshake, Level, Mover, OptionSet, Ply, Search,
+    SearchReport,
+};
+
+impl State {
+    pub(crate) fn cecp_gui(&mut self, m: &Msg, text: &str, at: At) {
+        if self.s.modes.edit {
+            self.cecp_edit(text, at);
+            return;
+        }
+        match m {
+            Msg::Xboard if self.s.handshake == Handshake::NotStarted => {
+                self.s.handshake = Handshake::Started(at);
+            }
+            Msg::Protover(n) => {
+                self.s.version = Some(*n);
+                self.s.handshake = Handshake::Started(at);
+                if *n >= 2 {
+                    self.open(format!("protover {n}"), "feature done=1", at);
+                }
+            }
+            Msg::Accepted(f) | Msg::Rejected(f) => {
+                let accepted = matches!(m, Msg::Accepted(_));
+                let name = f.split_ascii_whitespace().next().unwrap_or("");
+                match self
+                    .s
+                    .features
+                    .iter_mut()
+                    .rev()
+                    .find(|x| x.name == name && x.accepted.is_none())
+                {
+                    Some(x) => x.accepted = Some(accepted),
+                    None => self.diag(
+                        Level::Note,
+                        "unexpected",
+                        format!("answer to feature '{name}', which the engine did not send"),
+                    ),
+                }
+            }
+            Msg::New => {
+                self.s.variant = "normal".into();
+                self.s.chess960 = false;
+                self.s.modes.force = false;
+                self.s.modes.analyze = false;
+                self.engine_side = Some(Side::Black);
+                self.cecp_new_game(at, None);
+            }
+            Msg::Variant(v) => {
+                self.s.variant = v.clone();
+                let variant = ChessVariant::from_cecp(v);
+                self.s.chess960 = variant.implies_chess960();
+                let fresh = self.s.games.last().is_some_and(|g| g.plies.is_empty());
+                if fresh {
+                    self.s.games.pop();
+                }
+                self.cecp_new_game(at, None);
+            }
+            Msg::SetBoard(fen) => {
+                let fresh = self.s.games.last().is_some_and(|g| g.plies.is_empty());
+                if fresh {
+                    self.s.games.pop();
+                }
+                self.cecp_new_game(at, Some(fen.trim()));
+            }
+            Msg::Edit => {
+                self.s.modes.edit = true;
+                self.editor = self.board.as_ref().map(ChessEditor::new);
+                if self.editor.is_none() {
+                    self.diag(Level::Note, "board-unknown", "edit without a known board");
+                }
+            }
+            Msg::Force => {
+                self.s.modes.force = true;
+                self.cancel(at, |o| o.answer == "move");
+                self.end_search(Some(at));
+            }
+            Msg::Go => {
+                self.s.modes.force = false;
+                self.engine_side = self.board.as_ref().map(ChessBoard::turn);
+                self.engine_to_move(text, at);
+            }
+            Msg::PlayOther => {
+                self.s.modes.force = false;
+                self.engine_side = self.board.as_ref().map(|b| b.turn().other());
+            }
+            Msg::White | Msg::Black => {
+                // v1: the named side moves next, the engine plays the other one.
+                let side = if matches!(m, Msg::White) {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                self.engine_side = Some(side.other());
+            }
+            Msg::Level(l) => {
+                self.s.clocks.level = Some(format!("{} {} {}", l.mps, l.base_seconds, l.inc_ms));
+            }
+            Msg::St(s) => self.s.clocks.st = Some(*s),
+            Msg::Time(t) => self.s.clocks.time = Some(*t),
+            Msg::Otim(t) => self.s.clocks.otim = Some(*t),
+            Msg::UserMove(mv) | Msg::Move(mv) => {
+                self.cecp_move(mv, Mover::Gui, at);
+                let engine_turn = self.board.as_ref().map(ChessBoard::turn) == self.engine_side;
+                if self.s.modes.analyze {
+                    self.start_analysis(text, at);
+                } else if !self.s.modes.force && engine_turn && self.engine_side.is_some() {
+                    self.engine_to_move(text, at);
+                }
+            }
+            Msg::Ping(n) => self.open(format!("ping {n}"), format!("pong {n}"), at),
+            Msg::Result { result, comment } => {
+                if *result != GameResult::Unfinished {
+                    let reason = comment
+                        .clone()
+                        .unwrap_or_else(|| "result from the GUI".into());
+                    self.set_outcome(result.as_str(), reason, at);
+                }
+                self.cancel(at, |o| o.answer == "move");
+                self.end_search(Some(at));
+            }
+            Msg::Undo => self.cecp_takeback(1, at),
+            Msg::Remove => self.cecp_takeback(2, at),
+            Msg::Hint => self.open("hint", "Hint:", at),
+            Msg::Post => self.s.modes.post = true,
+            Msg::NoPost => self.s.modes.post = false,
+            Msg::Hard => self.s.modes.ponder = true,
+            Msg::Easy => self.s.modes.ponder = false,
+            Msg::Analyze => {
+                self.s.modes.analyze = true;
+                self.start_analysis(text, at);
+            }
+            Msg::Exit => {
+                self.s.modes.analyze = false;
+                self.end_search(Some(at));
+            }
+            Msg::SetOption { name, value } => {
+                self.s.option_sets.push(OptionSet {
+                    name: name.clone(),
+                    value: value.clone(),
+                    at,
+                });
+                let declared = self.s.features.iter().any(|f| {
+                    matches!(&f.name[..], "option") && f.value.split(" -").next() == Some(name)
+                });
+                if !declared && self.s.features.iter().any(|f| f.name == "option") {
+                    self.diag(
+                        Level::Warning,
+                        "unknown-option",
+                        format!("option: the engine declared no option '{name}'"),
+                    );
+                }
+            }
+            Msg::Unknown(_) => self.diag(Level::Warning, "unknown", "not a CECP command"),
+            _ => {}
+        }
+    }
+
+    pub(crate) fn cecp_engine(&mut self, m: &Msg, at: At) {
+        match m {
+            Msg::Feature(list) => {
+                for f in list {
+                    let value = match &f.value {
+                        FeatureValue::Int(i) => i.to_string(),
+                        FeatureValue::Str(s) | FeatureValue::Bare(s) => s.clone(),
+                        FeatureValue::Option(o) => format!("{} -{:?}", o.name, o.kind),
+                    };
+                    match (f.name.as_str(), &f.value) {
+                        ("myname", _) => self.s.engine_name = Some(value.clone()),
+                        ("done", FeatureValue::Int(1)) => {
+                            self.s.handshake = Handshake::Done(at);
+                            self.close(at, true, |o| o.answer == "feature done=1");
+                        }
+                        _ => {}
+                    }
+                    if f.name != "done" {
+                        self.s.features.push(FeatureState {
+                            name: f.name.clone(),
+                            value,
+                            accepted: None,
+                            at,
+                        });
+                    }
+                }
+            }
+            Msg::EngineMove(mv) => {
+                let owed = self.close(at, false, |o| o.answer == "move");
+                if owed == 0 && self.searches_started == 0 && self.engine_side.is_none() {
+                    self.diag(
+                        Level::Note,
+                        "unexpected",
+                        "move before any request (the log starts mid-session?)",
+                    );
+                } else if owed == 0 {
+                    let why = if self.s.modes.force {
+                        "move while in force mode"
+                    } else {
+                        "move when it was not the engine's turn"
+                    };
+                    self.diag(Level::Error, "unexpected", why);
+                }
+                let side = self.board.as_ref().map(ChessBoard::turn);
+                self.cecp_move(mv, Mover::Engine, at);
+                if let Some(g) = self.game() {
+                    g.engine_side = side.or(g.engine_side);
+                }
+                self.end_search(Some(at));
+            }
+            Msg::Pong(n) => {
+                let want = format!("pong {n}");
+                if self.close(at, true, |o| o.answer == want) == 0 {
+                    self.diag(
+                        Level::Warning,
+                        "unexpected",
+                        format!("pong {n} without ping {n}"),
+                    );
+                }
+            }
+            Msg::HintMove(_) => {
+                self.close(at, true, |o| o.answer == "Hint:");
+            }
+            Msg::IllegalMove { mv, .. } => {
+                let last_is_gui = self
+                    .s
+                    .games
+                    .last()
+                    .and_then(|g| g.plies.last())
+                    .is_some_and(|p| p.by == Mover::Gui && p.text == *mv);
+                self.diag(
+                    Level::Warning,
+                    "engine-rejected",
+                    format!("the engine rejected the move {mv}"),
+                );
+                if last_is_gui {
+                    self.cecp_takeback(1, at);
+                    self.cancel(at, |o| o.answer == "move");
+                }
+            }
+            Msg::GameEnd { result, comment } if *result != GameResult::Unfinished => {
+                let reason = comment
+                    .clone()
+                    .unwrap_or_else(|| "claimed by the engine".into());
+                self.set_outcome(result.as_str(), reason, at);
+            }
+            Msg::Resign => {
+                let result = match self.engine_side {
+                    Some(Side::White) => "0-1",
+                    Some(Side::Black) => "1-0",
+                    None => return,
+                };
+                self.set_outcome(result, "engine resigns", at);
+                self.cancel(at, |o| o.answer == "move");
+            }
+            Msg::Idiom { idiom, text } => {
+                if let Some(r) = idiom.result() {
+                    self.set_outcome(r.as_str(), text.clone(), at);
+                }
+            }
+            Msg::Thinking(t) => self.cecp_thinking(t),
+            Msg::Unknown(_) => self.diag(Level::Note, "unknown", "not a CECP message"),
+            _ => {}
+        }
+    }
+
+    fn cecp_new_game(&mut self, at: At, fen: Option<&str>) {
+        let variant = ChessVariant::from_cecp(&self.s.variant);
+        let chess960 = self.s.chess960 || variant.implies_chess960();
+        let mut g = Game::new(GameKind::Chess, at, variant.cecp_name(), chess960);
+        g.start = fen.map(str::to_owned);
+        g.engine_side = self.engine_side;
+        let board = match fen {
+            Some(f) => ChessBoard::from_fen_lenient(f, variant.clone(), chess960).map(|(b, w)| {
+                for w in w {
+                    self.diag(Level::Warning, "bad-position", format!("setboard: {w}"));
+                }
+                b
+            }),
+            None => ChessBoard::startpos_with_mode(variant.clone(), chess960),
+        };
+        match board {
+            Ok(b) => self.board = Some(b),
+            Err(e) => {
+                if fen.is_some() {
+                    self.diag(Level::Error, "bad-position", format!("setboard: {e}"));
+                }
+                g.board_unknown = Some(e.to_string());
+                self.board = None;
+            }
+        }
+        self.push_game(g);
+    }
+
+    fn cecp_edit(&mut self, text: &str, at: At) {
+        let Some(editor) = self.editor.as_mut() else {
+            if text.trim() == "." {
+                self.s.modes.edit = false;
+            }
+            return;
+        };
+        let before = editor.diagnostics().len();
+        let outcome = editor.apply(text);
+        let new: Vec<String> = editor.diagnostics()[before..]
+            .iter()
+            .map(|d| format!("edit: {}: {}", d.line, d.message))
+            .collect();
+        for d in new {
+            self.diag(Level::Warning, "edit", d);
+        }
+        if outcome == EditOutcome::Done {
+            self.s.modes.edit = false;
+            let result = self.editor.take().map(|e| e.finish());
+            match result {
+                Some(Ok(b)) => {
+                    let fen = b.fen();
+                    self.cecp_new_game(at, Some(&fen));
+                }
+                Some(Err(e)) => {
+                    self.diag(Level::Error, "bad-position", format!("edit: {e}"));
+                    self.board = None;
+                    if let Some(g) = self.game() {
+                        g.board_unknown = Some(e.to_string());
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+
+    fn engine_to_move(&mut self, text: &str, at: At) {
+        self.open(text.trim(), "move", at);
+        let game = self.game_index();
+        let ply = self.s.games.last().map_or(0, |g| g.plies.len());
+        self.start_search(Search {
+            started: at,
+            ended: None,
+            request: text.trim().to_owned(),
+            ponder: false,
+            infinite: false,
+            reports: 0,
+            last: None,
+            best: None,
+            ponder_move: None,
+            game,
+            ply,
+        });
+    }
+
+    fn start_analysis(&mut self, text: &str, at: At) {
+        let game = self.game_index();
+        let ply = self.s.games.last().map_or(0, |g| g.plies.len());
+        self.start_search(Search {
+            started: at,
+            ended: None,
+            request: text.trim().to_owned(),
+            ponder: false,
+            infinite: true,
+            reports: 0,
+            last: None,
+            best: None,
+            ponder_move: None,
+            game,
+            ply,
+        });
+    }
+
+    /// Plays a move from either side on the game board.
+    fn cecp_move(&mut self, mv: &str, by: Mover, at: At) {
+        if self.s.games.is_empty() {
+            // A log that starts mid-game: the moves are kept, the board is unknown.
+            let mut g = Game::new(GameKind::Chess, at, &self.s.variant, self.s.chess960);
+            g.board_unknown = Some("the game's start is not in the input".into());
+            self.board = None;
+            self.push_game(g);
+        }
+        let report = match by {
+            Mover::Engine => self.search.as_ref().and_then(|s| s.last.clone()),
+            Mover::Gui => None,
+        };
+        let mut ply = Ply {
+            text: mv.to_owned(),
+            canonical: None,
+            san: None,
+            by,
+            at,
+            eval: report.as_ref().and_then(|r| r.eval),
+            depth: report.as_ref().and_then(|r| r.depth),
+        };
+        if let Some(board) = self.board.as_mut() {
+            match board.play_cecp(mv) {
+                Ok(p) => {
+                    ply.canonical = Some(p.uci);
+                    ply.san = Some(p.san);
+                }
+                Err(e) if e.reason.is_not_modelled() => {
+                    let reason = e.to_string();
+                    self.board = None;
+                    if let Some(g) = self.game() {
+                        g.board_unknown = Some(reason);
+                    }
+                }
+                Err(e) => {
+                    let who = match by {
+                        Mover::Gui => "GUI",
+                        Mover::Engine => "engine",
+                    };
+                    let msg = format!(
+                        "{who} move {mv} is illegal in {}: {}",
+                        board.fen(),
+                        e.reason
+                    );
+                    self.diag(Level::Error, "illegal-move", msg);
+                    return;
+                }
+            }
+        }
+        if let Some(g) = self.game() {
+            g.plies.push(ply);
+        }
+        self.board_changed();
+        self.check_game_end(at);
+    }
+
+    fn cecp_takeback(&mut self, n: usize, at: At) {
+        let Some(g) = self.s.games.last_mut() else {
+            return;
+        };
+        if g.plies.len() < n {
+            self.diag(
+                Level::Warning,
+                "takeback",
+                "takeback beyond the start of the game",
+            );
+            return;
+        }
+        let keep = g.plies.len() - n;
+        g.truncate(keep);
+        let mut board = g.chess_start();
+        if g.board_unknown.is_none() {
+            for p in &g.plies {
+                let ok = match (board.as_mut(), p.canonical.as_deref()) {
+                    (Some(b), Some(c)) => b.play_uci(c).is_ok(),
+                    _ => false,
+                };
+                if !ok {
+                    board = None;
+                    break;
+                }
+            }
+            self.board = board;
+        }
+        self.board_changed();
+        let _ = at;
+    }
+
+    fn cecp_thinking(&mut self, t: &Thinking) {
+        let Some(search) = self.search.as_mut() else {
+            return;
+        };
+        search.reports += 1;
+        let report = search.last.get_or_insert_with(SearchReport::default);
+        report.depth = Some(t.ply);
+        report.eval = Some(Eval::Cp(t.score));
+        report.nodes = Some(t.nodes);
+        report.time_ms = Some(t.time_centis().saturating_mul(10));
+        if report.pv == t.pv {
+            return;
+        }
+        report.pv.clear();
+        report.pv.push_str(&t.pv);
+        let Some(board) = self.board.as_ref() else {
+            return;
+        };
+        let pv = t.pv.trim();
+        // Book output `(e4 64%, d4 24%)` and free text are not PVs.
+        if pv.starts_with(['(', '[', '{', '<']) {
+            return;
+        }
+        let tokens = pv
+            .split_ascii_whitespace()
+            .map(|t| t.trim_end_matches(['!', '?']))
+            .take_while(|t| !t.starts_with(['(', '{', '<', '[']));
+        if let Err((index, e)) = board.check_line_cecp(tokens)
+            && !e.reason.is_not_modelled()
+        {
+            let msg = format!(
+                "pv move {} '{}' is illegal in {}: {}",
+                index + 1,
+                e.text,
+                board.fen(),
+                e.reason
+            );
+            self.diag(Level::Error, "illegal-pv", msg);
+        }
+    }
+}

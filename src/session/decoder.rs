@@ -1,0 +1,470 @@
+//! The streaming decoder: one event in, one decoded line out.
+//!
+//! State is per session and does not grow with the number of lines: open obligations, the
+//! current search and game, the boards. Finished searches, answered obligations and finished
+//! games are kept in the [`Session`] only when `retain` is on (the default), so a multi-GB log
+//! can stream with `retain` off.
+
+use crate::game::{ChessBoard, ChessEditor, OthelloBoard, PositionCache};
+use crate::protocol::{self, Dir, Msg, Protocol};
+use crate::recording::{Event, ProxyKind, Source};
+
+use super::model::{
+    At, Diagnostic, Game, GameOutcome, Level, Line, Obligation, PosRef, Search, Session,
+    source_index,
+};
+use super::pv::PvCache;
+
+/// Lines buffered per session while its protocol is still unknown (streaming only).
+const DETECT_WINDOW: usize = 200;
+
+/// What one event decoded to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoded {
+    /// Index of the session in [`Decoder::sessions`].
+    pub session: usize,
+    /// `None` for stderr, proxy lines and traffic before the protocol is known.
+    pub msg: Option<Msg>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The line changed the board.
+    pub moved: bool,
+    /// The board after the line, when inside a game.
+    pub position: Option<PosRef>,
+}
+
+/// Live per-session state besides the public model.
+pub(crate) struct State {
+    pub(crate) s: Session,
+    /// Protocol chosen by the caller or detected.
+    detect_buf: Vec<(Dir, String)>,
+    detect_done: bool,
+    /// Games dropped from `s.games` (retain off), so `PosRef::game` stays absolute.
+    pub(crate) games_dropped: usize,
+    pub(crate) retain: bool,
+    /// UCI: incremental `position` replay.
+    pub(crate) cache: PositionCache,
+    /// The chess board at the end of the current game (UCI: after `position` and the engine's
+    /// move; CECP: after every move).
+    pub(crate) board: Option<ChessBoard>,
+    /// Bumped whenever `board` changes: the PV cache's key.
+    pub(crate) board_id: u64,
+    pub(crate) othello: Option<OthelloBoard>,
+    pub(crate) editor: Option<ChessEditor>,
+    pub(crate) pv: PvCache,
+    /// The running search (pushed into `s.searches` when it ends).
+    pub(crate) search: Option<Search>,
+    /// UCI: `ucinewgame` since the last `position`.
+    pub(crate) new_game_pending: bool,
+    /// CECP: the side the engine plays (`None` in force mode before any `go`).
+    pub(crate) engine_side: Option<crate::game::Side>,
+    /// Diagnostics of the current line.
+    pub(crate) diags: Vec<Diagnostic>,
+    pub(crate) moved: bool,
+    /// Searches started in this session: answers before the first one come from a log that
+    /// starts mid-session, not from a confused engine.
+    pub(crate) searches_started: u64,
+}
+
+impl State {
+    fn new(label: Option<String>, retain: bool) -> State {
+        State {
+            s: Session::new(label),
+            detect_buf: Vec::new(),
+            detect_done: false,
+            games_dropped: 0,
+            retain,
+            cache: PositionCache::new(),
+            board: None,
+            board_id: 0,
+            othello: None,
+            editor: None,
+            pv: PvCache::default(),
+            search: None,
+            new_game_pending: false,
+            engine_side: None,
+            diags: Vec::new(),
+            moved: false,
+            searches_started: 0,
+        }
+    }
+
+    pub(crate) fn diag(&mut self, level: Level, code: &'static str, message: impl Into<String>) {
+        self.diags.push(Diagnostic::new(level, code, message));
+    }
+
+    pub(crate) fn game(&mut self) -> Option<&mut Game> {
+        self.s.games.last_mut()
+    }
+
+    pub(crate) fn game_index(&self) -> Option<usize> {
+        (!self.s.games.is_empty()).then(|| self.games_dropped + self.s.games.len() - 1)
+    }
+
+    /// Starts a new game; without `retain` the previous one is dropped.
+    pub(crate) fn push_game(&mut self, game: Game) {
+        if !self.retain && !self.s.games.is_empty() {
+            self.s.games.clear();
+            self.games_dropped += 1;
+        }
+        self.s.games.push(game);
+        self.board_changed();
+    }
+
+    pub(crate) fn board_changed(&mut self) {
+        self.board_id = self.board_id.wrapping_add(1);
+        self.moved = true;
+    }
+
+    pub(crate) fn open(&mut self, request: impl Into<String>, answer: impl Into<String>, at: At) {
+        self.s.obligations.push(Obligation {
+            request: request.into(),
+            answer: answer.into(),
+            opened: at,
+            closed: None,
+            cancelled: false,
+        });
+    }
+
+    /// Closes the open obligations whose answer satisfies `pred` (all of them, or only the
+    /// oldest with `first_only`). Returns how many were closed.
+    pub(crate) fn close(
+        &mut self,
+        at: At,
+        first_only: bool,
+        pred: impl Fn(&Obligation) -> bool,
+    ) -> usize {
+        let mut n = 0;
+        for o in self.s.obligations.iter_mut() {
+            if o.closed.is_none() && pred(o) {
+                o.closed = Some(at);
+                n += 1;
+                if first_only {
+                    break;
+                }
+            }
+        }
+        if n > 0 && !self.retain {
+            self.s.obligations.retain(|o| o.closed.is_none());
+        }
+        n
+    }
+
+    /// Withdraws open obligations (CECP `force` cancels the engine's move).
+    pub(crate) fn cancel(&mut self, at: At, pred: impl Fn(&Obligation) -> bool) {
+        for o in self.s.obligations.iter_mut() {
+            if o.closed.is_none() && pred(o) {
+                o.closed = Some(at);
+                o.cancelled = true;
+            }
+        }
+        if !self.retain {
+            self.s.obligations.retain(|o| o.closed.is_none());
+        }
+    }
+
+    pub(crate) fn has_open(&self, pred: impl Fn(&Obligation) -> bool) -> bool {
+        self.s
+            .obligations
+            .iter()
+            .any(|o| o.closed.is_none() && pred(o))
+    }
+
+    pub(crate) fn start_search(&mut self, search: Search) {
+        self.end_search(None);
+        self.search = Some(search);
+        self.searches_started += 1;
+    }
+
+    /// Ends the running search, keeping it when `retain` is on.
+    pub(crate) fn end_search(&mut self, at: Option<At>) -> Option<Search> {
+        let mut s = self.search.take()?;
+        if s.ended.is_none() {
+            s.ended = at;
+        }
+        if self.retain {
+            self.s.searches.push(s.clone());
+        }
+        Some(s)
+    }
+
+    pub(crate) fn set_outcome(&mut self, result: &str, reason: impl Into<String>, at: At) {
+        if let Some(g) = self.game()
+            && g.outcome.is_none()
+        {
+            g.outcome = Some(GameOutcome {
+                result: result.to_owned(),
+                reason: reason.into(),
+                at,
+            });
+        }
+    }
+
+    /// The live position as a string: FEN or Othello board.
+    pub(crate) fn position_string(&self) -> Option<String> {
+        let g = self.s.games.last()?;
+        if g.board_unknown.is_some() {
+            return None;
+        }
+        match g.kind {
+            super::model::GameKind::Chess => self.board.as_ref().map(ChessBoard::fen),
+            super::model::GameKind::Othello => self.othello.as_ref().map(|b| b.display_string()),
+        }
+    }
+
+    fn dispatch(&mut self, protocol: Protocol, ev: &Event, dir: Dir, at: At) -> Msg {
+        let (msg, parse_diags) = protocol::parse(protocol, dir, &ev.text);
+        for d in parse_diags {
+            self.diags
+                .push(Diagnostic::new(Level::Warning, "parse", d.message));
+        }
+        match (&msg, dir) {
+            (Msg::Uci(m), Dir::ToEngine) => self.uci_gui(m, &ev.text, at),
+            (Msg::Uci(m), Dir::FromEngine) => self.uci_engine(m, at),
+            (Msg::Cecp(m), Dir::ToEngine) => self.cecp_gui(m, &ev.text, at),
+            (Msg::Cecp(m), Dir::FromEngine) => self.cecp_engine(m, at),
+            (Msg::Nboard(m), Dir::ToEngine) => self.nboard_gui(m, &ev.text, at),
+            (Msg::Nboard(m), Dir::FromEngine) => self.nboard_engine(m, at),
+        }
+        msg
+    }
+
+    fn proxy_event(&mut self, ev: &Event, at: At) {
+        match ev.kind {
+            Some(ProxyKind::GameFinished) => {
+                if let Some(r) = ev.result.as_deref().filter(|r| *r != "*") {
+                    let reason = if ev.text.is_empty() {
+                        "reported by the log".to_owned()
+                    } else {
+                        ev.text.clone()
+                    };
+                    self.set_outcome(r, reason, at);
+                }
+            }
+            Some(ProxyKind::EngineExit | ProxyKind::Killed) => {
+                let unanswered = self.s.open_obligations().count();
+                if unanswered > 0 {
+                    self.diag(
+                        Level::Warning,
+                        "engine-exit",
+                        "the engine ended with requests unanswered",
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Splits events into sessions and decodes them line by line.
+pub struct Decoder {
+    states: Vec<State>,
+    last: usize,
+    forced: Option<Protocol>,
+    presets: Vec<(Option<String>, Protocol, String)>,
+    retain: bool,
+    keep_lines: bool,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder::new(None)
+    }
+}
+
+impl Decoder {
+    /// `protocol`: force one protocol for every session; `None` detects per session.
+    pub fn new(protocol: Option<Protocol>) -> Decoder {
+        Decoder {
+            states: Vec::new(),
+            last: 0,
+            forced: protocol,
+            presets: Vec::new(),
+            retain: true,
+            keep_lines: false,
+        }
+    }
+
+    /// Uses protocols detected beforehand (see [`super::detect_sessions`]), so lines before
+    /// the deciding one are decoded too. A forced protocol still wins.
+    pub fn with_detected(mut self, detected: Vec<(Option<String>, Protocol, String)>) -> Self {
+        self.presets = detected;
+        self
+    }
+
+    /// Keep finished searches, answered obligations and all games (default on). Off, the
+    /// decoder's memory stays flat however long the input.
+    pub fn retain_history(mut self, on: bool) -> Self {
+        self.retain = on;
+        self
+    }
+
+    /// Keep every decoded line in [`Session::lines`] (off by default).
+    pub fn keep_lines(mut self, on: bool) -> Self {
+        self.keep_lines = on;
+        self
+    }
+
+    pub fn sessions(&self) -> impl ExactSizeIterator<Item = &Session> {
+        self.states.iter().map(|s| &s.s)
+    }
+
+    pub fn session(&self, index: usize) -> Option<&Session> {
+        self.states.get(index).map(|s| &s.s)
+    }
+
+    /// The live board of a session after the last pushed line: FEN (chess) or the Othello
+    /// board string. Computed on demand: FEN strings are not free.
+    pub fn position_string(&self, session: usize) -> Option<String> {
+        self.states.get(session)?.position_string()
+    }
+
+    fn state_for(&mut self, label: Option<&str>) -> usize {
+        if let Some(s) = self.states.get(self.last)
+            && s.s.label.as_deref() == label
+        {
+            return self.last;
+        }
+        let idx = match self
+            .states
+            .iter()
+            .position(|s| s.s.label.as_deref() == label)
+        {
+            Some(i) => i,
+            None => {
+                let mut st = State::new(label.map(str::to_owned), self.retain);
+                if let Some(p) = self.forced {
+                    st.s.protocol = Some(p);
+                    st.s.protocol_reason = "given by the user".into();
+                    st.detect_done = true;
+                } else if let Some((_, p, why)) =
+                    self.presets.iter().find(|(l, _, _)| l.as_deref() == label)
+                {
+                    st.s.protocol = Some(*p);
+                    st.s.protocol_reason = why.clone();
+                    st.detect_done = true;
+                }
+                self.states.push(st);
+                self.states.len() - 1
+            }
+        };
+        self.last = idx;
+        idx
+    }
+
+    /// Decodes one event.
+    pub fn push(&mut self, ev: &Event) -> Decoded {
+        let idx = self.state_for(ev.session.as_deref());
+        let st = &mut self.states[idx];
+        let at = At {
+            seq: ev.seq,
+            t: ev.t,
+        };
+        st.diags.clear();
+        st.moved = false;
+        st.s.counts[source_index(ev.src)] += 1;
+        if st.s.first.is_none() {
+            st.s.first = Some(at);
+        }
+        st.s.last = Some(at);
+        let dir = match ev.src {
+            Source::Gui => Some(Dir::ToEngine),
+            Source::Engine => {
+                st.s.last_engine = Some(at);
+                Some(Dir::FromEngine)
+            }
+            Source::Stderr => None,
+            Source::Proxy => {
+                st.proxy_event(ev, at);
+                None
+            }
+        };
+        let msg = match dir {
+            None => None,
+            Some(dir) => {
+                if st.s.protocol.is_none() {
+                    detect_streaming(st, dir, &ev.text);
+                }
+                st.s.protocol.map(|p| st.dispatch(p, ev, dir, at))
+            }
+        };
+        let diagnostics = std::mem::take(&mut st.diags);
+        for d in &diagnostics {
+            st.s.diagnostic_counts[d.level as usize] += 1;
+        }
+        let position = st.game_index().map(|game| PosRef {
+            game,
+            ply: st.s.games.last().map_or(0, |g| g.plies.len()),
+        });
+        let decoded = Decoded {
+            session: idx,
+            msg,
+            diagnostics,
+            moved: st.moved,
+            position,
+        };
+        if self.keep_lines {
+            st.s.lines.push(Line {
+                index: st.s.lines.len(),
+                seq: ev.seq,
+                t: ev.t,
+                src: ev.src,
+                text: ev.text.clone(),
+                msg: decoded.msg.clone(),
+                diagnostics: decoded.diagnostics.clone(),
+                position: decoded.position,
+                moved: decoded.moved,
+            });
+        }
+        decoded
+    }
+
+    /// Ends the input: the running searches are kept, and the sessions returned.
+    pub fn finish(mut self) -> Vec<Session> {
+        for st in &mut self.states {
+            if st.retain
+                && let Some(s) = st.search.take()
+            {
+                st.s.searches.push(s);
+            }
+        }
+        self.states.into_iter().map(|s| s.s).collect()
+    }
+}
+
+/// Streaming detection: buffer the first lines until one decides, then replay them into the
+/// session state (their `Decoded` already went out undecoded).
+fn detect_streaming(st: &mut State, dir: Dir, text: &str) {
+    if st.detect_done {
+        return;
+    }
+    st.detect_buf.push((dir, text.to_owned()));
+    let found = protocol::detect(st.detect_buf.iter().map(|(d, t)| (*d, t.as_str())));
+    let Some(found) = found else {
+        if st.detect_buf.len() >= DETECT_WINDOW {
+            st.detect_done = true;
+            st.detect_buf = Vec::new();
+        }
+        return;
+    };
+    st.detect_done = true;
+    st.s.protocol = Some(found.protocol);
+    st.s.protocol_reason = found.reason.to_owned();
+    let buffered = std::mem::take(&mut st.detect_buf);
+    // The current line is decoded by the caller; replay only the earlier ones.
+    let earlier = buffered.len().saturating_sub(1);
+    let saved = std::mem::take(&mut st.diags);
+    for (d, t) in buffered.into_iter().take(earlier) {
+        let ev = Event::line(
+            0,
+            st.s.last.map_or(0, |a| a.t),
+            match d {
+                Dir::ToEngine => Source::Gui,
+                Dir::FromEngine => Source::Engine,
+            },
+            t,
+        );
+        let at = st.s.last.unwrap_or(At { seq: 0, t: 0 });
+        st.dispatch(found.protocol, &ev, d, at);
+    }
+    st.diags = saved;
+}

@@ -1,0 +1,473 @@
+//! The decoded session: what every front end (decode, export, check, view, replay) reads.
+//!
+//! Everything here is plain data; the [`super::Decoder`] fills it in line by line.
+
+use serde::Serialize;
+
+use crate::game::{ChessBoard, ChessVariant, OthelloBoard, OthelloMove, Side};
+use crate::protocol::{Msg, Protocol, uci};
+use crate::recording::Source;
+
+/// How bad a line-level finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Tolerated oddity (legacy form, ignored token).
+    Note,
+    /// Off the protocol text, but the session goes on.
+    Warning,
+    /// Illegal move, unanswered request answered wrongly, bad option...
+    Error,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Note => "note",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        }
+    }
+}
+
+/// A finding on one line. `code` is a stable short id (`illegal-move`, `illegal-pv`,
+/// `parse`, `unknown-option`, `unexpected`...) for filtering and for the rules stage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub level: Level,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(level: Level, code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            level,
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}[{}]: {}",
+            self.level.as_str(),
+            self.code,
+            self.message
+        )
+    }
+}
+
+/// Where and when something happened: the event's sequence number and time (ns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct At {
+    pub seq: u64,
+    pub t: u64,
+}
+
+/// Handshake progress (`uci`->`uciok`, `protover`->`feature done=1`, `nboard`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Handshake {
+    #[default]
+    NotStarted,
+    Started(At),
+    Done(At),
+}
+
+/// A GUI request that expects an answer, and the answer when it came.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Obligation {
+    /// What the GUI sent (`isready`, `go`, `ping 3`, `protover 2`...).
+    pub request: String,
+    /// What the engine owes (`readyok`, `bestmove`, `pong 3`, `feature done=1`, `move`...).
+    pub answer: String,
+    pub opened: At,
+    pub closed: Option<At>,
+    /// Closed because the GUI withdrew the request (CECP `force` while the engine thinks).
+    pub cancelled: bool,
+}
+
+impl Obligation {
+    pub fn is_open(&self) -> bool {
+        self.closed.is_none()
+    }
+
+    /// Latency in ns, when answered.
+    pub fn latency(&self) -> Option<u64> {
+        self.closed.map(|c| c.t.saturating_sub(self.opened.t))
+    }
+}
+
+/// A CECP feature the engine announced and the GUI's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FeatureState {
+    pub name: String,
+    /// The value as sent.
+    pub value: String,
+    /// `Some(true)` accepted, `Some(false)` rejected, `None` not answered (yet).
+    pub accepted: Option<bool>,
+    pub at: At,
+}
+
+/// A UCI `setoption` (or CECP `option`) the GUI sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OptionSet {
+    pub name: String,
+    pub value: Option<String>,
+    pub at: At,
+}
+
+/// An engine evaluation attached to a move or a search: from the engine's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Eval {
+    /// Centipawns.
+    Cp(i64),
+    /// Mate in N moves (negative: getting mated).
+    Mate(i32),
+    /// Othello: discs.
+    Discs(f64),
+}
+
+impl std::fmt::Display for Eval {
+    /// PGN comment style: `+0.25`, `-1.50`, `+M3`, `-M2`, Othello `+4.00`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Eval::Cp(cp) => {
+                let sign = if cp < 0 { '-' } else { '+' };
+                let a = cp.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", a / 100, a % 100)
+            }
+            Eval::Mate(m) => write!(f, "{}M{}", if m < 0 { '-' } else { '+' }, m.unsigned_abs()),
+            Eval::Discs(d) => write!(f, "{d:+.2}"),
+        }
+    }
+}
+
+/// The latest report of a search (last `info` with a score or PV, or thinking line).
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct SearchReport {
+    pub depth: Option<u32>,
+    pub eval: Option<Eval>,
+    pub nodes: Option<u64>,
+    /// Milliseconds.
+    pub time_ms: Option<u64>,
+    /// Moves separated by single spaces, as sent.
+    pub pv: String,
+}
+
+/// One search: UCI `go`...`bestmove`, CECP engine to move...`move`, NBoard `go`...`===`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Search {
+    pub started: At,
+    pub ended: Option<At>,
+    /// The request as sent (`go wtime 1000 btime 1000`, `go`, `usermove e2e4`...).
+    pub request: String,
+    pub ponder: bool,
+    pub infinite: bool,
+    /// Number of info/thinking lines.
+    pub reports: u32,
+    pub last: Option<SearchReport>,
+    pub best: Option<String>,
+    pub ponder_move: Option<String>,
+    /// Game index and ply count at the search's root.
+    pub game: Option<usize>,
+    pub ply: usize,
+}
+
+/// Who sent a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mover {
+    Gui,
+    Engine,
+}
+
+/// One move of a game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Ply {
+    /// As on the wire (UCI/CECP/NBoard text).
+    pub text: String,
+    /// Canonical UCI for chess (castling in the game's convention), upper-case square or
+    /// `PA` for Othello; `None` when the board is unknown.
+    pub canonical: Option<String>,
+    /// SAN for chess.
+    pub san: Option<String>,
+    pub by: Mover,
+    pub at: At,
+    /// The engine's evaluation of its own move (last report of the search that chose it).
+    pub eval: Option<Eval>,
+    pub depth: Option<u32>,
+}
+
+/// Which board game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    Chess,
+    Othello,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameOutcome {
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub result: String,
+    pub reason: String,
+    pub at: At,
+}
+
+/// One game as the session saw it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Game {
+    pub kind: GameKind,
+    pub started: At,
+    /// Variant name as negotiated (`standard`, `chess960`, `crazyhouse`, `othello`...).
+    pub variant: String,
+    pub chess960: bool,
+    /// Start position when not the variant's standard start: FEN (chess) or GGF board text
+    /// (`8 ---...--- *`, Othello).
+    pub start: Option<String>,
+    pub plies: Vec<Ply>,
+    pub outcome: Option<GameOutcome>,
+    /// Set when the board cannot be followed (variant not modelled, bad start position...):
+    /// moves are still kept, as tokens.
+    pub board_unknown: Option<String>,
+    /// The side the engine played, when it is known.
+    pub engine_side: Option<Side>,
+    /// NBoard: the tags of the last `set game` GGF (`PB`, `PW`, `PC`, `DT`...).
+    pub tags: Vec<(String, String)>,
+}
+
+impl Game {
+    pub(crate) fn new(kind: GameKind, started: At, variant: &str, chess960: bool) -> Game {
+        Game {
+            kind,
+            started,
+            variant: variant.to_owned(),
+            chess960,
+            start: None,
+            plies: Vec::new(),
+            outcome: None,
+            board_unknown: None,
+            engine_side: None,
+            tags: Vec::new(),
+        }
+    }
+
+    /// The position after `ply` plies (`plies.len()` for the end): FEN for chess, board string
+    /// for Othello; `None` when the board is unknown or a move does not replay.
+    pub fn position_after(&self, ply: usize) -> Option<String> {
+        if self.board_unknown.is_some() {
+            return None;
+        }
+        let plies = self.plies.get(..ply)?;
+        match self.kind {
+            GameKind::Chess => {
+                let mut b = self.chess_start()?;
+                for p in plies {
+                    b.play_uci(p.canonical.as_deref()?).ok()?;
+                }
+                Some(b.fen())
+            }
+            GameKind::Othello => {
+                let mut b = self.othello_start()?;
+                for p in plies {
+                    b.play_move(OthelloMove::parse(p.canonical.as_deref()?)?)
+                        .ok()?;
+                }
+                Some(b.display_string())
+            }
+        }
+    }
+
+    /// The chess start position of this game.
+    pub fn chess_start(&self) -> Option<ChessBoard> {
+        let variant = ChessVariant::from_cecp(&self.variant);
+        match &self.start {
+            Some(fen) => ChessBoard::from_fen(fen, variant, self.chess960).ok(),
+            None => ChessBoard::startpos_with_mode(variant, self.chess960).ok(),
+        }
+    }
+
+    pub fn othello_start(&self) -> Option<OthelloBoard> {
+        match &self.start {
+            Some(bo) => OthelloBoard::from_ggf_board(bo).ok(),
+            None => Some(OthelloBoard::new()),
+        }
+    }
+
+    /// Replaces the plies from `from` on (takebacks, a GUI resending a different line).
+    pub(crate) fn truncate(&mut self, from: usize) {
+        if from < self.plies.len() {
+            self.plies.truncate(from);
+            self.outcome = None;
+        }
+    }
+}
+
+/// A board-position reference: game index and number of plies played in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PosRef {
+    pub game: usize,
+    pub ply: usize,
+}
+
+/// One decoded line of a session (kept by [`super::decode`]; the streaming decoder hands
+/// them out one at a time instead).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    /// Index of the event in the input.
+    pub index: usize,
+    pub seq: u64,
+    pub t: u64,
+    pub src: Source,
+    /// The raw text.
+    pub text: String,
+    /// `None` for stderr and proxy lines, and traffic before the protocol was known.
+    pub msg: Option<Msg>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The board after this line (for lines inside a game).
+    pub position: Option<PosRef>,
+    /// The line changed the board (a move, a new position, a takeback).
+    pub moved: bool,
+}
+
+/// UCI or CECP modes that change what the engine is expected to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub struct Modes {
+    /// CECP `force`: the engine plays neither side.
+    pub force: bool,
+    /// CECP `analyze` / UCI `go infinite`.
+    pub analyze: bool,
+    /// CECP `edit` mode in progress.
+    pub edit: bool,
+    /// UCI `go ponder` / CECP `hard`.
+    pub ponder: bool,
+    /// CECP `post`: thinking output on.
+    pub post: bool,
+}
+
+/// The clocks as the GUI last told them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct Clocks {
+    /// UCI `go`: milliseconds.
+    pub wtime: Option<i64>,
+    pub btime: Option<i64>,
+    pub winc: Option<i64>,
+    pub binc: Option<i64>,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<i64>,
+    /// CECP `level MPS BASE INC` (as sent).
+    pub level: Option<String>,
+    /// CECP `st` seconds.
+    pub st: Option<u64>,
+    /// CECP `time` / `otim`, centiseconds.
+    pub time: Option<i64>,
+    pub otim: Option<i64>,
+}
+
+/// Everything known about one session (one engine process / one `session` label).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    /// The events' `session` label (`None` for a recording).
+    pub label: Option<String>,
+    pub protocol: Option<Protocol>,
+    /// Why the protocol was chosen ("GUI sent 'uci'", "given by the caller").
+    pub protocol_reason: String,
+    /// Protocol version (`protover N`, `nboard N`).
+    pub version: Option<u32>,
+    pub handshake: Handshake,
+    pub engine_name: Option<String>,
+    pub engine_author: Option<String>,
+    pub features: Vec<FeatureState>,
+    /// UCI options the engine declared.
+    pub options: Vec<uci::OptionDecl>,
+    pub option_sets: Vec<OptionSet>,
+    pub obligations: Vec<Obligation>,
+    pub games: Vec<Game>,
+    pub searches: Vec<Search>,
+    pub modes: Modes,
+    pub clocks: Clocks,
+    /// UCI_Chess960 / CECP fischerandom.
+    pub chess960: bool,
+    /// UCI_Variant / CECP variant, as sent.
+    pub variant: String,
+    pub first: Option<At>,
+    pub last: Option<At>,
+    /// Last line from the engine (stdout).
+    pub last_engine: Option<At>,
+    /// Number of lines seen, by source: gui, engine, stderr, proxy.
+    pub counts: [u64; 4],
+    /// Number of diagnostics per level: note, warning, error.
+    pub diagnostic_counts: [u64; 3],
+    /// Decoded lines, when kept (see [`super::decode`]).
+    pub lines: Vec<Line>,
+}
+
+impl Session {
+    pub(crate) fn new(label: Option<String>) -> Session {
+        Session {
+            label,
+            protocol: None,
+            protocol_reason: String::new(),
+            version: None,
+            handshake: Handshake::NotStarted,
+            engine_name: None,
+            engine_author: None,
+            features: Vec::new(),
+            options: Vec::new(),
+            option_sets: Vec::new(),
+            obligations: Vec::new(),
+            games: Vec::new(),
+            searches: Vec::new(),
+            modes: Modes::default(),
+            clocks: Clocks::default(),
+            chess960: false,
+            variant: "standard".into(),
+            first: None,
+            last: None,
+            last_engine: None,
+            counts: [0; 4],
+            diagnostic_counts: [0; 3],
+            lines: Vec::new(),
+        }
+    }
+
+    /// Obligations still unanswered.
+    pub fn open_obligations(&self) -> impl Iterator<Item = &Obligation> {
+        self.obligations.iter().filter(|o| o.is_open())
+    }
+
+    /// The position after a kept line, computed on demand.
+    pub fn position_after(&self, line: &Line) -> Option<String> {
+        let p = line.position?;
+        self.games.get(p.game)?.position_after(p.ply)
+    }
+
+    /// A declared UCI option, by name (case-insensitive, as the UCI text asks).
+    pub fn option(&self, name: &str) -> Option<&uci::OptionDecl> {
+        self.options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    /// A feature's last announced value.
+    pub fn feature(&self, name: &str) -> Option<&FeatureState> {
+        self.features.iter().rev().find(|f| f.name == name)
+    }
+}
+
+/// Index of a source in [`Session::counts`].
+pub(crate) fn source_index(src: Source) -> usize {
+    match src {
+        Source::Gui => 0,
+        Source::Engine => 1,
+        Source::Stderr => 2,
+        Source::Proxy => 3,
+    }
+}

@@ -1,0 +1,212 @@
+//! NBoard session rules: `set game` GGF games, moves both ways on an Othello board (passes
+//! included), `go`->`===`, `ping`->`pong`, `hint`->`search`/`book`, `learn`->`learned`.
+
+use crate::game::{GgfGame, OthelloBoard, OthelloMove, Side};
+use crate::protocol::nboard::{MoveEval, Msg, SearchLine};
+
+use super::decoder::State;
+use super::model::{At, Eval, Game, GameKind, Handshake, Level, Mover, Ply, Search, SearchReport};
+
+impl State {
+    pub(crate) fn nboard_gui(&mut self, m: &Msg, text: &str, at: At) {
+        match m {
+            Msg::Nboard(v) => {
+                self.s.version = Some(*v);
+                // NBoard has no handshake answer: the engine may only `set myname`.
+                self.s.handshake = Handshake::Done(at);
+            }
+            Msg::SetGame(ggf) => self.nboard_set_game(ggf, at),
+            Msg::Move(me) => self.nboard_move(&me.mv, Mover::Gui, None, at),
+            Msg::BareMove(mv) => self.nboard_move(mv, Mover::Gui, None, at),
+            Msg::Hint(_) => self.open("hint", "search/book", at),
+            Msg::Go => {
+                self.open("go", "===", at);
+                let game = self.game_index();
+                let ply = self.s.games.last().map_or(0, |g| g.plies.len());
+                if let (Some(b), Some(g)) = (self.othello, self.s.games.last_mut()) {
+                    g.engine_side = Some(b.turn());
+                }
+                self.start_search(Search {
+                    started: at,
+                    ended: None,
+                    request: text.trim().to_owned(),
+                    ponder: false,
+                    infinite: false,
+                    reports: 0,
+                    last: None,
+                    best: None,
+                    ponder_move: None,
+                    game,
+                    ply,
+                });
+            }
+            Msg::Ping(n) => self.open(format!("ping {n}"), format!("pong {n}"), at),
+            Msg::Learn => self.open("learn", "learned", at),
+            Msg::Unknown(_) => self.diag(Level::Warning, "unknown", "not an NBoard command"),
+            _ => {}
+        }
+    }
+
+    pub(crate) fn nboard_engine(&mut self, m: &Msg, at: At) {
+        match m {
+            Msg::SetMyName(n) => self.s.engine_name = Some(n.clone()),
+            Msg::Pong(n) => {
+                // `pong N` answers every ping up to N.
+                let answered = self.close(at, false, |o| {
+                    o.answer
+                        .strip_prefix("pong ")
+                        .and_then(|v| v.parse::<i64>().ok())
+                        .is_some_and(|v| v <= *n)
+                });
+                if answered == 0 {
+                    self.diag(
+                        Level::Warning,
+                        "unexpected",
+                        format!("pong {n} without ping {n}"),
+                    );
+                }
+            }
+            Msg::BestMove(me) => self.nboard_best(me, at),
+            Msg::Search(sl) | Msg::Book(sl) => {
+                self.close(at, true, |o| o.answer == "search/book");
+                self.nboard_report(sl);
+            }
+            Msg::Learned => {
+                let closed = self.close(at, true, |o| o.answer == "learned");
+                if closed == 0 {
+                    self.diag(Level::Warning, "unexpected", "learned without learn");
+                }
+            }
+            Msg::Unknown(_) => self.diag(Level::Note, "unknown", "not an NBoard message"),
+            _ => {}
+        }
+    }
+
+    fn nboard_set_game(&mut self, text: &str, at: At) {
+        let ggf = GgfGame::parse(text);
+        for d in &ggf.diagnostics {
+            self.diag(Level::Warning, "ggf", format!("set game: {}", d.message));
+        }
+        let start = ggf.start.map(|b| b.to_ggf_board());
+        let standard = ggf.start.is_some_and(|b| b == OthelloBoard::new());
+        let start = if standard { None } else { start };
+        let moves: Vec<String> = ggf.moves.iter().map(|m| m.mv.to_string()).collect();
+        let same = self.s.games.last().is_some_and(|g| {
+            g.kind == GameKind::Othello
+                && g.start == start
+                && g.plies.len() <= moves.len()
+                && g.plies
+                    .iter()
+                    .zip(&moves)
+                    .all(|(p, m)| p.canonical.as_deref() == Some(m.as_str()))
+        });
+        if !same {
+            let mut g = Game::new(GameKind::Othello, at, "othello", false);
+            g.start = start;
+            if let Some(why) = &ggf.board_unknown {
+                g.board_unknown = Some(why.clone());
+            }
+            self.push_game(g);
+            self.othello = ggf.start;
+        }
+        let done = self.s.games.last().map_or(0, |g| g.plies.len());
+        if let Some(g) = self.game() {
+            g.tags = ggf.tags.clone();
+        }
+        for m in ggf.moves.iter().skip(done) {
+            let by = if self.s.games.last().and_then(|g| g.engine_side) == Some(m.side) {
+                Mover::Engine
+            } else {
+                Mover::Gui
+            };
+            let eval = m.eval.map(Eval::Discs);
+            self.nboard_move(&m.mv.to_string(), by, eval, at);
+        }
+        self.board_changed();
+    }
+
+    fn nboard_best(&mut self, me: &MoveEval, at: At) {
+        if self.close(at, true, |o| o.answer == "===") == 0 {
+            self.diag(Level::Error, "unexpected", "=== without a pending go");
+        }
+        let side = self.othello.map(|b| b.turn());
+        let eval = me
+            .eval
+            .map(Eval::Discs)
+            .or_else(|| self.search.as_ref().and_then(|s| s.last.as_ref()?.eval));
+        if let Some(s) = self.search.as_mut() {
+            s.best = Some(me.mv.clone());
+        }
+        self.nboard_move(&me.mv, Mover::Engine, eval, at);
+        if let (Some(side), Some(g)) = (side, self.s.games.last_mut()) {
+            g.engine_side = Some(side);
+        }
+        self.end_search(Some(at));
+    }
+
+    fn nboard_report(&mut self, sl: &SearchLine) {
+        let Some(search) = self.search.as_mut() else {
+            return;
+        };
+        search.reports += 1;
+        let report = search.last.get_or_insert_with(SearchReport::default);
+        report.eval = sl.eval.parse::<f64>().ok().map(Eval::Discs);
+        let digits: String = sl.depth.chars().take_while(char::is_ascii_digit).collect();
+        report.depth = digits.parse().ok();
+        report.pv.clear();
+        report.pv.push_str(&sl.pv);
+    }
+
+    fn nboard_move(&mut self, text: &str, by: Mover, eval: Option<Eval>, at: At) {
+        if self.s.games.is_empty() {
+            self.push_game(Game::new(GameKind::Othello, at, "othello", false));
+            self.othello = Some(OthelloBoard::new());
+        }
+        let mut ply = Ply {
+            text: text.to_owned(),
+            canonical: None,
+            san: None,
+            by,
+            at,
+            eval,
+            depth: None,
+        };
+        if let Some(board) = self.othello.as_mut() {
+            let Some(mv) = OthelloMove::parse(text) else {
+                self.diag(
+                    Level::Error,
+                    "illegal-move",
+                    format!("'{text}' is not an Othello move"),
+                );
+                return;
+            };
+            let before = board.display_string();
+            // NBoard sends a pass explicitly; a side that must pass and plays a square is wrong.
+            if let Err(e) = board.play_move(mv) {
+                let msg = format!("move {text} is illegal in {before}: {e}");
+                self.diag(Level::Error, "illegal-move", msg);
+                return;
+            }
+            ply.canonical = Some(mv.to_string());
+            if let Some(winner) = board.result() {
+                let margin =
+                    i64::from(board.discs(Side::Black)) - i64::from(board.discs(Side::White));
+                let reason = match winner {
+                    Some(s) => format!("{s} wins"),
+                    None => "draw".to_owned(),
+                };
+                let result = format!("{margin:+}");
+                if let Some(g) = self.s.games.last_mut() {
+                    g.plies.push(ply);
+                }
+                self.set_outcome(&result, reason, at);
+                self.board_changed();
+                return;
+            }
+        }
+        if let Some(g) = self.game() {
+            g.plies.push(ply);
+        }
+        self.board_changed();
+    }
+}

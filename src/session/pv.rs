@@ -1,0 +1,140 @@
+//! Cheap PV legality for the `info` flood.
+//!
+//! Consecutive PVs of one search share prefixes (the first moves change rarely between
+//! depths), so the cache keeps the last verified PV with the position after each of its moves
+//! and only plays the new suffix. A move the fast path refuses is re-checked by
+//! `ChessBoard::check_line`, which knows every notation and variant rule and words the reason.
+
+use shakmaty::{Position, uci::UciMove, variant::VariantPosition};
+
+use crate::game::{ChessBoard, IllegalMove};
+
+#[derive(Default)]
+pub(crate) struct PvCache {
+    /// `ChessBoard` id (the decoder bumps it on every board change) the cache was built on.
+    root: u64,
+    /// The verified moves, single-space separated.
+    text: String,
+    /// Byte end of each verified move in `text`.
+    ends: Vec<usize>,
+    /// Position after each verified move.
+    positions: Vec<VariantPosition>,
+}
+
+impl PvCache {
+    /// Checks `pv` (whitespace-separated UCI moves) from `root`. `Err((index, error))` names
+    /// the first illegal move.
+    pub(crate) fn check(
+        &mut self,
+        root_id: u64,
+        root: &ChessBoard,
+        pv: &str,
+    ) -> Result<(), (usize, IllegalMove)> {
+        if root_id != self.root {
+            self.root = root_id;
+            self.clear();
+        }
+        // Common prefix with the cached line, in moves.
+        let mut common = 0;
+        let mut start = 0;
+        let mut tokens = pv.split_ascii_whitespace();
+        let mut pending: Option<&str> = None;
+        for tok in tokens.by_ref() {
+            let Some(&end) = self.ends.get(common) else {
+                pending = Some(tok);
+                break;
+            };
+            if self.text.get(start..end) != Some(tok) {
+                pending = Some(tok);
+                break;
+            }
+            common += 1;
+            start = end + 1;
+        }
+        self.text.truncate(if common == 0 { 0 } else { start - 1 });
+        self.ends.truncate(common);
+        self.positions.truncate(common);
+        let Some(first) = pending else {
+            return Ok(());
+        };
+        for tok in std::iter::once(first).chain(tokens) {
+            let pos = match self.positions.last() {
+                Some(p) => p,
+                None => root.position(),
+            };
+            let next = UciMove::from_ascii(tok.as_bytes())
+                .ok()
+                .and_then(|u| u.to_move(pos).ok())
+                .map(|m| {
+                    let mut p = pos.clone();
+                    p.play_unchecked(m);
+                    p
+                });
+            match next {
+                Some(p) => {
+                    if !self.text.is_empty() {
+                        self.text.push(' ');
+                    }
+                    self.text.push_str(tok);
+                    self.ends.push(self.text.len());
+                    self.positions.push(p);
+                }
+                None => return self.slow_path(root, pv),
+            }
+        }
+        Ok(())
+    }
+
+    /// The authoritative check; the cache keeps only what the fast path verified.
+    fn slow_path(&mut self, root: &ChessBoard, pv: &str) -> Result<(), (usize, IllegalMove)> {
+        root.check_line(pv.split_ascii_whitespace()).map(|_| ())
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+        self.positions.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::ChessVariant;
+
+    fn start() -> ChessBoard {
+        ChessBoard::startpos(ChessVariant::Standard).expect("start")
+    }
+
+    #[test]
+    fn accepts_legal_lines_and_reuses_the_prefix() {
+        let b = start();
+        let mut c = PvCache::default();
+        assert!(c.check(1, &b, "e2e4 e7e5 g1f3").is_ok());
+        assert_eq!(c.positions.len(), 3);
+        assert!(c.check(1, &b, "e2e4 e7e5 g1f3 b8c6").is_ok());
+        assert_eq!(c.text, "e2e4 e7e5 g1f3 b8c6");
+        assert!(c.check(1, &b, "e2e4 c7c5").is_ok());
+        assert_eq!(c.text, "e2e4 c7c5");
+        assert_eq!(c.ends, vec![4, 9]);
+    }
+
+    #[test]
+    fn reports_the_first_illegal_move_even_after_a_cached_prefix() {
+        let b = start();
+        let mut c = PvCache::default();
+        assert!(c.check(1, &b, "e2e4 e7e5").is_ok());
+        let err = c.check(1, &b, "e2e4 e7e5 e1e3").expect_err("illegal");
+        assert_eq!(err.0, 2);
+        assert_eq!(err.1.text, "e1e3");
+        // A new root invalidates the cache: e7e5 is not legal for White.
+        assert_eq!(c.check(2, &b, "e7e5").expect_err("wrong side").0, 0);
+    }
+
+    #[test]
+    fn null_moves_fall_back_to_the_board_rules() {
+        let b = start();
+        let mut c = PvCache::default();
+        assert!(c.check(1, &b, "e2e4 0000 d2d4").is_ok());
+    }
+}

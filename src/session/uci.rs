@@ -1,0 +1,521 @@
+//! UCI session rules: handshake, options, `position` games, searches and bestmove legality.
+
+use crate::game::{CastlingNotation, ChessBoard, ChessVariant, Side, UciPositionError};
+use crate::protocol::uci::{self, Go, Id, Info, Msg, OptionType, ScoreValue};
+
+use super::decoder::State;
+use super::model::{
+    At, Eval, Game, GameKind, Handshake, Level, Mover, OptionSet, Ply, Search, SearchReport,
+};
+
+/// Moves a GUI may take back (or a ponder miss may replace) while it is still the same game.
+const SAME_GAME_SLACK: usize = 2;
+
+impl State {
+    pub(crate) fn uci_gui(&mut self, m: &Msg, text: &str, at: At) {
+        match m {
+            Msg::Uci => {
+                self.s.handshake = Handshake::Started(at);
+                self.open("uci", "uciok", at);
+            }
+            Msg::IsReady => self.open("isready", "readyok", at),
+            Msg::SetOption { name, value } => self.uci_setoption(name, value.as_deref(), at),
+            Msg::UciNewGame => self.new_game_pending = true,
+            Msg::Position(p) => self.uci_position(p, at),
+            Msg::Go(go) => self.uci_go(go, text, at),
+            Msg::Stop => {
+                if self.search.is_some() || self.has_open(|o| o.answer == "bestmove") {
+                    self.open("stop", "bestmove", at);
+                } else {
+                    self.diag(Level::Note, "unexpected", "stop without a running search");
+                }
+            }
+            Msg::PonderHit => match &mut self.search {
+                Some(s) if s.ponder => {
+                    s.ponder = false;
+                    self.s.modes.ponder = false;
+                    self.engine_side = self.engine_side.map(Side::other);
+                }
+                _ if self.searches_started == 0 => {}
+                _ => self.diag(
+                    Level::Warning,
+                    "unexpected",
+                    "ponderhit without a ponder search",
+                ),
+            },
+            Msg::Unknown(_) => self.diag(Level::Warning, "unknown", "not a UCI command"),
+            _ => {}
+        }
+    }
+
+    pub(crate) fn uci_engine(&mut self, m: &Msg, at: At) {
+        match m {
+            Msg::Id(Id::Name(n)) => self.s.engine_name = Some(n.clone()),
+            Msg::Id(Id::Author(a)) => self.s.engine_author = Some(a.clone()),
+            Msg::UciOk => {
+                self.s.handshake = Handshake::Done(at);
+                if self.close(at, true, |o| o.answer == "uciok") == 0 {
+                    self.diag(Level::Warning, "unexpected", "uciok without uci");
+                }
+            }
+            Msg::ReadyOk => {
+                let closed = self.close(at, true, |o| o.answer == "readyok");
+                if closed == 0 {
+                    self.diag(Level::Warning, "unexpected", "readyok without isready");
+                }
+            }
+            Msg::Option(decl) => {
+                if let Some(old) = self
+                    .s
+                    .options
+                    .iter_mut()
+                    .find(|o| o.name.eq_ignore_ascii_case(&decl.name))
+                {
+                    *old = (**decl).clone();
+                } else {
+                    self.s.options.push((**decl).clone());
+                }
+            }
+            Msg::BestMove { best, ponder } => self.uci_bestmove(best, ponder.as_deref(), at),
+            Msg::Info(info) => self.uci_info(info),
+            Msg::Unknown(_) => self.diag(Level::Note, "unknown", "not a UCI message"),
+            _ => {}
+        }
+    }
+
+    fn uci_setoption(&mut self, name: &str, value: Option<&str>, at: At) {
+        if self.retain || self.s.option_sets.len() < 1024 {
+            self.s.option_sets.push(OptionSet {
+                name: name.to_owned(),
+                value: value.map(str::to_owned),
+                at,
+            });
+        }
+        if name.eq_ignore_ascii_case("UCI_Chess960") {
+            self.s.chess960 = value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+        } else if name.eq_ignore_ascii_case("UCI_Variant") {
+            self.s.variant = value.unwrap_or("").trim().to_owned();
+        }
+        if self.s.options.is_empty() {
+            return;
+        }
+        let Some(decl) = self.s.option(name) else {
+            let msg = format!("setoption: the engine declared no option '{name}'");
+            self.diag(Level::Warning, "unknown-option", msg);
+            return;
+        };
+        let v = value.unwrap_or("").trim();
+        let problem = match &decl.kind {
+            OptionType::Button => value.map(|_| "a button takes no value".to_owned()),
+            OptionType::Check => (!v.eq_ignore_ascii_case("true")
+                && !v.eq_ignore_ascii_case("false"))
+            .then(|| format!("'{v}' is not true or false")),
+            OptionType::Spin => match v.parse::<i64>() {
+                Err(_) => Some(format!("'{v}' is not an integer")),
+                Ok(n) if decl.min.is_some_and(|m| n < m) || decl.max.is_some_and(|m| n > m) => {
+                    Some(format!(
+                        "{n} is outside {}..{}",
+                        decl.min.unwrap_or(i64::MIN),
+                        decl.max.unwrap_or(i64::MAX)
+                    ))
+                }
+                Ok(_) => None,
+            },
+            OptionType::Combo => (!decl.vars.iter().any(|x| x.eq_ignore_ascii_case(v)))
+                .then(|| format!("'{v}' is not one of {}", decl.vars.join(", "))),
+            _ => None,
+        };
+        if let Some(p) = problem {
+            let msg = format!("setoption {}: {p}", decl.name);
+            self.diag(Level::Warning, "bad-option-value", msg);
+        }
+    }
+
+    fn uci_variant(&self) -> ChessVariant {
+        if self.s.variant.is_empty() || self.s.variant == "standard" {
+            ChessVariant::Standard
+        } else {
+            ChessVariant::from_uci(&self.s.variant)
+        }
+    }
+
+    fn uci_position(&mut self, p: &uci::Position, at: At) {
+        let variant = self.uci_variant();
+        let chess960 = self.s.chess960 || variant.implies_chess960();
+        let start = p.fen.as_deref().map(normalize_fen);
+        let moves: Vec<&str> = p.moves.iter().collect();
+        let variant_name = variant.cecp_name().to_owned();
+        // Same game: same start, no ucinewgame, and the moves extend the game (up to a short
+        // takeback or a ponder miss).
+        let common = match self.s.games.last() {
+            Some(g)
+                if !self.new_game_pending
+                    && g.kind == GameKind::Chess
+                    && g.start == start
+                    && g.variant == variant_name
+                    && g.chess960 == chess960 =>
+            {
+                let k = g
+                    .plies
+                    .iter()
+                    .zip(&moves)
+                    .take_while(|(a, b)| a.text == **b)
+                    .count();
+                (k + SAME_GAME_SLACK >= g.plies.len()).then_some(k)
+            }
+            _ => None,
+        };
+        self.new_game_pending = false;
+        let common = match common {
+            Some(k) => k,
+            None => {
+                let mut g = Game::new(GameKind::Chess, at, &variant_name, chess960);
+                g.start = start.clone();
+                self.push_game(g);
+                // The new game's plies come from a full replay.
+                self.cache.clear();
+                0
+            }
+        };
+        self.board_changed();
+        if let Some(g) = self.game() {
+            g.truncate(common);
+        }
+        if !variant.is_supported() {
+            self.board = None;
+            let reason = format!("variant {variant_name} is not modelled");
+            self.tokens_only(&moves, common, at, reason);
+            return;
+        }
+        let result = self
+            .cache
+            .apply(start.as_deref(), &moves, &variant, chess960);
+        let (update, failure) = match result {
+            Ok(u) => (Some(u), None),
+            Err(UciPositionError::Start(e)) => {
+                self.board = None;
+                self.diag(Level::Error, "bad-position", format!("position: {e}"));
+                self.tokens_only(&moves, common, at, e.to_string());
+                return;
+            }
+            Err(e @ UciPositionError::Move { .. }) => (None, Some(e)),
+        };
+        // Rebuild the plies beyond the common prefix from what the cache played.
+        let mut castlings = Vec::new();
+        let (reused, played) = match update {
+            Some(u) => (u.reused, u.played),
+            None => {
+                // The cache stopped at the illegal move: replay its legal prefix for SAN.
+                let legal = self.cache.moves().len();
+                let mut replay = self.s.games.last().and_then(Game::chess_start);
+                let played = moves
+                    .iter()
+                    .take(legal)
+                    .filter_map(|t| replay.as_mut().and_then(|r| r.play_uci(t).ok()))
+                    .collect();
+                (0, played)
+            }
+        };
+        if let Some(g) = self.s.games.last_mut() {
+            g.board_unknown = None;
+            for (i, p) in played.into_iter().enumerate() {
+                let idx = reused + i;
+                if idx < common {
+                    continue;
+                }
+                let text = moves.get(idx).copied().unwrap_or("");
+                if p.castling.is_some() {
+                    castlings.push((p.castling, text.to_owned()));
+                }
+                g.plies.push(Ply {
+                    text: text.to_owned(),
+                    canonical: Some(p.uci),
+                    san: Some(p.san),
+                    by: Mover::Gui,
+                    at,
+                    eval: None,
+                    depth: None,
+                });
+            }
+        }
+        self.board = self.cache.board().cloned();
+        for (notation, text) in castlings {
+            self.castling_spelling(notation, &text);
+        }
+        if let Some(UciPositionError::Move { index, error }) = failure {
+            let fen = self.board.as_ref().map(ChessBoard::fen).unwrap_or_default();
+            let msg = format!(
+                "position: move {} '{}' is illegal in {fen}: {}",
+                index + 1,
+                error.text,
+                error.reason
+            );
+            self.diag(Level::Error, "illegal-move", msg);
+        }
+        self.check_game_end(at);
+    }
+
+    /// A game whose board cannot be followed: keep the moves as tokens.
+    fn tokens_only(&mut self, moves: &[&str], common: usize, at: At, reason: String) {
+        self.cache.clear();
+        if let Some(g) = self.s.games.last_mut() {
+            g.board_unknown = Some(reason);
+            for t in moves.iter().skip(common) {
+                g.plies.push(Ply {
+                    text: (*t).to_owned(),
+                    canonical: None,
+                    san: None,
+                    by: Mover::Gui,
+                    at,
+                    eval: None,
+                    depth: None,
+                });
+            }
+        }
+    }
+
+    /// Records the board's verdict when a move ended the game.
+    pub(crate) fn check_game_end(&mut self, at: At) {
+        let Some(end) = self.board.as_ref().and_then(ChessBoard::outcome) else {
+            return;
+        };
+        let result = match end.winner {
+            Some(Side::White) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        };
+        let reason = format!("{:?}", end.reason).to_ascii_lowercase();
+        self.set_outcome(result, reason, at);
+    }
+
+    fn uci_go(&mut self, go: &Go, text: &str, at: At) {
+        let c = &mut self.s.clocks;
+        c.wtime = go.wtime.or(c.wtime);
+        c.btime = go.btime.or(c.btime);
+        c.winc = go.winc.or(c.winc);
+        c.binc = go.binc.or(c.binc);
+        c.movestogo = go.movestogo;
+        c.movetime = go.movetime;
+        if self.search.is_some() && self.has_open(|o| o.answer == "bestmove") {
+            self.diag(
+                Level::Warning,
+                "go-while-searching",
+                "go while the previous search has not answered bestmove",
+            );
+        }
+        self.s.modes.ponder = go.ponder;
+        self.s.modes.analyze = go.infinite;
+        let turn = self.board.as_ref().map(ChessBoard::turn);
+        self.engine_side = if go.ponder {
+            turn.map(Side::other)
+        } else {
+            turn
+        };
+        if let (Some(side), Some(g)) = (self.engine_side, self.s.games.last_mut())
+            && !go.infinite
+        {
+            g.engine_side = Some(side);
+        }
+        self.open("go", "bestmove", at);
+        let game = self.game_index();
+        let ply = self.s.games.last().map_or(0, |g| g.plies.len());
+        self.start_search(Search {
+            started: at,
+            ended: None,
+            request: text.trim().to_owned(),
+            ponder: go.ponder,
+            infinite: go.infinite,
+            reports: 0,
+            last: None,
+            best: None,
+            ponder_move: None,
+            game,
+            ply,
+        });
+    }
+
+    fn uci_info(&mut self, info: &Info) {
+        let Some(search) = self.search.as_mut() else {
+            return;
+        };
+        search.reports += 1;
+        if info.multipv.is_some_and(|n| n > 1) {
+            return;
+        }
+        let has_line = info.pv.is_some() || info.score.is_some() || info.depth.is_some();
+        if !has_line {
+            return;
+        }
+        let report = search.last.get_or_insert_with(SearchReport::default);
+        if info.depth.is_some() {
+            report.depth = info.depth;
+        }
+        if let Some(v) = info.score.and_then(|s| s.value) {
+            report.eval = Some(match v {
+                ScoreValue::Cp(cp) => Eval::Cp(i64::from(cp)),
+                ScoreValue::Mate(m) => Eval::Mate(m),
+            });
+        }
+        if info.nodes.is_some() {
+            report.nodes = info.nodes;
+        }
+        if info.time.is_some() {
+            report.time_ms = info.time;
+        }
+        let Some(pv) = &info.pv else {
+            return;
+        };
+        report.pv.clear();
+        report.pv.push_str(pv.as_str());
+        let Some(board) = self.board.as_ref() else {
+            return;
+        };
+        if let Err((index, e)) = self.pv.check(self.board_id, board, pv.as_str()) {
+            let msg = format!(
+                "pv move {} '{}' is illegal in {}: {}",
+                index + 1,
+                e.text,
+                board.fen(),
+                e.reason
+            );
+            self.diag(Level::Error, "illegal-pv", msg);
+        }
+    }
+
+    fn uci_bestmove(&mut self, best: &str, ponder: Option<&str>, at: At) {
+        if self.close(at, false, |o| o.answer == "bestmove") == 0 {
+            if self.searches_started == 0 {
+                self.diag(
+                    Level::Note,
+                    "unexpected",
+                    "bestmove before any go (the log starts mid-session?)",
+                );
+            } else {
+                self.diag(Level::Error, "unexpected", "bestmove without a pending go");
+            }
+        }
+
+        let search = self.end_search(Some(at)).map(|mut s| {
+            s.best = Some(best.to_owned());
+            s.ponder_move = ponder.map(str::to_owned);
+            if let Some(last) = self.s.searches.last_mut()
+                && self.retain
+            {
+                last.best = s.best.clone();
+                last.ponder_move = s.ponder_move.clone();
+            }
+            s
+        });
+        self.s.modes.ponder = false;
+        let Some(board) = self.board.clone() else {
+            if let Some(why) = never_legal(best) {
+                self.diag(
+                    Level::Error,
+                    "illegal-move",
+                    format!("bestmove {best} is illegal in any position: {why}"),
+                );
+            }
+            return;
+        };
+        if uci::is_null_move(best) {
+            let legal = board.legal_moves_uci().len();
+            if legal > 0 && board.outcome().is_none() {
+                let msg = format!(
+                    "bestmove {best} (no move) but {legal} legal move(s) exist in {}",
+                    board.fen()
+                );
+                self.diag(Level::Error, "null-bestmove", msg);
+            }
+            return;
+        }
+        let mut after = board.clone();
+        let played = match after.play_uci(best) {
+            Ok(p) => p,
+            Err(e) => {
+                let msg = format!(
+                    "bestmove {best} is illegal in {}: {}",
+                    board.fen(),
+                    e.reason
+                );
+                self.diag(Level::Error, "illegal-move", msg);
+                return;
+            }
+        };
+        self.castling_spelling(played.castling, best);
+        if let Some(p) = ponder
+            && !uci::is_null_move(p)
+            && let Err(e) = after.clone().play_uci(p)
+        {
+            let msg = format!(
+                "ponder move {p} is illegal after bestmove {best} in {}: {}",
+                after.fen(),
+                e.reason
+            );
+            self.diag(Level::Error, "illegal-ponder", msg);
+        }
+        let Some(search) = search else {
+            return;
+        };
+        // Only moves the GUI is meant to play become part of the game.
+        if search.infinite || search.ponder {
+            return;
+        }
+        let matches_root = self.s.games.last().is_some_and(|g| {
+            Some(self.games_dropped + self.s.games.len() - 1) == search.game
+                && g.plies.len() == search.ply
+        });
+        if !matches_root {
+            return;
+        }
+        let report = search.last.as_ref();
+        let ply = Ply {
+            text: best.to_owned(),
+            canonical: Some(played.uci),
+            san: Some(played.san),
+            by: Mover::Engine,
+            at,
+            eval: report.and_then(|r| r.eval),
+            depth: report.and_then(|r| r.depth),
+        };
+        if let Some(g) = self.game() {
+            g.plies.push(ply);
+        }
+        self.board = Some(after);
+        self.board_changed();
+        self.check_game_end(at);
+    }
+
+    /// UCI fixes the castling spelling by the UCI_Chess960 mode.
+    fn castling_spelling(&mut self, notation: Option<CastlingNotation>, mv: &str) {
+        let chess960 = self.board.as_ref().is_some_and(ChessBoard::is_chess960);
+        match notation {
+            Some(CastlingNotation::KingTwoSquares) if chess960 => self.diag(
+                Level::Warning,
+                "castling-notation",
+                format!("{mv}: castling as king-two-squares while UCI_Chess960 is on (expected king takes rook)"),
+            ),
+            Some(CastlingNotation::KingTakesRook) if !chess960 => self.diag(
+                Level::Warning,
+                "castling-notation",
+                format!("{mv}: castling as king-takes-rook without UCI_Chess960 (expected e1g1 style)"),
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// Moves no position makes legal (`a1a1`): worth flagging even when the board is unknown.
+fn never_legal(mv: &str) -> Option<&'static str> {
+    let b = mv.as_bytes();
+    let square = |i: usize| b.get(i..i + 2);
+    (b.len() >= 4
+        && b.first().is_some_and(u8::is_ascii_lowercase)
+        && b.get(1).is_some_and(u8::is_ascii_digit)
+        && square(0) == square(2))
+    .then_some("the from and to squares are the same")
+}
+
+/// FENs compare equal whatever the spacing.
+fn normalize_fen(fen: &str) -> String {
+    fen.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+}
