@@ -496,7 +496,10 @@ impl State {
                 board.fen(),
                 e.reason
             );
-            self.diag(Level::Error, "illegal-pv", msg);
+            // CECP calls the PV "freeform text" (thinking output), so a PV the board cannot
+            // follow is a warning, not a protocol error; Fairy-Max, for one, writes promotions
+            // without the piece (`c7c8`).
+            self.diag(Level::Warning, "illegal-pv", msg);
         }
     }
 }

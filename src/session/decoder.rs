@@ -63,6 +63,10 @@ pub(crate) struct State {
     /// Searches started in this session: answers before the first one come from a log that
     /// starts mid-session, not from a confused engine.
     pub(crate) searches_started: u64,
+    /// NBoard: the engine's last `=== MOVE` (upper-case move, its eval, the ply it was for).
+    /// The board only changes when the GUI then sends `move`; if that is the proposal, the
+    /// ply is the engine's.
+    pub(crate) nboard_proposal: Option<(String, Option<super::model::Eval>, usize)>,
 }
 
 impl State {
@@ -85,6 +89,7 @@ impl State {
             diags: Vec::new(),
             moved: false,
             searches_started: 0,
+            nboard_proposal: None,
         }
     }
 

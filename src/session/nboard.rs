@@ -16,8 +16,8 @@ impl State {
                 self.s.handshake = Handshake::Done(at);
             }
             Msg::SetGame(ggf) => self.nboard_set_game(ggf, at),
-            Msg::Move(me) => self.nboard_move(&me.mv, Mover::Gui, None, at),
-            Msg::BareMove(mv) => self.nboard_move(mv, Mover::Gui, None, at),
+            Msg::Move(me) => self.nboard_gui_move(&me.mv, at),
+            Msg::BareMove(mv) => self.nboard_gui_move(mv, at),
             Msg::Hint(_) => self.open("hint", "search/book", at),
             Msg::Go => {
                 self.open("go", "===", at);
@@ -137,11 +137,48 @@ impl State {
         if let Some(s) = self.search.as_mut() {
             s.best = Some(me.mv.clone());
         }
-        self.nboard_move(&me.mv, Mover::Engine, eval, at);
+        // "The engine does not update the board with this move, instead it waits for a
+        // "move" command from NBoard" (NBoard protocol, `go`): check it, don't play it.
+        if let Some(board) = self.othello.filter(|b| !b.is_game_over()) {
+            let before = board.display_string();
+            match OthelloMove::parse(&me.mv) {
+                None => self.diag(
+                    Level::Error,
+                    "illegal-move",
+                    format!("'{}' is not an Othello move", me.mv),
+                ),
+                Some(mv) => {
+                    if let Err(e) = board.clone().play_move(mv) {
+                        let msg = format!("engine's move {} is illegal in {before}: {e}", me.mv);
+                        self.diag(Level::Error, "illegal-move", msg);
+                    }
+                }
+            }
+        }
+        if self.othello.is_some_and(|b| b.is_game_over()) {
+            // The GUI asked for a move in a finished game; any answer is as good as another.
+            self.diag(Level::Note, "game-over", "go answered after the game ended");
+        }
+        let ply = self.s.games.last().map_or(0, |g| g.plies.len());
+        self.nboard_proposal = Some((me.mv.to_ascii_uppercase(), eval, ply));
         if let (Some(side), Some(g)) = (side, self.s.games.last_mut()) {
             g.engine_side = Some(side);
         }
         self.end_search(Some(at));
+    }
+
+    /// A `move` from the GUI: the engine's own proposal when it repeats the last `===` for
+    /// this ply, otherwise the GUI's (the user's or the opponent's) move.
+    fn nboard_gui_move(&mut self, mv: &str, at: At) {
+        let ply = self.s.games.last().map_or(0, |g| g.plies.len());
+        match self.nboard_proposal.take() {
+            Some((proposed, eval, for_ply))
+                if for_ply == ply && proposed.eq_ignore_ascii_case(mv) =>
+            {
+                self.nboard_move(mv, Mover::Engine, eval, at)
+            }
+            _ => self.nboard_move(mv, Mover::Gui, None, at),
+        }
     }
 
     fn nboard_report(&mut self, sl: &SearchLine) {
