@@ -94,6 +94,14 @@ def ranked(board: Board) -> list[tuple[int, int]]:
     return scored
 
 
+def eval_after(board: Board, sq: int) -> float:
+    """Disc difference for the mover after `sq`: a plausible-looking eval, in discs."""
+    b = Board()
+    b.cells, b.to_move = list(board.cells), board.to_move
+    b.play(sq)
+    return float(b.disc_diff(board.to_move))
+
+
 def parse_ggf(ggf: str) -> tuple[Board, list[int | None]] | None:
     bo = re.search(r"BO\[([^\]]*)\]", ggf)
     board = Board(bo.group(1) if bo else START_BO)
@@ -147,7 +155,8 @@ class Engine:
         best = ranked(self.board)
         if not best:
             return [f"search PA {self.board.disc_diff(self.board.to_move):.2f} 0 {self.depth}"]
-        return [f"search {square_name(sq)} {score:.2f} 0 {self.depth} greedy" for score, sq in best[:max(1, n)]]
+        return [f"search {square_name(sq)} {eval_after(self.board, sq):.2f} 0 {self.depth} greedy"
+                for _score, sq in best[:max(1, n)]]
 
     def go(self) -> None:
         self.out("status thinking")
@@ -158,7 +167,8 @@ class Engine:
         self.out(f"nodestats {nodes} 0.01")
         best = ranked(self.board)
         if best:
-            self.out(f"=== {square_name(best[0][1])}/{best[0][0]:.2f}/0.01")
+            sq = best[0][1]
+            self.out(f"=== {square_name(sq)}/{eval_after(self.board, sq):.2f}/0.01")
         else:
             self.out("=== PA")
         self.out("status waiting")
