@@ -1,0 +1,307 @@
+//! The shipped real recordings (`recordings/`) decode as the real client saw them:
+//! - a JSON snapshot per recording of its decoded sessions (protocol, engine, handshake, games
+//!   with every move, open obligations) and of every diagnostic, in `tests/snapshots/decode/`
+//!   (regenerate with `UPDATE_SNAPSHOTS=1 cargo test --test decode_recordings`);
+//! - no message the protocol texts define is left `unknown`;
+//! - the PGN export's moves equal the game the client (python-chess) played and saved.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn recordings() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    v.sort();
+    assert!(
+        v.len() >= 5,
+        "expected the shipped recordings in {}",
+        dir.display()
+    );
+    v
+}
+
+fn kibitzer(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(args)
+        .output()
+        .expect("run kibitzer");
+    assert!(
+        out.status.success(),
+        "kibitzer {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+fn decoded(path: &Path) -> Vec<Value> {
+    kibitzer(&["decode", "--json", path.to_str().unwrap()])
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l}: {e}")))
+        .collect()
+}
+
+/// Times differ between machines and runs of the same traffic; everything else must not.
+fn without_times(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|k, _| !matches!(k.as_str(), "t" | "ts" | "since" | "latency_ms" | "age_ms"));
+            m.values_mut().for_each(without_times);
+        }
+        Value::Array(a) => a.iter_mut().for_each(without_times),
+        _ => {}
+    }
+}
+
+#[test]
+fn decoded_recordings_match_their_snapshots() {
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    let mut failures = Vec::new();
+    for path in recordings() {
+        let lines = decoded(&path);
+        let mut snap = serde_json::Map::new();
+        let mut summaries: Vec<Value> = lines
+            .iter()
+            .filter(|l| l["type"] == "summary")
+            .cloned()
+            .collect();
+        summaries.iter_mut().for_each(without_times);
+        assert!(
+            !summaries.is_empty(),
+            "{}: no session summary",
+            path.display()
+        );
+        snap.insert("sessions".into(), Value::Array(summaries));
+        let diags: Vec<Value> = lines
+            .iter()
+            .filter_map(|l| {
+                let d = l.get("diagnostics")?.as_array()?;
+                Some(d.iter().map(move |d| serde_json::json!({"seq": l["seq"], "text": l["text"], "code": d["code"], "level": d["level"]})))
+            })
+            .flatten()
+            .collect();
+        snap.insert("diagnostics".into(), Value::Array(diags));
+        let text = serde_json::to_string_pretty(&Value::Object(snap)).unwrap() + "\n";
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let snap_path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/snapshots/decode")
+            .join(format!("{name}.json"));
+        if update {
+            std::fs::write(&snap_path, &text).unwrap();
+            continue;
+        }
+        match std::fs::read_to_string(&snap_path) {
+            Ok(want) if want == text => {}
+            Ok(_) => failures.push(format!(
+                "{name}: decoded session differs from {}",
+                snap_path.display()
+            )),
+            Err(_) => failures.push(format!(
+                "{name}: no snapshot {} (run with UPDATE_SNAPSHOTS=1)",
+                snap_path.display()
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// First words of every message the protocol texts define, per protocol.
+fn spec_words(protocol: &str) -> &'static [&'static str] {
+    match protocol {
+        "uci" => &[
+            "uci",
+            "debug",
+            "isready",
+            "setoption",
+            "register",
+            "ucinewgame",
+            "position",
+            "go",
+            "stop",
+            "ponderhit",
+            "quit",
+            "id",
+            "uciok",
+            "readyok",
+            "bestmove",
+            "copyprotection",
+            "registration",
+            "info",
+            "option",
+        ],
+        "xboard" => &[
+            "xboard",
+            "protover",
+            "accepted",
+            "rejected",
+            "new",
+            "variant",
+            "quit",
+            "random",
+            "force",
+            "go",
+            "playother",
+            "white",
+            "black",
+            "level",
+            "st",
+            "sd",
+            "nps",
+            "time",
+            "otim",
+            "usermove",
+            "?",
+            "ping",
+            "draw",
+            "result",
+            "setboard",
+            "edit",
+            "hint",
+            "bk",
+            "undo",
+            "remove",
+            "hard",
+            "easy",
+            "post",
+            "nopost",
+            "analyze",
+            "name",
+            "rating",
+            "ics",
+            "computer",
+            "pause",
+            "resume",
+            "memory",
+            "cores",
+            "egtpath",
+            "option",
+            "exclude",
+            "include",
+            "setscore",
+            "lift",
+            "put",
+            "hover",
+            "feature",
+            "move",
+            "pong",
+            "Illegal",
+            "Error",
+            "resign",
+            "offer",
+            "tellopponent",
+            "tellothers",
+            "tellall",
+            "telluser",
+            "tellusererror",
+            "askuser",
+            "tellics",
+            "tellicsnoalias",
+            "Hint:",
+            "setup",
+            "stat01:",
+        ],
+        "nboard" => &[
+            "nboard",
+            "set",
+            "move",
+            "hint",
+            "go",
+            "ping",
+            "learn",
+            "analyze",
+            "status",
+            "nodestats",
+            "pong",
+            "===",
+            "search",
+            "book",
+            "learned",
+        ],
+        _ => &[],
+    }
+}
+
+#[test]
+fn no_message_the_specs_define_is_left_unknown() {
+    for path in recordings() {
+        let lines = decoded(&path);
+        for l in &lines {
+            if l["kind"] != "unknown" {
+                continue;
+            }
+            let protocol = l["protocol"].as_str().unwrap_or("");
+            let text = l["text"].as_str().unwrap_or("");
+            let first = text.split_whitespace().next().unwrap_or("");
+            assert!(
+                !spec_words(protocol).contains(&first),
+                "{}: seq {}: `{text}` is a {protocol} message but decoded as unknown",
+                path.display(),
+                l["seq"]
+            );
+        }
+    }
+}
+
+/// The SAN moves of the first game in a PGN text.
+fn pgn_moves(pgn: &str) -> Vec<String> {
+    let body: String = pgn
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut depth = 0;
+    let mut plain = String::new();
+    for c in body.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            c if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    plain
+        .split_whitespace()
+        .filter(|t| {
+            !t.ends_with('.')
+                && !t.contains("...")
+                && !matches!(*t, "*" | "1-0" | "0-1" | "1/2-1/2")
+        })
+        .map(|t| t.split('.').next_back().unwrap_or(t).to_string())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+#[test]
+fn exported_games_equal_what_the_client_played() {
+    let mut compared = 0;
+    for path in recordings() {
+        let client_pgn = path.with_extension("pgn");
+        let Ok(client) = std::fs::read_to_string(&client_pgn) else {
+            continue;
+        };
+        let exported = kibitzer(&["export", "--pgn", path.to_str().unwrap()]);
+        let want = pgn_moves(&client);
+        let got = pgn_moves(&exported);
+        assert!(
+            want.len() >= 20,
+            "{}: client game too short",
+            client_pgn.display()
+        );
+        // The engine's last bestmove is a ply of the decoded game (nothing on the wire says
+        // whether the client played it); python-chess's saved game may stop before it.
+        assert!(
+            got.len() >= want.len() && got[..want.len()] == want[..] && got.len() <= want.len() + 1,
+            "{}: exported moves differ from the client's game\n got: {got:?}\nwant: {want:?}",
+            path.display()
+        );
+        compared += 1;
+    }
+    assert!(
+        compared >= 2,
+        "expected PGNs from the clients next to the recordings"
+    );
+}
