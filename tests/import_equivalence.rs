@@ -61,14 +61,15 @@ fn render(events: &[Event], format: LogFormat) -> String {
     out
 }
 
-/// What a user sees of a decoded session, independent of where the lines came from.
-fn essence(
-    s: &Session,
-) -> (
+/// What a user sees of a decoded session: traffic lines with their decoded kind, the moves of
+/// every game, and every diagnostic.
+type Essence = (
     Vec<(Source, String, &'static str)>,
     Vec<Vec<Option<String>>>,
     Vec<String>,
-) {
+);
+
+fn essence(s: &Session) -> Essence {
     let lines = s
         .lines
         .iter()
