@@ -100,6 +100,8 @@ mod tests {
             ),
             (Source::Gui, "go"),
             (Source::Engine, "=== D6/-1.5"),
+            // NBoard plays the engine's proposal by sending it back as a move.
+            (Source::Gui, "move D6"),
         ];
         let ev: Vec<Event> = lines
             .iter()
