@@ -21,7 +21,7 @@ impl<'a> Tokens<'a> {
 
     fn skip_ws(&mut self) {
         let b = self.s.as_bytes();
-        while self.pos < b.len() && b[self.pos].is_ascii_whitespace() {
+        while b.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
             self.pos += 1;
         }
     }
@@ -66,20 +66,53 @@ impl<'a> Tokens<'a> {
 impl<'a> Iterator for Tokens<'a> {
     type Item = &'a str;
 
+    #[inline]
     fn next(&mut self) -> Option<&'a str> {
-        self.skip_ws();
         let b = self.s.as_bytes();
-        let start = self.pos;
-        while self.pos < b.len() && !b[self.pos].is_ascii_whitespace() {
-            self.pos += 1;
+        let mut i = self.pos;
+        while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
         }
-        if start == self.pos {
+        let start = i;
+        i = token_end(b, i);
+        self.pos = i;
+        if start == i {
             None
         } else {
             // ASCII whitespace bytes are always char boundaries, so this never fails.
-            self.s.get(start..self.pos)
+            self.s.get(start..i)
         }
     }
+}
+
+/// End of the token starting at `i`: the first ASCII whitespace byte at or after `i`, or the
+/// length. Tokens are short and every `info` line has dozens, so this looks at eight bytes at a
+/// time for a byte <= 0x20 (whitespace is among those; others are rare and checked one by one).
+#[inline]
+fn token_end(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // The lowest flagged byte is exactly the first byte < 0x21 (borrows only run upwards).
+        let low = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
+        if low == 0 {
+            i += 8;
+            continue;
+        }
+        let at = i + (low.trailing_zeros() / 8) as usize;
+        if b.get(at).is_some_and(u8::is_ascii_whitespace) {
+            return at;
+        }
+        // A control byte inside the token: step over it.
+        i = at + 1;
+    }
+    while b.get(i).is_some_and(|c| !c.is_ascii_whitespace()) {
+        i += 1;
+    }
+    i
 }
 
 /// A list of moves (a PV, `searchmoves`, `position ... moves`), stored as one string with single
@@ -127,18 +160,18 @@ impl Moves {
         let mut end = 0;
         let mut tidy = true;
         loop {
-            let save = toks.clone();
-            let at = toks.offset();
+            let before = toks.pos;
             match toks.next() {
                 Some(t) if keep(t) => {
+                    let at = toks.pos - t.len();
                     match start {
                         None => start = Some(at),
                         Some(_) => tidy &= at == end + 1 && toks.byte_at(end) == Some(b' '),
                     }
-                    end = toks.cursor();
+                    end = toks.pos;
                 }
                 _ => {
-                    *toks = save;
+                    toks.pos = before;
                     break;
                 }
             }
@@ -184,6 +217,30 @@ mod tests {
         assert_eq!(t.peek(), Some("on"));
         assert_eq!(t.rest(), "on");
         assert_eq!(t.next(), None);
+    }
+
+    #[test]
+    fn token_ends_match_a_byte_by_byte_scan() {
+        let lines = [
+            "info depth 12 seldepth 18 multipv 1 score cp 31 pv e2e4 e7e5",
+            "a\x01b\x1fc d\x7fe\u{e9}\u{1F600}x\ty\x0bz\x0cw\rv\nq",
+            "averyveryverylongtokenwithoutspaces  x",
+            "",
+            " ",
+            "12345678 123456789 1234567",
+        ];
+        for line in lines {
+            let b = line.as_bytes();
+            for i in 0..=b.len() {
+                let slow = i + b[i..]
+                    .iter()
+                    .take_while(|c| !c.is_ascii_whitespace())
+                    .count();
+                assert_eq!(token_end(b, i), slow, "{line:?} at {i}");
+            }
+            let split: Vec<&str> = line.split_ascii_whitespace().collect();
+            assert_eq!(Tokens::new(line).collect::<Vec<_>>(), split);
+        }
     }
 
     #[test]

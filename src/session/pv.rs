@@ -1,8 +1,10 @@
 //! Cheap PV legality for the `info` flood.
 //!
 //! Consecutive PVs of one search share prefixes (the first moves change rarely between
-//! depths), so the cache keeps the last verified PV with the position after each of its moves
-//! and only plays the new suffix. A move the fast path refuses is re-checked by
+//! depths), so the cache keeps the longest verified line with the position after each of its
+//! moves and only plays what the new PV adds. A PV that is a prefix of that line (engines often
+//! shorten the PV for an iteration, then grow it back) costs a string comparison: every prefix
+//! of a legal line is legal. A PV that differs is verified from the first difference on. A move the fast path refuses is re-checked by
 //! `ChessBoard::check_line`, which knows every notation and variant rule and words the reason.
 
 use shakmaty::{Position, uci::UciMove, variant::VariantPosition};
@@ -51,12 +53,13 @@ impl PvCache {
             common += 1;
             start = end + 1;
         }
+        let Some(first) = pending else {
+            // The PV is the cached line or a prefix of it: already verified.
+            return Ok(());
+        };
         self.text.truncate(if common == 0 { 0 } else { start - 1 });
         self.ends.truncate(common);
         self.positions.truncate(common);
-        let Some(first) = pending else {
-            return Ok(());
-        };
         for tok in std::iter::once(first).chain(tokens) {
             let pos = match self.positions.last() {
                 Some(p) => p,
@@ -114,6 +117,9 @@ mod tests {
         assert_eq!(c.positions.len(), 3);
         assert!(c.check(1, &b, "e2e4 e7e5 g1f3 b8c6").is_ok());
         assert_eq!(c.text, "e2e4 e7e5 g1f3 b8c6");
+        // A shorter PV along the same line keeps the longer verified line.
+        assert!(c.check(1, &b, "e2e4 e7e5").is_ok());
+        assert_eq!(c.positions.len(), 4);
         assert!(c.check(1, &b, "e2e4 c7c5").is_ok());
         assert_eq!(c.text, "e2e4 c7c5");
         assert_eq!(c.ends, vec![4, 9]);
@@ -127,6 +133,15 @@ mod tests {
         let err = c.check(1, &b, "e2e4 e7e5 e1e3").expect_err("illegal");
         assert_eq!(err.0, 2);
         assert_eq!(err.1.text, "e1e3");
+        // A line that differs after a cached prefix is checked from the difference on.
+        assert!(c.check(1, &b, "e2e4 e7e5 g1f3 b8c6 f1b5").is_ok());
+        let err = c
+            .check(1, &b, "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1c1")
+            .expect_err("illegal");
+        assert_eq!(err.0, 6);
+        assert!(c.check(1, &b, "e2e4 e7e5 g1f3").is_ok());
+        assert_eq!(c.check(1, &b, "e2e4 e7e5 g1f3 g8f6 f1b5 f6e4 f3g5 e4g5 e1g1 b8c6 d2d4 c6d4 d1d4 g5h3 g1h1 h3f2 h1g1 f2h3 g1h1 h3f2").map_err(|e| e.0), Ok(()));
+        assert_eq!(c.check(1, &b, "e2e4 e7e5 g1f3 g8f6 f1b5 f6e4 f3g5 e4g5 e1g1 b8c6 d2d4 c6d4 d1d4 g5h3 g1h1 h3f2 h1g1 f2h3 g1h1 h3h5").map_err(|e| e.0), Err(19));
         // A new root invalidates the cache: e7e5 is not legal for White.
         assert_eq!(c.check(2, &b, "e7e5").expect_err("wrong side").0, 0);
     }
