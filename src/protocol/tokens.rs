@@ -86,33 +86,17 @@ impl<'a> Iterator for Tokens<'a> {
 }
 
 /// End of the token starting at `i`: the first ASCII whitespace byte at or after `i`, or the
-/// length. Tokens are short and every `info` line has dozens, so this looks at eight bytes at a
-/// time for a byte <= 0x20 (whitespace is among those; others are rare and checked one by one).
+/// length. Every `info` line has dozens of short tokens: one comparison per byte for the usual
+/// printable bytes, the whitespace test only for the rare bytes <= 0x20.
 #[inline]
-fn token_end(b: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        // The lowest flagged byte is exactly the first byte < 0x21 (borrows only run upwards).
-        let low = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
-        if low == 0 {
-            i += 8;
-            continue;
+pub(crate) fn token_end(b: &[u8], mut i: usize) -> usize {
+    loop {
+        match b.get(i) {
+            Some(&c) if c > b' ' => i += 1,
+            Some(c) if !c.is_ascii_whitespace() => i += 1,
+            _ => return i,
         }
-        let at = i + (low.trailing_zeros() / 8) as usize;
-        if b.get(at).is_some_and(u8::is_ascii_whitespace) {
-            return at;
-        }
-        // A control byte inside the token: step over it.
-        i = at + 1;
     }
-    while b.get(i).is_some_and(|c| !c.is_ascii_whitespace()) {
-        i += 1;
-    }
-    i
 }
 
 /// A list of moves (a PV, `searchmoves`, `position ... moves`), stored as one string with single
@@ -123,6 +107,12 @@ pub struct Moves(String);
 impl Moves {
     pub fn new() -> Self {
         Moves(String::new())
+    }
+
+    /// Moves from text the caller has checked is already single-space separated, with no
+    /// other whitespace and none at either end.
+    pub(crate) fn from_tidy(s: &str) -> Moves {
+        Moves(s.to_owned())
     }
 
     pub fn iter(&self) -> std::str::SplitAsciiWhitespace<'_> {

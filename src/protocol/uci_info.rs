@@ -7,6 +7,8 @@ use super::tokens::{Moves, Tokens};
 use super::uci::number;
 use super::{Diagnostic, diag};
 
+mod fast;
+
 /// Bound qualifier of a score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Bound {
@@ -166,6 +168,15 @@ impl Info {
     }
 
     pub(crate) fn parse(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Info {
+        if let Some(i) = fast::parse(toks.peek_rest()) {
+            toks.rest();
+            return i;
+        }
+        Info::parse_general(toks, d)
+    }
+
+    /// Every form of `info`, with diagnostics; [`fast::parse`] handles the usual lines.
+    fn parse_general(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Info {
         let mut i = Info::default();
         let kw = is_info_keyword;
         while let Some(t) = toks.next() {

@@ -10,6 +10,7 @@
 use shakmaty::{Position, uci::UciMove, variant::VariantPosition};
 
 use crate::game::{ChessBoard, IllegalMove};
+use crate::protocol::tokens::Tokens;
 
 #[derive(Default)]
 pub(crate) struct PvCache {
@@ -36,10 +37,16 @@ impl PvCache {
             self.root = root_id;
             self.clear();
         }
+        // The usual case, one memcmp: the PV is the cached line or a prefix of it (the cached
+        // text is single-spaced, so a byte prefix ending at a move boundary is a move prefix).
+        let (cached, new) = (self.text.as_bytes(), pv.as_bytes());
+        if cached.starts_with(new) && matches!(cached.get(new.len()), None | Some(b' ')) {
+            return Ok(());
+        }
         // Common prefix with the cached line, in moves.
         let mut common = 0;
         let mut start = 0;
-        let mut tokens = pv.split_ascii_whitespace();
+        let mut tokens = Tokens::new(pv);
         let mut pending: Option<&str> = None;
         for tok in tokens.by_ref() {
             let Some(&end) = self.ends.get(common) else {
