@@ -178,6 +178,23 @@ impl Moves {
     }
 }
 
+impl Moves {
+    /// All the remaining tokens, like `take_while(toks, |_| true)`. A GUI's `position ...
+    /// moves` carries the whole game every ply: when the text is already single-spaced (the
+    /// usual case) it is copied in one go after a quick scan instead of token by token.
+    pub fn rest(toks: &mut Tokens<'_>) -> Moves {
+        let r = toks.rest();
+        let b = r.as_bytes();
+        let tidy = !b.iter().any(|&c| c != b' ' && c.is_ascii_whitespace())
+            && memchr::memmem::find(b, b"  ").is_none();
+        if tidy {
+            Moves(r.to_owned())
+        } else {
+            r.split_ascii_whitespace().collect()
+        }
+    }
+}
+
 impl<'a> FromIterator<&'a str> for Moves {
     fn from_iter<I: IntoIterator<Item = &'a str>>(iter: I) -> Self {
         let mut m = Moves::new();
@@ -244,5 +261,22 @@ mod tests {
         t.next();
         let m = Moves::take_while(&mut t, |_| true);
         assert_eq!(m.as_str(), "e2e4 e7e5");
+        for line in [
+            "moves e2e4 e7e5 ",
+            "moves e2e4\te7e5",
+            "moves  e2e4  e7e5",
+            "moves",
+            "moves \r",
+        ] {
+            let mut a = Tokens::new(line);
+            a.next();
+            let mut b = a.clone();
+            assert_eq!(
+                Moves::rest(&mut a),
+                Moves::take_while(&mut b, |_| true),
+                "{line:?}"
+            );
+            assert_eq!((a.next(), b.next()), (None, None));
+        }
     }
 }

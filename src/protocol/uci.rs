@@ -234,7 +234,7 @@ pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
 
 fn parse_command(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Msg {
     let msg = match cmd {
-        "info" => return Msg::Info(Box::new(Info::parse(toks, d))),
+        "info" => return Msg::Info(Info::parse_boxed(toks, d)),
         "uci" => Msg::Uci,
         "isready" => Msg::IsReady,
         "ucinewgame" => Msg::UciNewGame,
@@ -356,7 +356,7 @@ fn parse_position(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Msg {
         },
         Some("moves") => {
             diag(d, "position: missing 'startpos' or 'fen'");
-            pos.moves = Moves::take_while(toks, |_| true);
+            pos.moves = Moves::rest(toks);
             return Msg::Position(pos);
         }
         Some(other) => diag(
@@ -366,7 +366,7 @@ fn parse_position(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Msg {
         None => diag(d, "position: missing 'startpos' or 'fen'"),
     }
     match toks.next() {
-        Some("moves") => pos.moves = Moves::take_while(toks, |_| true),
+        Some("moves") => pos.moves = Moves::rest(toks),
         Some(other) => {
             let rest = toks.rest();
             diag(d, format!("position: ignored '{other} {rest}'"));

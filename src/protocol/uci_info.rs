@@ -167,12 +167,16 @@ impl Info {
         !known.is_empty()
     }
 
-    pub(crate) fn parse(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Info {
-        if let Some(i) = fast::parse(toks.peek_rest()) {
+    /// Parses the fields after `info`, straight into the box the message keeps (an `Info` is a
+    /// few hundred bytes: not worth moving around on every line).
+    pub(crate) fn parse_boxed(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Box<Info> {
+        let mut i = Box::<Info>::default();
+        if fast::parse(toks.peek_rest(), &mut i) {
             toks.rest();
-            return i;
+        } else {
+            *i = Info::parse_general(toks, d);
         }
-        Info::parse_general(toks, d)
+        i
     }
 
     /// Every form of `info`, with diagnostics; [`fast::parse`] handles the usual lines.
@@ -424,7 +428,7 @@ mod tests {
     fn digit_values_and_odd_values_parse_like_before() {
         let parse = |line: &str| {
             let mut d = Vec::new();
-            let i = Info::parse(&mut Tokens::new(line), &mut d);
+            let i = *Info::parse_boxed(&mut Tokens::new(line), &mut d);
             (i, d)
         };
         let (i, d) = parse("depth 007 nodes 18446744073709551615 time +5 seldepth 4294967296");

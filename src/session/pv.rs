@@ -43,6 +43,11 @@ impl PvCache {
         if cached.starts_with(new) && matches!(cached.get(new.len()), None | Some(b' ')) {
             return Ok(());
         }
+        // Next most usual: the PV extends the cached line; only the new moves need playing.
+        if !cached.is_empty() && new.starts_with(cached) && new.get(cached.len()) == Some(&b' ') {
+            let suffix = pv.get(cached.len() + 1..).unwrap_or("");
+            return self.extend(root, pv, Tokens::new(suffix));
+        }
         // Common prefix with the cached line, in moves.
         let mut common = 0;
         let mut start = 0;
@@ -67,7 +72,18 @@ impl PvCache {
         self.text.truncate(if common == 0 { 0 } else { start - 1 });
         self.ends.truncate(common);
         self.positions.truncate(common);
-        for tok in std::iter::once(first).chain(tokens) {
+        self.extend(root, pv, std::iter::once(first).chain(tokens))
+    }
+
+    /// Plays `moves` after the cached line, keeping each verified one; `pv` is the whole line
+    /// for the authoritative check when one fails.
+    fn extend<'a>(
+        &mut self,
+        root: &ChessBoard,
+        pv: &str,
+        moves: impl Iterator<Item = &'a str>,
+    ) -> Result<(), (usize, IllegalMove)> {
+        for tok in moves {
             let pos = match self.positions.last() {
                 Some(p) => p,
                 None => root.position(),
@@ -151,6 +167,49 @@ mod tests {
         assert_eq!(c.check(1, &b, "e2e4 e7e5 g1f3 g8f6 f1b5 f6e4 f3g5 e4g5 e1g1 b8c6 d2d4 c6d4 d1d4 g5h3 g1h1 h3f2 h1g1 f2h3 g1h1 h3h5").map_err(|e| e.0), Err(19));
         // A new root invalidates the cache: e7e5 is not legal for White.
         assert_eq!(c.check(2, &b, "e7e5").expect_err("wrong side").0, 0);
+    }
+
+    /// A line from the start position: each step picks a legal move by index, or (when the
+    /// pick is out of range) a move that is illegal there.
+    fn line(picks: &[(usize, bool)]) -> String {
+        let mut b = start();
+        let mut moves = Vec::new();
+        for &(pick, legal) in picks {
+            let legal_moves = b.legal_moves_uci();
+            if legal_moves.is_empty() {
+                break;
+            }
+            if !legal {
+                moves.push("a1a1".to_owned());
+                break;
+            }
+            let m = legal_moves[pick % legal_moves.len()].clone();
+            b.play_uci(&m).expect("legal");
+            moves.push(m);
+        }
+        moves.join(" ")
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn answers_like_the_board_for_any_sequence_of_pvs(
+            lines in proptest::collection::vec(
+                (proptest::collection::vec((0..3usize, proptest::bool::weighted(0.95)), 0..8), 0..8usize),
+                1..12,
+            ),
+        ) {
+            let b = start();
+            let mut c = PvCache::default();
+            let mut base = Vec::new();
+            for (picks, keep) in lines {
+                // Share a prefix with the previous line, as consecutive PVs do.
+                base.truncate(keep);
+                base.extend(picks);
+                let pv = line(&base);
+                let expected = b.check_line(pv.split_ascii_whitespace()).map(|_| ()).map_err(|e| e.0);
+                proptest::prop_assert_eq!(c.check(1, &b, &pv).map_err(|e| e.0), expected, "{}", pv);
+            }
+        }
     }
 
     #[test]

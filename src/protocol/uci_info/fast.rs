@@ -10,11 +10,18 @@
 use super::{Bound, Info, Kw, Score, ScoreValue, keyword};
 use crate::protocol::tokens::{Moves, token_end};
 
-/// The `info` fields in `rest` (the line after `info`, trimmed), or `None` to let the general
-/// parser decide.
-pub(super) fn parse(rest: &str) -> Option<Info> {
-    let mut w = Words { s: rest, pos: 0 };
-    let mut i = Info::default();
+/// Fills `i` (a default `Info`) from `rest` (the line after `info`, trimmed). `false` leaves
+/// the line to the general parser, and `i` partly filled.
+pub(super) fn parse(rest: &str, i: &mut Info) -> bool {
+    fields(rest, i).is_some()
+}
+
+fn fields(rest: &str, i: &mut Info) -> Option<()> {
+    let mut w = Words {
+        s: rest,
+        b: rest.as_bytes(),
+        pos: 0,
+    };
     while let Some(t) = w.word()? {
         match keyword(t)? {
             Kw::Depth => i.depth = Some(w.uint()?),
@@ -48,12 +55,12 @@ pub(super) fn parse(rest: &str) -> Option<Info> {
             }
             Kw::String => {
                 i.string = Some(w.s.get(w.pos..)?.trim_ascii().to_owned());
-                w.pos = w.s.len();
+                w.pos = w.b.len();
             }
             Kw::CurrMove | Kw::Refutation | Kw::CurrLine => return None,
         }
     }
-    Some(i)
+    Some(())
 }
 
 /// `score` as the general parser reads it when nothing is off: `cp`/`mate` with a plain
@@ -78,60 +85,77 @@ fn score(w: &mut Words<'_>) -> Option<Score> {
 
 struct Words<'a> {
     s: &'a str,
+    b: &'a [u8],
     pos: usize,
 }
 
 impl<'a> Words<'a> {
     /// The next space-separated word: `Some(None)` at the end, `None` when the spacing is
     /// anything but single spaces.
+    #[inline]
     fn word(&mut self) -> Option<Option<&'a str>> {
-        let b = self.s.as_bytes();
         let start = self.pos;
-        if start >= b.len() {
+        if start >= self.b.len() {
             return Some(None);
         }
-        let i = token_end(b, start);
-        if i == start || b.get(i).is_some_and(|&c| c != b' ') {
+        let end = token_end(self.b, start);
+        if end == start {
             return None;
         }
-        self.pos = if i < b.len() { i + 1 } else { i };
-        // A space after the last word would mean the caller did not trim.
-        if i + 1 == b.len() {
-            return None;
-        }
-        self.s.get(start..i).map(Some)
+        self.next_word(end)?;
+        self.s.get(start..end).map(Some)
     }
 
-    /// An unsigned value of plain digits that fits `T`.
+    /// Steps over the single space after a word ending at `end`; `None` for any other
+    /// whitespace, or a space at the very end (the caller trims the line).
+    #[inline]
+    fn next_word(&mut self, end: usize) -> Option<()> {
+        match self.b.get(end) {
+            None => self.pos = end,
+            Some(b' ') if end + 1 < self.b.len() => self.pos = end + 1,
+            Some(_) => return None,
+        }
+        Some(())
+    }
+
+    /// An unsigned value of 1 to 19 plain digits (so it fits a `u64`) that fits `T`, read in
+    /// the same pass that finds the end of the word.
+    #[inline]
     fn uint<T: TryFrom<u64>>(&mut self) -> Option<T> {
-        let b = self.word()??.as_bytes();
-        T::try_from(digits(b)?).ok()
+        let v = self.digits()?;
+        T::try_from(v).ok()
+    }
+
+    #[inline]
+    fn digits(&mut self) -> Option<u64> {
+        let start = self.pos;
+        let mut end = start;
+        let mut v = 0u64;
+        while let Some(&c) = self.b.get(end) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+            end += 1;
+        }
+        if end == start || end - start > 19 {
+            return None;
+        }
+        // A digit run followed by anything but a space is not a plain number.
+        self.next_word(end)?;
+        Some(v)
     }
 
     /// A signed value: plain digits, optionally after a minus sign.
     fn int(&mut self) -> Option<i32> {
-        let b = self.word()??.as_bytes();
-        match b.split_first() {
-            Some((b'-', rest)) => i32::try_from(-i64::try_from(digits(rest)?).ok()?).ok(),
-            _ => i32::try_from(digits(b)?).ok(),
+        if self.b.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+            i32::try_from(-i64::try_from(self.digits()?).ok()?).ok()
+        } else {
+            i32::try_from(self.digits()?).ok()
         }
     }
-}
-
-/// 1 to 19 ASCII digits (so the value fits a `u64`).
-fn digits(b: &[u8]) -> Option<u64> {
-    if b.is_empty() || b.len() > 19 {
-        return None;
-    }
-    let mut v = 0u64;
-    for &c in b {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        v = v * 10 + u64::from(d);
-    }
-    Some(v)
 }
 
 #[cfg(test)]
@@ -148,9 +172,10 @@ mod tests {
 
     /// Whenever the fast path answers, the general parser agrees and has nothing to say.
     fn agrees(line: &str) -> Result<bool, TestCaseError> {
-        let Some(fast) = parse(line.trim_ascii()) else {
+        let mut fast = Info::default();
+        if !parse(line.trim_ascii(), &mut fast) {
             return Ok(false);
-        };
+        }
         let (slow, diags) = general(line);
         prop_assert_eq!(&fast, &slow, "{:?}", line);
         prop_assert_eq!(diags, 0, "{:?}", line);
