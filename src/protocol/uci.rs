@@ -234,7 +234,7 @@ pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
 
 fn parse_command(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Msg {
     let msg = match cmd {
-        "info" => return Msg::Info(Box::new(Info::parse(toks, d))),
+        "info" => return Msg::Info(Info::parse_boxed(toks, d)),
         "uci" => Msg::Uci,
         "isready" => Msg::IsReady,
         "ucinewgame" => Msg::UciNewGame,
@@ -356,7 +356,7 @@ fn parse_position(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Msg {
         },
         Some("moves") => {
             diag(d, "position: missing 'startpos' or 'fen'");
-            pos.moves = Moves::take_while(toks, |_| true);
+            pos.moves = Moves::rest(toks);
             return Msg::Position(pos);
         }
         Some(other) => diag(
@@ -366,7 +366,7 @@ fn parse_position(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Msg {
         None => diag(d, "position: missing 'startpos' or 'fen'"),
     }
     match toks.next() {
-        Some("moves") => pos.moves = Moves::take_while(toks, |_| true),
+        Some("moves") => pos.moves = Moves::rest(toks),
         Some(other) => {
             let rest = toks.rest();
             diag(d, format!("position: ignored '{other} {rest}'"));
@@ -396,28 +396,51 @@ fn is_go_keyword(t: &str) -> bool {
 
 /// Reads the value of `key`; a missing or non-numeric value is a diagnostic. A keyword in value
 /// position is left for the caller, so `go depth infinite` still sees `infinite`.
-pub(crate) fn number<T: std::str::FromStr>(
+#[inline]
+pub(crate) fn number<T: std::str::FromStr + TryFrom<u64>>(
     key: &str,
     toks: &mut Tokens<'_>,
     is_keyword: impl Fn(&str) -> bool,
     d: &mut Vec<Diagnostic>,
 ) -> Option<T> {
     let save = toks.clone();
-    match toks.next() {
-        Some(t) if !is_keyword(t) => match t.parse() {
-            Ok(v) => Some(v),
-            Err(_) => {
-                diag(d, format!("{key}: bad value '{t}'"));
-                None
-            }
-        },
-        _ => {
-            // A keyword in value position stays for the caller.
-            *toks = save;
-            diag(d, format!("{key}: missing value"));
-            None
+    if let Some(t) = toks.next() {
+        // Plain digits are the usual value, and no keyword starts with a digit.
+        if let Some(v) = digits(t).and_then(|v| T::try_from(v).ok()) {
+            return Some(v);
+        }
+        if !is_keyword(t) {
+            return match t.parse() {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    diag(d, format!("{key}: bad value '{t}'"));
+                    None
+                }
+            };
         }
     }
+    // A keyword in value position stays for the caller.
+    *toks = save;
+    diag(d, format!("{key}: missing value"));
+    None
+}
+
+/// The value of a token of 1 to 19 ASCII digits (so it fits a `u64`).
+#[inline]
+fn digits(t: &str) -> Option<u64> {
+    let b = t.as_bytes();
+    if b.is_empty() || b.len() > 19 {
+        return None;
+    }
+    let mut v = 0u64;
+    for &c in b {
+        let digit = c.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        v = v * 10 + u64::from(digit);
+    }
+    Some(v)
 }
 
 fn parse_go(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Go {

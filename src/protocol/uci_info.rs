@@ -7,6 +7,8 @@ use super::tokens::{Moves, Tokens};
 use super::uci::number;
 use super::{Diagnostic, diag};
 
+mod fast;
+
 /// Bound qualifier of a score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Bound {
@@ -86,30 +88,70 @@ pub struct Info {
     pub extra: Vec<Extra>,
 }
 
+/// The keywords of `info`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kw {
+    Depth,
+    SelDepth,
+    Time,
+    Nodes,
+    Pv,
+    MultiPv,
+    Score,
+    LowerBound,
+    UpperBound,
+    Wdl,
+    CurrMove,
+    CurrMoveNumber,
+    HashFull,
+    Nps,
+    TbHits,
+    SbHits,
+    CpuLoad,
+    String,
+    Refutation,
+    CurrLine,
+}
+
+/// Every token of an `info` line goes through here (PV moves included), so it decides on
+/// length and first byte, then compares one candidate of known length (which the compiler
+/// turns into a couple of integer comparisons).
+#[inline]
+fn keyword(t: &str) -> Option<Kw> {
+    let b = t.as_bytes();
+    macro_rules! word {
+        ($w:literal, $k:expr) => {
+            if b == $w { Some($k) } else { None }
+        };
+    }
+    match (b.len(), *b.first()?) {
+        (2, b'p') => word!(b"pv", Kw::Pv),
+        (3, b'n') => word!(b"nps", Kw::Nps),
+        (3, b'w') => word!(b"wdl", Kw::Wdl),
+        (4, b't') => word!(b"time", Kw::Time),
+        (5, b'd') => word!(b"depth", Kw::Depth),
+        (5, b'n') => word!(b"nodes", Kw::Nodes),
+        (5, b's') => word!(b"score", Kw::Score),
+        (6, b't') => word!(b"tbhits", Kw::TbHits),
+        (6, b's') if b.get(1) == Some(&b'b') => word!(b"sbhits", Kw::SbHits),
+        (6, b's') => word!(b"string", Kw::String),
+        (7, b'm') => word!(b"multipv", Kw::MultiPv),
+        (7, b'c') => word!(b"cpuload", Kw::CpuLoad),
+        (8, b's') => word!(b"seldepth", Kw::SelDepth),
+        (8, b'h') => word!(b"hashfull", Kw::HashFull),
+        (8, b'c') if b.get(4) == Some(&b'm') => word!(b"currmove", Kw::CurrMove),
+        (8, b'c') => word!(b"currline", Kw::CurrLine),
+        (10, b'l') => word!(b"lowerbound", Kw::LowerBound),
+        (10, b'u') => word!(b"upperbound", Kw::UpperBound),
+        (10, b'r') => word!(b"refutation", Kw::Refutation),
+        (14, b'c') => word!(b"currmovenumber", Kw::CurrMoveNumber),
+        _ => None,
+    }
+}
+
+#[inline]
 fn is_info_keyword(t: &str) -> bool {
-    matches!(
-        t,
-        "depth"
-            | "seldepth"
-            | "time"
-            | "nodes"
-            | "pv"
-            | "multipv"
-            | "score"
-            | "lowerbound"
-            | "upperbound"
-            | "wdl"
-            | "currmove"
-            | "currmovenumber"
-            | "hashfull"
-            | "nps"
-            | "tbhits"
-            | "sbhits"
-            | "cpuload"
-            | "string"
-            | "refutation"
-            | "currline"
-    )
+    keyword(t).is_some()
 }
 
 impl Info {
@@ -125,40 +167,62 @@ impl Info {
         !known.is_empty()
     }
 
-    pub(crate) fn parse(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Info {
+    /// Parses the fields after `info`, straight into the box the message keeps (an `Info` is a
+    /// few hundred bytes: not worth moving around on every line).
+    pub(crate) fn parse_boxed(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Box<Info> {
+        let mut i = Box::<Info>::default();
+        if fast::parse(toks.peek_rest(), &mut i) {
+            toks.rest();
+        } else {
+            *i = Info::parse_general(toks, d);
+        }
+        i
+    }
+
+    /// Every form of `info`, with diagnostics; [`fast::parse`] handles the usual lines.
+    fn parse_general(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Info {
         let mut i = Info::default();
         let kw = is_info_keyword;
         while let Some(t) = toks.next() {
-            match t {
-                "depth" => i.depth = number(t, toks, kw, d),
-                "seldepth" => i.seldepth = number(t, toks, kw, d),
-                "time" => i.time = number(t, toks, kw, d),
-                "nodes" => i.nodes = number(t, toks, kw, d),
-                "multipv" => i.multipv = number(t, toks, kw, d),
-                "currmovenumber" => i.currmovenumber = number(t, toks, kw, d),
-                "hashfull" => i.hashfull = number(t, toks, kw, d),
-                "nps" => i.nps = number(t, toks, kw, d),
-                "tbhits" => i.tbhits = number(t, toks, kw, d),
-                "sbhits" => i.sbhits = number(t, toks, kw, d),
-                "cpuload" => i.cpuload = number(t, toks, kw, d),
-                "pv" => {
+            let Some(k) = keyword(t) else {
+                let values = Moves::take_while(toks, |t| !is_info_keyword(t));
+                diag(d, format!("info: unknown token '{t}'"));
+                i.extra.push(Extra {
+                    name: t.to_owned(),
+                    values,
+                });
+                continue;
+            };
+            match k {
+                Kw::Depth => i.depth = number(t, toks, kw, d),
+                Kw::SelDepth => i.seldepth = number(t, toks, kw, d),
+                Kw::Time => i.time = number(t, toks, kw, d),
+                Kw::Nodes => i.nodes = number(t, toks, kw, d),
+                Kw::MultiPv => i.multipv = number(t, toks, kw, d),
+                Kw::CurrMoveNumber => i.currmovenumber = number(t, toks, kw, d),
+                Kw::HashFull => i.hashfull = number(t, toks, kw, d),
+                Kw::Nps => i.nps = number(t, toks, kw, d),
+                Kw::TbHits => i.tbhits = number(t, toks, kw, d),
+                Kw::SbHits => i.sbhits = number(t, toks, kw, d),
+                Kw::CpuLoad => i.cpuload = number(t, toks, kw, d),
+                Kw::Pv => {
                     let pv = Moves::take_while(toks, |t| !is_info_keyword(t));
                     if pv.is_empty() {
                         diag(d, "pv: no moves");
                     }
                     i.pv = Some(pv);
                 }
-                "score" => i.score = Some(parse_score(toks, d)),
-                "lowerbound" | "upperbound" => {
+                Kw::Score => i.score = Some(parse_score(toks, d)),
+                Kw::LowerBound | Kw::UpperBound => {
                     // Some engines put the bound after other fields; it still qualifies the score.
                     let s = i.score.get_or_insert_with(Score::default);
-                    s.bound = if t == "lowerbound" {
+                    s.bound = if k == Kw::LowerBound {
                         Bound::Lower
                     } else {
                         Bound::Upper
                     };
                 }
-                "wdl" => {
+                Kw::Wdl => {
                     let w = number("wdl", toks, kw, d);
                     let dr = number("wdl", toks, kw, d);
                     let l = number("wdl", toks, kw, d);
@@ -166,24 +230,24 @@ impl Info {
                         i.wdl = Some([w, dr, l]);
                     }
                 }
-                "currmove" => match toks.peek() {
+                Kw::CurrMove => match toks.peek() {
                     Some(m) if !is_info_keyword(m) => {
                         toks.next();
                         i.currmove = Some(m.to_owned());
                     }
                     _ => diag(d, "currmove: missing move"),
                 },
-                "string" => {
+                Kw::String => {
                     i.string = Some(toks.rest().to_owned());
                 }
-                "refutation" => {
+                Kw::Refutation => {
                     let r = Moves::take_while(toks, |t| !is_info_keyword(t));
                     if r.is_empty() {
                         diag(d, "refutation: no moves");
                     }
                     i.refutation = Some(r);
                 }
-                "currline" => {
+                Kw::CurrLine => {
                     let cpu = match toks.peek() {
                         Some(c) if c.bytes().all(|b| b.is_ascii_digit()) => {
                             toks.next();
@@ -193,14 +257,6 @@ impl Info {
                     };
                     let moves = Moves::take_while(toks, |t| !is_info_keyword(t));
                     i.currline = Some(CurrLine { cpu, moves });
-                }
-                other => {
-                    let values = Moves::take_while(toks, |t| !is_info_keyword(t));
-                    diag(d, format!("info: unknown token '{other}'"));
-                    i.extra.push(Extra {
-                        name: other.to_owned(),
-                        values,
-                    });
                 }
             }
         }
@@ -212,24 +268,18 @@ fn parse_score(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Score {
     let mut s = Score::default();
     let score_kw = |t: &str| is_info_keyword(t) || t == "cp" || t == "mate";
     loop {
-        match toks.peek() {
-            Some("cp") => {
-                toks.next();
-                s.value = number("score cp", toks, score_kw, d).map(ScoreValue::Cp);
-            }
+        let save = toks.clone();
+        match toks.next() {
+            Some("cp") => s.value = number("score cp", toks, score_kw, d).map(ScoreValue::Cp),
             Some("mate") => {
-                toks.next();
                 s.value = number("score mate", toks, score_kw, d).map(ScoreValue::Mate);
             }
-            Some("lowerbound") => {
-                toks.next();
-                s.bound = Bound::Lower;
+            Some("lowerbound") => s.bound = Bound::Lower,
+            Some("upperbound") => s.bound = Bound::Upper,
+            _ => {
+                *toks = save;
+                break;
             }
-            Some("upperbound") => {
-                toks.next();
-                s.bound = Bound::Upper;
-            }
-            _ => break,
         }
     }
     if s.value.is_none() {
@@ -315,5 +365,88 @@ impl fmt::Display for Info {
             write!(f, " string {s}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEYWORDS: [&str; 20] = [
+        "depth",
+        "seldepth",
+        "time",
+        "nodes",
+        "pv",
+        "multipv",
+        "score",
+        "lowerbound",
+        "upperbound",
+        "wdl",
+        "currmove",
+        "currmovenumber",
+        "hashfull",
+        "nps",
+        "tbhits",
+        "sbhits",
+        "cpuload",
+        "string",
+        "refutation",
+        "currline",
+    ];
+
+    #[test]
+    fn keyword_lookup_knows_exactly_the_info_keywords() {
+        let mut seen = Vec::new();
+        for k in KEYWORDS {
+            let kw = keyword(k).unwrap_or_else(|| panic!("{k} not recognised"));
+            assert!(!seen.contains(&kw), "{k} maps to a taken keyword");
+            seen.push(kw);
+            // Same length and first byte, one byte off.
+            let mut near = k.to_owned().into_bytes();
+            if let Some(last) = near.last_mut() {
+                *last = b'x';
+            }
+            assert_eq!(keyword(std::str::from_utf8(&near).unwrap_or("")), None);
+            assert_eq!(keyword(&k.to_ascii_uppercase()), None);
+        }
+        for other in [
+            "",
+            "e2e4",
+            "p",
+            "movesleft",
+            "cp",
+            "mate",
+            "currlinx",
+            "sbhitz",
+        ] {
+            assert_eq!(keyword(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn digit_values_and_odd_values_parse_like_before() {
+        let parse = |line: &str| {
+            let mut d = Vec::new();
+            let i = *Info::parse_boxed(&mut Tokens::new(line), &mut d);
+            (i, d)
+        };
+        let (i, d) = parse("depth 007 nodes 18446744073709551615 time +5 seldepth 4294967296");
+        assert_eq!(i.depth, Some(7));
+        assert_eq!(i.nodes, Some(u64::MAX));
+        assert_eq!(i.time, Some(5));
+        assert_eq!(i.seldepth, None);
+        assert_eq!(d.len(), 1, "{d:?}");
+        let (i, d) = parse("score cp -25 upperbound depth pv e2e4");
+        assert_eq!(
+            i.score,
+            Some(Score {
+                value: Some(ScoreValue::Cp(-25)),
+                bound: Bound::Upper
+            })
+        );
+        assert_eq!(i.depth, None);
+        assert_eq!(i.pv.as_ref().map(Moves::as_str), Some("e2e4"));
+        assert_eq!(d.len(), 1, "{d:?}");
     }
 }

@@ -8,6 +8,8 @@ use super::event::{Event, FORMAT_VERSION, Header};
 use std::io::{self, BufRead};
 use thiserror::Error;
 
+mod fast;
+
 #[derive(Debug, Error)]
 pub enum RecordingError {
     #[error("I/O error: {0}")]
@@ -99,36 +101,66 @@ impl<R: BufRead> Reader<R> {
     /// skipped. An I/O error ends the stream as a `Malformed` issue on the current line.
     pub fn next_event(&mut self) -> Option<Result<Event, ReadIssue>> {
         loop {
-            self.buf.clear();
             self.lineno += 1;
-            let n = match self.inner.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return None,
-                Ok(n) => n,
-                Err(e) => {
-                    return Some(Err(ReadIssue {
-                        line: self.lineno,
-                        kind: IssueKind::Malformed(format!("read error: {e}")),
-                    }));
+            // Usually the whole line is already in the reader's buffer: parse it in place
+            // instead of copying it out first.
+            let avail = loop {
+                match self.inner.fill_buf() {
+                    Ok(b) => break b,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Some(Err(read_error(self.lineno, &e))),
                 }
             };
-            let complete = self.buf[n - 1] == b'\n';
-            let body = trim_eol(&self.buf);
-            if body.iter().all(u8::is_ascii_whitespace) {
-                continue;
+            if avail.is_empty() {
+                return None;
             }
-            return Some(match serde_json::from_slice::<Event>(body) {
-                Ok(e) => Ok(e),
-                Err(_) if !complete => Err(ReadIssue {
-                    line: self.lineno,
-                    kind: IssueKind::TornTail,
-                }),
-                Err(err) => Err(ReadIssue {
-                    line: self.lineno,
-                    kind: IssueKind::Malformed(err.to_string()),
-                }),
-            });
+            if let Some(nl) = memchr::memchr(b'\n', avail) {
+                let item = avail.get(..=nl).and_then(|l| decode_line(l, self.lineno));
+                self.inner.consume(nl + 1);
+                match item {
+                    Some(item) => return Some(item),
+                    None => continue,
+                }
+            }
+            self.buf.clear();
+            if let Err(e) = self.inner.read_until(b'\n', &mut self.buf) {
+                return Some(Err(read_error(self.lineno, &e)));
+            }
+            if let Some(item) = decode_line(&self.buf, self.lineno) {
+                return Some(item);
+            }
         }
     }
+}
+
+fn read_error(line: u64, e: &io::Error) -> ReadIssue {
+    ReadIssue {
+        line,
+        kind: IssueKind::Malformed(format!("read error: {e}")),
+    }
+}
+
+/// One raw line (terminator included, if any): `None` when blank.
+fn decode_line(raw: &[u8], line: u64) -> Option<Result<Event, ReadIssue>> {
+    let complete = raw.last() == Some(&b'\n');
+    let body = trim_eol(raw);
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    if let Some(e) = fast::parse(body) {
+        return Some(Ok(e));
+    }
+    Some(match serde_json::from_slice::<Event>(body) {
+        Ok(e) => Ok(e),
+        Err(_) if !complete => Err(ReadIssue {
+            line,
+            kind: IssueKind::TornTail,
+        }),
+        Err(err) => Err(ReadIssue {
+            line,
+            kind: IssueKind::Malformed(err.to_string()),
+        }),
+    })
 }
 
 impl<R: BufRead> Iterator for Reader<R> {
@@ -187,6 +219,28 @@ mod tests {
         assert_eq!(rec.issues.len(), 1);
         assert_eq!(rec.issues[0].line, 3);
         assert!(matches!(rec.issues[0].kind, IssueKind::Malformed(_)));
+    }
+
+    #[test]
+    fn lines_longer_than_the_read_buffer_read_the_same() {
+        let long = "x".repeat(100);
+        let text = format!(
+            "{HDR}\n{}\n\n{}\nnot json\n{{\"seq\":3,\"t\":1,\"src\":\"gui\",\"text\":\"{long}\"}}\n{{\"seq\":4,\"t\":1,\"sr",
+            r#"{"seq":1,"t":5,"src":"gui","text":"uci"}"#,
+            r#"{"seq":2,"t":9,"src":"engine","text":"uci\"ok"}"#
+        );
+        let whole = read_all(text.as_bytes()).unwrap();
+        assert_eq!(whole.events.len(), 3);
+        assert_eq!(whole.events[1].text, "uci\"ok");
+        assert_eq!(whole.events[2].text, long);
+        assert_eq!(whole.issues.len(), 2);
+        assert_eq!(whole.issues[0].line, 5);
+        assert_eq!(whole.issues[1].kind, IssueKind::TornTail);
+        for cap in [1, 7, 64] {
+            let small = read_all(io::BufReader::with_capacity(cap, text.as_bytes())).unwrap();
+            assert_eq!(small.events, whole.events, "capacity {cap}");
+            assert_eq!(small.issues, whole.issues, "capacity {cap}");
+        }
     }
 
     #[test]

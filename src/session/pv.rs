@@ -1,13 +1,16 @@
 //! Cheap PV legality for the `info` flood.
 //!
 //! Consecutive PVs of one search share prefixes (the first moves change rarely between
-//! depths), so the cache keeps the last verified PV with the position after each of its moves
-//! and only plays the new suffix. A move the fast path refuses is re-checked by
+//! depths), so the cache keeps the longest verified line with the position after each of its
+//! moves and only plays what the new PV adds. A PV that is a prefix of that line (engines often
+//! shorten the PV for an iteration, then grow it back) costs a string comparison: every prefix
+//! of a legal line is legal. A PV that differs is verified from the first difference on. A move the fast path refuses is re-checked by
 //! `ChessBoard::check_line`, which knows every notation and variant rule and words the reason.
 
 use shakmaty::{Position, uci::UciMove, variant::VariantPosition};
 
 use crate::game::{ChessBoard, IllegalMove};
+use crate::protocol::tokens::Tokens;
 
 #[derive(Default)]
 pub(crate) struct PvCache {
@@ -34,10 +37,21 @@ impl PvCache {
             self.root = root_id;
             self.clear();
         }
+        // The usual case, one memcmp: the PV is the cached line or a prefix of it (the cached
+        // text is single-spaced, so a byte prefix ending at a move boundary is a move prefix).
+        let (cached, new) = (self.text.as_bytes(), pv.as_bytes());
+        if cached.starts_with(new) && matches!(cached.get(new.len()), None | Some(b' ')) {
+            return Ok(());
+        }
+        // Next most usual: the PV extends the cached line; only the new moves need playing.
+        if !cached.is_empty() && new.starts_with(cached) && new.get(cached.len()) == Some(&b' ') {
+            let suffix = pv.get(cached.len() + 1..).unwrap_or("");
+            return self.extend(root, pv, Tokens::new(suffix));
+        }
         // Common prefix with the cached line, in moves.
         let mut common = 0;
         let mut start = 0;
-        let mut tokens = pv.split_ascii_whitespace();
+        let mut tokens = Tokens::new(pv);
         let mut pending: Option<&str> = None;
         for tok in tokens.by_ref() {
             let Some(&end) = self.ends.get(common) else {
@@ -51,13 +65,25 @@ impl PvCache {
             common += 1;
             start = end + 1;
         }
+        let Some(first) = pending else {
+            // The PV is the cached line or a prefix of it: already verified.
+            return Ok(());
+        };
         self.text.truncate(if common == 0 { 0 } else { start - 1 });
         self.ends.truncate(common);
         self.positions.truncate(common);
-        let Some(first) = pending else {
-            return Ok(());
-        };
-        for tok in std::iter::once(first).chain(tokens) {
+        self.extend(root, pv, std::iter::once(first).chain(tokens))
+    }
+
+    /// Plays `moves` after the cached line, keeping each verified one; `pv` is the whole line
+    /// for the authoritative check when one fails.
+    fn extend<'a>(
+        &mut self,
+        root: &ChessBoard,
+        pv: &str,
+        moves: impl Iterator<Item = &'a str>,
+    ) -> Result<(), (usize, IllegalMove)> {
+        for tok in moves {
             let pos = match self.positions.last() {
                 Some(p) => p,
                 None => root.position(),
@@ -114,6 +140,9 @@ mod tests {
         assert_eq!(c.positions.len(), 3);
         assert!(c.check(1, &b, "e2e4 e7e5 g1f3 b8c6").is_ok());
         assert_eq!(c.text, "e2e4 e7e5 g1f3 b8c6");
+        // A shorter PV along the same line keeps the longer verified line.
+        assert!(c.check(1, &b, "e2e4 e7e5").is_ok());
+        assert_eq!(c.positions.len(), 4);
         assert!(c.check(1, &b, "e2e4 c7c5").is_ok());
         assert_eq!(c.text, "e2e4 c7c5");
         assert_eq!(c.ends, vec![4, 9]);
@@ -127,8 +156,60 @@ mod tests {
         let err = c.check(1, &b, "e2e4 e7e5 e1e3").expect_err("illegal");
         assert_eq!(err.0, 2);
         assert_eq!(err.1.text, "e1e3");
+        // A line that differs after a cached prefix is checked from the difference on.
+        assert!(c.check(1, &b, "e2e4 e7e5 g1f3 b8c6 f1b5").is_ok());
+        let err = c
+            .check(1, &b, "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1c1")
+            .expect_err("illegal");
+        assert_eq!(err.0, 6);
+        assert!(c.check(1, &b, "e2e4 e7e5 g1f3").is_ok());
+        assert_eq!(c.check(1, &b, "e2e4 e7e5 g1f3 g8f6 f1b5 f6e4 f3g5 e4g5 e1g1 b8c6 d2d4 c6d4 d1d4 g5h3 g1h1 h3f2 h1g1 f2h3 g1h1 h3f2").map_err(|e| e.0), Ok(()));
+        assert_eq!(c.check(1, &b, "e2e4 e7e5 g1f3 g8f6 f1b5 f6e4 f3g5 e4g5 e1g1 b8c6 d2d4 c6d4 d1d4 g5h3 g1h1 h3f2 h1g1 f2h3 g1h1 h3h5").map_err(|e| e.0), Err(19));
         // A new root invalidates the cache: e7e5 is not legal for White.
         assert_eq!(c.check(2, &b, "e7e5").expect_err("wrong side").0, 0);
+    }
+
+    /// A line from the start position: each step picks a legal move by index, or (when the
+    /// pick is out of range) a move that is illegal there.
+    fn line(picks: &[(usize, bool)]) -> String {
+        let mut b = start();
+        let mut moves = Vec::new();
+        for &(pick, legal) in picks {
+            let legal_moves = b.legal_moves_uci();
+            if legal_moves.is_empty() {
+                break;
+            }
+            if !legal {
+                moves.push("a1a1".to_owned());
+                break;
+            }
+            let m = legal_moves[pick % legal_moves.len()].clone();
+            b.play_uci(&m).expect("legal");
+            moves.push(m);
+        }
+        moves.join(" ")
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn answers_like_the_board_for_any_sequence_of_pvs(
+            lines in proptest::collection::vec(
+                (proptest::collection::vec((0..3usize, proptest::bool::weighted(0.95)), 0..8), 0..8usize),
+                1..12,
+            ),
+        ) {
+            let b = start();
+            let mut c = PvCache::default();
+            let mut base = Vec::new();
+            for (picks, keep) in lines {
+                // Share a prefix with the previous line, as consecutive PVs do.
+                base.truncate(keep);
+                base.extend(picks);
+                let pv = line(&base);
+                let expected = b.check_line(pv.split_ascii_whitespace()).map(|_| ()).map_err(|e| e.0);
+                proptest::prop_assert_eq!(c.check(1, &b, &pv).map_err(|e| e.0), expected, "{}", pv);
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! UCI session rules: handshake, options, `position` games, searches and bestmove legality.
 
 use crate::game::{CastlingNotation, ChessBoard, ChessVariant, Side, UciPositionError};
+use crate::protocol::tokens::Tokens;
 use crate::protocol::uci::{self, Go, Id, Info, Msg, OptionType, ScoreValue};
 
 use super::decoder::State;
@@ -143,7 +144,10 @@ impl State {
         let variant = self.uci_variant();
         let chess960 = self.s.chess960 || variant.implies_chess960();
         let start = p.fen.as_deref().map(normalize_fen);
-        let moves: Vec<&str> = p.moves.iter().collect();
+        // GUIs resend the whole game every ply: split it once, into a Vec sized up front
+        // (a UCI move is at least four characters and a space).
+        let mut moves: Vec<&str> = Vec::with_capacity(p.moves.as_str().len() / 5 + 1);
+        moves.extend(Tokens::new(p.moves.as_str()));
         let variant_name = variant.cecp_name().to_owned();
         // Same game: same start, no ucinewgame, and the moves extend the game (up to a short
         // takeback or a ponder miss).
@@ -407,7 +411,7 @@ impl State {
             s
         });
         self.s.modes.ponder = false;
-        let Some(board) = self.board.clone() else {
+        let Some(board) = self.board.as_ref() else {
             if let Some(why) = never_legal(best) {
                 self.diag(
                     Level::Error,
@@ -442,9 +446,10 @@ impl State {
             }
         };
         self.castling_spelling(played.castling, best);
+        // The ponder move only needs checking: no SAN, no board copy with history.
         if let Some(p) = ponder
             && !uci::is_null_move(p)
-            && let Err(e) = after.clone().play_uci(p)
+            && let Err((_, e)) = after.check_line(std::iter::once(p.trim()))
         {
             let msg = format!(
                 "ponder move {p} is illegal after bestmove {best} in {}: {}",

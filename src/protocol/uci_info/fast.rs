@@ -1,0 +1,303 @@
+//! Fast path for the `info` lines engines send by the thousand per second: single spaces
+//! between tokens, numeric fields with plain values, then `pv` or `string` to the end.
+//!
+//! It walks the line once, without the general tokenizer's bookkeeping. Anything it is not
+//! sure about (other whitespace, a value the general parser would read differently or warn
+//! about, a keyword after the PV, the rarer fields) returns `None` and the general parser
+//! decides, so for every line it accepts the result is what the general parser gives, with
+//! no diagnostics (tested below).
+
+use super::{Bound, Info, Kw, Score, ScoreValue, keyword};
+use crate::protocol::tokens::{Moves, token_end};
+
+/// Fills `i` (a default `Info`) from `rest` (the line after `info`, trimmed). `false` leaves
+/// the line to the general parser, and `i` partly filled.
+pub(super) fn parse(rest: &str, i: &mut Info) -> bool {
+    fields(rest, i).is_some()
+}
+
+fn fields(rest: &str, i: &mut Info) -> Option<()> {
+    let mut w = Words {
+        s: rest,
+        b: rest.as_bytes(),
+        pos: 0,
+    };
+    while let Some(t) = w.word()? {
+        match keyword(t)? {
+            Kw::Depth => i.depth = Some(w.uint()?),
+            Kw::SelDepth => i.seldepth = Some(w.uint()?),
+            Kw::Time => i.time = Some(w.uint()?),
+            Kw::Nodes => i.nodes = Some(w.uint()?),
+            Kw::MultiPv => i.multipv = Some(w.uint()?),
+            Kw::CurrMoveNumber => i.currmovenumber = Some(w.uint()?),
+            Kw::HashFull => i.hashfull = Some(w.uint()?),
+            Kw::Nps => i.nps = Some(w.uint()?),
+            Kw::TbHits => i.tbhits = Some(w.uint()?),
+            Kw::SbHits => i.sbhits = Some(w.uint()?),
+            Kw::CpuLoad => i.cpuload = Some(w.uint()?),
+            Kw::Wdl => i.wdl = Some([w.uint()?, w.uint()?, w.uint()?]),
+            Kw::Score => i.score = Some(score(&mut w)?),
+            Kw::LowerBound => i.score.get_or_insert_with(Score::default).bound = Bound::Lower,
+            Kw::UpperBound => i.score.get_or_insert_with(Score::default).bound = Bound::Upper,
+            Kw::Pv => {
+                let start = w.pos;
+                let mut any = false;
+                while let Some(m) = w.word()? {
+                    if keyword(m).is_some() {
+                        return None;
+                    }
+                    any = true;
+                }
+                if !any {
+                    return None;
+                }
+                i.pv = Some(Moves::from_tidy(w.s.get(start..)?));
+            }
+            Kw::String => {
+                i.string = Some(w.s.get(w.pos..)?.trim_ascii().to_owned());
+                w.pos = w.b.len();
+            }
+            Kw::CurrMove | Kw::Refutation | Kw::CurrLine => return None,
+        }
+    }
+    Some(())
+}
+
+/// `score` as the general parser reads it when nothing is off: `cp`/`mate` with a plain
+/// (optionally negative) value and bounds, in any order.
+fn score(w: &mut Words<'_>) -> Option<Score> {
+    let mut s = Score::default();
+    loop {
+        let save = w.pos;
+        match w.word()? {
+            Some("cp") => s.value = Some(ScoreValue::Cp(w.int()?)),
+            Some("mate") => s.value = Some(ScoreValue::Mate(w.int()?)),
+            Some("lowerbound") => s.bound = Bound::Lower,
+            Some("upperbound") => s.bound = Bound::Upper,
+            _ => {
+                w.pos = save;
+                break;
+            }
+        }
+    }
+    s.value.is_some().then_some(s)
+}
+
+struct Words<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Words<'a> {
+    /// The next space-separated word: `Some(None)` at the end, `None` when the spacing is
+    /// anything but single spaces.
+    #[inline]
+    fn word(&mut self) -> Option<Option<&'a str>> {
+        let start = self.pos;
+        if start >= self.b.len() {
+            return Some(None);
+        }
+        let end = token_end(self.b, start);
+        if end == start {
+            return None;
+        }
+        self.next_word(end)?;
+        self.s.get(start..end).map(Some)
+    }
+
+    /// Steps over the single space after a word ending at `end`; `None` for any other
+    /// whitespace, or a space at the very end (the caller trims the line).
+    #[inline]
+    fn next_word(&mut self, end: usize) -> Option<()> {
+        match self.b.get(end) {
+            None => self.pos = end,
+            Some(b' ') if end + 1 < self.b.len() => self.pos = end + 1,
+            Some(_) => return None,
+        }
+        Some(())
+    }
+
+    /// An unsigned value of 1 to 19 plain digits (so it fits a `u64`) that fits `T`, read in
+    /// the same pass that finds the end of the word.
+    #[inline]
+    fn uint<T: TryFrom<u64>>(&mut self) -> Option<T> {
+        let v = self.digits()?;
+        T::try_from(v).ok()
+    }
+
+    #[inline]
+    fn digits(&mut self) -> Option<u64> {
+        let start = self.pos;
+        let mut end = start;
+        let mut v = 0u64;
+        while let Some(&c) = self.b.get(end) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+            end += 1;
+        }
+        if end == start || end - start > 19 {
+            return None;
+        }
+        // A digit run followed by anything but a space is not a plain number.
+        self.next_word(end)?;
+        Some(v)
+    }
+
+    /// A signed value: plain digits, optionally after a minus sign.
+    fn int(&mut self) -> Option<i32> {
+        if self.b.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+            i32::try_from(-i64::try_from(self.digits()?).ok()?).ok()
+        } else {
+            i32::try_from(self.digits()?).ok()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::tokens::Tokens;
+    use proptest::prelude::*;
+
+    fn general(line: &str) -> (Info, usize) {
+        let mut d = Vec::new();
+        let i = Info::parse_general(&mut Tokens::new(line), &mut d);
+        (i, d.len())
+    }
+
+    /// Whenever the fast path answers, the general parser agrees and has nothing to say.
+    fn agrees(line: &str) -> Result<bool, TestCaseError> {
+        let mut fast = Info::default();
+        if !parse(line.trim_ascii(), &mut fast) {
+            return Ok(false);
+        }
+        let (slow, diags) = general(line);
+        prop_assert_eq!(&fast, &slow, "{:?}", line);
+        prop_assert_eq!(diags, 0, "{:?}", line);
+        Ok(true)
+    }
+
+    fn token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => prop::sample::select(vec![
+                "depth", "seldepth", "time", "nodes", "pv", "multipv", "score", "cp", "mate",
+                "lowerbound", "upperbound", "wdl", "currmove", "currmovenumber", "hashfull",
+                "nps", "tbhits", "sbhits", "cpuload", "string", "refutation", "currline",
+                "movesleft", "e2e4", "e7e8q", "0000", "-", "+5", "-0", "007",
+            ])
+            .prop_map(str::to_owned),
+            3 => any::<u64>().prop_map(|n| n.to_string()),
+            2 => any::<i64>().prop_map(|n| n.to_string()),
+            1 => (0..5000u32).prop_map(|n| n.to_string()),
+            1 => "[a-h][1-8][a-h][1-8]",
+            1 => "[ -~]{0,6}",
+        ]
+    }
+
+    fn separator() -> impl Strategy<Value = &'static str> {
+        prop_oneof![12 => Just(" "), 1 => Just("  "), 1 => Just("\t"), 1 => Just(" \r")]
+    }
+
+    fn value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            8 => (0..100_000u32).prop_map(|n| n.to_string()),
+            2 => any::<u64>().prop_map(|n| n.to_string()),
+            2 => (-500..500i32).prop_map(|n| n.to_string()),
+            1 => any::<i64>().prop_map(|n| n.to_string()),
+            1 => token(),
+        ]
+    }
+
+    /// Mostly well-formed fields, sometimes not.
+    fn field() -> impl Strategy<Value = String> {
+        let numeric = prop::sample::select(vec![
+            "depth",
+            "seldepth",
+            "time",
+            "nodes",
+            "multipv",
+            "currmovenumber",
+            "hashfull",
+            "nps",
+            "tbhits",
+            "sbhits",
+            "cpuload",
+        ]);
+        let bound = prop::sample::select(vec!["", " lowerbound", " upperbound"]);
+        prop_oneof![
+            6 => (numeric, value()).prop_map(|(k, v)| format!("{k} {v}")),
+            3 => (prop::sample::select(vec!["cp", "mate"]), value(), bound.clone(), bound.clone())
+                .prop_map(|(k, v, b1, b2)| format!("score{b1} {k} {v}{b2}")),
+            1 => bound.prop_map(|b| b.trim().to_owned()),
+            1 => (value(), value(), value()).prop_map(|(a, b, c)| format!("wdl {a} {b} {c}")),
+            1 => token(),
+        ]
+    }
+
+    fn tail() -> impl Strategy<Value = String> {
+        let mv = prop_oneof![8 => "[a-h][1-8][a-h][1-8][qrbn]?", 1 => token()];
+        prop_oneof![
+            1 => Just(String::new()),
+            3 => proptest::collection::vec(mv, 0..6).prop_map(|m| format!("pv {}", m.join(" "))),
+            1 => "string[ -~]{0,12}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn fast_path_matches_the_general_parser_on_noise(
+            parts in proptest::collection::vec((token(), separator()), 0..16),
+        ) {
+            let line: String = parts.iter().map(|(t, s)| format!("{t}{s}")).collect();
+            agrees(&line)?;
+        }
+
+        #[test]
+        fn fast_path_matches_the_general_parser_on_info_lines(
+            fields in proptest::collection::vec((field(), separator()), 0..8),
+            tail in tail(),
+            lead in separator(),
+        ) {
+            let mut line: String = lead.to_owned();
+            for (f, s) in &fields {
+                line.push_str(f);
+                line.push_str(s);
+            }
+            line.push_str(&tail);
+            agrees(&line)?;
+        }
+    }
+
+    #[test]
+    fn usual_lines_take_the_fast_path() {
+        for line in [
+            "depth 20 seldepth 28 multipv 1 score cp -31 nodes 1234567 nps 1500000 hashfull 12 tbhits 0 time 812 pv e2e4 e7e5 g1f3",
+            "depth 5 score mate -3 lowerbound pv h5f7",
+            "depth 5 score cp 12 upperbound wdl 300 500 200 pv e2e4",
+            "depth 1 currmovenumber 3 string hello  world ",
+            "upperbound depth 3",
+            "",
+        ] {
+            assert!(agrees(line).expect("agrees"), "{line}");
+        }
+        for line in [
+            "depth 20 currmove e2e4 currmovenumber 1",
+            "depth  20",
+            "depth\t20",
+            "depth x",
+            "depth 4294967296",
+            "score cp +5",
+            "score depth 5",
+            "pv e2e4 depth 3",
+            "pv",
+            "movesleft 30",
+        ] {
+            assert!(!agrees(line).expect("agrees"), "{line}");
+        }
+    }
+}

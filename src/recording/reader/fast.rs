@@ -1,0 +1,351 @@
+//! Hand-written parser for the event lines kibitzer itself writes.
+//!
+//! serde_json spends most of its time on a generic field-by-name walk; the recorder and the
+//! importers always write traffic events in one compact shape with keys in a fixed order (see
+//! `writer::encode_event`). This parser accepts exactly that shape and nothing else: any
+//! deviation (whitespace, another key order, an unknown key, a number serde would read
+//! differently, an escape it does not handle) returns `None` and the caller asks serde. So
+//! whatever it accepts, serde would have read to the same `Event`.
+
+use crate::recording::event::{Eol, Event, Source};
+
+/// The event in `line` (without line terminator), or `None` to let serde decide.
+pub(super) fn parse(line: &[u8]) -> Option<Event> {
+    let mut c = Cursor { b: line, i: 0 };
+    c.lit(b"{\"seq\":")?;
+    let seq = c.uint()?;
+    c.lit(b",\"t\":")?;
+    let t = c.uint()?;
+    let ts = if c.lit(b",\"ts\":").is_some() {
+        Some(c.uint()?)
+    } else {
+        None
+    };
+    c.lit(b",\"src\":\"")?;
+    let src = c.source()?;
+    c.lit(b",\"text\":\"")?;
+    let text = c.string()?;
+    let mut e = Event::line(seq, t, src, text);
+    e.ts = ts;
+    if c.lit(b",\"hex\":\"").is_some() {
+        e.hex = Some(c.string()?);
+    }
+    if c.lit(b",\"eol\":\"").is_some() {
+        e.eol = if c.lit(b"crlf\"").is_some() {
+            Eol::Crlf
+        } else if c.lit(b"none\"").is_some() {
+            Eol::None
+        } else {
+            c.lit(b"lf\"")?;
+            Eol::Lf
+        };
+    }
+    if c.lit(b",\"more\":").is_some() {
+        e.more = if c.lit(b"true").is_some() {
+            true
+        } else {
+            c.lit(b"false")?;
+            false
+        };
+    }
+    c.lit(b"}")?;
+    (c.i == line.len()).then_some(e)
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Cursor<'_> {
+    fn rest(&self) -> &[u8] {
+        self.b.get(self.i..).unwrap_or(&[])
+    }
+
+    fn lit(&mut self, s: &[u8]) -> Option<()> {
+        self.rest().starts_with(s).then(|| self.i += s.len())
+    }
+
+    /// A JSON integer as serde reads it into a `u64`: no sign, no leading zero, no fraction or
+    /// exponent (the caller's next literal rejects those), no overflow.
+    fn uint(&mut self) -> Option<u64> {
+        let digits = self.rest();
+        let n = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+        let digits = digits.get(..n)?;
+        if n == 0 || (n > 1 && digits.first() == Some(&b'0')) {
+            return None;
+        }
+        let mut v: u64 = 0;
+        for &d in digits {
+            v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+        }
+        self.i += n;
+        Some(v)
+    }
+
+    /// The value of `"src"` after its opening quote, closing quote included.
+    fn source(&mut self) -> Option<Source> {
+        for (word, src) in [
+            (&b"engine\""[..], Source::Engine),
+            (b"gui\"", Source::Gui),
+            (b"stderr\"", Source::Stderr),
+            (b"proxy\"", Source::Proxy),
+        ] {
+            if self.lit(word).is_some() {
+                return Some(src);
+            }
+        }
+        None
+    }
+
+    /// A string body after its opening quote, closing quote included. Handles the escapes
+    /// serde_json writes (and `\/`); a surrogate `\u` escape is left to serde.
+    fn string(&mut self) -> Option<String> {
+        let rest = self.rest();
+        let end = memchr::memchr2(b'"', b'\\', rest)?;
+        let span = rest.get(..end)?;
+        if has_control(span) {
+            return None;
+        }
+        if rest.get(end) == Some(&b'"') {
+            let s = std::str::from_utf8(span).ok()?.to_owned();
+            self.i += end + 1;
+            return Some(s);
+        }
+        let mut out = Vec::with_capacity(rest.len());
+        let mut i = 0;
+        loop {
+            let tail = rest.get(i..)?;
+            let end = memchr::memchr2(b'"', b'\\', tail)?;
+            let span = tail.get(..end)?;
+            if has_control(span) {
+                return None;
+            }
+            out.extend_from_slice(span);
+            i += end + 1;
+            if tail.get(end) == Some(&b'"') {
+                break;
+            }
+            let esc = *rest.get(i)?;
+            i += 1;
+            let byte = match esc {
+                b'"' => b'"',
+                b'\\' => b'\\',
+                b'/' => b'/',
+                b'b' => 0x08,
+                b'f' => 0x0c,
+                b'n' => b'\n',
+                b'r' => b'\r',
+                b't' => b'\t',
+                b'u' => {
+                    let hex = std::str::from_utf8(rest.get(i..i + 4)?).ok()?;
+                    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                        return None;
+                    }
+                    let ch = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
+                    i += 4;
+                    let mut utf8 = [0u8; 4];
+                    out.extend_from_slice(ch.encode_utf8(&mut utf8).as_bytes());
+                    continue;
+                }
+                _ => return None,
+            };
+            out.push(byte);
+        }
+        // Raw spans end at ASCII bytes, so the whole is valid UTF-8 exactly when every span is.
+        let s = String::from_utf8(out).ok()?;
+        self.i += i;
+        Some(s)
+    }
+}
+
+/// Does `span` hold a byte JSON forbids unescaped in a string? Without an early exit, so the
+/// compiler can check many bytes per instruction: this runs over every recorded line.
+fn has_control(span: &[u8]) -> bool {
+    span.iter().fold(false, |seen, &b| seen | (b < 0x20))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recording::event::ProxyKind;
+    use crate::recording::writer::encode_event;
+    use proptest::prelude::*;
+
+    fn serde(line: &[u8]) -> Option<Event> {
+        serde_json::from_slice(line).ok()
+    }
+
+    /// The fast path must agree with serde whenever it answers.
+    fn agrees(line: &[u8]) -> Result<(), TestCaseError> {
+        if let Some(fast) = parse(line) {
+            prop_assert_eq!(Some(fast), serde(line), "{}", String::from_utf8_lossy(line));
+        }
+        Ok(())
+    }
+
+    fn encoded(e: &Event) -> Vec<u8> {
+        let mut out = Vec::new();
+        encode_event(&mut out, e);
+        out.pop();
+        out
+    }
+
+    fn arb_event() -> impl Strategy<Value = Event> {
+        let kinds = prop_oneof![
+            6 => Just(None),
+            1 => Just(Some(ProxyKind::EngineExit)),
+            1 => Just(Some(ProxyKind::GameFinished))
+        ];
+        (
+            (
+                any::<u64>(),
+                any::<u64>(),
+                0..4u8,
+                ".*",
+                proptest::option::of("[0-9a-f]{0,8}"),
+            ),
+            (
+                0..3u8,
+                any::<bool>(),
+                kinds,
+                proptest::option::weighted(0.1, any::<u32>()),
+                proptest::option::weighted(0.1, any::<i32>()),
+            ),
+            (
+                proptest::option::weighted(0.1, ".*"),
+                proptest::option::weighted(0.1, ".*"),
+                proptest::option::weighted(0.1, ".*"),
+                proptest::option::weighted(0.1, any::<u64>()),
+                proptest::option::of(any::<u64>()),
+            ),
+        )
+            .prop_map(
+                |(
+                    (seq, t, src, text, hex),
+                    (eol, more, kind, pid, code),
+                    (signal, result, session, line, ts),
+                )| {
+                    let src =
+                        [Source::Gui, Source::Engine, Source::Stderr, Source::Proxy][src as usize];
+                    let mut e = Event::line(seq, t, src, text);
+                    e.ts = ts;
+                    e.hex = hex;
+                    e.eol = [Eol::Lf, Eol::Crlf, Eol::None][eol as usize];
+                    e.more = more;
+                    e.kind = kind;
+                    e.pid = pid;
+                    e.code = code;
+                    e.signal = signal;
+                    e.result = result;
+                    e.session = session;
+                    e.line = line;
+                    e
+                },
+            )
+    }
+
+    /// Only the optional keys the fast path does not know send an event to serde.
+    fn fast_shape(e: &Event) -> bool {
+        e.kind.is_none()
+            && e.pid.is_none()
+            && e.code.is_none()
+            && e.signal.is_none()
+            && e.result.is_none()
+            && e.session.is_none()
+            && e.line.is_none()
+    }
+
+    proptest! {
+        #[test]
+        fn reads_what_the_writer_wrote_like_serde(e in arb_event()) {
+            let line = encoded(&e);
+            let fast = parse(&line);
+            if fast_shape(&e) {
+                prop_assert_eq!(fast.as_ref(), Some(&e));
+            }
+            if let Some(fast) = fast {
+                prop_assert_eq!(Some(fast), serde(&line));
+            }
+        }
+
+        #[test]
+        fn mutated_lines_never_disagree_with_serde(
+            e in arb_event(),
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..4),
+        ) {
+            let mut line = encoded(&e);
+            for (at, byte, op) in edits {
+                let i = at.index(line.len() + 1);
+                match op {
+                    0 if i < line.len() => line[i] = byte,
+                    1 if i < line.len() => {
+                        line.remove(i);
+                    }
+                    _ => line.insert(i, byte),
+                }
+            }
+            agrees(&line)?;
+        }
+
+        #[test]
+        fn escaped_text_reads_like_serde(text in "[\\x00-\\x7f\"\\\\é\u{1F600}]{0,24}") {
+            let e = Event::line(1, 2, Source::Engine, text);
+            let line = encoded(&e);
+            prop_assert_eq!(parse(&line), Some(e));
+        }
+    }
+
+    #[test]
+    fn hand_written_lines_agree_with_serde() {
+        let cases: &[&[u8]] = &[
+            br#"{"seq":1,"t":5,"src":"gui","text":"uci"}"#,
+            br#"{"seq":0,"t":0,"ts":7,"src":"engine","text":""}"#,
+            br#"{"seq":01,"t":5,"src":"gui","text":"uci"}"#,
+            br#"{"seq":-1,"t":5,"src":"gui","text":"uci"}"#,
+            br#"{"seq":1.0,"t":5,"src":"gui","text":"uci"}"#,
+            br#"{"seq":1e3,"t":5,"src":"gui","text":"uci"}"#,
+            br#"{"seq":18446744073709551615,"t":5,"src":"gui","text":"x"}"#,
+            br#"{"seq":18446744073709551616,"t":5,"src":"gui","text":"x"}"#,
+            br#"{"seq":1,"t":5,"src":"GUI","text":"uci"}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"a\"b\\c\/d\n\r\t\b\f\u00e9\u20AC"}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"\ud83d\ude00"}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"\ud83d"}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"\x"}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"\u12"}"#,
+            b"{\"seq\":1,\"t\":5,\"src\":\"gui\",\"text\":\"a\tb\"}",
+            b"{\"seq\":1,\"t\":5,\"src\":\"gui\",\"text\":\"caf\xe9\"}",
+            br#"{"seq":1,"t":5,"src":"gui","text":"x","eol":"lf"}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"x","eol":"crlf","more":false}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"x","eol":"cr"}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"x","more":true}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"x","hex":"ff"}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"x"} "#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"x"}}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"x","session":"a"}"#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"x""#,
+            br#"{"seq":1,"t":5,"src":"gui","text":"x"#,
+            br#"{ "seq":1,"t":5,"src":"gui","text":"x"}"#,
+            br#"{"t":5,"seq":1,"src":"gui","text":"x"}"#,
+        ];
+        for line in cases {
+            let fast = parse(line);
+            if let Some(f) = &fast {
+                assert_eq!(
+                    Some(f),
+                    serde(line).as_ref(),
+                    "{}",
+                    String::from_utf8_lossy(line)
+                );
+            }
+        }
+        // The common shapes really take the fast path.
+        assert!(parse(cases[0]).is_some());
+        assert!(parse(cases[9]).is_some());
+        assert!(parse(cases[17]).is_some());
+        assert_eq!(parse(cases[2]), None);
+        assert_eq!(parse(cases[7]), None);
+        assert_eq!(parse(cases[11]), None);
+        assert_eq!(parse(cases[15]), None);
+    }
+}
