@@ -216,3 +216,68 @@ fn unwritable_recording_path_still_forwards_everything() {
         );
     }
 }
+
+fn record_with_grace(
+    grace: &str,
+    script: &str,
+) -> (Option<i32>, Duration, kibitzer::recording::Recording) {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.jsonl");
+    let started = Instant::now();
+    let out = kibitzer()
+        .args(["record", "--eof-grace", grace, "-o"])
+        .arg(&rec)
+        .args(["--", "sh", "-c", script])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (out.status.code(), started.elapsed(), read_recording(&rec))
+}
+
+#[test]
+fn engine_that_ignores_eof_is_terminated_after_the_grace_period() {
+    // Like GNU Chess 6.2.7, which spins forever once its input is closed.
+    let (code, took, r) = record_with_grace("0.3", "while :; do sleep 0.02; done");
+    assert_eq!(code, Some(128 + 15));
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    let killed: Vec<_> = r
+        .events
+        .iter()
+        .filter(|e| e.kind.map(|k| k.as_str()) == Some("killed"))
+        .collect();
+    assert_eq!(killed.len(), 1);
+    assert_eq!(killed[0].signal.as_deref(), Some("SIGTERM"));
+    assert!(
+        killed[0].text.contains("after the GUI closed the input"),
+        "{}",
+        killed[0].text
+    );
+}
+
+#[test]
+fn engine_that_ignores_sigterm_too_is_killed() {
+    let (code, _, r) = record_with_grace("0.2", "trap '' TERM; while :; do sleep 0.02; done");
+    assert_eq!(code, Some(128 + 9));
+    let sigs: Vec<_> = r
+        .events
+        .iter()
+        .filter(|e| e.kind.map(|k| k.as_str()) == Some("killed"))
+        .filter_map(|e| e.signal.as_deref())
+        .collect();
+    assert_eq!(sigs, ["SIGTERM", "SIGKILL"]);
+}
+
+#[test]
+fn eof_grace_none_leaves_the_engine_alone() {
+    // The engine decides when to stop: it exits on its own 0.8 s after EOF, untouched.
+    let (code, took, r) = record_with_grace("none", "sleep 0.8; exit 4");
+    assert_eq!(code, Some(4));
+    assert!(took >= Duration::from_millis(700));
+    assert!(!proxy_kinds(&r).contains(&"killed"));
+    let (code, _, _) = record_with_grace("0.2", "sleep 0.8; exit 4");
+    assert_eq!(
+        code,
+        Some(128 + 15),
+        "with a grace period the same engine is stopped"
+    );
+}

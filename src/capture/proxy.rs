@@ -38,7 +38,13 @@ pub struct ProxyConfig {
     pub output: Option<PathBuf>,
     pub label: Option<String>,
     pub protocol: Option<String>,
+    /// How long an engine may outlive the GUI closing our stdin before it is terminated;
+    /// `None` waits forever.
+    pub eof_grace: Option<Duration>,
 }
+
+/// After SIGTERM, how long the engine gets before SIGKILL.
+const TERM_GRACE: Duration = Duration::from_secs(2);
 
 /// Runs the proxy to completion and returns the exit status to leave with.
 pub fn run(cfg: ProxyConfig) -> i32 {
@@ -95,10 +101,14 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
         return 70;
     };
 
+    let (eof_tx, mut eof_rx) = oneshot::channel::<()>();
     match dup_std(io::stdin().as_fd()) {
         Ok(gui_in) => {
             let rec = Arc::clone(&recorder);
-            std::thread::spawn(move || pump_gui_to_engine(gui_in, engine_in, &rec));
+            std::thread::spawn(move || {
+                pump_gui_to_engine(gui_in, engine_in, &rec);
+                let _ = eof_tx.send(());
+            });
         }
         Err(e) => eprintln!("kibitzer: cannot read stdin: {e}"),
     }
@@ -110,11 +120,28 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
         let _ = exit_tx.send(child.wait());
     });
 
+    // Once the GUI has closed our stdin, an engine that does not exit (GNU Chess 6.2.7 spins
+    // on EOF) would otherwise run forever with nobody left to stop it.
+    let mut deadline: Option<(std::pin::Pin<Box<tokio::time::Sleep>>, Signal)> = None;
+    let mut eof_seen = false;
     let status = loop {
         tokio::select! {
             Some(()) = recv(&mut sigint) => forward(&recorder, pid, Signal::SIGINT),
             Some(()) = recv(&mut sigterm) => forward(&recorder, pid, Signal::SIGTERM),
             Some(()) = recv(&mut sighup) => forward(&recorder, pid, Signal::SIGHUP),
+            Ok(()) = &mut eof_rx, if !eof_seen => {
+                eof_seen = true;
+                if let Some(grace) = cfg.eof_grace {
+                    deadline = Some((Box::pin(tokio::time::sleep(grace)), Signal::SIGTERM));
+                }
+            }
+            () = async { if let Some((d, _)) = deadline.as_mut() { d.await } }, if deadline.is_some() => {
+                let Some((_, sig)) = deadline.take() else { continue };
+                terminate(&recorder, pid, sig, cfg.eof_grace.unwrap_or_default());
+                if sig == Signal::SIGTERM {
+                    deadline = Some((Box::pin(tokio::time::sleep(TERM_GRACE)), Signal::SIGKILL));
+                }
+            }
             status = &mut exit_rx => break status,
         }
     };
@@ -164,6 +191,30 @@ fn forward(recorder: &Recorder, pid: u32, sig: Signal) {
             }
         },
     );
+}
+
+/// Sends `sig` to an engine that outlived the GUI's EOF, and records why.
+fn terminate(recorder: &Recorder, pid: u32, sig: Signal, grace: Duration) {
+    let target = Pid::from_raw(i32::try_from(pid).unwrap_or(i32::MAX));
+    let outcome = kill(target, sig);
+    let why = match sig {
+        Signal::SIGTERM => format!(
+            "engine still running {:.1} s after the GUI closed the input; sent SIGTERM",
+            grace.as_secs_f64()
+        ),
+        _ => format!(
+            "engine ignored SIGTERM for {} s; sent {}",
+            TERM_GRACE.as_secs(),
+            sig.as_str()
+        ),
+    };
+    recorder.proxy_event(ProxyKind::Killed, &why, |e| {
+        e.signal = Some(sig.as_str().to_owned());
+        e.pid = Some(pid);
+        if let Err(err) = outcome {
+            e.text = format!("{why} (failed: {err})");
+        }
+    });
 }
 
 fn spawn_engine(program: &OsString, args: &[OsString]) -> io::Result<Child> {

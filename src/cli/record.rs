@@ -24,6 +24,10 @@ pub struct RecordArgs {
     /// Protocol hint stored in the header (uci, xboard, nboard); decoding detects it otherwise
     #[arg(short, long, value_name = "PROTOCOL")]
     protocol: Option<String>,
+    /// Seconds an engine may keep running after the GUI closed its input before it gets
+    /// SIGTERM (then SIGKILL 2 s later); `none` waits forever
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_grace)]
+    eof_grace: Grace,
     /// Engine command and arguments (after `--`), run without a shell
     #[arg(last = true, required = true, value_name = "ENGINE")]
     engine: Vec<OsString>,
@@ -58,5 +62,21 @@ pub fn run(a: RecordArgs) -> i32 {
         output: Some(path),
         label: a.label,
         protocol: a.protocol,
+        eof_grace: a.eof_grace.0,
     })
+}
+
+#[derive(Clone, Copy)]
+struct Grace(Option<std::time::Duration>);
+
+fn parse_grace(s: &str) -> Result<Grace, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(Grace(None));
+    }
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => {
+            Ok(Grace(Some(std::time::Duration::from_secs_f64(v))))
+        }
+        _ => Err(format!("`{s}` is not a number of seconds or `none`")),
+    }
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: the real binary, real engines, line readers.
 #![allow(dead_code)]
 
+pub mod engine_session;
+
 use kibitzer::recording::{Recording, read_all};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -113,9 +115,15 @@ impl Lines {
 
 /// Starts `kibitzer record -o rec -- argv...` with piped stdio.
 pub fn spawn_proxy(rec: &Path, argv: &[&str]) -> Child {
+    spawn_proxy_with(rec, &[], argv)
+}
+
+/// Starts `kibitzer record -o rec OPTIONS -- argv...` with piped stdio.
+pub fn spawn_proxy_with(rec: &Path, options: &[&str], argv: &[&str]) -> Child {
     kibitzer()
         .args(["record", "-o"])
         .arg(rec)
+        .args(options)
         .arg("--")
         .args(argv)
         .stdin(Stdio::piped())
