@@ -15,7 +15,7 @@ fn gnuchess_xboard_handshake_and_moves() {
     // starts in 10, whatever the timing of the input or the environment; the others print
     // `Chess` and hang, then spin on EOF. So: up to 25 quick starts, and the first that
     // negotiates must play two moves. Every start, hung or not, must be recorded exactly as
-    // seen, and the hung ones must be stopped by the proxy's EOF grace period.
+    // seen.
     let dir = tempfile::tempdir().unwrap();
     let gnuchess = engine("gnuchess");
     let mut hung = Vec::new();
