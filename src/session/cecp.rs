@@ -6,8 +6,7 @@ use crate::protocol::cecp::{FeatureValue, GameResult, Msg, Thinking};
 
 use super::decoder::State;
 use super::model::{
-    At, Eval, FeatureState, Game, GameKind, Handshake, Level, Mover, OptionSet, Ply, Search,
-    SearchReport,
+    At, Eval, FeatureState, Game, GameKind, Handshake, Level, Mover, OptionSet, Ply, SearchReport,
 };
 
 impl State {
@@ -335,39 +334,11 @@ impl State {
 
     fn engine_to_move(&mut self, text: &str, at: At) {
         self.open(text.trim(), "move", at);
-        let game = self.game_index();
-        let ply = self.s.games.last().map_or(0, |g| g.plies.len());
-        self.start_search(Search {
-            started: at,
-            ended: None,
-            request: text.trim().to_owned(),
-            ponder: false,
-            infinite: false,
-            reports: 0,
-            last: None,
-            best: None,
-            ponder_move: None,
-            game,
-            ply,
-        });
+        self.start_search(text, at, false, false);
     }
 
     fn start_analysis(&mut self, text: &str, at: At) {
-        let game = self.game_index();
-        let ply = self.s.games.last().map_or(0, |g| g.plies.len());
-        self.start_search(Search {
-            started: at,
-            ended: None,
-            request: text.trim().to_owned(),
-            ponder: false,
-            infinite: true,
-            reports: 0,
-            last: None,
-            best: None,
-            ponder_move: None,
-            game,
-            ply,
-        });
+        self.start_search(text, at, false, true);
     }
 
     /// Plays a move from either side on the game board.

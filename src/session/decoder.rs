@@ -174,9 +174,22 @@ impl State {
             .any(|o| o.closed.is_none() && pred(o))
     }
 
-    pub(crate) fn start_search(&mut self, search: Search) {
+    /// Starts a search for `request` at the current game and ply, ending any running one.
+    pub(crate) fn start_search(&mut self, request: &str, at: At, ponder: bool, infinite: bool) {
         self.end_search(None);
-        self.search = Some(search);
+        self.search = Some(Search {
+            started: at,
+            ended: None,
+            request: request.trim().to_owned(),
+            ponder,
+            infinite,
+            reports: 0,
+            last: None,
+            best: None,
+            ponder_move: None,
+            game: self.game_index(),
+            ply: self.s.games.last().map_or(0, |g| g.plies.len()),
+        });
         self.searches_started += 1;
     }
 

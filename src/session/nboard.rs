@@ -5,7 +5,7 @@ use crate::game::{GgfGame, OthelloBoard, OthelloMove, Side};
 use crate::protocol::nboard::{MoveEval, Msg, SearchLine};
 
 use super::decoder::State;
-use super::model::{At, Eval, Game, GameKind, Handshake, Level, Mover, Ply, Search, SearchReport};
+use super::model::{At, Eval, Game, GameKind, Handshake, Level, Mover, Ply, SearchReport};
 
 impl State {
     pub(crate) fn nboard_gui(&mut self, m: &Msg, text: &str, at: At) {
@@ -21,24 +21,10 @@ impl State {
             Msg::Hint(_) => self.open("hint", "search/book", at),
             Msg::Go => {
                 self.open("go", "===", at);
-                let game = self.game_index();
-                let ply = self.s.games.last().map_or(0, |g| g.plies.len());
                 if let (Some(b), Some(g)) = (self.othello, self.s.games.last_mut()) {
                     g.engine_side = Some(b.turn());
                 }
-                self.start_search(Search {
-                    started: at,
-                    ended: None,
-                    request: text.trim().to_owned(),
-                    ponder: false,
-                    infinite: false,
-                    reports: 0,
-                    last: None,
-                    best: None,
-                    ponder_move: None,
-                    game,
-                    ply,
-                });
+                self.start_search(text, at, false, false);
             }
             Msg::Ping(n) => self.open(format!("ping {n}"), format!("pong {n}"), at),
             Msg::Learn => self.open("learn", "learned", at),

@@ -6,7 +6,7 @@ use crate::protocol::uci::{self, Go, Id, Info, Msg, OptionType, ScoreValue};
 
 use super::decoder::State;
 use super::model::{
-    At, Eval, Game, GameKind, Handshake, Level, Mover, OptionSet, Ply, Search, SearchReport,
+    At, Eval, Game, GameKind, Handshake, Level, Mover, OptionSet, Ply, SearchReport,
 };
 
 /// Moves a GUI may take back (or a ponder miss may replace) while it is still the same game.
@@ -321,21 +321,7 @@ impl State {
             g.engine_side = Some(side);
         }
         self.open("go", "bestmove", at);
-        let game = self.game_index();
-        let ply = self.s.games.last().map_or(0, |g| g.plies.len());
-        self.start_search(Search {
-            started: at,
-            ended: None,
-            request: text.trim().to_owned(),
-            ponder: go.ponder,
-            infinite: go.infinite,
-            reports: 0,
-            last: None,
-            best: None,
-            ponder_move: None,
-            game,
-            ply,
-        });
+        self.start_search(text, at, go.ponder, go.infinite);
     }
 
     fn uci_info(&mut self, info: &Info) {
