@@ -43,10 +43,11 @@ pub enum IssueKind {
 impl std::fmt::Display for ReadIssue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.kind {
-            IssueKind::Malformed(m) => write!(f, "line {}: malformed event: {m}", self.line),
+            // `file:LINE: message` once the caller puts the file name in front.
+            IssueKind::Malformed(m) => write!(f, "{}: malformed event: {m}", self.line),
             IssueKind::TornTail => write!(
                 f,
-                "line {}: incomplete last line ignored (recording was cut off mid-write)",
+                "{}: incomplete last line ignored (recording was cut off mid-write)",
                 self.line
             ),
         }
