@@ -1,4 +1,6 @@
 //! The recording format (v1, JSON Lines): model, reader, writer. See `docs/recording-format.md`.
+#[cfg(test)]
+mod arb;
 pub mod event;
 pub mod reader;
 pub mod writer;

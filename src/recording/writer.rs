@@ -4,8 +4,6 @@
 //! encoder that produces exactly what serde would (tested below) without allocating per line.
 //! Everything else goes through serde.
 
-#[cfg(test)]
-use super::event::ProxyKind;
 use super::event::{Eol, Event, Header, Source, to_hex};
 use std::io::{self, Write};
 
@@ -184,6 +182,7 @@ pub fn write_recording<'a, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::recording::arb::arb_event;
     use proptest::prelude::*;
 
     fn via_fast(line: &[u8], eol: Eol, more: bool) -> String {
@@ -202,60 +201,6 @@ mod tests {
             Event::from_bytes(7, 123, Source::Engine, line, eol).with_epoch(Some(5_000_000_000));
         e.more = more;
         serde_json::to_string(&e).unwrap() + "\n"
-    }
-
-    fn arb_event() -> impl Strategy<Value = Event> {
-        let kinds = prop_oneof![
-            Just(None),
-            Just(Some(ProxyKind::EngineExit)),
-            Just(Some(ProxyKind::GameFinished))
-        ];
-        (
-            (
-                any::<u64>(),
-                any::<u64>(),
-                0..4u8,
-                ".*",
-                proptest::option::of("[0-9a-f]{0,8}"),
-            ),
-            (
-                0..3u8,
-                any::<bool>(),
-                kinds,
-                proptest::option::of(any::<u32>()),
-                proptest::option::of(any::<i32>()),
-            ),
-            (
-                proptest::option::of(".*"),
-                proptest::option::of(".*"),
-                proptest::option::of(".*"),
-                proptest::option::of(any::<u64>()),
-                proptest::option::of(any::<u64>()),
-            ),
-        )
-            .prop_map(
-                |(
-                    (seq, t, src, text, hex),
-                    (eol, more, kind, pid, code),
-                    (signal, result, session, line, ts),
-                )| {
-                    let src =
-                        [Source::Gui, Source::Engine, Source::Stderr, Source::Proxy][src as usize];
-                    let mut e = Event::line(seq, t, src, text);
-                    e.ts = ts;
-                    e.hex = hex;
-                    e.eol = [Eol::Lf, Eol::Crlf, Eol::None][eol as usize];
-                    e.more = more;
-                    e.kind = kind;
-                    e.pid = pid;
-                    e.code = code;
-                    e.signal = signal;
-                    e.result = result;
-                    e.session = session;
-                    e.line = line;
-                    e
-                },
-            )
     }
 
     #[test]
