@@ -37,6 +37,9 @@ impl State {
                     .find(|x| x.name == name && x.accepted.is_none())
                 {
                     Some(x) => x.accepted = Some(accepted),
+                    // xboard answers `done` like any other feature (seen in a real xboard
+                    // 4.9.1 log); it is the handshake's end, not kept as a feature.
+                    None if name == "done" => {}
                     None => self.diag(
                         Level::Note,
                         "unexpected",
@@ -457,8 +460,11 @@ impl State {
             .split_ascii_whitespace()
             .map(|t| t.trim_end_matches(['!', '?']))
             .take_while(|t| !t.starts_with(['(', '{', '<', '[']));
+        // Free text after (or instead of) the moves, such as PolyGlot's relayed
+        // `info string`, is allowed: only move-shaped tokens that cannot be played count.
         if let Err((index, e)) = board.check_line_cecp(tokens)
             && !e.reason.is_not_modelled()
+            && !matches!(e.reason, crate::game::chess::IllegalReason::Syntax)
         {
             let msg = format!(
                 "pv move {} '{}' is illegal in {}: {}",

@@ -110,9 +110,36 @@ impl Xboard {
     }
 }
 
+/// xboard sends `usermove ` and the move in two writes, and its debug log prefixes each:
+/// `523 >second: usermove 523 >second: d2d4`. Rejoins such a line into `usermove d2d4`.
+fn join_split_writes<'a>(payload: &'a [u8], send: bool, slot: &[u8]) -> std::borrow::Cow<'a, [u8]> {
+    let mut joined: Option<Vec<u8>> = None;
+    let mut rest = payload;
+    loop {
+        // An embedded prefix starts with its millisecond stamp right after a space.
+        let found = memchr::memchr_iter(b' ', rest).find_map(|i| {
+            let tail = rest.get(i + 1..)?;
+            let (_, inner_send, inner_slot, inner) = split_prefix(tail)?;
+            (inner_send == send && inner_slot == slot).then_some((i + 1, inner))
+        });
+        let Some((cut, inner)) = found else { break };
+        let out = joined.get_or_insert_with(Vec::new);
+        out.extend_from_slice(rest.get(..cut).unwrap_or_default());
+        rest = inner;
+    }
+    match joined {
+        None => std::borrow::Cow::Borrowed(payload),
+        Some(mut out) => {
+            out.extend_from_slice(rest);
+            std::borrow::Cow::Owned(out)
+        }
+    }
+}
+
 impl Parser for Xboard {
     fn line(&mut self, line: &[u8], b: &mut Builder) {
         if let Some((ns, send, slot, payload)) = split_prefix(line) {
+            let payload = &*join_split_writes(payload, send, slot);
             let t = b.t(Some(Stamp::Relative(ns)));
             let sid = self.slot_session(slot, b);
             if send {
@@ -161,5 +188,30 @@ mod tests {
         assert_eq!((slot, p), (&b"pairing"[..], &b"results"[..]));
         assert_eq!(split_prefix(b"2673 <first :").unwrap().3, b"");
         assert!(split_prefix(b"452 >SF-Debug2(1): uci").is_none());
+    }
+
+    #[test]
+    fn interleaved_writes_are_rejoined() {
+        assert_eq!(
+            &*join_split_writes(b"usermove 523 >second: d2d4", true, b"second"),
+            b"usermove d2d4"
+        );
+        assert_eq!(
+            &*join_split_writes(
+                b"usermove 7963 >second: usermove 7963 >second: d2c1",
+                true,
+                b"second"
+            ),
+            b"usermove usermove d2c1"
+        );
+        // Another slot's prefix or plain text is left alone.
+        assert_eq!(
+            &*join_split_writes(b"usermove 523 >first: d2d4", true, b"second"),
+            b"usermove 523 >first: d2d4"
+        );
+        assert_eq!(
+            &*join_split_writes(b"time 523", true, b"second"),
+            b"time 523"
+        );
     }
 }
