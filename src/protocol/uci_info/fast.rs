@@ -42,7 +42,7 @@ fn fields(rest: &str, i: &mut Info) -> Option<()> {
                 let start = w.pos;
                 let mut any = false;
                 while let Some(m) = w.word()? {
-                    if keyword(m).is_some() {
+                    if !is_move_like(m) && keyword(m).is_some() {
                         return None;
                     }
                     any = true;
@@ -134,6 +134,13 @@ fn keyword(t: Word<'_>) -> Option<Kw> {
     })
 }
 
+/// True for words whose second byte is a digit, as in every UCI move: no keyword has one
+/// there, so PV moves skip the keyword comparison.
+#[inline(always)]
+fn is_move_like(t: Word<'_>) -> bool {
+    t.bytes.get(1).is_some_and(u8::is_ascii_digit)
+}
+
 /// `score` as the general parser reads it when nothing is off: `cp`/`mate` with a plain
 /// (optionally negative) value and bounds, in any order.
 fn score(w: &mut Words<'_>) -> Option<Score> {
@@ -195,6 +202,14 @@ impl<'a> Words<'a> {
                 return Some(Some(Word {
                     bytes: b.get(start..end)?,
                     packed,
+                }));
+            }
+            // Exactly eight bytes (`seldepth`, `hashfull`, `currmove`...).
+            if matches!(b.get(start + 8), None | Some(b' ')) {
+                self.next_word(start + 8)?;
+                return Some(Some(Word {
+                    bytes: chunk,
+                    packed: x,
                 }));
             }
         }
