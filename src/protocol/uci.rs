@@ -193,6 +193,14 @@ fn is_command(dir: Dir, t: &str) -> bool {
 }
 
 pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
+    // The flood: an engine's `info` first on its line goes straight to the field parser (the
+    // same tokens the loop below would hand it, without the command lookups).
+    if matches!(dir, Dir::FromEngine)
+        && let Some(rest) = line.strip_prefix("info")
+        && rest.as_bytes().first().is_none_or(u8::is_ascii_whitespace)
+    {
+        return Msg::Info(Info::parse_boxed(&mut Tokens::new(rest), d));
+    }
     let mut toks = Tokens::new(line);
     let mut skipped = 0usize;
     let mut first_skipped = "";

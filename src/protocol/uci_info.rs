@@ -372,6 +372,33 @@ impl fmt::Display for Info {
 mod tests {
     use super::*;
 
+    /// `info` first on the line takes a shortcut past the command lookup; whatever the
+    /// spacing around it, the message and its diagnostics are the same.
+    #[test]
+    fn info_reads_alike_at_the_start_of_the_line_and_after_spaces() {
+        use crate::protocol::Dir;
+        use crate::protocol::uci::{Msg, parse};
+        for rest in [
+            " depth 3 pv e2e4",
+            "\tdepth 3 pv e2e4",
+            " depth x",
+            "",
+            " movesleft 3",
+        ] {
+            let (mut d1, mut d2) = (Vec::new(), Vec::new());
+            let a = parse(Dir::FromEngine, &format!("info{rest}"), &mut d1);
+            let b = parse(Dir::FromEngine, &format!(" info{rest}"), &mut d2);
+            assert!(matches!(a, Msg::Info(_)), "{rest:?}");
+            assert_eq!(a, b, "{rest:?}");
+            assert_eq!(d1, d2, "{rest:?}");
+        }
+        let mut d = Vec::new();
+        assert!(!matches!(
+            parse(Dir::FromEngine, "infos depth 3", &mut d),
+            Msg::Info(_)
+        ));
+    }
+
     const KEYWORDS: [&str; 20] = [
         "depth",
         "seldepth",

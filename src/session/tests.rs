@@ -602,3 +602,19 @@ mod no_panic {
         }
     }
 }
+
+#[test]
+fn mate_by_the_engines_move_is_recorded_once_the_echoed_position_changes_nothing() {
+    let s = one("
+        > position startpos moves f2f3 e7e5 g2g4
+        > go depth 1
+        < bestmove d8h4
+        > position startpos moves f2f3 e7e5 g2g4 d8h4
+        > position startpos moves f2f3 e7e5 g2g4 d8h4
+    ");
+    let end = s.games[0].outcome.as_ref().expect("mate is seen");
+    assert_eq!(end.result, "0-1");
+    assert_eq!(end.reason, "checkmate");
+    // Found at the engine's move (line 3), not at the GUI's echo.
+    assert_eq!(end.at.seq, 3);
+}

@@ -2,13 +2,13 @@
 //! between tokens, numeric fields with plain values, then `pv` or `string` to the end.
 //!
 //! It walks the line once, without the general tokenizer's bookkeeping. Anything it is not
-//! sure about (other whitespace, a value the general parser would read differently or warn
-//! about, a keyword after the PV, the rarer fields) returns `None` and the general parser
-//! decides, so for every line it accepts the result is what the general parser gives, with
-//! no diagnostics (tested below).
+//! sure about (other whitespace or control bytes, a value the general parser would read
+//! differently or warn about, a keyword after the PV, the rarer fields) returns `None` and the
+//! general parser decides, so for every line it accepts the result is what the general parser
+//! gives, with no diagnostics (tested below).
 
-use super::{Bound, Info, Kw, Score, ScoreValue, keyword};
-use crate::protocol::tokens::{Moves, token_end};
+use super::{Bound, Info, Kw, Score, ScoreValue};
+use crate::protocol::tokens::Moves;
 
 /// Fills `i` (a default `Info`) from `rest` (the line after `info`, trimmed). `false` leaves
 /// the line to the general parser, and `i` partly filled.
@@ -18,7 +18,6 @@ pub(super) fn parse(rest: &str, i: &mut Info) -> bool {
 
 fn fields(rest: &str, i: &mut Info) -> Option<()> {
     let mut w = Words {
-        s: rest,
         b: rest.as_bytes(),
         pos: 0,
     };
@@ -43,7 +42,7 @@ fn fields(rest: &str, i: &mut Info) -> Option<()> {
                 let start = w.pos;
                 let mut any = false;
                 while let Some(m) = w.word()? {
-                    if keyword(m).is_some() {
+                    if !is_move_like(m) && keyword(m).is_some() {
                         return None;
                     }
                     any = true;
@@ -51,10 +50,11 @@ fn fields(rest: &str, i: &mut Info) -> Option<()> {
                 if !any {
                     return None;
                 }
-                i.pv = Some(Moves::from_tidy(w.s.get(start..)?));
+                // Word boundaries are ASCII spaces, so this slice is always on char boundaries.
+                i.pv = Some(Moves::from_tidy(rest.get(start..)?));
             }
             Kw::String => {
-                i.string = Some(w.s.get(w.pos..)?.trim_ascii().to_owned());
+                i.string = Some(rest.get(w.pos..)?.trim_ascii().to_owned());
                 w.pos = w.b.len();
             }
             Kw::CurrMove | Kw::Refutation | Kw::CurrLine => return None,
@@ -63,17 +63,96 @@ fn fields(rest: &str, i: &mut Info) -> Option<()> {
     Some(())
 }
 
+/// Little-endian packing of a word of up to eight bytes, so a keyword compares as one integer.
+const fn pack(s: &[u8]) -> u64 {
+    let mut v = 0u64;
+    let mut i = s.len();
+    while i > 0 {
+        i -= 1;
+        v = (v << 8) | s[i] as u64;
+    }
+    v
+}
+
+const DEPTH: u64 = pack(b"depth");
+const SELDEPTH: u64 = pack(b"seldepth");
+const TIME: u64 = pack(b"time");
+const NODES: u64 = pack(b"nodes");
+const PV: u64 = pack(b"pv");
+const MULTIPV: u64 = pack(b"multipv");
+const SCORE: u64 = pack(b"score");
+const WDL: u64 = pack(b"wdl");
+const CURRMOVE: u64 = pack(b"currmove");
+const HASHFULL: u64 = pack(b"hashfull");
+const NPS: u64 = pack(b"nps");
+const TBHITS: u64 = pack(b"tbhits");
+const SBHITS: u64 = pack(b"sbhits");
+const CPULOAD: u64 = pack(b"cpuload");
+const STRING: u64 = pack(b"string");
+const CURRLINE: u64 = pack(b"currline");
+const CP: u64 = pack(b"cp");
+const MATE: u64 = pack(b"mate");
+
+/// One word of the line. Words hold no byte below `!` (the reader bails on those), so for
+/// words of up to eight bytes `packed` identifies the word; longer ones have `packed == 0`.
+#[derive(Clone, Copy)]
+struct Word<'a> {
+    bytes: &'a [u8],
+    packed: u64,
+}
+
+/// The same answer as [`super::keyword`], from the packed form for the short keywords.
+#[inline(always)]
+fn keyword(t: Word<'_>) -> Option<Kw> {
+    Some(match t.packed {
+        0 => {
+            return match t.bytes {
+                b"lowerbound" => Some(Kw::LowerBound),
+                b"upperbound" => Some(Kw::UpperBound),
+                b"refutation" => Some(Kw::Refutation),
+                b"currmovenumber" => Some(Kw::CurrMoveNumber),
+                _ => None,
+            };
+        }
+        DEPTH => Kw::Depth,
+        SELDEPTH => Kw::SelDepth,
+        TIME => Kw::Time,
+        NODES => Kw::Nodes,
+        PV => Kw::Pv,
+        MULTIPV => Kw::MultiPv,
+        SCORE => Kw::Score,
+        WDL => Kw::Wdl,
+        CURRMOVE => Kw::CurrMove,
+        HASHFULL => Kw::HashFull,
+        NPS => Kw::Nps,
+        TBHITS => Kw::TbHits,
+        SBHITS => Kw::SbHits,
+        CPULOAD => Kw::CpuLoad,
+        STRING => Kw::String,
+        CURRLINE => Kw::CurrLine,
+        _ => return None,
+    })
+}
+
+/// True for words whose second byte is a digit, as in every UCI move: no keyword has one
+/// there, so PV moves skip the keyword comparison.
+#[inline(always)]
+fn is_move_like(t: Word<'_>) -> bool {
+    t.bytes.get(1).is_some_and(u8::is_ascii_digit)
+}
+
 /// `score` as the general parser reads it when nothing is off: `cp`/`mate` with a plain
 /// (optionally negative) value and bounds, in any order.
 fn score(w: &mut Words<'_>) -> Option<Score> {
     let mut s = Score::default();
     loop {
         let save = w.pos;
-        match w.word()? {
-            Some("cp") => s.value = Some(ScoreValue::Cp(w.int()?)),
-            Some("mate") => s.value = Some(ScoreValue::Mate(w.int()?)),
-            Some("lowerbound") => s.bound = Bound::Lower,
-            Some("upperbound") => s.bound = Bound::Upper,
+        let Some(t) = w.word()? else { break };
+        match t.packed {
+            CP => s.value = Some(ScoreValue::Cp(w.int()?)),
+            MATE => s.value = Some(ScoreValue::Mate(w.int()?)),
+            0 if t.bytes == b"lowerbound" => s.bound = Bound::Lower,
+            0 if t.bytes == b"upperbound" => s.bound = Bound::Upper,
             _ => {
                 w.pos = save;
                 break;
@@ -84,30 +163,92 @@ fn score(w: &mut Words<'_>) -> Option<Score> {
 }
 
 struct Words<'a> {
-    s: &'a str,
     b: &'a [u8],
     pos: usize,
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Bytes below `!` in `x` flagged by their high bit; the lowest flag is exactly the first such
+/// byte (borrows only run upwards).
+#[inline]
+fn low_bytes(x: u64) -> u64 {
+    x.wrapping_sub(ONES * 0x21) & !x & HIGH
+}
+
 impl<'a> Words<'a> {
     /// The next space-separated word: `Some(None)` at the end, `None` when the spacing is
-    /// anything but single spaces.
-    #[inline]
-    fn word(&mut self) -> Option<Option<&'a str>> {
+    /// anything but single spaces or the word holds a control byte.
+    #[inline(always)]
+    fn word(&mut self) -> Option<Option<Word<'a>>> {
         let start = self.pos;
-        if start >= self.b.len() {
+        let b = self.b;
+        if start >= b.len() {
             return Some(None);
         }
-        let end = token_end(self.b, start);
+        // Most words are short: one eight-byte load finds their end and packs them.
+        if let Some(chunk) = b.get(start..start + 8) {
+            let x = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?);
+            let low = low_bytes(x);
+            if low != 0 {
+                let len = (low.trailing_zeros() / 8) as usize;
+                if len == 0 {
+                    return None;
+                }
+                let end = start + len;
+                self.next_word(end)?;
+                let packed = x & ((1u64 << (8 * len)) - 1);
+                return Some(Some(Word {
+                    bytes: b.get(start..end)?,
+                    packed,
+                }));
+            }
+            // Exactly eight bytes (`seldepth`, `hashfull`, `currmove`...).
+            if matches!(b.get(start + 8), None | Some(b' ')) {
+                self.next_word(start + 8)?;
+                return Some(Some(Word {
+                    bytes: chunk,
+                    packed: x,
+                }));
+            }
+        }
+        self.long_word(start)
+    }
+
+    /// [`Words::word`] for words of more than seven bytes and those near the end of the line.
+    #[cold]
+    #[inline(never)]
+    fn long_word(&mut self, start: usize) -> Option<Option<Word<'a>>> {
+        let b = self.b;
+        let mut end = start;
+        while let Some(chunk) = b.get(end..end + 8) {
+            let x = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?);
+            let low = low_bytes(x);
+            if low != 0 {
+                end += (low.trailing_zeros() / 8) as usize;
+                break;
+            }
+            end += 8;
+        }
+        while b.get(end).is_some_and(|&c| c > b' ') {
+            end += 1;
+        }
         if end == start {
             return None;
         }
         self.next_word(end)?;
-        self.s.get(start..end).map(Some)
+        let bytes = b.get(start..end)?;
+        let packed = if bytes.len() > 8 {
+            0
+        } else {
+            bytes.iter().rev().fold(0, |v, &c| (v << 8) | u64::from(c))
+        };
+        Some(Some(Word { bytes, packed }))
     }
 
-    /// Steps over the single space after a word ending at `end`; `None` for any other
-    /// whitespace, or a space at the very end (the caller trims the line).
+    /// Steps over the single space after a word ending at `end`; `None` for any other byte
+    /// below `!`, or a space at the very end (the caller trims the line).
     #[inline]
     fn next_word(&mut self, end: usize) -> Option<()> {
         match self.b.get(end) {
@@ -273,6 +414,49 @@ mod tests {
         }
     }
 
+    /// The packed comparison knows every keyword the general parser knows, and nothing else.
+    #[test]
+    fn packed_keywords_match_the_general_ones() {
+        for t in [
+            "depth",
+            "seldepth",
+            "time",
+            "nodes",
+            "pv",
+            "multipv",
+            "score",
+            "lowerbound",
+            "upperbound",
+            "wdl",
+            "currmove",
+            "currmovenumber",
+            "hashfull",
+            "nps",
+            "tbhits",
+            "sbhits",
+            "cpuload",
+            "string",
+            "refutation",
+            "currline",
+            "e2e4",
+            "depths",
+            "dept",
+            "cp",
+            "mate",
+            "e7e8q",
+            "currmovenumbe",
+            "lowerbounds",
+            "x",
+        ] {
+            let mut w = Words {
+                b: t.as_bytes(),
+                pos: 0,
+            };
+            let word = w.word().flatten().expect("one word");
+            assert_eq!(keyword(word), super::super::keyword(t), "{t}");
+        }
+    }
+
     #[test]
     fn usual_lines_take_the_fast_path() {
         for line in [
@@ -296,6 +480,8 @@ mod tests {
             "pv e2e4 depth 3",
             "pv",
             "movesleft 30",
+            "depth 20 pv e2e4\u{1}",
+            "nodes 5\u{0}",
         ] {
             assert!(!agrees(line).expect("agrees"), "{line}");
         }
