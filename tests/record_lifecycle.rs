@@ -281,3 +281,25 @@ fn eof_grace_none_leaves_the_engine_alone() {
         "with a grace period the same engine is stopped"
     );
 }
+
+#[test]
+fn engine_command_without_double_dash_keeps_its_own_options() {
+    // `kibitzer record -o F engine -x --y` is what people type into a GUI's engine field:
+    // everything from the engine name on is the engine's, options included.
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.jsonl");
+    let out = kibitzer()
+        .args(["record", "-o"])
+        .arg(&rec)
+        .args(["sh", "-c", "echo \"$@\"", "sh", "-o", "--label", "x"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, b"-o --label x\n");
+    assert_eq!(read_recording(&rec).header.label, None);
+}

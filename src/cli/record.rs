@@ -28,8 +28,14 @@ pub struct RecordArgs {
     /// SIGTERM (then SIGKILL 2 s later); `none` waits forever
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_grace)]
     eof_grace: Grace,
-    /// Engine command and arguments (after `--`), run without a shell
-    #[arg(last = true, required = true, value_name = "ENGINE")]
+    /// Engine command and arguments, run without a shell; everything from the engine on (or
+    /// after `--`) belongs to the engine
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ENGINE"
+    )]
     engine: Vec<OsString>,
 }
 
