@@ -57,12 +57,26 @@ pub fn encode_line(
     out.extend_from_slice(b"}\n");
 }
 
+/// Does any byte need a JSON escape? Branch-free over 32-byte blocks so the compiler
+/// vectorises it (a short-circuiting `any` scanned byte by byte and took a third of the
+/// proxy's time on an `info` flood).
+fn needs_escape(bytes: &[u8]) -> bool {
+    let special = |b: u8| (b < 0x20) | (b == b'"') | (b == b'\\');
+    let mut blocks = bytes.chunks_exact(32);
+    for block in &mut blocks {
+        if block.iter().fold(false, |acc, &b| acc | special(b)) {
+            return true;
+        }
+    }
+    blocks.remainder().iter().any(|&b| special(b))
+}
+
 /// Appends a JSON string literal, escaping like serde_json does.
 fn push_json_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let bytes = s.as_bytes();
-    // Almost every protocol line needs no escaping; this check vectorises.
-    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+    // Almost every protocol line needs no escaping.
+    if !needs_escape(bytes) {
         out.extend_from_slice(bytes);
         out.push(b'"');
         return;
@@ -221,6 +235,14 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn escape_scan_matches_a_plain_scan(
+            bytes in proptest::collection::vec(prop_oneof![8 => 0x20u8..0x7f, 1 => Just(b'"'), 1 => Just(b'\\'), 1 => 0u8..0x20], 0..100)
+        ) {
+            let plain = bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+            prop_assert_eq!(needs_escape(&bytes), plain);
+        }
+
         #[test]
         fn event_encoder_matches_serde(e in arb_event()) {
             let mut out = Vec::new();
