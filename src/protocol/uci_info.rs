@@ -368,6 +368,31 @@ impl fmt::Display for Info {
     }
 }
 
+/// Every `info` keyword of the UCI text, for tests that check the parsers know exactly these.
+#[cfg(test)]
+pub(crate) const INFO_KEYWORDS: [&str; 20] = [
+    "depth",
+    "seldepth",
+    "time",
+    "nodes",
+    "pv",
+    "multipv",
+    "score",
+    "lowerbound",
+    "upperbound",
+    "wdl",
+    "currmove",
+    "currmovenumber",
+    "hashfull",
+    "nps",
+    "tbhits",
+    "sbhits",
+    "cpuload",
+    "string",
+    "refutation",
+    "currline",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,33 +424,10 @@ mod tests {
         ));
     }
 
-    const KEYWORDS: [&str; 20] = [
-        "depth",
-        "seldepth",
-        "time",
-        "nodes",
-        "pv",
-        "multipv",
-        "score",
-        "lowerbound",
-        "upperbound",
-        "wdl",
-        "currmove",
-        "currmovenumber",
-        "hashfull",
-        "nps",
-        "tbhits",
-        "sbhits",
-        "cpuload",
-        "string",
-        "refutation",
-        "currline",
-    ];
-
     #[test]
     fn keyword_lookup_knows_exactly_the_info_keywords() {
         let mut seen = Vec::new();
-        for k in KEYWORDS {
+        for k in INFO_KEYWORDS {
             let kw = keyword(k).unwrap_or_else(|| panic!("{k} not recognised"));
             assert!(!seen.contains(&kw), "{k} maps to a taken keyword");
             seen.push(kw);

@@ -318,30 +318,8 @@ const GO_KW: &[&str] = &[
     "movetime",
     "infinite",
 ];
-const INFO_KW: &[&str] = &[
-    "depth",
-    "seldepth",
-    "time",
-    "nodes",
-    "pv",
-    "multipv",
-    "score",
-    "lowerbound",
-    "upperbound",
-    "wdl",
-    "currmove",
-    "currmovenumber",
-    "hashfull",
-    "nps",
-    "tbhits",
-    "sbhits",
-    "cpuload",
-    "string",
-    "refutation",
-    "currline",
-    "cp",
-    "mate",
-];
+/// Score sub-words, which a generated unknown field must not be either.
+const SCORE_WORDS: &[&str] = &["cp", "mate"];
 
 fn go() -> impl Strategy<Value = Go> {
     (
@@ -440,7 +418,10 @@ fn info_strategy() -> impl Strategy<Value = Info> {
         ),
         prop::collection::vec(
             (
-                "[a-z]{3,6}".prop_filter("kw", |w| !INFO_KW.contains(&w.as_str())),
+                "[a-z]{3,6}".prop_filter("kw", |w| {
+                    !crate::protocol::uci_info::INFO_KEYWORDS.contains(&w.as_str())
+                        && !SCORE_WORDS.contains(&w.as_str())
+                }),
                 moves(),
             ),
             0..2,
