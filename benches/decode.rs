@@ -156,9 +156,21 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(if quick { 500_000 } else { 5_000_000 });
     let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("bench.jsonl");
+    // `KIBITZER_BENCH_FILE=PATH` keeps the generated file there and reuses it (for profiling
+    // the decoder without the generator).
+    let path = std::env::var_os("KIBITZER_BENCH_FILE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| dir.path().join("bench.jsonl"));
     let t0 = Instant::now();
-    let (lines, bytes) = build(&path, target);
+    let (lines, bytes) = if path.exists() {
+        let text = std::fs::read(&path).expect("read");
+        (
+            text.iter().filter(|&&b| b == b'\n').count() - 1,
+            text.len() as u64,
+        )
+    } else {
+        build(&path, target)
+    };
     eprintln!(
         "built {lines} lines, {:.1} MB in {:.1?}",
         bytes as f64 / 1e6,
@@ -180,33 +192,55 @@ fn main() {
     let file = std::fs::File::open(&path).expect("open");
     let mut reader = Reader::new(BufReader::with_capacity(1 << 20, file)).expect("reader");
     let mut decoder = Decoder::new(None).retain_history(false);
-    let mut chunk: Vec<Event> = Vec::with_capacity(65_536);
+    // Events are read into reused slots, as a streaming consumer would.
+    let mut chunk: Vec<Event> = (0..65_536)
+        .map(|_| Event::line(0, 0, Source::Proxy, String::new()))
+        .collect();
     let (mut read_time, mut decode_time) = (Duration::ZERO, Duration::ZERO);
     let (mut decoded, mut moved, mut diags) = (0usize, 0usize, 0usize);
     loop {
         let t = Instant::now();
-        chunk.clear();
-        while chunk.len() < 65_536 {
-            match reader.next_event() {
-                Some(Ok(e)) => chunk.push(e),
+        let mut filled = 0;
+        while filled < chunk.len() {
+            match reader.read_into(&mut chunk[filled]) {
+                Some(Ok(())) => filled += 1,
                 Some(Err(_)) => {}
                 None => break,
             }
         }
         read_time += t.elapsed();
-        if chunk.is_empty() {
+        if filled == 0 {
             break;
         }
         let t = Instant::now();
-        for e in &chunk {
+        for e in &chunk[..filled] {
             let d = decoder.push(e);
             decoded += 1;
             moved += usize::from(d.moved);
             diags += d.diagnostics.len();
+            decoder.recycle(d);
         }
         decode_time += t.elapsed();
     }
     let sessions = decoder.finish();
+
+    // Streaming, as `kibitzer decode` reads a recording: one reused event, each line read,
+    // decoded and recycled before the next.
+    let file = std::fs::File::open(&path).expect("open");
+    let mut reader = Reader::new(BufReader::with_capacity(1 << 20, file)).expect("reader");
+    let mut stream_decoder = Decoder::new(None).retain_history(false);
+    let mut ev = Event::line(0, 0, Source::Proxy, String::new());
+    let t = Instant::now();
+    let mut streamed = 0usize;
+    while let Some(r) = reader.read_into(&mut ev) {
+        if r.is_ok() {
+            let d = stream_decoder.push(&ev);
+            streamed += 1;
+            stream_decoder.recycle(d);
+        }
+    }
+    let stream_time = t.elapsed();
+    assert_eq!(streamed, lines);
     assert_eq!(decoded, lines);
     assert_eq!(diags, 0, "the generated traffic is clean");
     let s = &sessions[0];
@@ -218,7 +252,8 @@ fn main() {
         ("wc -l", wc_time),
         ("read (JSONL reader)", read_time),
         ("decode (Decoder, boards on)", decode_time),
-        ("read + decode", read_time + decode_time),
+        ("read + decode, chunked (sum)", read_time + decode_time),
+        ("read + decode, streaming", stream_time),
     ] {
         println!(
             "| {name} | {:.2?} | {:.0} | {:.0} | {:.1}x |",

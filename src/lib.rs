@@ -13,3 +13,4 @@ pub mod import;
 pub mod protocol;
 pub mod recording;
 pub mod session;
+mod swar;

@@ -6,6 +6,7 @@
 
 mod editor;
 mod error;
+pub(crate) mod fast_legal;
 mod notation;
 mod position_cache;
 mod variant;

@@ -147,9 +147,35 @@ impl fmt::Display for Msg {
 
 /// Decodes one line (without its line terminator; a trailing `\r` is tolerated).
 pub fn parse(protocol: Protocol, dir: Dir, line: &str) -> (Msg, Vec<Diagnostic>) {
+    parse_reusing(protocol, dir, line, &mut Spare::default())
+}
+
+/// Buffers of messages the caller is done with, for the next lines to reuse: a long session
+/// is mostly `info` lines, and reusing their boxes keeps the parser from allocating per line.
+#[derive(Debug, Default)]
+pub struct Spare {
+    info: Option<Box<uci::Info>>,
+}
+
+impl Spare {
+    /// Keeps what `msg` owns that a later line can reuse.
+    pub fn reclaim(&mut self, msg: Msg) {
+        if let Msg::Uci(uci::Msg::Info(info)) = msg {
+            self.info = Some(info);
+        }
+    }
+}
+
+/// [`parse`], reusing what `spare` holds.
+pub fn parse_reusing(
+    protocol: Protocol,
+    dir: Dir,
+    line: &str,
+    spare: &mut Spare,
+) -> (Msg, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let msg = match protocol {
-        Protocol::Uci => Msg::Uci(uci::parse(dir, line, &mut diags)),
+        Protocol::Uci => Msg::Uci(uci::parse_reusing(dir, line, &mut diags, &mut spare.info)),
         Protocol::Cecp => Msg::Cecp(cecp::parse(dir, line, &mut diags)),
         Protocol::Nboard => Msg::Nboard(nboard::parse(dir, line, &mut diags)),
     };

@@ -135,6 +135,12 @@ impl Moves {
         Moves(s.to_owned())
     }
 
+    /// [`Moves::from_tidy`] into this buffer, keeping its allocation.
+    pub(crate) fn set_tidy(&mut self, s: &str) {
+        self.0.clear();
+        self.0.push_str(s);
+    }
+
     pub fn iter(&self) -> std::str::SplitAsciiWhitespace<'_> {
         self.0.split_ascii_whitespace()
     }

@@ -193,13 +193,24 @@ fn is_command(dir: Dir, t: &str) -> bool {
 }
 
 pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
+    parse_reusing(dir, line, d, &mut None)
+}
+
+/// [`parse`], putting an `info` line into `spare` (the box of an earlier `info` message)
+/// rather than a new allocation.
+pub(crate) fn parse_reusing(
+    dir: Dir,
+    line: &str,
+    d: &mut Vec<Diagnostic>,
+    spare: &mut Option<Box<Info>>,
+) -> Msg {
     // The flood: an engine's `info` first on its line goes straight to the field parser (the
     // same tokens the loop below would hand it, without the command lookups).
     if matches!(dir, Dir::FromEngine)
         && let Some(rest) = line.strip_prefix("info")
         && rest.as_bytes().first().is_none_or(u8::is_ascii_whitespace)
     {
-        return Msg::Info(Info::parse_boxed(&mut Tokens::new(rest), d));
+        return Msg::Info(Info::parse_reusing(spare.take(), &mut Tokens::new(rest), d));
     }
     let mut toks = Tokens::new(line);
     let mut skipped = 0usize;

@@ -170,8 +170,25 @@ impl Info {
     /// Parses the fields after `info`, straight into the box the message keeps (an `Info` is a
     /// few hundred bytes: not worth moving around on every line).
     pub(crate) fn parse_boxed(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Box<Info> {
-        let mut i = Box::<Info>::default();
-        if fast::parse(toks.peek_rest(), &mut i) {
+        Info::parse_reusing(None, toks, d)
+    }
+
+    /// [`Info::parse_boxed`] into a box (and PV buffer) a previous line left behind, so the
+    /// flood of `info` lines costs no allocation once the decoder has recycled one.
+    pub(crate) fn parse_reusing(
+        spare: Option<Box<Info>>,
+        toks: &mut Tokens<'_>,
+        d: &mut Vec<Diagnostic>,
+    ) -> Box<Info> {
+        let (mut i, mut spare_pv) = match spare {
+            Some(mut i) => {
+                let pv = i.pv.take();
+                *i = Info::default();
+                (i, pv)
+            }
+            None => (Box::<Info>::default(), None),
+        };
+        if fast::parse(toks.peek_rest(), &mut i, &mut spare_pv) {
             toks.rest();
         } else {
             *i = Info::parse_general(toks, d);

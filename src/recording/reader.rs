@@ -101,6 +101,13 @@ impl<R: BufRead> Reader<R> {
     /// Next event, or an issue with a line number. `None` at end of file; blank lines are
     /// skipped. An I/O error ends the stream as a `Malformed` issue on the current line.
     pub fn next_event(&mut self) -> Option<Result<Event, ReadIssue>> {
+        let mut e = Event::line(0, 0, super::Source::Proxy, String::new());
+        self.read_into(&mut e).map(|r| r.map(|()| e))
+    }
+
+    /// [`Reader::next_event`] into `e`, reusing its buffers: reading a long recording this way
+    /// allocates nothing per line. On an issue `e` is left unspecified.
+    pub fn read_into(&mut self, e: &mut Event) -> Option<Result<(), ReadIssue>> {
         loop {
             self.lineno += 1;
             // Usually the whole line is already in the reader's buffer: parse it in place
@@ -109,14 +116,16 @@ impl<R: BufRead> Reader<R> {
                 match self.inner.fill_buf() {
                     Ok(b) => break b,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Some(Err(read_error(self.lineno, &e))),
+                    Err(err) => return Some(Err(read_error(self.lineno, &err))),
                 }
             };
             if avail.is_empty() {
                 return None;
             }
             if let Some(nl) = memchr::memchr(b'\n', avail) {
-                let item = avail.get(..=nl).and_then(|l| decode_line(l, self.lineno));
+                let item = avail
+                    .get(..=nl)
+                    .and_then(|l| decode_line(l, self.lineno, e));
                 self.inner.consume(nl + 1);
                 match item {
                     Some(item) => return Some(item),
@@ -124,10 +133,10 @@ impl<R: BufRead> Reader<R> {
                 }
             }
             self.buf.clear();
-            if let Err(e) = self.inner.read_until(b'\n', &mut self.buf) {
-                return Some(Err(read_error(self.lineno, &e)));
+            if let Err(err) = self.inner.read_until(b'\n', &mut self.buf) {
+                return Some(Err(read_error(self.lineno, &err)));
             }
-            if let Some(item) = decode_line(&self.buf, self.lineno) {
+            if let Some(item) = decode_line(&self.buf, self.lineno, e) {
                 return Some(item);
             }
         }
@@ -141,18 +150,21 @@ fn read_error(line: u64, e: &io::Error) -> ReadIssue {
     }
 }
 
-/// One raw line (terminator included, if any): `None` when blank.
-fn decode_line(raw: &[u8], line: u64) -> Option<Result<Event, ReadIssue>> {
+/// One raw line (terminator included, if any) into `e`: `None` when blank.
+fn decode_line(raw: &[u8], line: u64, e: &mut Event) -> Option<Result<(), ReadIssue>> {
     let complete = raw.last() == Some(&b'\n');
     let body = trim_eol(raw);
+    if body.first().is_some_and(|&b| b == b'{') && fast::parse_into(body, e) {
+        return Some(Ok(()));
+    }
     if body.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
-    if let Some(e) = fast::parse(body) {
-        return Some(Ok(e));
-    }
     Some(match serde_json::from_slice::<Event>(body) {
-        Ok(e) => Ok(e),
+        Ok(parsed) => {
+            *e = parsed;
+            Ok(())
+        }
         Err(_) if !complete => Err(ReadIssue {
             line,
             kind: IssueKind::TornTail,

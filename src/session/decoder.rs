@@ -72,6 +72,8 @@ pub(crate) struct State {
     /// The board only changes when the GUI then sends `move`; if that is the proposal, the
     /// ply is the engine's.
     pub(crate) nboard_proposal: Option<(String, Option<super::model::Eval>, usize)>,
+    /// Message buffers handed back through [`Decoder::recycle`].
+    spare: protocol::Spare,
 }
 
 impl State {
@@ -96,6 +98,7 @@ impl State {
             moved: false,
             searches_started: 0,
             nboard_proposal: None,
+            spare: protocol::Spare::default(),
         }
     }
 
@@ -236,7 +239,7 @@ impl State {
     }
 
     fn dispatch(&mut self, protocol: Protocol, ev: &Event, dir: Dir, at: At) -> Msg {
-        let (msg, parse_diags) = protocol::parse(protocol, dir, &ev.text);
+        let (msg, parse_diags) = protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare);
         for d in parse_diags {
             self.diags
                 .push(Diagnostic::new(Level::Warning, "parse", d.message));
@@ -440,6 +443,14 @@ impl Decoder {
             });
         }
         decoded
+    }
+
+    /// Hands a decoded line back once the caller is done with it, so the next lines reuse its
+    /// buffers (optional: it only saves allocations on long inputs).
+    pub fn recycle(&mut self, decoded: Decoded) {
+        if let (Some(msg), Some(st)) = (decoded.msg, self.states.get_mut(decoded.session)) {
+            st.spare.reclaim(msg);
+        }
     }
 
     /// Ends the input: the running searches are kept, and the sessions returned.

@@ -9,6 +9,7 @@
 
 use shakmaty::{Position, uci::UciMove, variant::VariantPosition};
 
+use crate::game::chess::fast_legal::play_ordinary;
 use crate::game::{ChessBoard, IllegalMove};
 use crate::protocol::tokens::Tokens;
 
@@ -88,14 +89,18 @@ impl PvCache {
                 Some(p) => p,
                 None => root.position(),
             };
-            let next = UciMove::from_ascii(tok.as_bytes())
-                .ok()
-                .and_then(|u| u.to_move(pos).ok())
-                .map(|m| {
+            let next = UciMove::from_ascii(tok.as_bytes()).ok().and_then(|u| {
+                if let VariantPosition::Chess(c) = pos
+                    && let Some(after) = play_ordinary(c, &u)
+                {
+                    return Some(VariantPosition::Chess(after));
+                }
+                u.to_move(pos).ok().map(|m| {
                     let mut p = pos.clone();
                     p.play_unchecked(m);
                     p
-                });
+                })
+            });
             match next {
                 Some(p) => {
                     if !self.text.is_empty() {

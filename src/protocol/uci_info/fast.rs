@@ -12,11 +12,12 @@ use crate::protocol::tokens::Moves;
 
 /// Fills `i` (a default `Info`) from `rest` (the line after `info`, trimmed). `false` leaves
 /// the line to the general parser, and `i` partly filled.
-pub(super) fn parse(rest: &str, i: &mut Info) -> bool {
-    fields(rest, i).is_some()
+/// `spare_pv` is a buffer to put the PV in instead of allocating one.
+pub(super) fn parse(rest: &str, i: &mut Info, spare_pv: &mut Option<Moves>) -> bool {
+    fields(rest, i, spare_pv).is_some()
 }
 
-fn fields(rest: &str, i: &mut Info) -> Option<()> {
+fn fields(rest: &str, i: &mut Info, spare_pv: &mut Option<Moves>) -> Option<()> {
     let mut w = Words {
         b: rest.as_bytes(),
         pos: 0,
@@ -51,7 +52,14 @@ fn fields(rest: &str, i: &mut Info) -> Option<()> {
                     return None;
                 }
                 // Word boundaries are ASCII spaces, so this slice is always on char boundaries.
-                i.pv = Some(Moves::from_tidy(rest.get(start..)?));
+                let pv = rest.get(start..)?;
+                i.pv = Some(match spare_pv.take() {
+                    Some(mut m) => {
+                        m.set_tidy(pv);
+                        m
+                    }
+                    None => Moves::from_tidy(pv),
+                });
             }
             Kw::String => {
                 i.string = Some(rest.get(w.pos..)?.trim_ascii().to_owned());
@@ -314,7 +322,7 @@ mod tests {
     /// Whenever the fast path answers, the general parser agrees and has nothing to say.
     fn agrees(line: &str) -> Result<bool, TestCaseError> {
         let mut fast = Info::default();
-        if !parse(line.trim_ascii(), &mut fast) {
+        if !parse(line.trim_ascii(), &mut fast, &mut None) {
             return Ok(false);
         }
         let (slow, diags) = general(line);

@@ -10,7 +10,18 @@
 use crate::recording::event::{Eol, Event, Source};
 
 /// The event in `line` (without line terminator), or `None` to let serde decide.
+#[cfg(test)]
 pub(super) fn parse(line: &[u8]) -> Option<Event> {
+    let mut e = Event::line(0, 0, Source::Proxy, String::new());
+    parse_into(line, &mut e).then_some(e)
+}
+
+/// [`parse`] into `e`, reusing its text buffer. On `false`, `e` holds garbage.
+pub(super) fn parse_into(line: &[u8], e: &mut Event) -> bool {
+    fields(line, e).is_some()
+}
+
+fn fields(line: &[u8], e: &mut Event) -> Option<()> {
     let mut c = Cursor { b: line, i: 0 };
     c.lit(b"{\"seq\":")?;
     let seq = c.uint()?;
@@ -24,11 +35,15 @@ pub(super) fn parse(line: &[u8]) -> Option<Event> {
     c.lit(b",\"src\":\"")?;
     let src = c.source()?;
     c.lit(b",\"text\":\"")?;
-    let text = c.string()?;
-    let mut e = Event::line(seq, t, src, text);
+    let mut text = std::mem::take(&mut e.text);
+    text.clear();
+    c.string_into(&mut text)?;
+    *e = Event::line(seq, t, src, text);
     e.ts = ts;
     if c.lit(b",\"hex\":\"").is_some() {
-        e.hex = Some(c.string()?);
+        let mut hex = String::new();
+        c.string_into(&mut hex)?;
+        e.hex = Some(hex);
     }
     if c.lit(b",\"eol\":\"").is_some() {
         e.eol = if c.lit(b"crlf\"").is_some() {
@@ -49,7 +64,7 @@ pub(super) fn parse(line: &[u8]) -> Option<Event> {
         };
     }
     c.lit(b"}")?;
-    (c.i == line.len()).then_some(e)
+    (c.i == line.len()).then_some(())
 }
 
 struct Cursor<'a> {
@@ -69,15 +84,10 @@ impl Cursor<'_> {
     /// A JSON integer as serde reads it into a `u64`: no sign, no leading zero, no fraction or
     /// exponent (the caller's next literal rejects those), no overflow.
     fn uint(&mut self) -> Option<u64> {
-        let digits = self.rest();
-        let n = digits.iter().take_while(|b| b.is_ascii_digit()).count();
-        let digits = digits.get(..n)?;
-        if n == 0 || (n > 1 && digits.first() == Some(&b'0')) {
+        // Up to 19 digits cannot overflow; longer runs (only near `u64::MAX`) go to serde.
+        let (v, n) = crate::swar::digits(self.b, self.i)?;
+        if n > 1 && self.b.get(self.i) == Some(&b'0') {
             return None;
-        }
-        let mut v: u64 = 0;
-        for &d in digits {
-            v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
         }
         self.i += n;
         Some(v)
@@ -98,9 +108,10 @@ impl Cursor<'_> {
         None
     }
 
-    /// A string body after its opening quote, closing quote included. Handles the escapes
-    /// serde_json writes (and `\/`); a surrogate `\u` escape is left to serde.
-    fn string(&mut self) -> Option<String> {
+    /// A string body after its opening quote, closing quote included, appended to `out`.
+    /// Handles the escapes serde_json writes (and `\/`); a surrogate `\u` escape is left to
+    /// serde.
+    fn string_into(&mut self, out: &mut String) -> Option<()> {
         let rest = self.rest();
         let end = memchr::memchr2(b'"', b'\\', rest)?;
         let span = rest.get(..end)?;
@@ -108,11 +119,11 @@ impl Cursor<'_> {
             return None;
         }
         if rest.get(end) == Some(&b'"') {
-            let s = std::str::from_utf8(span).ok()?.to_owned();
+            out.push_str(std::str::from_utf8(span).ok()?);
             self.i += end + 1;
-            return Some(s);
+            return Some(());
         }
-        let mut out = Vec::with_capacity(rest.len());
+        let mut bytes = Vec::with_capacity(rest.len());
         let mut i = 0;
         loop {
             let tail = rest.get(i..)?;
@@ -121,7 +132,7 @@ impl Cursor<'_> {
             if has_control(span) {
                 return None;
             }
-            out.extend_from_slice(span);
+            bytes.extend_from_slice(span);
             i += end + 1;
             if tail.get(end) == Some(&b'"') {
                 break;
@@ -145,24 +156,33 @@ impl Cursor<'_> {
                     let ch = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
                     i += 4;
                     let mut utf8 = [0u8; 4];
-                    out.extend_from_slice(ch.encode_utf8(&mut utf8).as_bytes());
+                    bytes.extend_from_slice(ch.encode_utf8(&mut utf8).as_bytes());
                     continue;
                 }
                 _ => return None,
             };
-            out.push(byte);
+            bytes.push(byte);
         }
         // Raw spans end at ASCII bytes, so the whole is valid UTF-8 exactly when every span is.
-        let s = String::from_utf8(out).ok()?;
+        out.push_str(std::str::from_utf8(&bytes).ok()?);
         self.i += i;
-        Some(s)
+        Some(())
     }
 }
 
 /// Does `span` hold a byte JSON forbids unescaped in a string? Without an early exit, so the
 /// compiler can check many bytes per instruction: this runs over every recorded line.
 fn has_control(span: &[u8]) -> bool {
-    span.iter().fold(false, |seen, &b| seen | (b < 0x20))
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = span.chunks_exact(8);
+    // A byte below 0x20 borrows into its own high bit; bytes with the high bit already set
+    // are masked out by `!x`. Borrows only run upwards, so "any flag" is exact.
+    let flags = words.by_ref().fold(0u64, |acc, w| {
+        let x = u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8]));
+        acc | (x.wrapping_sub(ONES * 0x20) & !x & HIGH)
+    });
+    flags != 0 || words.remainder().iter().any(|&b| b < 0x20)
 }
 
 #[cfg(test)]
@@ -191,9 +211,14 @@ mod tests {
         out
     }
 
-    /// Only the optional keys the fast path does not know send an event to serde.
+    /// Only the optional keys the fast path does not know, and numbers of 20 digits, send an
+    /// event to serde.
     fn fast_shape(e: &Event) -> bool {
-        e.kind.is_none()
+        let short = |n: u64| n < 10_000_000_000_000_000_000;
+        short(e.seq)
+            && short(e.t)
+            && e.ts.is_none_or(short)
+            && e.kind.is_none()
             && e.pid.is_none()
             && e.code.is_none()
             && e.signal.is_none()
@@ -243,6 +268,25 @@ mod tests {
     }
 
     #[test]
+    fn control_bytes_are_found_anywhere() {
+        for len in 0..40 {
+            let clean = vec![b'a'; len];
+            assert!(!has_control(&clean));
+            for at in 0..len {
+                for bad in [0x00u8, 0x09, 0x1f] {
+                    let mut b = clean.clone();
+                    b[at] = bad;
+                    assert!(has_control(&b), "{len} {at} {bad}");
+                }
+                let mut b = clean.clone();
+                b[at] = 0xff;
+                b[len - 1] = 0x20;
+                assert!(!has_control(&b));
+            }
+        }
+    }
+
+    #[test]
     fn hand_written_lines_agree_with_serde() {
         let cases: &[&[u8]] = &[
             br#"{"seq":1,"t":5,"src":"gui","text":"uci"}"#,
@@ -273,6 +317,7 @@ mod tests {
             br#"{"seq":1,"t":5,"src":"gui","text":"x"#,
             br#"{ "seq":1,"t":5,"src":"gui","text":"x"}"#,
             br#"{"t":5,"seq":1,"src":"gui","text":"x"}"#,
+            br#"{"seq":9999999999999999999,"t":5,"src":"gui","text":"x"}"#,
         ];
         for line in cases {
             let fast = parse(line);
@@ -293,5 +338,6 @@ mod tests {
         assert_eq!(parse(cases[7]), None);
         assert_eq!(parse(cases[11]), None);
         assert_eq!(parse(cases[15]), None);
+        assert!(parse(cases[28]).is_some());
     }
 }

@@ -1,0 +1,208 @@
+//! A cheap legality test for the ordinary moves of standard chess, for the PV flood.
+//!
+//! shakmaty decides legality by generating the candidate moves to the target square and
+//! looking the move up, which returns a whole move list by value: most of the cost of checking
+//! a PV. An ordinary move (not castling, not en passant) is legal exactly when it is
+//! pseudo-legal and leaves the mover's king unattacked, and both are a few bitboard lookups.
+//! This module only ever *accepts*: anything it is not sure of (castling, en passant, odd
+//! positions, illegal moves) gets `None` and the caller asks shakmaty, which also words the
+//! reason. Tested against shakmaty below.
+
+use shakmaty::{Chess, Color, Move, Position, Rank, Role, Square, attacks, uci::UciMove};
+
+/// The position after `uci` when it is an ordinary legal move in `pos`; `None` when the move
+/// is illegal, special, or anything else the caller must decide the slow way.
+#[inline]
+pub(crate) fn play_ordinary(pos: &Chess, uci: &UciMove) -> Option<Chess> {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = *uci
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let turn = pos.turn();
+    let piece = board.piece_at(from)?;
+    if piece.color != turn || board.by_color(turn).contains(to) {
+        return None;
+    }
+    let capture = board.role_at(to);
+    let reaches = match piece.role {
+        Role::Pawn => pawn_reaches(pos, turn, from, to, capture.is_some(), promotion)?,
+        // King steps only: two-square moves and king-takes-own-rook are castling.
+        Role::King => promotion.is_none() && from.distance(to) == 1,
+        _ => promotion.is_none() && attacks::attacks(from, piece, board.occupied()).contains(to),
+    };
+    if !reaches {
+        return None;
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(Move::Normal {
+        role: piece.role,
+        from,
+        capture,
+        to,
+        promotion,
+    });
+    let b = after.board();
+    let king = b.king_of(turn)?;
+    b.attacks_to(king, !turn, b.occupied())
+        .is_empty()
+        .then_some(after)
+}
+
+/// Whether a pawn of `turn` on `from` may go to `to` (en passant excluded), with the
+/// promotion rules; `None` for en passant, which the caller leaves to shakmaty.
+#[inline]
+fn pawn_reaches(
+    pos: &Chess,
+    turn: Color,
+    from: Square,
+    to: Square,
+    captures: bool,
+    promotion: Option<Role>,
+) -> Option<bool> {
+    let last = turn.fold_wb(Rank::Eighth, Rank::First);
+    let promotes_ok = if to.rank() == last {
+        matches!(
+            promotion,
+            Some(Role::Knight | Role::Bishop | Role::Rook | Role::Queen)
+        )
+    } else {
+        promotion.is_none()
+    };
+    if from.file() != to.file() {
+        if !captures {
+            return None;
+        }
+        return Some(promotes_ok && attacks::pawn_attacks(turn, from).contains(to));
+    }
+    if captures {
+        return Some(false);
+    }
+    let step = turn.fold_wb(8, -8);
+    let one = from.offset(step);
+    let occupied = pos.board().occupied();
+    let reaches = if one == Some(to) {
+        true
+    } else {
+        let start = turn.fold_wb(Rank::Second, Rank::Seventh);
+        from.rank() == start
+            && from.offset(2 * step) == Some(to)
+            && one.is_some_and(|s| !occupied.contains(s))
+    };
+    Some(reaches && promotes_ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    /// Same verdict as shakmaty whenever the fast path accepts, and the same position after.
+    fn agrees(pos: &Chess, uci: &UciMove) -> Result<bool, TestCaseError> {
+        let Some(fast) = play_ordinary(pos, uci) else {
+            return Ok(false);
+        };
+        let m = uci.to_move(pos);
+        prop_assert!(m.is_ok(), "accepted an illegal move {uci} in {}", fen(pos));
+        let mut slow = pos.clone();
+        slow.play_unchecked(m.map_err(|e| TestCaseError::fail(e.to_string()))?);
+        prop_assert_eq!(fen(&fast), fen(&slow));
+        Ok(true)
+    }
+
+    fn fen(pos: &Chess) -> String {
+        Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+    }
+
+    fn any_uci() -> impl Strategy<Value = UciMove> {
+        (
+            0..64u32,
+            0..64u32,
+            prop::option::weighted(
+                0.1,
+                prop::sample::select(vec![
+                    Role::Pawn,
+                    Role::Knight,
+                    Role::Bishop,
+                    Role::Rook,
+                    Role::Queen,
+                    Role::King,
+                ]),
+            ),
+        )
+            .prop_map(|(f, t, promotion)| UciMove::Normal {
+                from: Square::new(f),
+                to: Square::new(t),
+                promotion,
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn never_accepts_what_shakmaty_refuses(
+            picks in proptest::collection::vec(0..256usize, 0..80),
+            tries in proptest::collection::vec(any_uci(), 40),
+        ) {
+            let mut pos = Chess::default();
+            let mut accepted = 0;
+            let mut legal_total = 0;
+            for pick in picks {
+                // Every legal move must be accepted or left to shakmaty, never refused wrongly
+                // (a refusal just means the slow path) and never accepted wrongly.
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for m in &legal {
+                    let uci = m.to_uci(CastlingMode::Standard);
+                    accepted += usize::from(agrees(&pos, &uci)?);
+                    legal_total += 1;
+                }
+                for uci in &tries {
+                    agrees(&pos, uci)?;
+                }
+                let m = legal[pick % legal.len()];
+                pos.play_unchecked(m);
+            }
+            // The point of the fast path: nearly every ordinary legal move takes it.
+            prop_assert!(accepted * 10 >= legal_total * 9 || legal_total < 20);
+        }
+    }
+
+    #[test]
+    fn takes_ordinary_moves_and_leaves_the_special_ones() {
+        let parse = |fen: &str| -> Chess {
+            fen.parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Standard)
+                .expect("position")
+        };
+        let uci = |s: &str| UciMove::from_ascii(s.as_bytes()).expect("uci");
+        let start = Chess::default();
+        assert!(play_ordinary(&start, &uci("e2e4")).is_some());
+        assert!(play_ordinary(&start, &uci("g1f3")).is_some());
+        assert!(play_ordinary(&start, &uci("e2e5")).is_none());
+        assert!(play_ordinary(&start, &uci("e7e5")).is_none());
+        // A pinned knight may not move.
+        let pinned = parse("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
+        assert!(play_ordinary(&pinned, &uci("e2c3")).is_none());
+        assert!(play_ordinary(&pinned, &uci("e1d1")).is_some());
+        // Castling and en passant are left to shakmaty.
+        let castle = parse("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert!(play_ordinary(&castle, &uci("e1g1")).is_none());
+        assert!(play_ordinary(&castle, &uci("e1h1")).is_none());
+        let ep = parse("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+        assert!(play_ordinary(&ep, &uci("e5d6")).is_none());
+        // Promotion needs a piece, and only on the last rank.
+        let promo = parse("8/4P2k/8/8/8/8/8/4K3 w - - 0 1");
+        assert!(play_ordinary(&promo, &uci("e7e8")).is_none());
+        assert!(play_ordinary(&promo, &uci("e7e8q")).is_some());
+        assert!(play_ordinary(&promo, &uci("e7e8k")).is_none());
+    }
+}

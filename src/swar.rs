@@ -1,0 +1,136 @@
+//! Eight bytes at a time: the digit runs of `info` lines and recording timestamps are parsed
+//! with a few integer operations per word instead of a branch per byte (the loop exit of a
+//! byte loop mispredicts on almost every number, and these parsers see tens of numbers per
+//! line).
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The eight bytes of `b` from `at`, little-endian; past the end, spaces.
+#[inline(always)]
+pub(crate) fn load8(b: &[u8], at: usize) -> u64 {
+    match b.get(at..at + 8) {
+        Some(chunk) => u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([b' '; 8])),
+        None => load_tail(b, at),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn load_tail(b: &[u8], at: usize) -> u64 {
+    let mut buf = [b' '; 8];
+    let tail = b.get(at..).unwrap_or(&[]);
+    let n = tail.len().min(8);
+    buf[..n].copy_from_slice(&tail[..n]);
+    u64::from_le_bytes(buf)
+}
+
+/// Number of leading ASCII digits in the word `x` (0 to 8), and their value.
+#[inline(always)]
+fn digits_in_word(x: u64) -> (u64, usize) {
+    // Digits become 0..=9; anything else is at least 10 or has its high bit set.
+    let t = x ^ (ONES * b'0' as u64);
+    // `t + 0x76` reaches the high bit exactly when a byte is 10 or more; a carry out of a
+    // byte only happens above one that is already flagged, and only the lowest flag counts.
+    let flags = (t.wrapping_add(ONES * 0x76) | t) & HIGH;
+    let n = (flags.trailing_zeros() / 8) as usize;
+    if n == 0 {
+        return (0, 0);
+    }
+    // Keep the `n` digits, most significant first in memory, as the top bytes: the zero bytes
+    // shifted in below them are leading zeros.
+    let mut v = t << (8 * (8 - n));
+    v = (v & 0x0f0f_0f0f_0f0f_0f0f).wrapping_mul(10 * 256 + 1) >> 8;
+    v = (v & 0x00ff_00ff_00ff_00ff).wrapping_mul(100 * 65536 + 1) >> 16;
+    v = (v & 0x0000_ffff_0000_ffff).wrapping_mul(10000 * (1 << 32) + 1) >> 32;
+    (v, n)
+}
+
+const POW10: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// The run of ASCII digits starting at `at`: its value and length. `None` when there is no
+/// digit there or the run is longer than 19 digits (which could overflow a `u64`).
+#[inline(always)]
+pub(crate) fn digits(b: &[u8], at: usize) -> Option<(u64, usize)> {
+    let (v, n) = digits_in_word(load8(b, at));
+    if n < 8 {
+        return (n > 0).then_some((v, n));
+    }
+    long_digits(b, at, v)
+}
+
+/// [`digits`] past the first eight.
+#[inline(never)]
+fn long_digits(b: &[u8], at: usize, first8: u64) -> Option<(u64, usize)> {
+    let mut v = first8;
+    let mut len = 8;
+    loop {
+        let (w, m) = digits_in_word(load8(b, at + len));
+        if len + m > 19 {
+            return None;
+        }
+        v = v * POW10[m] + w;
+        len += m;
+        if m < 8 {
+            return Some((v, len));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn reference(b: &[u8], at: usize) -> Option<(u64, usize)> {
+        let run: Vec<u8> = b
+            .get(at..)
+            .unwrap_or(&[])
+            .iter()
+            .copied()
+            .take_while(u8::is_ascii_digit)
+            .collect();
+        if run.is_empty() || run.len() > 19 {
+            return None;
+        }
+        let v = std::str::from_utf8(&run).ok()?.parse().ok()?;
+        Some((v, run.len()))
+    }
+
+    #[test]
+    fn reads_runs_of_every_length() {
+        let digits_only = "1234567890123456789012";
+        for len in 0..=digits_only.len() {
+            for tail in ["", " ", "x", "/", ":", "\u{0}", "\u{b0}"] {
+                let s = format!("{}{tail}", &digits_only[..len]);
+                assert_eq!(digits(s.as_bytes(), 0), reference(s.as_bytes(), 0), "{s:?}");
+            }
+        }
+        assert_eq!(digits(b"depth 0", 6), Some((0, 1)));
+        assert_eq!(digits(b"007 ", 0), Some((7, 3)));
+        assert_eq!(
+            digits(b"9999999999999999999", 0),
+            Some((9_999_999_999_999_999_999, 19))
+        );
+        assert_eq!(digits(b"x", 5), None);
+        assert_eq!(digits("9".repeat(40).as_bytes(), 0), None);
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_a_byte_loop(s in proptest::collection::vec(
+            prop_oneof![4 => b'0'..=b'9', 1 => any::<u8>()], 0..40), at in 0..40usize) {
+            prop_assert_eq!(digits(&s, at), reference(&s, at));
+        }
+    }
+}
