@@ -49,6 +49,9 @@ pub(crate) struct State {
     pub(crate) board: Option<ChessBoard>,
     /// Bumped whenever `board` changes: the PV cache's key.
     pub(crate) board_id: u64,
+    /// UCI: `board` is the position cache's board (set by `position`, kept by the engine's
+    /// move); anything else that sets the board clears it.
+    pub(crate) board_from_cache: bool,
     pub(crate) othello: Option<OthelloBoard>,
     pub(crate) editor: Option<ChessEditor>,
     pub(crate) pv: PvCache,
@@ -87,6 +90,7 @@ impl State {
             cache: PositionCache::new(),
             board: None,
             board_id: 0,
+            board_from_cache: false,
             othello: None,
             editor: None,
             pv: PvCache::default(),

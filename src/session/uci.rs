@@ -186,6 +186,7 @@ impl State {
         if let Some(g) = self.game() {
             g.truncate(common);
         }
+        self.board_from_cache = false;
         if !variant.is_supported() {
             self.board = None;
             let reason = format!("variant {variant_name} is not modelled");
@@ -194,7 +195,7 @@ impl State {
         }
         let result = self
             .cache
-            .apply(start.as_deref(), &moves, &variant, chess960);
+            .apply(start.as_deref(), p.moves.as_str(), &variant, chess960);
         let (update, failure) = match result {
             Ok(u) => (Some(u), None),
             Err(UciPositionError::Start(e)) => {
@@ -211,7 +212,7 @@ impl State {
             Some(u) => (u.reused, u.played),
             None => {
                 // The cache stopped at the illegal move: replay its legal prefix for SAN.
-                let legal = self.cache.moves().len();
+                let legal = self.cache.moves_len();
                 let mut replay = self.s.games.last().and_then(Game::chess_start);
                 let played = moves
                     .iter()
@@ -244,6 +245,7 @@ impl State {
             }
         }
         self.board = self.cache.board().cloned();
+        self.board_from_cache = self.board.is_some();
         for (notation, text) in castlings {
             self.castling_spelling(notation, &text);
         }
@@ -480,6 +482,11 @@ impl State {
         };
         if let Some(g) = self.game() {
             g.plies.push(ply);
+        }
+        // The GUI's next `position` repeats this move: let the cache take it now rather than
+        // replay it (and work out its SAN) a second time.
+        if self.board_from_cache {
+            self.cache.push_played(best, after.clone());
         }
         self.board = Some(after);
         self.board_changed();

@@ -25,7 +25,10 @@ struct Key {
 #[derive(Debug, Clone, Default)]
 pub struct PositionCache {
     key: Option<Key>,
-    moves: Vec<String>,
+    /// The moves the board has played, single-space separated: a new command extends them
+    /// when its move text starts with this, which is one comparison however long the game.
+    text: String,
+    count: usize,
     board: Option<ChessBoard>,
 }
 
@@ -53,39 +56,65 @@ impl PositionCache {
         self.board.as_ref()
     }
 
-    /// Moves the cached board has played.
+    /// How many moves the cached board has played.
     #[must_use]
-    pub fn moves(&self) -> &[String] {
-        &self.moves
+    pub fn moves_len(&self) -> usize {
+        self.count
+    }
+
+    /// Records that `mv` was played on the cached board, giving `after` (the engine's
+    /// `bestmove`, already played by the caller), so the GUI's next command, which repeats
+    /// it, does not replay it.
+    pub fn push_played(&mut self, mv: &str, after: ChessBoard) {
+        if self.board.is_none() {
+            return;
+        }
+        if !self.text.is_empty() {
+            self.text.push(' ');
+        }
+        self.text.push_str(mv.trim());
+        self.count += 1;
+        self.board = Some(after);
     }
 
     pub fn clear(&mut self) {
         *self = PositionCache::default();
     }
 
-    /// Applies `position [startpos | fen F] moves ...`. On an illegal move the cache keeps the
-    /// board before it, so a later command that extends the legal prefix still reuses it.
+    /// Applies `position [startpos | fen F] moves ...`, the moves as whitespace-separated text.
+    /// On an illegal move the cache keeps the board before it, so a later command that
+    /// extends the legal prefix still reuses it.
     ///
     /// # Errors
     /// A bad start FEN (the cache is emptied), or the first illegal move.
     pub fn apply(
         &mut self,
         start: Option<&str>,
-        moves: &[&str],
+        moves_text: &str,
         variant: &ChessVariant,
         chess960: bool,
     ) -> Result<PositionUpdate, UciPositionError> {
-        let key = Key {
-            start: start.map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")),
-            variant: variant.clone(),
-            chess960,
+        let same_start = match (&self.key, start) {
+            (Some(k), _) if k.variant != *variant || k.chess960 != chess960 => false,
+            (Some(k), Some(fen)) => k.start.as_deref().is_some_and(|s| same_words(s, fen)),
+            (Some(k), None) => k.start.is_none(),
+            (None, _) => false,
         };
-        let extends = self.key.as_ref() == Some(&key)
-            && self.moves.len() <= moves.len()
-            && self.moves.iter().zip(moves).all(|(a, b)| a == b);
+        let moves_text = moves_text.trim_ascii();
+        let cached_text = self.text.as_bytes();
+        // A byte prefix that ends at a move boundary is a move prefix (the cached text is
+        // single-spaced; a new text spaced otherwise just misses and rebuilds).
+        let extends = same_start
+            && moves_text.as_bytes().starts_with(cached_text)
+            && (cached_text.is_empty()
+                || matches!(moves_text.as_bytes().get(cached_text.len()), None | Some(b' ')));
         let cached = if extends { self.board.take() } else { None };
-        let (mut board, reused) = match cached {
-            Some(board) => (board, self.moves.len()),
+        let (mut board, reused, rest) = match cached {
+            Some(board) => (
+                board,
+                self.count,
+                moves_text.get(self.text.len()..).unwrap_or(""),
+            ),
             None => {
                 self.clear();
                 let board = match start {
@@ -93,17 +122,26 @@ impl PositionCache {
                     None => ChessBoard::startpos_with_mode(variant.clone(), chess960),
                 }
                 .map_err(UciPositionError::Start)?;
-                self.key = Some(key);
-                (board, 0)
+                self.key = Some(Key {
+                    start: start.map(|s| s.split_ascii_whitespace().collect::<Vec<_>>().join(" ")),
+                    variant: variant.clone(),
+                    chess960,
+                });
+                (board, 0, moves_text)
             }
         };
-        let mut played = Vec::with_capacity(moves.len() - reused);
+        let mut played = Vec::new();
         let mut failure = None;
-        for (index, text) in moves.iter().enumerate().skip(reused) {
+        for (index, text) in rest.split_ascii_whitespace().enumerate() {
+            let index = index + reused;
             match board.play_uci(text) {
                 Ok(p) => {
                     played.push(p);
-                    self.moves.push((*text).to_string());
+                    if !self.text.is_empty() {
+                        self.text.push(' ');
+                    }
+                    self.text.push_str(text);
+                    self.count += 1;
                 }
                 Err(error) => {
                     failure = Some(UciPositionError::Move { index, error });
@@ -123,6 +161,11 @@ impl PositionCache {
     }
 }
 
+/// `a` and `b` have the same whitespace-separated words.
+fn same_words(a: &str, b: &str) -> bool {
+    a.split_ascii_whitespace().eq(b.split_ascii_whitespace())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,11 +176,11 @@ mod tests {
     fn extends_previous_command_incrementally() {
         let mut cache = PositionCache::new();
         let first = cache
-            .apply(None, &["e2e4", "e7e5"], &STD, false)
+            .apply(None, "e2e4 e7e5", &STD, false)
             .expect("legal");
         assert_eq!((first.reused, first.played.len()), (0, 2));
         let second = cache
-            .apply(None, &["e2e4", "e7e5", "g1f3", "b8c6"], &STD, false)
+            .apply(None, "e2e4 e7e5 g1f3 b8c6", &STD, false)
             .expect("legal");
         assert_eq!((second.reused, second.played.len()), (2, 2));
         assert!(!second.rebuilt);
@@ -153,14 +196,14 @@ mod tests {
     fn takeback_and_new_start_rebuild() {
         let mut cache = PositionCache::new();
         cache
-            .apply(None, &["e2e4", "e7e5"], &STD, false)
+            .apply(None, "e2e4 e7e5", &STD, false)
             .expect("legal");
-        let back = cache.apply(None, &["e2e4"], &STD, false).expect("legal");
+        let back = cache.apply(None, "e2e4", &STD, false).expect("legal");
         assert!(back.rebuilt);
         assert_eq!(back.played.len(), 1);
         let fen = "k7/8/8/8/8/8/8/4K2R w K - 0 1";
         let other = cache
-            .apply(Some(fen), &["e1g1"], &STD, false)
+            .apply(Some(fen), "e1g1", &STD, false)
             .expect("legal");
         assert!(other.rebuilt);
         assert_eq!(other.played[0].uci, "e1g1");
@@ -170,14 +213,41 @@ mod tests {
     fn illegal_move_keeps_legal_prefix() {
         let mut cache = PositionCache::new();
         let err = cache
-            .apply(None, &["e2e4", "e7e5", "e4e5"], &STD, false)
+            .apply(None, "e2e4 e7e5 e4e5", &STD, false)
             .expect_err("e4e5 is blocked");
         assert!(matches!(err, UciPositionError::Move { index: 2, .. }));
-        assert_eq!(cache.moves().len(), 2);
+        assert_eq!(cache.moves_len(), 2);
         let next = cache
-            .apply(None, &["e2e4", "e7e5", "d2d4"], &STD, false)
+            .apply(None, "e2e4 e7e5 d2d4", &STD, false)
             .expect("legal");
         assert_eq!(next.reused, 2);
+    }
+
+    #[test]
+    fn odd_spacing_and_a_pushed_engine_move_still_give_the_right_board() {
+        let mut cache = PositionCache::new();
+        cache.apply(None, "e2e4  e7e5", &STD, false).expect("legal");
+        assert_eq!(cache.moves_len(), 2);
+        let same = cache.apply(None, "e2e4 e7e5\tg1f3", &STD, false).expect("legal");
+        assert_eq!(same.played.len() + same.reused, 3);
+        // The engine's reply is pushed; the GUI's next command repeats it and adds one.
+        let mut after = cache.board().cloned().expect("board");
+        after.play_uci("b8c6").expect("legal");
+        cache.push_played("b8c6", after);
+        let next = cache
+            .apply(None, "e2e4 e7e5 g1f3 b8c6 f1b5", &STD, false)
+            .expect("legal");
+        assert_eq!((next.reused, next.played.len()), (4, 1));
+        assert_eq!(next.played[0].san, "Bb5");
+        // A command that does not contain the pushed move rebuilds.
+        let other = cache
+            .apply(None, "e2e4 e7e5 g1f3 g8f6", &STD, false)
+            .expect("legal");
+        assert!(other.rebuilt);
+        assert_eq!(
+            cache.board().expect("board").fen(),
+            "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+        );
     }
 
     #[test]
@@ -188,7 +258,9 @@ mod tests {
         let mut cache = PositionCache::new();
         let mut replayed = 0;
         for n in 1..=all.len() {
-            let update = cache.apply(None, &all[..n], &STD, false).expect("legal");
+            let update = cache
+                .apply(None, &all[..n].join(" "), &STD, false)
+                .expect("legal");
             replayed += update.played.len();
         }
         assert_eq!(replayed, all.len());
