@@ -145,10 +145,10 @@ impl State {
         let variant = self.uci_variant();
         let chess960 = self.s.chess960 || variant.implies_chess960();
         let start = p.fen.as_deref().map(normalize_fen);
-        // GUIs resend the whole game every ply: split it once, into a Vec sized up front
-        // (a UCI move is at least four characters and a space).
-        let mut moves: Vec<&str> = Vec::with_capacity(p.moves.as_str().len() / 5 + 1);
-        moves.extend(Tokens::new(p.moves.as_str()));
+        // GUIs resend the whole game every ply: walk it lazily, and split it into a list only
+        // on the rare paths that need one.
+        let text = p.moves.as_str();
+        let moves = || Tokens::new(text);
         let variant_name = variant.cecp_name().to_owned();
         // Same game: same start, no ucinewgame, and the moves extend the game (up to a short
         // takeback or a ponder miss).
@@ -160,12 +160,25 @@ impl State {
                     && g.variant == variant_name
                     && g.chess960 == chess960 =>
             {
-                let k = g
-                    .plies
-                    .iter()
-                    .zip(&moves)
-                    .take_while(|(a, b)| a.text == **b)
-                    .count();
+                let common_plies = || {
+                    g.plies
+                        .iter()
+                        .zip(moves())
+                        .take_while(|(a, b)| a.text == *b)
+                        .count()
+                };
+                // In the usual flow the position cache holds exactly the game's moves (the
+                // last command's, plus the engine's move it was given): one text comparison
+                // then answers for the whole game.
+                let k = if self.board_from_cache
+                    && g.plies.len() == self.cache.moves_len()
+                    && self.cache.is_prefix_of(text)
+                {
+                    debug_assert_eq!(g.plies.len(), common_plies());
+                    g.plies.len()
+                } else {
+                    common_plies()
+                };
                 (k + SAME_GAME_SLACK >= g.plies.len()).then_some(k)
             }
             _ => None,
@@ -190,7 +203,7 @@ impl State {
         if !variant.is_supported() {
             self.board = None;
             let reason = format!("variant {variant_name} is not modelled");
-            self.tokens_only(&moves, common, at, reason);
+            self.tokens_only(&moves().collect::<Vec<_>>(), common, at, reason);
             return;
         }
         let result = self
@@ -201,7 +214,7 @@ impl State {
             Err(UciPositionError::Start(e)) => {
                 self.board = None;
                 self.diag(Level::Error, "bad-position", format!("position: {e}"));
-                self.tokens_only(&moves, common, at, e.to_string());
+                self.tokens_only(&moves().collect::<Vec<_>>(), common, at, e.to_string());
                 return;
             }
             Err(e @ UciPositionError::Move { .. }) => (None, Some(e)),
@@ -214,8 +227,7 @@ impl State {
                 // The cache stopped at the illegal move: replay its legal prefix for SAN.
                 let legal = self.cache.moves_len();
                 let mut replay = self.s.games.last().and_then(Game::chess_start);
-                let played = moves
-                    .iter()
+                let played = moves()
                     .take(legal)
                     .filter_map(|t| replay.as_mut().and_then(|r| r.play_uci(t).ok()))
                     .collect();
@@ -224,12 +236,13 @@ impl State {
         };
         if let Some(g) = self.s.games.last_mut() {
             g.board_unknown = None;
+            let mut texts = moves().skip(reused);
             for (i, p) in played.into_iter().enumerate() {
                 let idx = reused + i;
+                let text = texts.next().unwrap_or("");
                 if idx < common {
                     continue;
                 }
-                let text = moves.get(idx).copied().unwrap_or("");
                 if p.castling.is_some() {
                     castlings.push((p.castling, text.to_owned()));
                 }

@@ -56,6 +56,15 @@ impl PositionCache {
         self.board.as_ref()
     }
 
+    /// Whether the cached moves are the first moves of `moves_text` (single-spaced, as the
+    /// cache keeps them).
+    #[must_use]
+    pub fn is_prefix_of(&self, moves_text: &str) -> bool {
+        let (cached, new) = (self.text.as_bytes(), moves_text.trim_ascii().as_bytes());
+        new.starts_with(cached)
+            && (cached.is_empty() || matches!(new.get(cached.len()), None | Some(b' ')))
+    }
+
     /// How many moves the cached board has played.
     #[must_use]
     pub fn moves_len(&self) -> usize {
@@ -101,13 +110,9 @@ impl PositionCache {
             (None, _) => false,
         };
         let moves_text = moves_text.trim_ascii();
-        let cached_text = self.text.as_bytes();
         // A byte prefix that ends at a move boundary is a move prefix (the cached text is
         // single-spaced; a new text spaced otherwise just misses and rebuilds).
-        let extends = same_start
-            && moves_text.as_bytes().starts_with(cached_text)
-            && (cached_text.is_empty()
-                || matches!(moves_text.as_bytes().get(cached_text.len()), None | Some(b' ')));
+        let extends = same_start && self.is_prefix_of(moves_text);
         let cached = if extends { self.board.take() } else { None };
         let (mut board, reused, rest) = match cached {
             Some(board) => (
@@ -175,9 +180,7 @@ mod tests {
     #[test]
     fn extends_previous_command_incrementally() {
         let mut cache = PositionCache::new();
-        let first = cache
-            .apply(None, "e2e4 e7e5", &STD, false)
-            .expect("legal");
+        let first = cache.apply(None, "e2e4 e7e5", &STD, false).expect("legal");
         assert_eq!((first.reused, first.played.len()), (0, 2));
         let second = cache
             .apply(None, "e2e4 e7e5 g1f3 b8c6", &STD, false)
@@ -195,16 +198,12 @@ mod tests {
     #[test]
     fn takeback_and_new_start_rebuild() {
         let mut cache = PositionCache::new();
-        cache
-            .apply(None, "e2e4 e7e5", &STD, false)
-            .expect("legal");
+        cache.apply(None, "e2e4 e7e5", &STD, false).expect("legal");
         let back = cache.apply(None, "e2e4", &STD, false).expect("legal");
         assert!(back.rebuilt);
         assert_eq!(back.played.len(), 1);
         let fen = "k7/8/8/8/8/8/8/4K2R w K - 0 1";
-        let other = cache
-            .apply(Some(fen), "e1g1", &STD, false)
-            .expect("legal");
+        let other = cache.apply(Some(fen), "e1g1", &STD, false).expect("legal");
         assert!(other.rebuilt);
         assert_eq!(other.played[0].uci, "e1g1");
     }
@@ -228,7 +227,9 @@ mod tests {
         let mut cache = PositionCache::new();
         cache.apply(None, "e2e4  e7e5", &STD, false).expect("legal");
         assert_eq!(cache.moves_len(), 2);
-        let same = cache.apply(None, "e2e4 e7e5\tg1f3", &STD, false).expect("legal");
+        let same = cache
+            .apply(None, "e2e4 e7e5\tg1f3", &STD, false)
+            .expect("legal");
         assert_eq!(same.played.len() + same.reused, 3);
         // The engine's reply is pushed; the GUI's next command repeats it and adds one.
         let mut after = cache.board().cloned().expect("board");
