@@ -87,6 +87,70 @@ fn long_digits(b: &[u8], at: usize, first8: u64) -> Option<(u64, usize)> {
     }
 }
 
+/// What a run of space-separated words (the moves of a PV) holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MoveRun {
+    /// Single spaces between words, no other byte below `!`, and no two ASCII lowercase
+    /// letters side by side: no word can be a keyword (every UCI `info` keyword has two, no
+    /// UCI move has them).
+    Plain,
+    /// Well spaced, but some word may be a keyword: look at the words.
+    MayHoldWords,
+    /// Empty, a space at either end, a double space, or another byte below `!`.
+    Bad,
+}
+
+/// Exact per-byte flags (high bit of each byte) of the bytes of `x` equal to `c`.
+#[inline(always)]
+fn eq_flags(x: u64, c: u8) -> u64 {
+    let y = x ^ (ONES * u64::from(c));
+    !(((y & !HIGH).wrapping_add(!HIGH)) | y) & HIGH
+}
+
+/// Exact flags of the ASCII bytes of `x` that are at least `c` (`c` in 1..=0x80).
+#[inline(always)]
+fn ascii_at_least(x: u64, c: u8) -> u64 {
+    ((x & !HIGH).wrapping_add(ONES * u64::from(0x80 - c))) & !x & HIGH
+}
+
+/// Classifies `b`, eight bytes at a time.
+pub(crate) fn scan_moves(b: &[u8]) -> MoveRun {
+    if b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ') {
+        return MoveRun::Bad;
+    }
+    let (mut bad, mut pairs) = (0u64, 0u64);
+    // Flags of the last byte of the previous word, for pairs across the boundary.
+    let (mut prev_space, mut prev_lower) = (0u64, 0u64);
+    let mut at = 0;
+    while at < b.len() {
+        // Past the end: '1', which is none of space, control or lowercase.
+        let x = match b.get(at..at + 8) {
+            Some(c) => u64::from_le_bytes(<[u8; 8]>::try_from(c).unwrap_or([b'1'; 8])),
+            None => {
+                let mut buf = [b'1'; 8];
+                let tail = b.get(at..).unwrap_or(&[]);
+                buf[..tail.len().min(8)].copy_from_slice(&tail[..tail.len().min(8)]);
+                u64::from_le_bytes(buf)
+            }
+        };
+        let space = eq_flags(x, b' ');
+        let printable = ascii_at_least(x, b'!') | (x & HIGH);
+        let lower = ascii_at_least(x, b'a') & !ascii_at_least(x, b'{');
+        bad |= (!printable & HIGH & !space) | (space & ((space << 8) | prev_space));
+        pairs |= lower & ((lower << 8) | prev_lower);
+        prev_space = space >> 56;
+        prev_lower = lower >> 56;
+        at += 8;
+    }
+    if bad != 0 {
+        MoveRun::Bad
+    } else if pairs != 0 {
+        MoveRun::MayHoldWords
+    } else {
+        MoveRun::Plain
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,7 +190,45 @@ mod tests {
         assert_eq!(digits("9".repeat(40).as_bytes(), 0), None);
     }
 
+    fn scan_reference(b: &[u8]) -> MoveRun {
+        if b.is_empty()
+            || b[0] == b' '
+            || b[b.len() - 1] == b' '
+            || b.windows(2).any(|w| w == b"  ")
+            || b.iter().any(|&c| c < b'!' && c != b' ')
+        {
+            return MoveRun::Bad;
+        }
+        let lower = |c: u8| c.is_ascii_lowercase();
+        if b.windows(2).any(|w| lower(w[0]) && lower(w[1])) {
+            return MoveRun::MayHoldWords;
+        }
+        MoveRun::Plain
+    }
+
+    #[test]
+    fn scans_move_runs() {
+        assert_eq!(scan_moves(b"e2e4 e7e5 g1f3"), MoveRun::Plain);
+        assert_eq!(scan_moves(b"e7e8q P@e4 0000 e1h1"), MoveRun::Plain);
+        assert_eq!(scan_moves(b"e2e4 e7e5 string x"), MoveRun::MayHoldWords);
+        assert_eq!(scan_moves(b"e2e4 e7e5 pv"), MoveRun::MayHoldWords);
+        assert_eq!(scan_moves(b"e2e4  e7e5"), MoveRun::Bad);
+        assert_eq!(scan_moves(b"e2e4\te7e5"), MoveRun::Bad);
+        assert_eq!(scan_moves(b"e2e4 "), MoveRun::Bad);
+        assert_eq!(scan_moves(b""), MoveRun::Bad);
+        assert_eq!(scan_moves("é2e4 e7e5".as_bytes()), MoveRun::Plain);
+    }
+
     proptest! {
+        #[test]
+        fn scan_agrees_with_a_byte_loop(s in proptest::collection::vec(
+            prop_oneof![
+                3 => prop::sample::select(b"abcdefgh12345678 qnrbP@0".to_vec()),
+                1 => any::<u8>(),
+            ], 0..40)) {
+            prop_assert_eq!(scan_moves(&s), scan_reference(&s), "{:?}", String::from_utf8_lossy(&s));
+        }
+
         #[test]
         fn agrees_with_a_byte_loop(s in proptest::collection::vec(
             prop_oneof![4 => b'0'..=b'9', 1 => any::<u8>()], 0..40), at in 0..40usize) {

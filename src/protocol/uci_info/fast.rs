@@ -9,6 +9,7 @@
 
 use super::{Bound, Info, Kw, Score, ScoreValue};
 use crate::protocol::tokens::Moves;
+use crate::swar::{MoveRun, scan_moves};
 
 /// Fills `i` (a default `Info`) from `rest` (the line after `info`, trimmed). `false` leaves
 /// the line to the general parser, and `i` partly filled.
@@ -41,15 +42,17 @@ fn fields(rest: &str, i: &mut Info, spare_pv: &mut Option<Moves>) -> Option<()> 
             Kw::UpperBound => i.score.get_or_insert_with(Score::default).bound = Bound::Upper,
             Kw::Pv => {
                 let start = w.pos;
-                let mut any = false;
-                while let Some(m) = w.word()? {
-                    if !is_move_like(m) && keyword(m).is_some() {
-                        return None;
+                match scan_moves(w.b.get(start..)?) {
+                    MoveRun::Bad => return None,
+                    // No word can be a keyword: the PV runs to the end of the line.
+                    MoveRun::Plain => w.pos = w.b.len(),
+                    MoveRun::MayHoldWords => {
+                        while let Some(m) = w.word()? {
+                            if !is_move_like(m) && keyword(m).is_some() {
+                                return None;
+                            }
+                        }
                     }
-                    any = true;
-                }
-                if !any {
-                    return None;
                 }
                 // Word boundaries are ASCII spaces, so this slice is always on char boundaries.
                 let pv = rest.get(start..)?;
