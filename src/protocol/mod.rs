@@ -154,14 +154,14 @@ pub fn parse(protocol: Protocol, dir: Dir, line: &str) -> (Msg, Vec<Diagnostic>)
 /// is mostly `info` lines, and reusing their boxes keeps the parser from allocating per line.
 #[derive(Debug, Default)]
 pub struct Spare {
-    info: Option<Box<uci::Info>>,
+    uci_info: uci::InfoSpare,
 }
 
 impl Spare {
     /// Keeps what `msg` owns that a later line can reuse.
     pub fn reclaim(&mut self, msg: Msg) {
         if let Msg::Uci(uci::Msg::Info(info)) = msg {
-            self.info = Some(info);
+            self.uci_info.info = Some(info);
         }
     }
 }
@@ -175,7 +175,7 @@ pub fn parse_reusing(
 ) -> (Msg, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let msg = match protocol {
-        Protocol::Uci => Msg::Uci(uci::parse_reusing(dir, line, &mut diags, &mut spare.info)),
+        Protocol::Uci => Msg::Uci(uci::parse_reusing(dir, line, &mut diags, &mut spare.uci_info)),
         Protocol::Cecp => Msg::Cecp(cecp::parse(dir, line, &mut diags)),
         Protocol::Nboard => Msg::Nboard(nboard::parse(dir, line, &mut diags)),
     };

@@ -193,16 +193,23 @@ fn is_command(dir: Dir, t: &str) -> bool {
 }
 
 pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
-    parse_reusing(dir, line, d, &mut None)
+    parse_reusing(dir, line, d, &mut InfoSpare::default())
 }
 
-/// [`parse`], putting an `info` line into `spare` (the box of an earlier `info` message)
-/// rather than a new allocation.
+/// What one engine's `info` lines leave for the next: the box of the last one (reused
+/// rather than allocated again) and the order the engine writes its fields in.
+#[derive(Debug, Default)]
+pub(crate) struct InfoSpare {
+    pub(crate) info: Option<Box<Info>>,
+    pub(crate) order: crate::protocol::uci_info::FieldOrder,
+}
+
+/// [`parse`], putting an `info` line into the spare box of an earlier one.
 pub(crate) fn parse_reusing(
     dir: Dir,
     line: &str,
     d: &mut Vec<Diagnostic>,
-    spare: &mut Option<Box<Info>>,
+    spare: &mut InfoSpare,
 ) -> Msg {
     // The flood: an engine's `info` first on its line goes straight to the field parser (the
     // same tokens the loop below would hand it, without the command lookups).
@@ -210,7 +217,12 @@ pub(crate) fn parse_reusing(
         && let Some(rest) = line.strip_prefix("info")
         && rest.as_bytes().first().is_none_or(u8::is_ascii_whitespace)
     {
-        return Msg::Info(Info::parse_reusing(spare.take(), &mut Tokens::new(rest), d));
+        return Msg::Info(Info::parse_reusing(
+            spare.info.take(),
+            &mut spare.order,
+            &mut Tokens::new(rest),
+            d,
+        ));
     }
     let mut toks = Tokens::new(line);
     let mut skipped = 0usize;

@@ -9,6 +9,8 @@ use super::{Diagnostic, diag};
 
 mod fast;
 
+pub(crate) use fast::FieldOrder;
+
 /// Bound qualifier of a score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Bound {
@@ -170,13 +172,14 @@ impl Info {
     /// Parses the fields after `info`, straight into the box the message keeps (an `Info` is a
     /// few hundred bytes: not worth moving around on every line).
     pub(crate) fn parse_boxed(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Box<Info> {
-        Info::parse_reusing(None, toks, d)
+        Info::parse_reusing(None, &mut FieldOrder::default(), toks, d)
     }
 
     /// [`Info::parse_boxed`] into a box (and PV buffer) a previous line left behind, so the
     /// flood of `info` lines costs no allocation once the decoder has recycled one.
     pub(crate) fn parse_reusing(
         spare: Option<Box<Info>>,
+        order: &mut FieldOrder,
         toks: &mut Tokens<'_>,
         d: &mut Vec<Diagnostic>,
     ) -> Box<Info> {
@@ -188,7 +191,7 @@ impl Info {
             }
             None => (Box::<Info>::default(), None),
         };
-        if fast::parse(toks.peek_rest(), &mut i, &mut spare_pv) {
+        if fast::parse(toks.peek_rest(), &mut i, &mut spare_pv, order) {
             toks.rest();
         } else {
             *i = Info::parse_general(toks, d);

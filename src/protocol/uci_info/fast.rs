@@ -13,18 +13,179 @@ use crate::swar::{MoveRun, scan_moves};
 
 /// Fills `i` (a default `Info`) from `rest` (the line after `info`, trimmed). `false` leaves
 /// the line to the general parser, and `i` partly filled.
-/// `spare_pv` is a buffer to put the PV in instead of allocating one.
-pub(super) fn parse(rest: &str, i: &mut Info, spare_pv: &mut Option<Moves>) -> bool {
-    fields(rest, i, spare_pv).is_some()
+/// `spare_pv` is a buffer to put the PV in instead of allocating one; `order` is what the
+/// engine's previous lines taught about its field order.
+pub(super) fn parse(
+    rest: &str,
+    i: &mut Info,
+    spare_pv: &mut Option<Moves>,
+    order: &mut FieldOrder,
+) -> bool {
+    fields(rest, i, spare_pv, order).is_some()
 }
 
-fn fields(rest: &str, i: &mut Info, spare_pv: &mut Option<Moves>) -> Option<()> {
+/// Number of `Kw` values; `FieldOrder` uses one more slot for the start of the line.
+const KEYWORDS: usize = 20;
+const LINE_START: usize = KEYWORDS;
+const NO_GUESS: u8 = u8::MAX;
+
+/// Every `Kw`, indexed by `Kw as usize`.
+const ALL: [Kw; KEYWORDS] = [
+    Kw::Depth,
+    Kw::SelDepth,
+    Kw::Time,
+    Kw::Nodes,
+    Kw::Pv,
+    Kw::MultiPv,
+    Kw::Score,
+    Kw::LowerBound,
+    Kw::UpperBound,
+    Kw::Wdl,
+    Kw::CurrMove,
+    Kw::CurrMoveNumber,
+    Kw::HashFull,
+    Kw::Nps,
+    Kw::TbHits,
+    Kw::SbHits,
+    Kw::CpuLoad,
+    Kw::String,
+    Kw::Refutation,
+    Kw::CurrLine,
+];
+
+/// The keyword that followed each keyword (and the line start) on the engine's last line.
+/// An engine writes its fields in one order every time, so the next keyword is usually one
+/// masked comparison away instead of a word scan and a lookup.
+#[derive(Debug, Clone)]
+pub(crate) struct FieldOrder([u8; KEYWORDS + 1]);
+
+impl Default for FieldOrder {
+    /// Stockfish's order, until an engine shows its own.
+    fn default() -> Self {
+        let mut next = [NO_GUESS; KEYWORDS + 1];
+        let stockfish = [
+            Kw::Depth,
+            Kw::SelDepth,
+            Kw::MultiPv,
+            Kw::Score,
+            Kw::Nodes,
+            Kw::Nps,
+            Kw::HashFull,
+            Kw::TbHits,
+            Kw::Time,
+            Kw::Pv,
+        ];
+        next[LINE_START] = stockfish[0] as u8;
+        for pair in stockfish.windows(2) {
+            next[pair[0] as usize] = pair[1] as u8;
+        }
+        FieldOrder(next)
+    }
+}
+
+/// A keyword and the space after it as one masked eight-byte comparison: (bytes, mask,
+/// length with the space). Eight-letter keywords compare their letters and check the space
+/// apart (`space_at_8`); the longer ones have no literal.
+#[derive(Clone, Copy)]
+struct Literal {
+    bytes: u64,
+    mask: u64,
+    len: usize,
+    space_at_8: bool,
+}
+
+const fn literal(word: &[u8]) -> Literal {
+    let n = word.len();
+    if n > 8 {
+        return Literal {
+            bytes: 0,
+            mask: 0,
+            len: 0,
+            space_at_8: false,
+        };
+    }
+    let with_space = if n < 8 { n + 1 } else { 8 };
+    let mut bytes = pack(word);
+    if n < 8 {
+        bytes |= (b' ' as u64) << (8 * n);
+    }
+    let mask = if with_space == 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * with_space)) - 1
+    };
+    Literal {
+        bytes,
+        mask,
+        len: n + 1,
+        space_at_8: n == 8,
+    }
+}
+
+/// By `Kw as usize`, like [`ALL`].
+const LITERALS: [Literal; KEYWORDS] = [
+    literal(b"depth"),
+    literal(b"seldepth"),
+    literal(b"time"),
+    literal(b"nodes"),
+    literal(b"pv"),
+    literal(b"multipv"),
+    literal(b"score"),
+    literal(b"lowerbound"),
+    literal(b"upperbound"),
+    literal(b"wdl"),
+    literal(b"currmove"),
+    literal(b"currmovenumber"),
+    literal(b"hashfull"),
+    literal(b"nps"),
+    literal(b"tbhits"),
+    literal(b"sbhits"),
+    literal(b"cpuload"),
+    literal(b"string"),
+    literal(b"refutation"),
+    literal(b"currline"),
+];
+
+/// The guessed keyword when the line continues with it, a space and at least one more byte
+/// (exactly what [`Words::word`] and [`keyword`] would accept); the cursor moves past the space.
+#[inline(always)]
+fn take_guess(w: &mut Words<'_>, guess: u8) -> Option<Kw> {
+    let kw = *ALL.get(usize::from(guess))?;
+    let lit = LITERALS[kw as usize];
+    if lit.len == 0 || w.pos + lit.len >= w.b.len() {
+        return None;
+    }
+    let x = crate::swar::load8(w.b, w.pos);
+    if x & lit.mask != lit.bytes || (lit.space_at_8 && w.b.get(w.pos + 8) != Some(&b' ')) {
+        return None;
+    }
+    w.pos += lit.len;
+    Some(kw)
+}
+
+fn fields(
+    rest: &str,
+    i: &mut Info,
+    spare_pv: &mut Option<Moves>,
+    order: &mut FieldOrder,
+) -> Option<()> {
     let mut w = Words {
         b: rest.as_bytes(),
         pos: 0,
     };
-    while let Some(t) = w.word()? {
-        match keyword(t)? {
+    let mut prev = LINE_START;
+    while w.pos < w.b.len() {
+        let kw = match take_guess(&mut w, order.0[prev]) {
+            Some(kw) => kw,
+            None => {
+                let Some(t) = w.word()? else { break };
+                let kw = keyword(t)?;
+                order.0[prev] = kw as u8;
+                kw
+            }
+        };
+        prev = kw as usize;
+        match kw {
             Kw::Depth => i.depth = Some(w.uint()?),
             Kw::SelDepth => i.seldepth = Some(w.uint()?),
             Kw::Time => i.time = Some(w.uint()?),
@@ -157,6 +318,12 @@ fn is_move_like(t: Word<'_>) -> bool {
 fn score(w: &mut Words<'_>) -> Option<Score> {
     let mut s = Score::default();
     loop {
+        // Only `cp`, `mate` and the bounds belong here; anything else is the next field,
+        // which the caller reads (a two-byte look spares scanning that word twice).
+        let first2 = crate::swar::load8(w.b, w.pos) & 0xffff;
+        if ![pack(b"cp"), pack(b"ma"), pack(b"lo"), pack(b"up")].contains(&first2) {
+            break;
+        }
         let save = w.pos;
         let Some(t) = w.word()? else { break };
         match t.packed {
@@ -325,8 +492,18 @@ mod tests {
     /// Whenever the fast path answers, the general parser agrees and has nothing to say.
     fn agrees(line: &str) -> Result<bool, TestCaseError> {
         let mut fast = Info::default();
-        if !parse(line.trim_ascii(), &mut fast, &mut None) {
+        if !parse(line.trim_ascii(), &mut fast, &mut None, &mut FieldOrder::default()) {
             return Ok(false);
+        }
+        // Again with the order this line teaches, and with an order that guesses wrong
+        // everywhere: the guesses may only save work, never change the answer.
+        let mut learned = FieldOrder::default();
+        let mut scratch = Info::default();
+        parse(line.trim_ascii(), &mut scratch, &mut None, &mut learned);
+        for order in [learned, FieldOrder([Kw::Pv as u8; KEYWORDS + 1])] {
+            let mut again = Info::default();
+            prop_assert!(parse(line.trim_ascii(), &mut again, &mut None, &mut order.clone()));
+            prop_assert_eq!(&again, &fast, "{:?}", line);
         }
         let (slow, diags) = general(line);
         prop_assert_eq!(&fast, &slow, "{:?}", line);
