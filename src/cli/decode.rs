@@ -59,16 +59,16 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
     let result = (|| -> std::io::Result<()> {
         for ev in &input.events {
             let d = decoder.push(ev);
-            if a.summary_only {
-                continue;
+            if !a.summary_only {
+                buf.clear();
+                if json {
+                    json_line(ev, &d, &decoder, &mut buf);
+                } else {
+                    text_line(ev, &d, &decoder, &mut buf);
+                }
+                out.write_all(buf.as_bytes())?;
             }
-            buf.clear();
-            if json {
-                json_line(ev, &d, &decoder, &mut buf);
-            } else {
-                text_line(ev, &d, &decoder, &mut buf);
-            }
-            out.write_all(buf.as_bytes())?;
+            decoder.recycle(d);
         }
         let sessions = decoder.finish();
         for s in &sessions {

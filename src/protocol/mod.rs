@@ -175,7 +175,12 @@ pub fn parse_reusing(
 ) -> (Msg, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let msg = match protocol {
-        Protocol::Uci => Msg::Uci(uci::parse_reusing(dir, line, &mut diags, &mut spare.uci_info)),
+        Protocol::Uci => Msg::Uci(uci::parse_reusing(
+            dir,
+            line,
+            &mut diags,
+            &mut spare.uci_info,
+        )),
         Protocol::Cecp => Msg::Cecp(cecp::parse(dir, line, &mut diags)),
         Protocol::Nboard => Msg::Nboard(nboard::parse(dir, line, &mut diags)),
     };

@@ -492,7 +492,12 @@ mod tests {
     /// Whenever the fast path answers, the general parser agrees and has nothing to say.
     fn agrees(line: &str) -> Result<bool, TestCaseError> {
         let mut fast = Info::default();
-        if !parse(line.trim_ascii(), &mut fast, &mut None, &mut FieldOrder::default()) {
+        if !parse(
+            line.trim_ascii(),
+            &mut fast,
+            &mut None,
+            &mut FieldOrder::default(),
+        ) {
             return Ok(false);
         }
         // Again with the order this line teaches, and with an order that guesses wrong
@@ -502,7 +507,12 @@ mod tests {
         parse(line.trim_ascii(), &mut scratch, &mut None, &mut learned);
         for order in [learned, FieldOrder([Kw::Pv as u8; KEYWORDS + 1])] {
             let mut again = Info::default();
-            prop_assert!(parse(line.trim_ascii(), &mut again, &mut None, &mut order.clone()));
+            prop_assert!(parse(
+                line.trim_ascii(),
+                &mut again,
+                &mut None,
+                &mut order.clone()
+            ));
             prop_assert_eq!(&again, &fast, "{:?}", line);
         }
         let (slow, diags) = general(line);
