@@ -14,6 +14,7 @@
 //! - `wc -l` on the file;
 //! - peak RSS (VmHWM) of this process.
 //!
+//! Every stage is measured `KIBITZER_BENCH_ROUNDS` times (default 3) and the median printed.
 //! `KIBITZER_BENCH_QUICK=1` builds 500,000 lines instead; `KIBITZER_BENCH_FILE=PATH` keeps
 //! the generated file there and reuses it on the next run.
 
@@ -23,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use kibitzer::game::{ChessBoard, ChessVariant};
 use kibitzer::recording::{Event, Header, Reader, Source, writer};
-use kibitzer::session::Decoder;
+use kibitzer::session::{Decoder, Session};
 
 /// One game's traffic: (source, text) lines.
 fn game_traffic(seed: u64) -> Vec<(Source, String)> {
@@ -155,47 +156,26 @@ fn vm_hwm_kb() -> u64 {
         .unwrap_or(0)
 }
 
-fn main() {
-    let quick = std::env::var_os("KIBITZER_BENCH_QUICK").is_some();
-    let target = std::env::var("KIBITZER_BENCH_LINES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(if quick { 500_000 } else { 5_000_000 });
-    let dir = tempfile::tempdir().expect("tempdir");
-    // `KIBITZER_BENCH_FILE=PATH` keeps the generated file there and reuses it (for profiling
-    // the decoder without the generator).
-    let path = std::env::var_os("KIBITZER_BENCH_FILE")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| dir.path().join("bench.jsonl"));
-    let t0 = Instant::now();
-    let (lines, bytes) = if path.exists() {
-        let text = std::fs::read(&path).expect("read");
-        (
-            text.iter().filter(|&&b| b == b'\n').count() - 1,
-            text.len() as u64,
-        )
-    } else {
-        build(&path, target)
-    };
-    eprintln!(
-        "built {lines} lines, {:.1} MB in {:.1?}",
-        bytes as f64 / 1e6,
-        t0.elapsed()
-    );
-    let hwm_before = vm_hwm_kb();
+/// Picks one stage's time out of a round.
+type Stage = dyn Fn(&Round) -> Duration;
 
+/// One measurement of every stage.
+struct Round {
+    wc: Duration,
+    read: Duration,
+    decode: Duration,
+    stream: Duration,
+}
+
+fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize)) {
     // wc -l on the same file.
     let t = Instant::now();
-    let wc = Command::new("wc")
-        .arg("-l")
-        .arg(&path)
-        .output()
-        .expect("wc");
+    let wc = Command::new("wc").arg("-l").arg(path).output().expect("wc");
     let wc_time = t.elapsed();
     assert!(wc.status.success());
 
-    // Reader alone vs decoder alone, chunk by chunk, one core.
-    let file = std::fs::File::open(&path).expect("open");
+    // Reader alone vs decoder alone, batch by batch, one core.
+    let file = std::fs::File::open(path).expect("open");
     let mut reader = Reader::new(BufReader::with_capacity(1 << 20, file)).expect("reader");
     let mut decoder = Decoder::new(None).retain_history(false);
     // Events are read into a small batch of reused slots, as a streaming consumer would.
@@ -232,7 +212,7 @@ fn main() {
 
     // Streaming, as `kibitzer decode` reads a recording: one reused event, each line read,
     // decoded and recycled before the next.
-    let file = std::fs::File::open(&path).expect("open");
+    let file = std::fs::File::open(path).expect("open");
     let mut reader = Reader::new(BufReader::with_capacity(1 << 20, file)).expect("reader");
     let mut stream_decoder = Decoder::new(None).retain_history(false);
     let mut ev = Event::line(0, 0, Source::Proxy, String::new());
@@ -249,30 +229,97 @@ fn main() {
     assert_eq!(streamed, lines);
     assert_eq!(decoded, lines);
     assert_eq!(diags, 0, "the generated traffic is clean");
-    let s = &sessions[0];
-    let per_sec = |d: Duration| lines as f64 / d.as_secs_f64();
-    let mb_sec = |d: Duration| bytes as f64 / 1e6 / d.as_secs_f64();
+    (
+        Round {
+            wc: wc_time,
+            read: read_time,
+            decode: decode_time,
+            stream: stream_time,
+        },
+        (sessions, moved),
+    )
+}
+
+fn main() {
+    let quick = std::env::var_os("KIBITZER_BENCH_QUICK").is_some();
+    let target = std::env::var("KIBITZER_BENCH_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if quick { 500_000 } else { 5_000_000 });
+    let dir = tempfile::tempdir().expect("tempdir");
+    // `KIBITZER_BENCH_FILE=PATH` keeps the generated file there and reuses it (for profiling
+    // the decoder without the generator).
+    let path = std::env::var_os("KIBITZER_BENCH_FILE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| dir.path().join("bench.jsonl"));
+    let t0 = Instant::now();
+    let (lines, bytes) = if path.exists() {
+        let text = std::fs::read(&path).expect("read");
+        (
+            text.iter().filter(|&&b| b == b'\n').count() - 1,
+            text.len() as u64,
+        )
+    } else {
+        build(&path, target)
+    };
+    eprintln!(
+        "built {lines} lines, {:.1} MB in {:.1?}",
+        bytes as f64 / 1e6,
+        t0.elapsed()
+    );
+    let hwm_before = vm_hwm_kb();
+
+    let rounds: usize = std::env::var("KIBITZER_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    let mut results: Vec<Round> = Vec::new();
+    let mut last = None;
+    for _ in 0..rounds {
+        let (round, sessions) = measure(&path, lines);
+        results.push(round);
+        last = Some(sessions);
+    }
+    let sessions = last.expect("one round");
+    let (moved, gui) = (sessions.1, sessions.0[0].counts[0]);
+    let per_sec = |d: f64| lines as f64 / d;
+    let mb_sec = |d: f64| bytes as f64 / 1e6 / d;
+    // Medians over the rounds: this machine is shared and its speed drifts between runs.
+    let median = |f: &Stage| {
+        let mut v: Vec<f64> = results.iter().map(|r| f(r).as_secs_f64()).collect();
+        v.sort_by(f64::total_cmp);
+        (v[v.len() / 2], v[0], v[v.len() - 1])
+    };
+    let wc = median(&|r: &Round| r.wc).0;
+    println!("median of {rounds} rounds (lines/s of the fastest and slowest round in brackets)\n");
     println!("| stage | time | lines/s | MB/s | vs wc -l |");
     println!("|---|---|---|---|---|");
-    for (name, d) in [
-        ("wc -l", wc_time),
-        ("read (JSONL reader)", read_time),
-        ("decode (Decoder, boards on)", decode_time),
-        ("read + decode, chunked (sum)", read_time + decode_time),
-        ("read + decode, streaming", stream_time),
-    ] {
+    let stages: [(&str, &Stage); 5] = [
+        ("wc -l", &|r: &Round| r.wc),
+        ("read (JSONL reader)", &|r: &Round| r.read),
+        ("decode (Decoder, boards on)", &|r: &Round| r.decode),
+        ("read + decode, batched (sum)", &|r: &Round| {
+            r.read + r.decode
+        }),
+        ("read + decode, streaming", &|r: &Round| r.stream),
+    ];
+    for (name, f) in stages {
+        let (d, fastest, slowest) = median(f);
         println!(
-            "| {name} | {:.2?} | {:.0} | {:.0} | {:.1}x |",
+            "| {name} | {:.2} s | {:.2} M ({:.2}..{:.2}) | {:.0} | {:.1}x |",
             d,
-            per_sec(d),
+            per_sec(d) / 1e6,
+            per_sec(slowest) / 1e6,
+            per_sec(fastest) / 1e6,
             mb_sec(d),
-            d.as_secs_f64() / wc_time.as_secs_f64()
+            d / wc
         );
     }
     println!(
         "\n{lines} lines, {:.1} MB; {moved} board changes; {} GUI lines; peak RSS {} MB (before decoding: {} MB)",
         bytes as f64 / 1e6,
-        s.counts[0],
+        gui,
         vm_hwm_kb() / 1024,
         hwm_before / 1024
     );
