@@ -10,7 +10,7 @@
 //!   (a batch that fits the cache, as a streaming consumer holds; with batches of 65,536 the
 //!   decoder mostly measured cache misses on text the reader wrote long before);
 //! - read + decode, streaming: one reused event, read, decoded and recycled line by line, as
-//!   `kibitzer decode` reads a recording: the end-to-end figure;
+//!   a streaming consumer of the library reads a recording: the end-to-end figure;
 //! - `wc -l` on the file;
 //! - peak RSS (VmHWM) of this process.
 //!
@@ -210,7 +210,7 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
     }
     let sessions = decoder.finish();
 
-    // Streaming, as `kibitzer decode` reads a recording: one reused event, each line read,
+    // Streaming, as a library consumer reads a recording: one reused event, each line read,
     // decoded and recycled before the next.
     let file = std::fs::File::open(path).expect("open");
     let mut reader = Reader::new(BufReader::with_capacity(1 << 20, file)).expect("reader");
