@@ -83,14 +83,12 @@ struct Session {
 impl Session {
     fn start(rec: &Path, flags: &[&str]) -> Self {
         let engine = faulty_engine();
-        let mut child = kibitzer()
-            .args(["record", "-o"])
-            .arg(rec)
-            .args(["--protocol", "uci", "--", "python3"])
-            .arg(&engine)
-            .args(flags)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
+        let engine = engine.to_str().expect("utf-8 path");
+        let argv: Vec<&str> = ["python3", engine]
+            .into_iter()
+            .chain(flags.iter().copied())
+            .collect();
+        let mut child = proxy_command(rec, &["--protocol", "uci"], &argv)
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn kibitzer");

@@ -54,14 +54,7 @@ pub struct Gui {
 impl Gui {
     /// Starts `kibitzer record -o rec [extra...] -- argv...`.
     pub fn start(rec: &Path, extra: &[&str], argv: &[&str]) -> Self {
-        let mut child = kibitzer()
-            .args(["record", "-o"])
-            .arg(rec)
-            .args(extra)
-            .arg("--")
-            .args(argv)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
+        let mut child = proxy_command(rec, extra, argv)
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn kibitzer");

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Diagnostic, Dir};
+use super::{Diagnostic, Dir, word_text};
 
 pub use super::cecp_engine::{Feature, FeatureValue, OptionDef, OptionKind, Stat01, Thinking};
 
@@ -235,18 +235,18 @@ impl TellKind {
         }
     }
 
+    pub const ALL: [TellKind; 7] = [
+        TellKind::Opponent,
+        TellKind::Others,
+        TellKind::All,
+        TellKind::User,
+        TellKind::UserError,
+        TellKind::Ics,
+        TellKind::IcsNoAlias,
+    ];
+
     pub fn from_command(t: &str) -> Option<TellKind> {
-        [
-            TellKind::Opponent,
-            TellKind::Others,
-            TellKind::All,
-            TellKind::User,
-            TellKind::UserError,
-            TellKind::Ics,
-            TellKind::IcsNoAlias,
-        ]
-        .into_iter()
-        .find(|k| k.command() == t)
+        TellKind::ALL.into_iter().find(|k| k.command() == t)
     }
 }
 
@@ -428,15 +428,6 @@ pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     match dir {
         Dir::ToEngine => super::cecp_gui::parse(line, d),
         Dir::FromEngine => super::cecp_engine::parse(line, d),
-    }
-}
-
-/// Writes `word`, then ` text` unless text is empty.
-pub(crate) fn word_text(f: &mut fmt::Formatter<'_>, word: &str, text: &str) -> fmt::Result {
-    if text.is_empty() {
-        f.write_str(word)
-    } else {
-        write!(f, "{word} {text}")
     }
 }
 

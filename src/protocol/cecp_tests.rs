@@ -565,18 +565,7 @@ fn engine_msg() -> impl Strategy<Value = Msg> {
             .prop_map(|(result, comment)| Msg::GameEnd { result, comment }),
         Just(Msg::Resign),
         Just(Msg::OfferDraw),
-        (
-            prop::sample::select(vec![
-                TellKind::Opponent,
-                TellKind::Others,
-                TellKind::All,
-                TellKind::User,
-                TellKind::UserError,
-                TellKind::Ics,
-                TellKind::IcsNoAlias
-            ]),
-            text()
-        )
+        (prop::sample::select(TellKind::ALL.to_vec()), text())
             .prop_map(|(kind, text)| Msg::Tell { kind, text }),
         (word(), text()).prop_map(|(tag, text)| Msg::AskUser { tag, text }),
         text().prop_map(Msg::Debug),

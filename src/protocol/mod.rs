@@ -97,6 +97,15 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// Writes `word`, then ` text` unless text is empty (the printers' common shape).
+pub(crate) fn word_text(f: &mut fmt::Formatter<'_>, word: &str, text: &str) -> fmt::Result {
+    if text.is_empty() {
+        f.write_str(word)
+    } else {
+        write!(f, "{word} {text}")
+    }
+}
+
 /// Adds a diagnostic; the helper keeps parser code short.
 pub(crate) fn diag(out: &mut Vec<Diagnostic>, message: impl Into<String>) {
     out.push(Diagnostic::new(message));

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::tokens::Tokens;
-use super::{Diagnostic, Dir, diag};
+use super::{Diagnostic, Dir, diag, word_text};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
@@ -329,14 +329,6 @@ impl fmt::Display for MoveEval {
             (None, Some(t)) => write!(f, "//{t}"),
             (Some(e), Some(t)) => write!(f, "/{e}/{t}"),
         }
-    }
-}
-
-fn word_text(f: &mut fmt::Formatter<'_>, word: &str, text: &str) -> fmt::Result {
-    if text.is_empty() {
-        f.write_str(word)
-    } else {
-        write!(f, "{word} {text}")
     }
 }
 

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::tokens::{Moves, Tokens};
-use super::{Diagnostic, Dir, diag};
+use super::{Diagnostic, Dir, diag, word_text};
 
 pub use super::uci_info::{Bound, CurrLine, Extra, Info, Score, ScoreValue};
 
@@ -731,15 +731,6 @@ impl fmt::Display for Status {
             Status::Error => "error",
             Status::Other(s) => s,
         })
-    }
-}
-
-/// Writes `word` followed by ` text` unless text is empty.
-fn word_text(f: &mut fmt::Formatter<'_>, word: &str, text: &str) -> fmt::Result {
-    if text.is_empty() {
-        f.write_str(word)
-    } else {
-        write!(f, "{word} {text}")
     }
 }
 

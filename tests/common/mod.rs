@@ -120,17 +120,24 @@ pub fn spawn_proxy(rec: &Path, argv: &[&str]) -> Child {
 
 /// Starts `kibitzer record -o rec OPTIONS -- argv...` with piped stdio.
 pub fn spawn_proxy_with(rec: &Path, options: &[&str], argv: &[&str]) -> Child {
-    kibitzer()
-        .args(["record", "-o"])
+    proxy_command(rec, options, argv)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn kibitzer")
+}
+
+/// `kibitzer record -o rec OPTIONS -- argv...` with stdin and stdout piped; stderr is the
+/// caller's choice.
+pub fn proxy_command(rec: &Path, options: &[&str], argv: &[&str]) -> Command {
+    let mut cmd = kibitzer();
+    cmd.args(["record", "-o"])
         .arg(rec)
         .args(options)
         .arg("--")
         .args(argv)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn kibitzer")
+        .stdout(Stdio::piped());
+    cmd
 }
 
 pub fn read_all_bytes(mut r: impl Read) -> Vec<u8> {
