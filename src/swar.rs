@@ -1,28 +1,41 @@
-//! Eight bytes at a time: the digit runs of `info` lines and recording timestamps are parsed
-//! with a few integer operations per word instead of a branch per byte (the loop exit of a
-//! byte loop mispredicts on almost every number, and these parsers see tens of numbers per
-//! line).
+//! Eight bytes at a time: recording timestamps, the words of `info` lines, PVs and JSON
+//! strings are scanned with a few integer operations per eight bytes instead of a branch per
+//! byte.
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
+pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
+pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// The eight bytes of `b` from `at`, little-endian; past the end, spaces.
 #[inline(always)]
 pub(crate) fn load8(b: &[u8], at: usize) -> u64 {
+    load8_or(b, at, b' ')
+}
+
+/// [`load8`], with `pad` past the end.
+#[inline(always)]
+fn load8_or(b: &[u8], at: usize, pad: u8) -> u64 {
     match b.get(at..at + 8) {
-        Some(chunk) => u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([b' '; 8])),
-        None => load_tail(b, at),
+        Some(chunk) => u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([pad; 8])),
+        None => load_tail(b, at, pad),
     }
 }
 
 #[cold]
 #[inline(never)]
-fn load_tail(b: &[u8], at: usize) -> u64 {
-    let mut buf = [b' '; 8];
+fn load_tail(b: &[u8], at: usize, pad: u8) -> u64 {
+    let mut buf = [pad; 8];
     let tail = b.get(at..).unwrap_or(&[]);
     let n = tail.len().min(8);
     buf[..n].copy_from_slice(&tail[..n]);
     u64::from_le_bytes(buf)
+}
+
+/// Flags (high bit of each byte) for the ASCII bytes of `x` below `c`. The lowest flag is
+/// exactly the first such byte, and "any flag" is exact; flags above a flagged byte may be
+/// spurious (a borrow runs upwards), so use [`ascii_at_least`] where every flag counts.
+#[inline(always)]
+pub(crate) fn below(x: u64, c: u8) -> u64 {
+    x.wrapping_sub(ONES * u64::from(c)) & !x & HIGH
 }
 
 /// Number of leading ASCII digits in the word `x` (0 to 8), and their value.
@@ -124,15 +137,7 @@ pub(crate) fn scan_moves(b: &[u8]) -> MoveRun {
     let mut at = 0;
     while at < b.len() {
         // Past the end: '1', which is none of space, control or lowercase.
-        let x = match b.get(at..at + 8) {
-            Some(c) => u64::from_le_bytes(<[u8; 8]>::try_from(c).unwrap_or([b'1'; 8])),
-            None => {
-                let mut buf = [b'1'; 8];
-                let tail = b.get(at..).unwrap_or(&[]);
-                buf[..tail.len().min(8)].copy_from_slice(&tail[..tail.len().min(8)]);
-                u64::from_le_bytes(buf)
-            }
-        };
+        let x = load8_or(b, at, b'1');
         let space = eq_flags(x, b' ');
         let printable = ascii_at_least(x, b'!') | (x & HIGH);
         let lower = ascii_at_least(x, b'a') & !ascii_at_least(x, b'{');

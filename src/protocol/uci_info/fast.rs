@@ -122,29 +122,40 @@ const fn literal(word: &[u8]) -> Literal {
     }
 }
 
-/// By `Kw as usize`, like [`ALL`].
-const LITERALS: [Literal; KEYWORDS] = [
-    literal(b"depth"),
-    literal(b"seldepth"),
-    literal(b"time"),
-    literal(b"nodes"),
-    literal(b"pv"),
-    literal(b"multipv"),
-    literal(b"score"),
-    literal(b"lowerbound"),
-    literal(b"upperbound"),
-    literal(b"wdl"),
-    literal(b"currmove"),
-    literal(b"currmovenumber"),
-    literal(b"hashfull"),
-    literal(b"nps"),
-    literal(b"tbhits"),
-    literal(b"sbhits"),
-    literal(b"cpuload"),
-    literal(b"string"),
-    literal(b"refutation"),
-    literal(b"currline"),
+/// The spelling of each keyword, by `Kw as usize` like [`ALL`] (a test checks both against
+/// the general parser's lookup).
+const NAMES: [&[u8]; KEYWORDS] = [
+    b"depth",
+    b"seldepth",
+    b"time",
+    b"nodes",
+    b"pv",
+    b"multipv",
+    b"score",
+    b"lowerbound",
+    b"upperbound",
+    b"wdl",
+    b"currmove",
+    b"currmovenumber",
+    b"hashfull",
+    b"nps",
+    b"tbhits",
+    b"sbhits",
+    b"cpuload",
+    b"string",
+    b"refutation",
+    b"currline",
 ];
+
+const LITERALS: [Literal; KEYWORDS] = {
+    let mut out = [literal(b""); KEYWORDS];
+    let mut k = 0;
+    while k < KEYWORDS {
+        out[k] = literal(NAMES[k]);
+        k += 1;
+    }
+    out
+};
 
 /// The guessed keyword when the line continues with it, a space and at least one more byte
 /// (exactly what [`Words::word`] and [`keyword`] would accept); the cursor moves past the space.
@@ -345,14 +356,10 @@ struct Words<'a> {
     pos: usize,
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// Bytes below `!` in `x` flagged by their high bit; the lowest flag is exactly the first such
-/// byte (borrows only run upwards).
+/// Bytes below `!` in `x`, flagged; the lowest flag is exactly the first such byte.
 #[inline]
 fn low_bytes(x: u64) -> u64 {
-    x.wrapping_sub(ONES * 0x21) & !x & HIGH
+    crate::swar::below(x, b'!')
 }
 
 impl<'a> Words<'a> {
@@ -480,6 +487,25 @@ impl<'a> Words<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keyword_tables_line_up_with_the_general_lookup() {
+        for (k, kw) in ALL.iter().enumerate() {
+            assert_eq!(*kw as usize, k);
+            let name = std::str::from_utf8(NAMES[k]).expect("ascii");
+            assert_eq!(super::super::keyword(name), Some(*kw), "{name}");
+            let lit = LITERALS[k];
+            if lit.len > 0 {
+                let line = format!("{name} 1");
+                let mut w = Words {
+                    b: line.as_bytes(),
+                    pos: 0,
+                };
+                assert_eq!(take_guess(&mut w, *kw as u8), Some(*kw), "{name}");
+                assert_eq!(w.pos, name.len() + 1);
+            }
+        }
+    }
     use crate::protocol::tokens::Tokens;
     use proptest::prelude::*;
 

@@ -173,14 +173,12 @@ impl Cursor<'_> {
 /// Does `span` hold a byte JSON forbids unescaped in a string? Without an early exit, so the
 /// compiler can check many bytes per instruction: this runs over every recorded line.
 fn has_control(span: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut words = span.chunks_exact(8);
-    // A byte below 0x20 borrows into its own high bit; bytes with the high bit already set
-    // are masked out by `!x`. Borrows only run upwards, so "any flag" is exact.
     let flags = words.by_ref().fold(0u64, |acc, w| {
-        let x = u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8]));
-        acc | (x.wrapping_sub(ONES * 0x20) & !x & HIGH)
+        acc | crate::swar::below(
+            u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8])),
+            0x20,
+        )
     });
     flags != 0 || words.remainder().iter().any(|&b| b < 0x20)
 }
