@@ -210,10 +210,8 @@ impl Moves {
     /// usual case) it is copied in one go after a quick scan instead of token by token.
     pub fn rest(toks: &mut Tokens<'_>) -> Moves {
         let r = toks.rest();
-        let b = r.as_bytes();
-        let tidy = !b.iter().any(|&c| c != b' ' && c.is_ascii_whitespace())
-            && memchr::memmem::find(b, b"  ").is_none();
-        if tidy {
+        // `Bad` also covers other control bytes; splitting gives the same moves for those.
+        if crate::swar::scan_moves(r.as_bytes()) != crate::swar::MoveRun::Bad {
             Moves(r.to_owned())
         } else {
             r.split_ascii_whitespace().collect()

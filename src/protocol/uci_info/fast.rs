@@ -27,7 +27,6 @@ pub(super) fn parse(
 /// Number of `Kw` values; `FieldOrder` uses one more slot for the start of the line.
 const KEYWORDS: usize = 20;
 const LINE_START: usize = KEYWORDS;
-const NO_GUESS: u8 = u8::MAX;
 
 /// Every `Kw`, indexed by `Kw as usize`.
 const ALL: [Kw; KEYWORDS] = [
@@ -53,16 +52,24 @@ const ALL: [Kw; KEYWORDS] = [
     Kw::CurrLine,
 ];
 
-/// The keyword that followed each keyword (and the line start) on the engine's last line.
-/// An engine writes its fields in one order every time, so the next keyword is usually one
-/// masked comparison away instead of a word scan and a lookup.
+/// The keyword that followed each keyword (and the line start) on the engine's last line,
+/// kept as the literal to compare. An engine writes its fields in one order every time, so the
+/// next keyword is usually one masked comparison away instead of a word scan and a lookup.
 #[derive(Debug, Clone)]
-pub(crate) struct FieldOrder([u8; KEYWORDS + 1]);
+pub(crate) struct FieldOrder([Literal; KEYWORDS + 1]);
+
+impl FieldOrder {
+    fn learn(&mut self, prev: usize, kw: Kw) {
+        if let Some(slot) = self.0.get_mut(prev) {
+            *slot = LITERALS[kw as usize];
+        }
+    }
+}
 
 impl Default for FieldOrder {
     /// Stockfish's order, until an engine shows its own.
     fn default() -> Self {
-        let mut next = [NO_GUESS; KEYWORDS + 1];
+        let mut order = FieldOrder([NO_GUESS; KEYWORDS + 1]);
         let stockfish = [
             Kw::Depth,
             Kw::SelDepth,
@@ -75,34 +82,39 @@ impl Default for FieldOrder {
             Kw::Time,
             Kw::Pv,
         ];
-        next[LINE_START] = stockfish[0] as u8;
+        order.learn(LINE_START, stockfish[0]);
         for pair in stockfish.windows(2) {
-            next[pair[0] as usize] = pair[1] as u8;
+            order.learn(pair[0] as usize, pair[1]);
         }
-        FieldOrder(next)
+        order
     }
 }
 
 /// A keyword and the space after it as one masked eight-byte comparison: (bytes, mask,
 /// length with the space). Eight-letter keywords compare their letters and check the space
 /// apart (`space_at_8`); the longer ones have no literal.
-#[derive(Clone, Copy)]
+/// `len == 0` (the longer keywords, and [`NO_GUESS`]) never matches.
+#[derive(Debug, Clone, Copy)]
 struct Literal {
     bytes: u64,
     mask: u64,
     len: usize,
     space_at_8: bool,
+    kw: Kw,
 }
 
-const fn literal(word: &[u8]) -> Literal {
+const NO_GUESS: Literal = Literal {
+    bytes: 0,
+    mask: 0,
+    len: 0,
+    space_at_8: false,
+    kw: Kw::Pv,
+};
+
+const fn literal(word: &[u8], kw: Kw) -> Literal {
     let n = word.len();
     if n > 8 {
-        return Literal {
-            bytes: 0,
-            mask: 0,
-            len: 0,
-            space_at_8: false,
-        };
+        return NO_GUESS;
     }
     let with_space = if n < 8 { n + 1 } else { 8 };
     let mut bytes = pack(word);
@@ -119,6 +131,7 @@ const fn literal(word: &[u8]) -> Literal {
         mask,
         len: n + 1,
         space_at_8: n == 8,
+        kw,
     }
 }
 
@@ -148,10 +161,10 @@ const NAMES: [&[u8]; KEYWORDS] = [
 ];
 
 const LITERALS: [Literal; KEYWORDS] = {
-    let mut out = [literal(b""); KEYWORDS];
+    let mut out = [NO_GUESS; KEYWORDS];
     let mut k = 0;
     while k < KEYWORDS {
-        out[k] = literal(NAMES[k]);
+        out[k] = literal(NAMES[k], ALL[k]);
         k += 1;
     }
     out
@@ -160,18 +173,18 @@ const LITERALS: [Literal; KEYWORDS] = {
 /// The guessed keyword when the line continues with it, a space and at least one more byte
 /// (exactly what [`Words::word`] and [`keyword`] would accept); the cursor moves past the space.
 #[inline(always)]
-fn take_guess(w: &mut Words<'_>, guess: u8) -> Option<Kw> {
-    let kw = *ALL.get(usize::from(guess))?;
-    let lit = LITERALS[kw as usize];
-    if lit.len == 0 || w.pos + lit.len >= w.b.len() {
+fn take_guess(w: &mut Words<'_>, lit: &Literal) -> Option<Kw> {
+    // Near the end of the line the word scan decides; a guess only ever saves work.
+    let chunk = w.b.get(w.pos..w.pos + 8)?;
+    let x = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?);
+    if lit.len == 0 || x & lit.mask != lit.bytes || w.pos + lit.len >= w.b.len() {
         return None;
     }
-    let x = crate::swar::load8(w.b, w.pos);
-    if x & lit.mask != lit.bytes || (lit.space_at_8 && w.b.get(w.pos + 8) != Some(&b' ')) {
+    if lit.space_at_8 && w.b.get(w.pos + 8) != Some(&b' ') {
         return None;
     }
     w.pos += lit.len;
-    Some(kw)
+    Some(lit.kw)
 }
 
 fn fields(
@@ -186,12 +199,13 @@ fn fields(
     };
     let mut prev = LINE_START;
     while w.pos < w.b.len() {
-        let kw = match take_guess(&mut w, order.0[prev]) {
+        let guess = order.0.get(prev).unwrap_or(&NO_GUESS);
+        let kw = match take_guess(&mut w, guess) {
             Some(kw) => kw,
             None => {
                 let Some(t) = w.word()? else { break };
                 let kw = keyword(t)?;
-                order.0[prev] = kw as u8;
+                order.learn(prev, kw);
                 kw
             }
         };
@@ -496,12 +510,12 @@ mod tests {
             assert_eq!(super::super::keyword(name), Some(*kw), "{name}");
             let lit = LITERALS[k];
             if lit.len > 0 {
-                let line = format!("{name} 1");
+                let line = format!("{name} 1 2 3 4");
                 let mut w = Words {
                     b: line.as_bytes(),
                     pos: 0,
                 };
-                assert_eq!(take_guess(&mut w, *kw as u8), Some(*kw), "{name}");
+                assert_eq!(take_guess(&mut w, &lit), Some(*kw), "{name}");
                 assert_eq!(w.pos, name.len() + 1);
             }
         }
@@ -531,7 +545,10 @@ mod tests {
         let mut learned = FieldOrder::default();
         let mut scratch = Info::default();
         parse(line.trim_ascii(), &mut scratch, &mut None, &mut learned);
-        for order in [learned, FieldOrder([Kw::Pv as u8; KEYWORDS + 1])] {
+        for order in [
+            learned,
+            FieldOrder([LITERALS[Kw::Pv as usize]; KEYWORDS + 1]),
+        ] {
             let mut again = Info::default();
             prop_assert!(parse(
                 line.trim_ascii(),
