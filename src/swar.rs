@@ -154,13 +154,12 @@ fn scan_moves_sse2(b: &[u8]) -> MoveRun {
     let splat = |c: u8| _mm_set1_epi8(c as i8);
     let (space_c, a_c, z_c) = (splat(b' '), splat(b'a'), splat(b'z'));
     let (mut bad, mut pairs) = (0u32, 0u32);
+    // Flags of the last byte of the previous chunk, for pairs across chunks.
     let (mut prev_space, mut prev_lower) = (0u32, 0u32);
-    let mut at = 0;
-    while at < b.len() {
-        // `1` past the end: neither a space, a control byte nor a letter.
-        let lo = load8_or(b, at, b'1');
-        let hi = load8_or(b, at + 8, b'1');
-        let v = _mm_set_epi64x(hi as i64, lo as i64);
+    let mut classify = |chunk: &[u8; 16], prev_space: &mut u32, prev_lower: &mut u32| {
+        let (lo, hi) = chunk.split_at(8);
+        let word = |h: &[u8]| u64::from_le_bytes(<[u8; 8]>::try_from(h).unwrap_or([b'1'; 8]));
+        let v = _mm_set_epi64x(word(hi) as i64, word(lo) as i64);
         let space = _mm_cmpeq_epi8(v, space_c);
         // Unsigned compares through min/max: `max(v, c) == c` is `v <= c`.
         let up_to_space = _mm_cmpeq_epi8(_mm_max_epu8(v, space_c), space_c);
@@ -171,11 +170,32 @@ fn scan_moves_sse2(b: &[u8]) -> MoveRun {
         );
         let space = _mm_movemask_epi8(space) as u32;
         let lower = _mm_movemask_epi8(lower) as u32;
-        bad |= _mm_movemask_epi8(control) as u32 | (space & ((space << 1) | prev_space));
-        pairs |= lower & ((lower << 1) | prev_lower);
-        prev_space = space >> 15;
-        prev_lower = lower >> 15;
-        at += 16;
+        bad |= _mm_movemask_epi8(control) as u32 | (space & ((space << 1) | *prev_space));
+        pairs |= lower & ((lower << 1) | *prev_lower);
+        *prev_space = space >> 15;
+        *prev_lower = lower >> 15;
+    };
+    let mut chunks = b.chunks_exact(16);
+    for chunk in chunks.by_ref() {
+        if let Ok(chunk) = <&[u8; 16]>::try_from(chunk) {
+            classify(chunk, &mut prev_space, &mut prev_lower);
+        }
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        // The last sixteen bytes again, overlapping what was seen: flags only accumulate, and
+        // the pair across the overlap's start was already looked at.
+        let last = match b.len().checked_sub(16).and_then(|at| b.get(at..)) {
+            Some(tail) => <[u8; 16]>::try_from(tail).ok(),
+            None => None,
+        };
+        // Shorter runs are padded with `1`: neither a space, a control byte nor a letter.
+        let chunk = last.unwrap_or_else(|| {
+            let mut buf = [b'1'; 16];
+            buf[..rest.len()].copy_from_slice(rest);
+            buf
+        });
+        classify(&chunk, &mut 0, &mut 0);
     }
     if bad != 0 {
         MoveRun::Bad
