@@ -42,6 +42,8 @@ pub(crate) struct State {
     /// Games dropped from `s.games` (retain off), so `PosRef::game` stays absolute.
     pub(crate) games_dropped: usize,
     pub(crate) retain: bool,
+    /// Every obligation before this index is closed.
+    first_open: usize,
     /// UCI: incremental `position` replay.
     pub(crate) cache: PositionCache,
     /// The chess board at the end of the current game (UCI: after `position` and the engine's
@@ -87,6 +89,7 @@ impl State {
             detect_done: false,
             games_dropped: 0,
             retain,
+            first_open: 0,
             cache: PositionCache::new(),
             board: None,
             board_id: 0,
@@ -152,7 +155,7 @@ impl State {
         pred: impl Fn(&Obligation) -> bool,
     ) -> usize {
         let mut n = 0;
-        for o in self.s.obligations.iter_mut() {
+        for o in self.pending_obligations() {
             if o.closed.is_none() && pred(o) {
                 o.closed = Some(at);
                 n += 1;
@@ -161,29 +164,48 @@ impl State {
                 }
             }
         }
-        if n > 0 && !self.retain {
-            self.s.obligations.retain(|o| o.closed.is_none());
+        if n > 0 {
+            self.settle_obligations();
         }
         n
     }
 
+    /// The obligations from the oldest open one on: a long session keeps thousands of
+    /// answered ones, and every answer must not walk them all again.
+    fn pending_obligations(&mut self) -> impl Iterator<Item = &mut Obligation> {
+        let from = self.first_open.min(self.s.obligations.len());
+        self.s.obligations.iter_mut().skip(from)
+    }
+
+    /// After some obligations closed: drops them (retain off) or moves past them.
+    fn settle_obligations(&mut self) {
+        if self.retain {
+            let o = &self.s.obligations;
+            while o.get(self.first_open).is_some_and(|o| o.closed.is_some()) {
+                self.first_open += 1;
+            }
+        } else {
+            self.s.obligations.retain(|o| o.closed.is_none());
+            self.first_open = 0;
+        }
+    }
+
     /// Withdraws open obligations (CECP `force` cancels the engine's move).
     pub(crate) fn cancel(&mut self, at: At, pred: impl Fn(&Obligation) -> bool) {
-        for o in self.s.obligations.iter_mut() {
+        for o in self.pending_obligations() {
             if o.closed.is_none() && pred(o) {
                 o.closed = Some(at);
                 o.cancelled = true;
             }
         }
-        if !self.retain {
-            self.s.obligations.retain(|o| o.closed.is_none());
-        }
+        self.settle_obligations();
     }
 
     pub(crate) fn has_open(&self, pred: impl Fn(&Obligation) -> bool) -> bool {
         self.s
             .obligations
             .iter()
+            .skip(self.first_open)
             .any(|o| o.closed.is_none() && pred(o))
     }
 

@@ -253,6 +253,24 @@ fn open_obligations_at_the_end() {
 }
 
 #[test]
+fn obligations_answered_out_of_order_and_after_many_closed() {
+    // Answered obligations stay in the model; the decoder skips past them when it looks for
+    // open ones, and must not skip one that is still open behind a closed one.
+    let mut text = String::from("> uci\n< uciok\n");
+    for _ in 0..50 {
+        text.push_str("> isready\n< readyok\n");
+    }
+    text.push_str("> position startpos\n> go infinite\n> isready\n< readyok\n");
+    text.push_str("> stop\n< bestmove e2e4\n> isready\n> isready\n< readyok\n");
+    let s = one(&text);
+    let open: Vec<_> = s.open_obligations().map(|o| o.answer.as_str()).collect();
+    assert_eq!(open, ["readyok"]);
+    // uci, 50 isready, go, stop, three isready.
+    assert_eq!(s.obligations.len(), 1 + 50 + 5);
+    assert!(codes(&s).is_empty(), "{:?}", codes(&s));
+}
+
+#[test]
 fn cecp_game_with_force_edit_undo_and_result() {
     let s = one("
         > xboard
