@@ -305,3 +305,53 @@ fn exported_games_equal_what_the_client_played() {
         "expected PGNs from the clients next to the recordings"
     );
 }
+
+/// The shipped recordings carry the protocol `record --protocol` was given; without it the
+/// streaming decoder's own detection (a first pass over the opening lines) must reach the same
+/// protocol and the same decoded session.
+#[test]
+fn detection_agrees_with_the_recorded_protocol_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    for path in recordings() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (header, rest) = text.split_once('\n').unwrap();
+        let mut header: Value = serde_json::from_str(header).unwrap();
+        let hint = header
+            .as_object_mut()
+            .unwrap()
+            .remove("protocol")
+            .unwrap_or_else(|| panic!("{}: no protocol hint", path.display()));
+        let bare = dir.path().join(path.file_name().unwrap());
+        std::fs::write(&bare, format!("{header}\n{rest}")).unwrap();
+        let summary = |p: &Path| {
+            let mut s: Vec<Value> = decoded(p)
+                .into_iter()
+                .filter(|l| l["type"] == "summary")
+                .collect();
+            s.iter_mut().for_each(without_times);
+            s
+        };
+        let (hinted, detected) = (summary(&path), summary(&bare));
+        assert_eq!(hinted.len(), detected.len(), "{}", path.display());
+        for (mut h, mut d) in hinted.into_iter().zip(detected) {
+            assert_eq!(h["protocol"], d["protocol"], "{}", path.display());
+            let reason = d["protocol_reason"].as_str().unwrap_or_default().to_owned();
+            assert!(
+                !reason.contains("--protocol"),
+                "{}: {reason}",
+                path.display()
+            );
+            assert!(
+                h["protocol_reason"]
+                    .as_str()
+                    .is_some_and(|r| r.ends_with(&format!("--protocol {}", hint.as_str().unwrap()))),
+                "{}: {}",
+                path.display(),
+                h["protocol_reason"]
+            );
+            h["protocol_reason"] = Value::Null;
+            d["protocol_reason"] = Value::Null;
+            assert_eq!(h, d, "{}", path.display());
+        }
+    }
+}

@@ -1,10 +1,12 @@
+use super::input::RecordingReader;
 use crate::protocol::Protocol;
-use crate::session::{Decoded, Decoder, Handshake, Session, detect_sessions};
+use crate::recording::{Event, Source};
+use crate::session::{Decoded, Decoder, Handshake, Session, SessionDetector, detect_sessions};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Print the decoded session: the transcript with each message's kind, the position after
 /// every move, diagnostics inline, and a summary (protocol, engine, games, open obligations).
@@ -47,41 +49,28 @@ pub(crate) fn protocol_arg(name: Option<&str>) -> Result<Option<Protocol>> {
 
 pub fn run(a: DecodeArgs) -> Result<i32> {
     let protocol = protocol_arg(a.protocol.as_deref())?;
-    let input = super::input::load(&a.file, a.format.as_deref())?;
-    for i in &input.issues {
-        eprintln!("{}:{i}", input.path.display());
-    }
-    let json = a.json || a.output == OutputKind::Json;
     let stdout = std::io::stdout();
-    let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
-    let mut decoder = Decoder::new(protocol).with_detected(detect_sessions(&input.events));
-    let mut buf = String::new();
-    let result = (|| -> std::io::Result<()> {
-        for ev in &input.events {
-            let d = decoder.push(ev);
-            if !a.summary_only {
-                buf.clear();
-                if json {
-                    json_line(ev, &d, &decoder, &mut buf);
-                } else {
-                    text_line(ev, &d, &decoder, &mut buf);
-                }
-                out.write_all(buf.as_bytes())?;
+    let mut out = Printer {
+        out: BufWriter::with_capacity(256 * 1024, stdout.lock()),
+        json: a.json || a.output == OutputKind::Json,
+        summary_only: a.summary_only,
+        buf: String::new(),
+    };
+    let result = match super::input::open_recording(&a.file, a.format.as_deref())? {
+        Some(reader) => decode_recording(&a.file, reader, protocol, &mut out)?,
+        None => {
+            let input = super::input::load(&a.file, a.format.as_deref())?;
+            for i in &input.issues {
+                eprintln!("{}:{i}", input.path.display());
             }
-            decoder.recycle(d);
+            let mut decoder = Decoder::new(protocol).with_detected(detect_sessions(&input.events));
+            input
+                .events
+                .iter()
+                .try_for_each(|ev| out.line(&mut decoder, ev))
+                .and_then(|()| out.summary(decoder))
         }
-        let sessions = decoder.finish();
-        for s in &sessions {
-            buf.clear();
-            if json {
-                json_summary(s, &mut buf);
-            } else {
-                text_summary(s, &mut buf);
-            }
-            out.write_all(buf.as_bytes())?;
-        }
-        out.flush()
-    })();
+    };
     match result {
         Ok(()) => Ok(0),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
@@ -89,9 +78,97 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
     }
 }
 
+/// Streams a recording: memory stays flat however long it is. A first pass reads the lines
+/// protocol detection needs, so the transcript is decoded from its first line.
+fn decode_recording(
+    path: &Path,
+    mut reader: RecordingReader,
+    protocol: Option<Protocol>,
+    out: &mut Printer<impl Write>,
+) -> Result<std::io::Result<()>> {
+    // A recording made by `record` is one session, so its first lines are enough to detect
+    // its protocol, and `record --protocol` may have named it; an imported recording can
+    // start a session anywhere.
+    let one_session = reader.header().imported_from.is_none();
+    let hint = reader
+        .header()
+        .protocol
+        .as_deref()
+        .and_then(|name| Some((Protocol::from_name(name)?, name)));
+    let mut detected = Vec::new();
+    if let (true, Some((p, name))) = (one_session, hint) {
+        detected.push((None, p, format!("recorded with --protocol {name}")));
+    } else if protocol.is_none() {
+        let mut detector = SessionDetector::default();
+        if let Some(mut first_pass) = super::input::open_recording(path, Some("recording"))? {
+            let mut ev = Event::line(0, 0, Source::Proxy, String::new());
+            while let Some(item) = first_pass.read_into(&mut ev) {
+                if item.is_ok() {
+                    detector.push(&ev);
+                    if one_session && detector.saturated() {
+                        break;
+                    }
+                }
+            }
+        }
+        detected = detector.finish();
+    }
+    let mut decoder = Decoder::new(protocol).with_detected(detected);
+    let mut ev = Event::line(0, 0, Source::Proxy, String::new());
+    while let Some(item) = reader.read_into(&mut ev) {
+        match item {
+            Ok(()) => {
+                if let Err(e) = out.line(&mut decoder, &ev) {
+                    return Ok(Err(e));
+                }
+            }
+            Err(issue) => eprintln!("{}:{issue}", path.display()),
+        }
+    }
+    Ok(out.summary(decoder))
+}
+
+/// Writes the transcript and the summaries in the chosen output form.
+struct Printer<W> {
+    out: W,
+    json: bool,
+    summary_only: bool,
+    buf: String,
+}
+
+impl<W: Write> Printer<W> {
+    fn line(&mut self, decoder: &mut Decoder, ev: &Event) -> std::io::Result<()> {
+        let d = decoder.push(ev);
+        if !self.summary_only {
+            self.buf.clear();
+            if self.json {
+                json_line(ev, &d, decoder, &mut self.buf);
+            } else {
+                text_line(ev, &d, decoder, &mut self.buf);
+            }
+            self.out.write_all(self.buf.as_bytes())?;
+        }
+        decoder.recycle(d);
+        Ok(())
+    }
+
+    fn summary(&mut self, decoder: Decoder) -> std::io::Result<()> {
+        for s in &decoder.finish() {
+            self.buf.clear();
+            if self.json {
+                json_summary(s, &mut self.buf);
+            } else {
+                text_summary(s, &mut self.buf);
+            }
+            self.out.write_all(self.buf.as_bytes())?;
+        }
+        self.out.flush()
+    }
+}
+
 const INDENT: &str = "                 ";
 
-fn text_line(ev: &crate::recording::Event, d: &Decoded, dec: &Decoder, out: &mut String) {
+fn text_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut String) {
     super::dump::format_event(ev, ev.t, out);
     if let Some(m) = &d.msg {
         let _ = write!(out, "  [{}]", m.kind());
@@ -107,7 +184,7 @@ fn text_line(ev: &crate::recording::Event, d: &Decoded, dec: &Decoder, out: &mut
     }
 }
 
-fn json_line(ev: &crate::recording::Event, d: &Decoded, dec: &Decoder, out: &mut String) {
+fn json_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut String) {
     let mut v = serde_json::json!({
         "type": "line",
         "seq": ev.seq,

@@ -1,7 +1,7 @@
-use crate::recording::{Eol, Event, IssueKind, ReadIssue, Reader, reader::looks_like_recording};
-use anyhow::{Context, Result};
+use crate::recording::{Eol, Event, IssueKind, ReadIssue};
+use anyhow::Result;
 use clap::Args;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 /// Print a recording (or any supported log) as a readable transcript, one line per event.
@@ -26,19 +26,8 @@ pub struct DumpArgs {
 pub fn run(a: DumpArgs) -> Result<i32> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
-    let mut head = [0u8; 4096];
-    let file = std::fs::File::open(&a.file)
-        .with_context(|| format!("cannot open {}", a.file.display()))?;
-    let n = std::io::Read::read(&mut &file, &mut head).unwrap_or(0);
-    let forced_recording = matches!(
-        a.format.as_deref(),
-        Some("recording" | "kibitzer" | "jsonl")
-    );
-    let status = if forced_recording || (a.format.is_none() && looks_like_recording(&head[..n])) {
-        // Recordings stream: dumping a multi-gigabyte file needs no memory.
-        let file = std::fs::File::open(&a.file)?;
-        let reader = Reader::new(BufReader::with_capacity(256 * 1024, file))
-            .with_context(|| format!("{}: not a readable kibitzer recording", a.file.display()))?;
+    // Recordings stream: dumping a multi-gigabyte file needs no memory.
+    let status = if let Some(reader) = super::input::open_recording(&a.file, a.format.as_deref())? {
         print_transcript(reader, &a, &mut out)
     } else {
         let input = super::input::load(&a.file, a.format.as_deref())?;

@@ -2,7 +2,7 @@
 //! understands. Every command goes through here, so none needs a separate import step.
 
 use crate::import::{self, LogFormat, Unclassified};
-use crate::recording::{self, Event, Header, ReadIssue, reader::looks_like_recording};
+use crate::recording::{Event, Header, ReadIssue, Reader, Recording, reader::looks_like_recording};
 use anyhow::{Context, Result, bail};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -23,9 +23,13 @@ pub struct Input {
     pub unclassified: Vec<Unclassified>,
 }
 
-/// `format`: `None` to autodetect, `Some("recording")` or an importer name to force one.
-pub fn load(path: &Path, format: Option<&str>) -> Result<Input> {
-    let forced = match format {
+/// A kibitzer recording, read one event at a time.
+pub type RecordingReader = Reader<BufReader<std::fs::File>>;
+
+/// What `--format` asked for: `None` to autodetect, `Some(None)` a recording, `Some(Some(f))`
+/// an importer.
+fn forced_format(format: Option<&str>) -> Result<Option<Option<LogFormat>>> {
+    Ok(match format {
         None | Some("auto") => None,
         Some("recording" | "kibitzer" | "jsonl") => Some(None),
         Some(name) => Some(Some(LogFormat::from_name(name).with_context(|| {
@@ -34,22 +38,47 @@ pub fn load(path: &Path, format: Option<&str>) -> Result<Input> {
                 LogFormat::names().join(", ")
             )
         })?)),
-    };
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let is_recording = match forced {
+    })
+}
+
+/// A streaming reader when `path` is a kibitzer recording (or `--format recording` says so),
+/// `None` for any other log. Recordings can be gigabytes: callers that can work one event at
+/// a time should use this rather than [`load`].
+pub fn open_recording(path: &Path, format: Option<&str>) -> Result<Option<RecordingReader>> {
+    let is_recording = match forced_format(format)? {
         Some(f) => f.is_none(),
         None => {
+            let file = std::fs::File::open(path)
+                .with_context(|| format!("cannot open {}", path.display()))?;
             let mut head = vec![0u8; 4096];
             let n = std::io::Read::read(&mut &file, &mut head).unwrap_or(0);
             looks_like_recording(&head[..n])
         }
     };
-    if is_recording {
-        let file = std::fs::File::open(path)?;
-        let rec = recording::read_all(BufReader::with_capacity(256 * 1024, file))
-            .with_context(|| format!("{}: not a readable kibitzer recording", path.display()))?;
+    if !is_recording {
+        return Ok(None);
+    }
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    Reader::new(BufReader::with_capacity(256 * 1024, file))
+        .map(Some)
+        .with_context(|| format!("{}: not a readable kibitzer recording", path.display()))
+}
+
+/// `format`: `None` to autodetect, `Some("recording")` or an importer name to force one.
+pub fn load(path: &Path, format: Option<&str>) -> Result<Input> {
+    let forced = forced_format(format)?;
+    if let Some(mut reader) = open_recording(path, format)? {
+        let mut rec = Recording {
+            header: reader.header().clone(),
+            ..Default::default()
+        };
+        for item in reader.by_ref() {
+            match item {
+                Ok(e) => rec.events.push(e),
+                Err(i) => rec.issues.push(i),
+            }
+        }
         return Ok(Input {
             path: path.to_path_buf(),
             format: None,
@@ -59,6 +88,9 @@ pub fn load(path: &Path, format: Option<&str>) -> Result<Input> {
             unclassified: Vec::new(),
         });
     }
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     if len == 0 {
         bail!("{}: the file is empty", path.display());
     }

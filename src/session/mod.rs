@@ -37,34 +37,59 @@ const DETECT_LINES: usize = 2000;
 pub fn detect_sessions<'a>(
     events: impl IntoIterator<Item = &'a Event>,
 ) -> Vec<(Option<String>, Protocol, String)> {
-    type Lines<'a> = Vec<(Dir, &'a str)>;
-    let mut per: Vec<(Option<&'a str>, Lines<'a>)> = Vec::new();
+    let mut d = SessionDetector::default();
     for ev in events {
+        d.push(ev);
+    }
+    d.finish()
+}
+
+/// [`detect_sessions`] one event at a time, for inputs too big to hold: it keeps only the
+/// lines detection looks at.
+#[derive(Default)]
+pub struct SessionDetector {
+    /// Per session label, in order of appearance: its first traffic lines.
+    per: Vec<(Option<String>, DetectLines)>,
+}
+
+type DetectLines = Vec<(Dir, String)>;
+
+impl SessionDetector {
+    pub fn push(&mut self, ev: &Event) {
         let dir = match ev.src {
             Source::Gui => Dir::ToEngine,
             Source::Engine => Dir::FromEngine,
-            _ => continue,
+            _ => return,
         };
         let label = ev.session.as_deref();
-        let i = match per.iter().position(|(l, _)| *l == label) {
-            Some(i) => i,
+        let lines = match self.per.iter().position(|(l, _)| l.as_deref() == label) {
+            Some(i) => &mut self.per[i].1,
             None => {
-                per.push((label, Vec::new()));
-                per.len() - 1
+                self.per.push((label.map(str::to_owned), Vec::new()));
+                let last = self.per.len() - 1;
+                &mut self.per[last].1
             }
         };
-        if let Some((_, lines)) = per.get_mut(i)
-            && lines.len() < DETECT_LINES
-        {
-            lines.push((dir, ev.text.as_str()));
+        if lines.len() < DETECT_LINES {
+            lines.push((dir, ev.text.clone()));
         }
     }
-    per.into_iter()
-        .filter_map(|(label, lines)| {
-            let d = protocol::detect(lines)?;
-            Some((label.map(str::to_owned), d.protocol, d.reason.to_owned()))
-        })
-        .collect()
+
+    /// Every session seen so far has all the lines detection looks at.
+    pub fn saturated(&self) -> bool {
+        !self.per.is_empty() && self.per.iter().all(|(_, l)| l.len() >= DETECT_LINES)
+    }
+
+    /// The protocol of each session that its lines decide, with the reason.
+    pub fn finish(self) -> Vec<(Option<String>, Protocol, String)> {
+        self.per
+            .into_iter()
+            .filter_map(|(label, lines)| {
+                let d = protocol::detect(lines.iter().map(|(dir, t)| (*dir, t.as_str())))?;
+                Some((label, d.protocol, d.reason.to_owned()))
+            })
+            .collect()
+    }
 }
 
 /// Decodes a whole input: every session with its lines, games, searches and obligations.
