@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use kibitzer::game::{ChessBoard, ChessVariant};
 use kibitzer::recording::{Event, Header, Reader, Source, writer};
-use kibitzer::session::{Decoder, Session};
+use kibitzer::session::{Decoded, Decoder, Session};
 
 /// One game's traffic: (source, text) lines.
 fn game_traffic(seed: u64) -> Vec<(Source, String)> {
@@ -178,6 +178,7 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
     let file = std::fs::File::open(path).expect("open");
     let mut reader = Reader::new(BufReader::with_capacity(1 << 20, file)).expect("reader");
     let mut decoder = Decoder::new(None).retain_history(false);
+    let mut d = Decoded::default();
     // Events are read into a small batch of reused slots, as a streaming consumer would.
     let mut chunk: Vec<Event> = (0..1_024)
         .map(|_| Event::line(0, 0, Source::Proxy, String::new()))
@@ -200,29 +201,28 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
         }
         let t = Instant::now();
         for e in &chunk[..filled] {
-            let d = decoder.push(e);
+            decoder.push_into(e, &mut d);
             decoded += 1;
             moved += usize::from(d.moved);
             diags += d.diagnostics.len();
-            decoder.recycle(d);
         }
         decode_time += t.elapsed();
     }
     let sessions = decoder.finish();
 
-    // Streaming, as a library consumer reads a recording: one reused event, each line read,
-    // decoded and recycled before the next.
+    // Streaming, as a library consumer reads a recording: one reused event and one reused
+    // decoded line, each line read and decoded before the next.
     let file = std::fs::File::open(path).expect("open");
     let mut reader = Reader::new(BufReader::with_capacity(1 << 20, file)).expect("reader");
     let mut stream_decoder = Decoder::new(None).retain_history(false);
     let mut ev = Event::line(0, 0, Source::Proxy, String::new());
     let t = Instant::now();
     let mut streamed = 0usize;
+    let mut d = Decoded::default();
     while let Some(r) = reader.read_into(&mut ev) {
         if r.is_ok() {
-            let d = stream_decoder.push(&ev);
+            stream_decoder.push_into(&ev, &mut d);
             streamed += 1;
-            stream_decoder.recycle(d);
         }
     }
     let stream_time = t.elapsed();

@@ -55,6 +55,7 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         json: a.json || a.output == OutputKind::Json,
         summary_only: a.summary_only,
         buf: String::new(),
+        decoded: Decoded::default(),
     };
     let result = match super::input::open_recording(&a.file, a.format.as_deref())? {
         Some(reader) => decode_recording(&a.file, reader, protocol, &mut out)?,
@@ -134,21 +135,22 @@ struct Printer<W> {
     json: bool,
     summary_only: bool,
     buf: String,
+    /// The last line decoded, reused for the next.
+    decoded: Decoded,
 }
 
 impl<W: Write> Printer<W> {
     fn line(&mut self, decoder: &mut Decoder, ev: &Event) -> std::io::Result<()> {
-        let d = decoder.push(ev);
+        decoder.push_into(ev, &mut self.decoded);
         if !self.summary_only {
             self.buf.clear();
             if self.json {
-                json_line(ev, &d, decoder, &mut self.buf);
+                json_line(ev, &self.decoded, decoder, &mut self.buf);
             } else {
-                text_line(ev, &d, decoder, &mut self.buf);
+                text_line(ev, &self.decoded, decoder, &mut self.buf);
             }
             self.out.write_all(self.buf.as_bytes())?;
         }
-        decoder.recycle(d);
         Ok(())
     }
 

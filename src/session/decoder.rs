@@ -20,7 +20,7 @@ use super::uci::NoEndKey;
 const DETECT_WINDOW: usize = 200;
 
 /// What one event decoded to.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Decoded {
     /// Index of the session in [`Decoder::sessions`].
     pub session: usize,
@@ -406,6 +406,20 @@ impl Decoder {
 
     /// Decodes one event.
     pub fn push(&mut self, ev: &Event) -> Decoded {
+        let mut decoded = Decoded::default();
+        self.push_into(ev, &mut decoded);
+        decoded
+    }
+
+    /// [`Decoder::push`] into `out`, which holds the previous line's result: its buffers are
+    /// reused, so a long input decodes without allocating per line (what [`Decoder::recycle`]
+    /// does for `push`).
+    pub fn push_into(&mut self, ev: &Event, out: &mut Decoded) {
+        if let Some(msg) = out.msg.take()
+            && let Some(st) = self.states.get_mut(out.session)
+        {
+            st.spare.reclaim(msg);
+        }
         let idx = self.state_for(ev.session.as_deref());
         let st = &mut self.states[idx];
         let at = At {
@@ -431,30 +445,26 @@ impl Decoder {
                 None
             }
         };
-        let msg = match dir {
-            None => None,
-            Some(dir) => {
-                if st.s.protocol.is_none() {
-                    detect_streaming(st, dir, &ev.text);
-                }
-                st.s.protocol.map(|p| st.dispatch(p, ev, dir, at))
+        if let Some(dir) = dir {
+            if st.s.protocol.is_none() {
+                detect_streaming(st, dir, &ev.text);
             }
-        };
-        let diagnostics = std::mem::take(&mut st.diags);
-        for d in &diagnostics {
+            if let Some(p) = st.s.protocol {
+                out.msg = Some(st.dispatch(p, ev, dir, at));
+            }
+        }
+        // The line's diagnostics change places with the previous line's (emptied) buffer.
+        out.diagnostics.clear();
+        std::mem::swap(&mut out.diagnostics, &mut st.diags);
+        for d in &out.diagnostics {
             st.s.diagnostic_counts[d.level as usize] += 1;
         }
-        let position = st.game_index().map(|game| PosRef {
+        out.position = st.game_index().map(|game| PosRef {
             game,
             ply: st.s.games.last().map_or(0, |g| g.plies.len()),
         });
-        let decoded = Decoded {
-            session: idx,
-            msg,
-            diagnostics,
-            moved: st.moved,
-            position,
-        };
+        out.session = idx;
+        out.moved = st.moved;
         if self.keep_lines {
             st.s.lines.push(Line {
                 index: st.s.lines.len(),
@@ -462,13 +472,12 @@ impl Decoder {
                 t: ev.t,
                 src: ev.src,
                 text: ev.text.clone(),
-                msg: decoded.msg.clone(),
-                diagnostics: decoded.diagnostics.clone(),
-                position: decoded.position,
-                moved: decoded.moved,
+                msg: out.msg.clone(),
+                diagnostics: out.diagnostics.clone(),
+                position: out.position,
+                moved: out.moved,
             });
         }
-        decoded
     }
 
     /// Hands a decoded line back once the caller is done with it, so the next lines reuse its

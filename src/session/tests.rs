@@ -636,3 +636,28 @@ fn mate_by_the_engines_move_is_recorded_once_the_echoed_position_changes_nothing
     // Found at the engine's move (line 3), not at the GUI's echo.
     assert_eq!(end.at.seq, 3);
 }
+
+#[test]
+fn push_into_a_reused_line_gives_what_push_gives() {
+    let text = format!("{UCI_GAME}\n< info depth 4 pv e2e4 e2e4\n< bogus\n> isready\n< readyok\n");
+    let events = transcript(&text);
+    let mut fresh = Decoder::new(None);
+    let mut reusing = Decoder::new(None);
+    let mut line = Decoded::default();
+    let mut info_boxes = Vec::new();
+    for e in &events {
+        let want = fresh.push(e);
+        reusing.push_into(e, &mut line);
+        assert_eq!(line, want, "{}", e.text);
+        if let Some(crate::protocol::Msg::Uci(crate::protocol::uci::Msg::Info(i))) = &line.msg {
+            info_boxes.push(&**i as *const _ as usize);
+        }
+    }
+    // Later info lines land in the box the first one was parsed into.
+    assert!(info_boxes.len() >= 4);
+    assert!(
+        info_boxes.windows(2).all(|w| w[0] == w[1]),
+        "{info_boxes:?}"
+    );
+    assert_eq!(fresh.finish(), reusing.finish());
+}

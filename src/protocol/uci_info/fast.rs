@@ -56,7 +56,11 @@ const ALL: [Kw; KEYWORDS] = [
 /// kept as the literal to compare. An engine writes its fields in one order every time, so the
 /// next keyword is usually one masked comparison away instead of a word scan and a lookup.
 #[derive(Debug, Clone)]
-pub(crate) struct FieldOrder([Literal; KEYWORDS + 1]);
+pub(crate) struct FieldOrder([Literal; SLOTS]);
+
+/// Slots of [`FieldOrder`]: a power of two, so a masked index needs no bounds check.
+const SLOTS: usize = 32;
+const _: () = assert!(LINE_START < SLOTS);
 
 impl FieldOrder {
     fn learn(&mut self, prev: usize, kw: Kw) {
@@ -69,7 +73,7 @@ impl FieldOrder {
 impl Default for FieldOrder {
     /// Stockfish's order, until an engine shows its own.
     fn default() -> Self {
-        let mut order = FieldOrder([NO_GUESS; KEYWORDS + 1]);
+        let mut order = FieldOrder([NO_GUESS; SLOTS]);
         let stockfish = [
             Kw::Depth,
             Kw::SelDepth,
@@ -93,7 +97,8 @@ impl Default for FieldOrder {
 /// A keyword and the space after it as one masked eight-byte comparison: (bytes, mask,
 /// length with the space). Eight-letter keywords compare their letters and check the space
 /// apart (`space_at_8`); the longer ones have no literal.
-/// `len == 0` (the longer keywords, and [`NO_GUESS`]) never matches.
+/// [`NO_GUESS`] (also used for the longer keywords) never matches: no bytes under a zero mask
+/// equal 1.
 #[derive(Debug, Clone, Copy)]
 struct Literal {
     bytes: u64,
@@ -104,7 +109,7 @@ struct Literal {
 }
 
 const NO_GUESS: Literal = Literal {
-    bytes: 0,
+    bytes: 1,
     mask: 0,
     len: 0,
     space_at_8: false,
@@ -175,13 +180,20 @@ const LITERALS: [Literal; KEYWORDS] = {
 #[inline(always)]
 fn take_guess(w: &mut Words<'_>, lit: &Literal) -> Option<Kw> {
     // Near the end of the line the word scan decides; a guess only ever saves work.
-    let chunk = w.b.get(w.pos..w.pos + 8)?;
-    let x = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?);
-    if lit.len == 0 || x & lit.mask != lit.bytes || w.pos + lit.len >= w.b.len() {
+    let x = u64::from_le_bytes(*w.b.get(w.pos..)?.first_chunk::<8>()?);
+    if x & lit.mask != lit.bytes {
         return None;
     }
-    if lit.space_at_8 && w.b.get(w.pos + 8) != Some(&b' ') {
-        return None;
+    // Up to seven letters, the space and the byte after it are within the eight loaded.
+    if lit.len >= 8 {
+        let after = w.b.get(w.pos + 8..)?;
+        let fits = match lit.space_at_8 {
+            true => after.len() >= 2 && after.first() == Some(&b' '),
+            false => !after.is_empty(),
+        };
+        if !fits {
+            return None;
+        }
     }
     w.pos += lit.len;
     Some(lit.kw)
@@ -199,7 +211,7 @@ fn fields(
     };
     let mut prev = LINE_START;
     while w.pos < w.b.len() {
-        let guess = order.0.get(prev).unwrap_or(&NO_GUESS);
+        let guess = &order.0[prev % SLOTS];
         let kw = match take_guess(&mut w, guess) {
             Some(kw) => kw,
             None => {
@@ -545,10 +557,7 @@ mod tests {
         let mut learned = FieldOrder::default();
         let mut scratch = Info::default();
         parse(line.trim_ascii(), &mut scratch, &mut None, &mut learned);
-        for order in [
-            learned,
-            FieldOrder([LITERALS[Kw::Pv as usize]; KEYWORDS + 1]),
-        ] {
+        for order in [learned, FieldOrder([LITERALS[Kw::Pv as usize]; SLOTS])] {
             let mut again = Info::default();
             prop_assert!(parse(
                 line.trim_ascii(),
