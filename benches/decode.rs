@@ -254,11 +254,19 @@ fn main() {
         .unwrap_or_else(|| dir.path().join("bench.jsonl"));
     let t0 = Instant::now();
     let (lines, bytes) = if path.exists() {
-        let text = std::fs::read(&path).expect("read");
-        (
-            text.iter().filter(|&&b| b == b'\n').count() - 1,
-            text.len() as u64,
-        )
+        // Counted in chunks, so a reused file does not count against the peak RSS.
+        let mut file = std::fs::File::open(&path).expect("open");
+        let (mut newlines, mut bytes) = (0usize, 0u64);
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = std::io::Read::read(&mut file, &mut buf).expect("read");
+            if n == 0 {
+                break;
+            }
+            newlines += memchr::memchr_iter(b'\n', &buf[..n]).count();
+            bytes += n as u64;
+        }
+        (newlines - 1, bytes)
     } else {
         build(&path, target)
     };
