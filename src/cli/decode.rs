@@ -186,40 +186,54 @@ fn text_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut String) {
     }
 }
 
+/// One transcript line of `--json`. Fields in alphabetical order, as the first versions
+/// printed them; serialized straight to text, without building a `Value` per line.
+#[derive(serde::Serialize)]
+struct JsonLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decoded: Option<String>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    diagnostics: &'a [crate::session::Diagnostic],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    moved: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    protocol: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proxy: Option<&'static str>,
+    seq: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<&'a str>,
+    src: Source,
+    t: u64,
+    text: &'a str,
+    #[serde(rename = "type")]
+    kind_of_line: &'static str,
+}
+
 fn json_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut String) {
-    let mut v = serde_json::json!({
-        "type": "line",
-        "seq": ev.seq,
-        "t": ev.t,
-        "src": ev.src,
-        "text": ev.text,
-    });
-    if let Some(obj) = v.as_object_mut() {
-        if let Some(s) = &ev.session {
-            obj.insert("session".into(), s.clone().into());
-        }
-        if let Some(k) = ev.kind {
-            obj.insert("proxy".into(), k.as_str().into());
-        }
-        if let Some(m) = &d.msg {
-            obj.insert("kind".into(), m.kind().into());
-            obj.insert("protocol".into(), m.protocol().name().into());
-            obj.insert("decoded".into(), m.to_string().into());
-        }
-        if !d.diagnostics.is_empty() {
-            obj.insert(
-                "diagnostics".into(),
-                serde_json::to_value(&d.diagnostics).unwrap_or_default(),
-            );
-        }
-        if d.moved {
-            obj.insert("moved".into(), true.into());
-            if let Some(p) = dec.position_string(d.session) {
-                obj.insert("position".into(), p.into());
-            }
-        }
+    let line = JsonLine {
+        decoded: d.msg.as_ref().map(ToString::to_string),
+        diagnostics: &d.diagnostics,
+        kind: d.msg.as_ref().map(|m| m.kind()),
+        moved: d.moved,
+        position: d.moved.then(|| dec.position_string(d.session)).flatten(),
+        protocol: d.msg.as_ref().map(|m| m.protocol().name()),
+        proxy: ev.kind.map(|k| k.as_str()),
+        seq: ev.seq,
+        session: ev.session.as_deref(),
+        src: ev.src,
+        t: ev.t,
+        text: &ev.text,
+        kind_of_line: "line",
+    };
+    // Serializing plain strings and numbers into a String cannot fail.
+    if let Ok(text) = serde_json::to_string(&line) {
+        out.push_str(&text);
     }
-    out.push_str(&v.to_string());
     out.push('\n');
 }
 
