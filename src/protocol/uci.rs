@@ -196,13 +196,7 @@ pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     parse_reusing(dir, line, d, &mut InfoSpare::default())
 }
 
-/// What one engine's `info` lines leave for the next: the box of the last one (reused
-/// rather than allocated again) and the order the engine writes its fields in.
-#[derive(Debug, Default)]
-pub(crate) struct InfoSpare {
-    pub(crate) info: Option<Box<Info>>,
-    pub(crate) order: crate::protocol::uci_info::FieldOrder,
-}
+pub(crate) use crate::protocol::uci_info::InfoSpare;
 
 /// [`parse`], putting an `info` line into the spare box of an earlier one.
 pub(crate) fn parse_reusing(
@@ -218,8 +212,7 @@ pub(crate) fn parse_reusing(
         && rest.as_bytes().first().is_none_or(u8::is_ascii_whitespace)
     {
         return Msg::Info(Info::parse_reusing(
-            spare.info.take(),
-            &mut spare.order,
+            spare,
             &mut Tokens::new(rest),
             d,
         ));

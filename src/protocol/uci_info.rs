@@ -11,6 +11,15 @@ mod fast;
 
 pub(crate) use fast::FieldOrder;
 
+/// What one engine's `info` lines leave for the next: the box of the last one and a PV
+/// buffer (reused rather than allocated again), and the order the engine writes its fields in.
+#[derive(Debug, Default)]
+pub(crate) struct InfoSpare {
+    pub(crate) info: Option<Box<Info>>,
+    pub(crate) pv: Option<Moves>,
+    pub(crate) order: FieldOrder,
+}
+
 /// Bound qualifier of a score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Bound {
@@ -172,26 +181,29 @@ impl Info {
     /// Parses the fields after `info`, straight into the box the message keeps (an `Info` is a
     /// few hundred bytes: not worth moving around on every line).
     pub(crate) fn parse_boxed(toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Box<Info> {
-        Info::parse_reusing(None, &mut FieldOrder::default(), toks, d)
+        Info::parse_reusing(&mut InfoSpare::default(), toks, d)
     }
 
-    /// [`Info::parse_boxed`] into a box (and PV buffer) a previous line left behind, so the
-    /// flood of `info` lines costs no allocation once the decoder has recycled one.
+    /// [`Info::parse_boxed`] into a box and PV buffer previous lines left behind, so the flood
+    /// of `info` lines costs no allocation once the decoder has recycled one.
     pub(crate) fn parse_reusing(
-        spare: Option<Box<Info>>,
-        order: &mut FieldOrder,
+        spare: &mut InfoSpare,
         toks: &mut Tokens<'_>,
         d: &mut Vec<Diagnostic>,
     ) -> Box<Info> {
-        let (mut i, mut spare_pv) = match spare {
+        let mut i = match spare.info.take() {
             Some(mut i) => {
-                let pv = i.pv.take();
+                // A line without a PV (`info string`, `currmove`...) leaves the buffer for
+                // the next one that has one.
+                if let Some(pv) = i.pv.take() {
+                    spare.pv = Some(pv);
+                }
                 *i = Info::default();
-                (i, pv)
+                i
             }
-            None => (Box::<Info>::default(), None),
+            None => Box::<Info>::default(),
         };
-        if fast::parse(toks.peek_rest(), &mut i, &mut spare_pv, order) {
+        if fast::parse(toks.peek_rest(), &mut i, &mut spare.pv, &mut spare.order) {
             toks.rest();
         } else {
             *i = Info::parse_general(toks, d);

@@ -446,8 +446,7 @@ impl State {
         if report.pv == t.pv {
             return;
         }
-        report.pv.clear();
-        report.pv.push_str(&t.pv);
+        report.set_pv(&t.pv);
         let Some(board) = self.board.as_ref() else {
             return;
         };

@@ -160,6 +160,19 @@ pub struct SearchReport {
     pub pv: String,
 }
 
+impl SearchReport {
+    /// Replaces the PV. PVs grow a move or two per iteration: room for a long one is taken
+    /// once per search instead of growing the text line after line.
+    pub(crate) fn set_pv(&mut self, pv: &str) {
+        const ROOM: usize = 128;
+        self.pv.clear();
+        if self.pv.capacity() < pv.len() {
+            self.pv.reserve(pv.len().max(ROOM));
+        }
+        self.pv.push_str(pv);
+    }
+}
+
 /// One search: UCI `go`...`bestmove`, CECP engine to move...`move`, NBoard `go`...`===`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Search {

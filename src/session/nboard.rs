@@ -176,8 +176,7 @@ impl State {
         report.eval = sl.eval.parse::<f64>().ok().map(Eval::Discs);
         let digits: String = sl.depth.chars().take_while(char::is_ascii_digit).collect();
         report.depth = digits.parse().ok();
-        report.pv.clear();
-        report.pv.push_str(&sl.pv);
+        report.set_pv(&sl.pv);
     }
 
     fn nboard_move(&mut self, text: &str, by: Mover, eval: Option<Eval>, at: At) {

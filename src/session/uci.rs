@@ -380,8 +380,7 @@ impl State {
         let Some(pv) = &info.pv else {
             return;
         };
-        report.pv.clear();
-        report.pv.push_str(pv.as_str());
+        report.set_pv(pv.as_str());
         let Some(board) = self.board.as_ref() else {
             return;
         };
