@@ -1,22 +1,29 @@
-//! Decoder throughput on a large recording, against `wc -l` on the same file in the same run.
+//! Decoder throughput on large recordings, against `wc -l` on the same file in the same run.
 //!
-//! `cargo bench --bench decode` builds a recording of >= 5,000,000 lines from realistic UCI
-//! traffic (a long game: the GUI's `position startpos moves ...` grows every ply, each search
-//! streams `info` lines with legal, growing PVs, then `bestmove`), repeated with `ucinewgame`,
-//! writes it to a temp file, and measures on one core with boards tracked:
+//! `cargo bench --bench decode` builds two recordings of >= 5,000,000 lines and measures each:
+//! - **real**: the traffic of the real Stockfish games in `recordings/` (python-chess against
+//!   Stockfish through `kibitzer record`: `stockfish-uci-long-game`, half a second a move, and
+//!   `stockfish-uci-game`, depth 9), replayed one game after the other with their own time
+//!   steps until the file is big enough;
+//! - **synthetic**: generated UCI games of random legal moves (the GUI's `position startpos
+//!   moves ...` grows every ply, each search streams 24 `info` lines with legal, growing PVs,
+//!   then `bestmove`), repeated with `ucinewgame`.
+//!
+//! On one core with boards tracked, every move and PV move checked:
 //! - read: the JSONL recording reader alone;
 //! - decode: the streaming `Decoder` (history off) on the events, timed apart from reading:
 //!   the reader fills a batch of 1,024 reused event slots, the decoder then takes the batch
 //!   (a batch that fits the cache, as a streaming consumer holds; with batches of 65,536 the
 //!   decoder mostly measured cache misses on text the reader wrote long before);
-//! - read + decode, streaming: one reused event, read, decoded and recycled line by line, as
+//! - read + decode, streaming: one reused event and one reused decoded line, line by line, as
 //!   a streaming consumer of the library reads a recording: the end-to-end figure;
 //! - `wc -l` on the file;
 //! - peak RSS (VmHWM) of this process.
 //!
 //! Every stage is measured `KIBITZER_BENCH_ROUNDS` times (default 3) and the median printed.
-//! `KIBITZER_BENCH_QUICK=1` builds 500,000 lines instead; `KIBITZER_BENCH_FILE=PATH` keeps
-//! the generated file there and reuses it on the next run.
+//! `KIBITZER_BENCH_QUICK=1` builds 500,000 lines instead; `KIBITZER_BENCH_DIR=DIR` keeps the
+//! built files there and reuses them on the next run; `KIBITZER_BENCH_FILE=PATH` measures that
+//! one recording only (for profiling).
 
 use std::io::{BufReader, BufWriter, Write};
 use std::process::Command;
@@ -102,6 +109,74 @@ fn game_traffic(seed: u64) -> Vec<(Source, String)> {
     out
 }
 
+/// The real recordings the `real` file is replayed from, relative to the crate.
+const REAL_GAMES: [&str; 2] = [
+    "recordings/stockfish-uci-long-game.jsonl",
+    "recordings/stockfish-uci-game.jsonl",
+];
+
+/// Builds the `real` file: the handshake of the first recording once, then the games'
+/// traffic (from `ucinewgame` or the first `position` on, without `quit` and proxy events)
+/// one after the other, each keeping its own time steps, until `target` lines.
+fn build_real(path: &std::path::Path, target: usize) -> (usize, u64) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut handshake = Vec::new();
+    let mut games: Vec<Vec<Event>> = Vec::new();
+    for (k, name) in REAL_GAMES.iter().enumerate() {
+        let file = std::fs::File::open(root.join(name)).expect("shipped recording");
+        let events: Vec<Event> = Reader::new(BufReader::new(file))
+            .expect("recording")
+            .map(|e| e.expect("clean recording"))
+            .filter(|e| e.is_traffic() && e.text != "quit")
+            .collect();
+        let start = events
+            .iter()
+            .position(|e| e.text == "ucinewgame" || e.text.starts_with("position"))
+            .expect("a game");
+        if k == 0 {
+            handshake = events[..start].to_vec();
+        }
+        let mut game = events[start..].to_vec();
+        if game[0].text != "ucinewgame" {
+            game.insert(0, Event::line(0, game[0].t, Source::Gui, "ucinewgame"));
+        }
+        games.push(game);
+    }
+    let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(path).expect("create"));
+    let mut buf = Vec::with_capacity(1 << 16);
+    writer::encode_header(
+        &mut buf,
+        &Header::new("kibitzer bench", "2024-01-01T00:00:00Z"),
+    );
+    let (mut lines, mut seq, mut t) = (0usize, 0u64, 0u64);
+    let mut emit = |lines: &mut usize, e: &Event, at: u64, buf: &mut Vec<u8>| {
+        seq += 1;
+        writer::encode_event(buf, &Event::line(seq, at, e.src, e.text.as_str()));
+        *lines += 1;
+    };
+    for e in &handshake {
+        emit(&mut lines, e, e.t, &mut buf);
+        t = e.t;
+    }
+    let mut round = 0;
+    while lines < target {
+        let game = &games[round % games.len()];
+        let first = game[0].t;
+        for e in game {
+            emit(&mut lines, e, t + (e.t - first), &mut buf);
+            if buf.len() > 1 << 16 {
+                f.write_all(&buf).expect("write");
+                buf.clear();
+            }
+        }
+        t += game.last().map_or(0, |e| e.t - first) + 1_000_000;
+        round += 1;
+    }
+    f.write_all(&buf).expect("write");
+    f.flush().expect("flush");
+    (lines, std::fs::metadata(path).map(|m| m.len()).unwrap_or(0))
+}
+
 fn build(path: &std::path::Path, target: usize) -> (usize, u64) {
     let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(path).expect("create"));
     let mut buf = Vec::with_capacity(1 << 16);
@@ -167,7 +242,8 @@ struct Round {
     stream: Duration,
 }
 
-fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize)) {
+/// One round over `path`; also the sessions, the board changes and the diagnostics seen.
+fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize, usize)) {
     // wc -l on the same file.
     let t = Instant::now();
     let wc = Command::new("wc").arg("-l").arg(path).output().expect("wc");
@@ -228,7 +304,6 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
     let stream_time = t.elapsed();
     assert_eq!(streamed, lines);
     assert_eq!(decoded, lines);
-    assert_eq!(diags, 0, "the generated traffic is clean");
     (
         Round {
             wc: wc_time,
@@ -236,7 +311,7 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
             decode: decode_time,
             stream: stream_time,
         },
-        (sessions, moved),
+        (sessions, moved, diags),
     )
 }
 
@@ -246,51 +321,78 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(if quick { 500_000 } else { 5_000_000 });
-    let dir = tempfile::tempdir().expect("tempdir");
-    // `KIBITZER_BENCH_FILE=PATH` keeps the generated file there and reuses it (for profiling
-    // the decoder without the generator).
-    let path = std::env::var_os("KIBITZER_BENCH_FILE")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| dir.path().join("bench.jsonl"));
-    let t0 = Instant::now();
-    let (lines, bytes) = if path.exists() {
-        // Counted in chunks, so a reused file does not count against the peak RSS.
-        let mut file = std::fs::File::open(&path).expect("open");
-        let (mut newlines, mut bytes) = (0usize, 0u64);
-        let mut buf = vec![0u8; 1 << 20];
-        loop {
-            let n = std::io::Read::read(&mut file, &mut buf).expect("read");
-            if n == 0 {
-                break;
-            }
-            newlines += memchr::memchr_iter(b'\n', &buf[..n]).count();
-            bytes += n as u64;
-        }
-        (newlines - 1, bytes)
-    } else {
-        build(&path, target)
-    };
-    eprintln!(
-        "built {lines} lines, {:.1} MB in {:.1?}",
-        bytes as f64 / 1e6,
-        t0.elapsed()
-    );
-    let hwm_before = vm_hwm_kb();
-
     let rounds: usize = std::env::var("KIBITZER_BENCH_ROUNDS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(3)
         .max(1);
+    if let Some(path) = std::env::var_os("KIBITZER_BENCH_FILE") {
+        let path = std::path::PathBuf::from(path);
+        let (lines, bytes) = count_lines(&path);
+        run("given file", &path, lines, bytes, rounds, false);
+        return;
+    }
+    let temp = tempfile::tempdir().expect("tempdir");
+    let dir = std::env::var_os("KIBITZER_BENCH_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| temp.path().to_path_buf());
+    type Builder = fn(&std::path::Path, usize) -> (usize, u64);
+    let files: [(&str, Builder, bool); 2] = [
+        ("real Stockfish games, replayed", build_real, false),
+        ("synthetic games", build, true),
+    ];
+    for (k, (name, builder, clean)) in files.into_iter().enumerate() {
+        let path = dir.join(format!("bench-{k}-{target}.jsonl"));
+        let t0 = Instant::now();
+        let (lines, bytes) = if path.exists() {
+            count_lines(&path)
+        } else {
+            builder(&path, target)
+        };
+        eprintln!(
+            "{name}: {lines} lines, {:.1} MB, ready in {:.1?}",
+            bytes as f64 / 1e6,
+            t0.elapsed()
+        );
+        run(name, &path, lines, bytes, rounds, clean);
+        if std::env::var_os("KIBITZER_BENCH_DIR").is_none() {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+/// Lines after the header and bytes of a recording, counted in chunks so a big file does
+/// not count against the peak RSS.
+fn count_lines(path: &std::path::Path) -> (usize, u64) {
+    let mut file = std::fs::File::open(path).expect("open");
+    let (mut newlines, mut bytes) = (0usize, 0u64);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = std::io::Read::read(&mut file, &mut buf).expect("read");
+        if n == 0 {
+            break;
+        }
+        newlines += memchr::memchr_iter(b'\n', &buf[..n]).count();
+        bytes += n as u64;
+    }
+    (newlines.saturating_sub(1), bytes)
+}
+
+/// Measures `rounds` rounds over one file and prints its table.
+fn run(name: &str, path: &std::path::Path, lines: usize, bytes: u64, rounds: usize, clean: bool) {
+    let hwm_before = vm_hwm_kb();
     let mut results: Vec<Round> = Vec::new();
     let mut last = None;
     for _ in 0..rounds {
-        let (round, sessions) = measure(&path, lines);
+        let (round, seen) = measure(path, lines);
         results.push(round);
-        last = Some(sessions);
+        last = Some(seen);
     }
-    let sessions = last.expect("one round");
-    let (moved, gui) = (sessions.1, sessions.0[0].counts[0]);
+    let (sessions, moved, diags) = last.expect("one round");
+    if clean {
+        assert_eq!(diags, 0, "the generated traffic is clean");
+    }
+    let gui = sessions.first().map_or(0, |s| s.counts[0]);
     let per_sec = |d: f64| lines as f64 / d;
     let mb_sec = |d: f64| bytes as f64 / 1e6 / d;
     // Medians over the rounds: this machine is shared and its speed drifts between runs.
@@ -300,7 +402,9 @@ fn main() {
         (v[v.len() / 2], v[0], v[v.len() - 1])
     };
     let wc = median(&|r: &Round| r.wc).0;
-    println!("median of {rounds} rounds (lines/s of the fastest and slowest round in brackets)\n");
+    println!(
+        "\n{name}: median of {rounds} rounds (lines/s of the slowest and fastest round in brackets)\n"
+    );
     println!("| stage | time | lines/s | MB/s | vs wc -l |");
     println!("|---|---|---|---|---|");
     let stages: [(&str, &Stage); 5] = [
@@ -312,10 +416,10 @@ fn main() {
         }),
         ("read + decode, streaming", &|r: &Round| r.stream),
     ];
-    for (name, f) in stages {
+    for (stage, f) in stages {
         let (d, fastest, slowest) = median(f);
         println!(
-            "| {name} | {:.2} s | {:.2} M ({:.2}..{:.2}) | {:.0} | {:.1}x |",
+            "| {stage} | {:.2} s | {:.2} M ({:.2}..{:.2}) | {:.0} | {:.1}x |",
             d,
             per_sec(d) / 1e6,
             per_sec(slowest) / 1e6,
@@ -325,9 +429,8 @@ fn main() {
         );
     }
     println!(
-        "\n{lines} lines, {:.1} MB; {moved} board changes; {} GUI lines; peak RSS {} MB (before decoding: {} MB)",
+        "\n{lines} lines, {:.1} MB; {moved} board changes; {gui} GUI lines; {diags} diagnostics; peak RSS {} MB (before decoding: {} MB)",
         bytes as f64 / 1e6,
-        gui,
         vm_hwm_kb() / 1024,
         hwm_before / 1024
     );

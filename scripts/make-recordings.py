@@ -204,6 +204,27 @@ def stockfish_game(kib: Path, out: Path) -> None:
     write_pgn(board, out / "stockfish-uci-game.pgn", "Stockfish 15.1", "Stockfish 15.1", "stockfish self-play, depth 9")
 
 
+def stockfish_long_game(kib: Path, out: Path) -> None:
+    """Stockfish against itself at half a second a move, default options: the info flood of
+    a longer time control (a line per iteration up to depth 20 or so, long PVs)."""
+    rec = out / "stockfish-uci-long-game.jsonl"
+    engine = chess.engine.SimpleEngine.popen_uci(recorder(kib, rec, ["/usr/games/stockfish"], "uci"))
+    try:
+        board = chess.Board()
+        for san in ["d4", "d5", "c4", "e6", "Nc3", "Nf6", "Bg5", "Be7"]:
+            board.push_san(san)
+        while not board.is_game_over(claim_draw=True) and board.ply() < 100:
+            result = engine.play(board, chess.engine.Limit(time=0.5), game="sf-long", info=chess.engine.INFO_ALL)
+            if result.move is None:
+                break
+            board.push(result.move)
+    finally:
+        engine.quit()
+    if board.ply() < 40:
+        raise Retry(f"game over after only {board.ply()} plies")
+    write_pgn(board, out / "stockfish-uci-long-game.pgn", "Stockfish 15.1", "Stockfish 15.1", "stockfish self-play, 0.5 s a move")
+
+
 def stockfish_analysis(kib: Path, out: Path) -> None:
     """`go infinite` with MultiPV 2 on a Nimzo-Indian middlegame, stopped after ~1.5 s."""
     rec = out / "stockfish-analysis.jsonl"
@@ -390,6 +411,7 @@ def check(kib: Path, rec: Path, log: ClientLog) -> list[str]:
 
 SESSIONS = {
     "stockfish-uci-game": stockfish_game,
+    "stockfish-uci-long-game": stockfish_long_game,
     "stockfish-analysis": stockfish_analysis,
     "fairymax-cecp-game": fairymax_game,
     "gnuchess-cecp-game": gnuchess_game,

@@ -211,11 +211,7 @@ pub(crate) fn parse_reusing(
         && let Some(rest) = line.strip_prefix("info")
         && rest.as_bytes().first().is_none_or(u8::is_ascii_whitespace)
     {
-        return Msg::Info(Info::parse_reusing(
-            spare,
-            &mut Tokens::new(rest),
-            d,
-        ));
+        return Msg::Info(Info::parse_reusing(spare, &mut Tokens::new(rest), d));
     }
     let mut toks = Tokens::new(line);
     let mut skipped = 0usize;
