@@ -9,7 +9,7 @@
 
 use shakmaty::{Position, uci::UciMove, variant::VariantPosition};
 
-use crate::game::chess::fast_legal::play_ordinary;
+use crate::game::chess::fast_legal::ordinary_move;
 use crate::game::{ChessBoard, IllegalMove};
 use crate::protocol::tokens::Tokens;
 
@@ -85,35 +85,41 @@ impl PvCache {
         moves: impl Iterator<Item = &'a str>,
     ) -> Result<(), (usize, IllegalMove)> {
         for tok in moves {
+            let Ok(u) = UciMove::from_ascii(tok.as_bytes()) else {
+                return self.slow_path(root, pv);
+            };
             let pos = match self.positions.last() {
                 Some(p) => p,
                 None => root.position(),
             };
-            let next = UciMove::from_ascii(tok.as_bytes()).ok().and_then(|u| {
-                if let VariantPosition::Chess(c) = pos
-                    && let Some(after) = play_ordinary(c, &u)
-                {
-                    return Some(VariantPosition::Chess(after));
-                }
-                u.to_move(pos).ok().map(|m| {
-                    let mut p = pos.clone();
-                    p.play_unchecked(m);
-                    p
-                })
-            });
-            match next {
-                Some(p) => {
-                    if !self.text.is_empty() {
-                        self.text.push(' ');
-                    }
-                    self.text.push_str(tok);
-                    self.ends.push(self.text.len());
-                    self.positions.push(p);
-                }
-                None => return self.slow_path(root, pv),
+            let fast = match pos {
+                VariantPosition::Chess(c) => ordinary_move(c, &u),
+                _ => None,
+            };
+            let Some(m) = fast.or_else(|| u.to_move(pos).ok()) else {
+                return self.slow_path(root, pv);
+            };
+            // The next position is a copy of this one made in place in the cache, then played
+            // there: a position is ~170 bytes, and a PV flood plays millions.
+            match self.positions.len() {
+                0 => self.positions.push(root.position().clone()),
+                n => self.positions.extend_from_within(n - 1..),
             }
+            if let Some(p) = self.positions.last_mut() {
+                p.play_unchecked(m);
+            }
+            self.push_text(tok);
         }
         Ok(())
+    }
+
+    /// Appends a verified move to the cached line (its position is already pushed).
+    fn push_text(&mut self, tok: &str) {
+        if !self.text.is_empty() {
+            self.text.push(' ');
+        }
+        self.text.push_str(tok);
+        self.ends.push(self.text.len());
     }
 
     /// The authoritative check; the cache keeps only what the fast path verified.

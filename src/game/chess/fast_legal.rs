@@ -12,8 +12,19 @@ use shakmaty::{Chess, Color, Move, Position, Rank, Role, Square, attacks, uci::U
 
 /// The position after `uci` when it is an ordinary legal move in `pos`; `None` when the move
 /// is illegal, special, or anything else the caller must decide the slow way.
-#[inline]
+#[cfg(test)]
 pub(crate) fn play_ordinary(pos: &Chess, uci: &UciMove) -> Option<Chess> {
+    let m = ordinary_move(pos, uci)?;
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    Some(after)
+}
+
+/// The move `uci` stands for when it is an ordinary legal move in `pos` (what
+/// [`play_ordinary`] plays), decided on `pos` itself, so a caller can play it wherever the
+/// next position is to live.
+#[inline]
+pub(crate) fn ordinary_move(pos: &Chess, uci: &UciMove) -> Option<Move> {
     let UciMove::Normal {
         from,
         to,
@@ -38,19 +49,21 @@ pub(crate) fn play_ordinary(pos: &Chess, uci: &UciMove) -> Option<Chess> {
     if !reaches {
         return None;
     }
-    let mut after = pos.clone();
-    after.play_unchecked(Move::Normal {
+    // The mover's king after the move, against the board after it: the moved piece leaves
+    // `from` and stands on `to`, and a piece captured there attacks nothing any more.
+    let king = match piece.role {
+        Role::King => to,
+        _ => board.king_of(turn)?,
+    };
+    let occupied = board.occupied().without(from).with(to);
+    let attackers = board.attacks_to(king, !turn, occupied).without(to);
+    attackers.is_empty().then_some(Move::Normal {
         role: piece.role,
         from,
         capture,
         to,
         promotion,
-    });
-    let b = after.board();
-    let king = b.king_of(turn)?;
-    b.attacks_to(king, !turn, b.occupied())
-        .is_empty()
-        .then_some(after)
+    })
 }
 
 /// Whether a pawn of `turn` on `from` may go to `to` (en passant excluded), with the
