@@ -7,11 +7,10 @@
 //! of a legal line is legal. A PV that differs is verified from the first difference on. A move the fast path refuses is re-checked by
 //! `ChessBoard::check_line`, which knows every notation and variant rule and words the reason.
 
-use shakmaty::{Position, uci::UciMove, variant::VariantPosition};
+use shakmaty::{CastlingMode, Position, uci::UciMove, variant::VariantPosition};
 
-use crate::game::chess::fast_legal::ordinary_move;
+use crate::game::chess::fast_legal::Light;
 use crate::game::{ChessBoard, IllegalMove};
-use crate::protocol::tokens::Tokens;
 
 #[derive(Default)]
 pub(crate) struct PvCache {
@@ -21,8 +20,13 @@ pub(crate) struct PvCache {
     text: String,
     /// Byte end of each verified move in `text`.
     ends: Vec<usize>,
-    /// Position after each verified move.
+    /// Position after each verified move, in the light form when the root is standard chess
+    /// (`root_light`), else in `positions`.
+    light: Vec<Light>,
     positions: Vec<VariantPosition>,
+    root_light: Option<Light>,
+    /// The root's castling notation is Chess960's (for turning light positions back).
+    chess960: bool,
 }
 
 impl PvCache {
@@ -37,89 +41,100 @@ impl PvCache {
         if root_id != self.root {
             self.root = root_id;
             self.clear();
-        }
-        // The usual case, one memcmp: the PV is the cached line or a prefix of it (the cached
-        // text is single-spaced, so a byte prefix ending at a move boundary is a move prefix).
-        let (cached, new) = (self.text.as_bytes(), pv.as_bytes());
-        if cached.starts_with(new) && matches!(cached.get(new.len()), None | Some(b' ')) {
-            return Ok(());
-        }
-        // Next most usual: the PV extends the cached line; only the new moves need playing.
-        if !cached.is_empty() && new.starts_with(cached) && new.get(cached.len()) == Some(&b' ') {
-            let suffix = pv.get(cached.len() + 1..).unwrap_or("");
-            return self.extend(root, pv, Tokens::new(suffix));
-        }
-        // Common prefix with the cached line, in moves.
-        let mut common = 0;
-        let mut start = 0;
-        let mut tokens = Tokens::new(pv);
-        let mut pending: Option<&str> = None;
-        for tok in tokens.by_ref() {
-            let Some(&end) = self.ends.get(common) else {
-                pending = Some(tok);
-                break;
+            self.root_light = match root.position() {
+                VariantPosition::Chess(c) => Some(Light::of(c)),
+                _ => None,
             };
-            if self.text.get(start..end) != Some(tok) {
-                pending = Some(tok);
-                break;
-            }
-            common += 1;
-            start = end + 1;
+            self.chess960 = root.is_chess960();
         }
-        let Some(first) = pending else {
+        // The moves the PV shares with the cached line: its bytes up to the first difference,
+        // back to the end of a move that ends there in both (the cached text is single-spaced).
+        let (cached, new) = (self.text.as_bytes(), pv.as_bytes());
+        let same = common_prefix(cached, new);
+        let common = self.ends.partition_point(|&e| {
+            e < same || (e == same && matches!(new.get(e), None | Some(b' ')))
+        });
+        let covered = common.checked_sub(1).map_or(0, |k| self.ends[k]);
+        if covered == new.len() {
             // The PV is the cached line or a prefix of it: already verified.
             return Ok(());
-        };
-        self.text.truncate(if common == 0 { 0 } else { start - 1 });
+        }
+        self.text.truncate(covered);
         self.ends.truncate(common);
+        self.light.truncate(common);
         self.positions.truncate(common);
-        self.extend(root, pv, std::iter::once(first).chain(tokens))
+        let rest = pv.get(covered..).unwrap_or("");
+        self.extend(root, pv, rest.strip_prefix(' ').unwrap_or(rest))
     }
 
-    /// Plays `moves` after the cached line, keeping each verified one; `pv` is the whole line
-    /// for the authoritative check when one fails.
-    fn extend<'a>(
+    /// Plays the moves of `rest` (single-spaced) after the cached line, keeping each verified
+    /// one; `pv` is the whole line for the authoritative check when one fails.
+    fn extend(
         &mut self,
         root: &ChessBoard,
         pv: &str,
-        moves: impl Iterator<Item = &'a str>,
+        rest: &str,
     ) -> Result<(), (usize, IllegalMove)> {
-        for tok in moves {
-            let Ok(u) = UciMove::from_ascii(tok.as_bytes()) else {
+        let mode = match self.chess960 {
+            true => CastlingMode::Chess960,
+            false => CastlingMode::Standard,
+        };
+        // Where `rest` will start in the cached text.
+        let base = self.text.len() + usize::from(!self.text.is_empty());
+        let mut verified = 0;
+        for tok in rest.split(' ') {
+            let legal =
+                UciMove::from_ascii(tok.as_bytes()).is_ok_and(|u| self.play(root, &u, mode));
+            if !legal {
+                self.keep(rest, verified);
                 return self.slow_path(root, pv);
-            };
-            let pos = match self.positions.last() {
-                Some(p) => p,
-                None => root.position(),
-            };
-            let fast = match pos {
-                VariantPosition::Chess(c) => ordinary_move(c, &u),
-                _ => None,
-            };
-            let Some(m) = fast.or_else(|| u.to_move(pos).ok()) else {
-                return self.slow_path(root, pv);
-            };
-            // The next position is a copy of this one made in place in the cache, then played
-            // there: a position is ~170 bytes, and a PV flood plays millions.
-            match self.positions.len() {
-                0 => self.positions.push(root.position().clone()),
-                n => self.positions.extend_from_within(n - 1..),
             }
-            if let Some(p) = self.positions.last_mut() {
-                p.play_unchecked(m);
-            }
-            self.push_text(tok);
+            verified += tok.len() + usize::from(verified > 0);
+            self.ends.push(base + verified);
         }
+        self.keep(rest, verified);
         Ok(())
     }
 
-    /// Appends a verified move to the cached line (its position is already pushed).
-    fn push_text(&mut self, tok: &str) {
+    /// Plays `u` after the cached line and keeps the position; false when the move is not
+    /// legal there (or not one this cache can follow).
+    fn play(&mut self, root: &ChessBoard, u: &UciMove, mode: CastlingMode) -> bool {
+        let Some(root_light) = &self.root_light else {
+            let here = self.positions.last().unwrap_or(root.position());
+            let Ok(m) = u.to_move(here) else {
+                return false;
+            };
+            let mut next = here.clone();
+            next.play_unchecked(m);
+            self.positions.push(next);
+            return true;
+        };
+        let here = self.light.last().unwrap_or(root_light);
+        let next = match here.ordinary_move(u) {
+            Some(m) => {
+                let mut next = here.clone();
+                next.play(&m);
+                Some(next)
+            }
+            // Castling, en passant, or an illegal move: the full position decides.
+            None => here.to_chess(mode).and_then(|mut full| {
+                let m = u.to_move(&full).ok()?;
+                full.play_unchecked(m);
+                Some(Light::of(&full))
+            }),
+        };
+        next.map(|n| self.light.push(n)).is_some()
+    }
+
+    /// Appends the first `len` bytes of `rest`, the moves just verified, to the cached line.
+    fn keep(&mut self, rest: &str, len: usize) {
+        if len == 0 {
+            return;
+        }
         if !self.text.is_empty() {
             self.text.push(' ');
         }
-        self.text.push_str(tok);
-        self.ends.push(self.text.len());
+        self.text.push_str(rest.get(..len).unwrap_or(""));
     }
 
     /// The authoritative check; the cache keeps only what the fast path verified.
@@ -130,8 +145,29 @@ impl PvCache {
     fn clear(&mut self) {
         self.text.clear();
         self.ends.clear();
+        self.light.clear();
         self.positions.clear();
     }
+}
+
+/// Length of the longest common prefix of `a` and `b`, eight bytes at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while let (Some(x), Some(y)) = (
+        a.get(i..).and_then(|s| s.first_chunk::<8>()),
+        b.get(i..).and_then(|s| s.first_chunk::<8>()),
+    ) {
+        let diff = u64::from_le_bytes(*x) ^ u64::from_le_bytes(*y);
+        if diff != 0 {
+            return i + (diff.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < n && a.get(i) == b.get(i) {
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
@@ -148,12 +184,12 @@ mod tests {
         let b = start();
         let mut c = PvCache::default();
         assert!(c.check(1, &b, "e2e4 e7e5 g1f3").is_ok());
-        assert_eq!(c.positions.len(), 3);
+        assert_eq!(c.ends.len(), 3);
         assert!(c.check(1, &b, "e2e4 e7e5 g1f3 b8c6").is_ok());
         assert_eq!(c.text, "e2e4 e7e5 g1f3 b8c6");
         // A shorter PV along the same line keeps the longer verified line.
         assert!(c.check(1, &b, "e2e4 e7e5").is_ok());
-        assert_eq!(c.positions.len(), 4);
+        assert_eq!(c.ends.len(), 4);
         assert!(c.check(1, &b, "e2e4 c7c5").is_ok());
         assert_eq!(c.text, "e2e4 c7c5");
         assert_eq!(c.ends, vec![4, 9]);
@@ -178,6 +214,26 @@ mod tests {
         assert_eq!(c.check(1, &b, "e2e4 e7e5 g1f3 g8f6 f1b5 f6e4 f3g5 e4g5 e1g1 b8c6 d2d4 c6d4 d1d4 g5h3 g1h1 h3f2 h1g1 f2h3 g1h1 h3h5").map_err(|e| e.0), Err(19));
         // A new root invalidates the cache: e7e5 is not legal for White.
         assert_eq!(c.check(2, &b, "e7e5").expect_err("wrong side").0, 0);
+    }
+
+    #[test]
+    fn a_move_that_is_a_prefix_of_the_cached_one_is_checked_on_its_own() {
+        let b = ChessBoard::from_fen(
+            "8/P6k/8/8/8/8/8/K7 w - - 0 1",
+            ChessVariant::Standard,
+            false,
+        )
+        .expect("fen");
+        let mut c = PvCache::default();
+        assert!(c.check(1, &b, "a7a8q h7g6").is_ok());
+        // `a7a8` shares four bytes with the cached `a7a8q` but is another (illegal) move.
+        assert_eq!(c.check(1, &b, "a7a8").map_err(|e| e.0), Err(0));
+        assert!(c.check(1, &b, "a7a8q").is_ok());
+        assert!(c.check(1, &b, "a7a8r h7g6 a8a2").is_ok());
+        assert_eq!(c.text, "a7a8r h7g6 a8a2");
+        // Odd spacing is left to the authoritative check, which reads it all the same.
+        assert!(c.check(1, &b, "a7a8q  h7g6").is_ok());
+        assert_eq!(c.check(1, &b, "a7a8q\th7g6").map_err(|e| e.0), Ok(()));
     }
 
     /// A line from the start position: each step picks a legal move by index, or (when the

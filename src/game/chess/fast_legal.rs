@@ -8,7 +8,10 @@
 //! positions, illegal moves) gets `None` and the caller asks shakmaty, which also words the
 //! reason. Tested against shakmaty below.
 
-use shakmaty::{Chess, Color, Move, Position, Rank, Role, Square, attacks, uci::UciMove};
+use shakmaty::{
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
+    Rank, Role, Setup, Square, attacks, uci::UciMove,
+};
 
 /// The position after `uci` when it is an ordinary legal move in `pos`; `None` when the move
 /// is illegal, special, or anything else the caller must decide the slow way.
@@ -23,8 +26,14 @@ pub(crate) fn play_ordinary(pos: &Chess, uci: &UciMove) -> Option<Chess> {
 /// The move `uci` stands for when it is an ordinary legal move in `pos` (what
 /// [`play_ordinary`] plays), decided on `pos` itself, so a caller can play it wherever the
 /// next position is to live.
-#[inline]
+#[cfg(test)]
 pub(crate) fn ordinary_move(pos: &Chess, uci: &UciMove) -> Option<Move> {
+    ordinary_move_on(pos.board(), pos.turn(), uci)
+}
+
+/// [`ordinary_move`] on a bare board with `turn` to move.
+#[inline]
+fn ordinary_move_on(board: &Board, turn: Color, uci: &UciMove) -> Option<Move> {
     let UciMove::Normal {
         from,
         to,
@@ -33,15 +42,13 @@ pub(crate) fn ordinary_move(pos: &Chess, uci: &UciMove) -> Option<Move> {
     else {
         return None;
     };
-    let board = pos.board();
-    let turn = pos.turn();
     let piece = board.piece_at(from)?;
     if piece.color != turn || board.by_color(turn).contains(to) {
         return None;
     }
     let capture = board.role_at(to);
     let reaches = match piece.role {
-        Role::Pawn => pawn_reaches(pos, turn, from, to, capture.is_some(), promotion)?,
+        Role::Pawn => pawn_reaches(board, turn, from, to, capture.is_some(), promotion)?,
         // King steps only: two-square moves and king-takes-own-rook are castling.
         Role::King => promotion.is_none() && from.distance(to) == 1,
         _ => promotion.is_none() && attacks::attacks(from, piece, board.occupied()).contains(to),
@@ -70,7 +77,7 @@ pub(crate) fn ordinary_move(pos: &Chess, uci: &UciMove) -> Option<Move> {
 /// promotion rules; `None` for en passant, which the caller leaves to shakmaty.
 #[inline]
 fn pawn_reaches(
-    pos: &Chess,
+    board: &Board,
     turn: Color,
     from: Square,
     to: Square,
@@ -97,7 +104,7 @@ fn pawn_reaches(
     }
     let step = turn.fold_wb(8, -8);
     let one = from.offset(step);
-    let occupied = pos.board().occupied();
+    let occupied = board.occupied();
     let reaches = if one == Some(to) {
         true
     } else {
@@ -107,6 +114,88 @@ fn pawn_reaches(
             && one.is_some_and(|s| !occupied.contains(s))
     };
     Some(reaches && promotes_ok)
+}
+
+/// A standard chess position as far as move legality needs it: the board, the side to move,
+/// the castling rights and the en passant square. Half the size of a [`Chess`] and played
+/// without its bookkeeping, for the positions along a PV. Moves other than ordinary ones are
+/// played on the full position it turns back into.
+#[derive(Debug, Clone)]
+pub(crate) struct Light {
+    board: Board,
+    turn: Color,
+    /// Rooks that may still castle, as shakmaty keeps them.
+    castling: Bitboard,
+    /// The square a pawn just passed over with a double step.
+    ep: Option<Square>,
+}
+
+impl Light {
+    pub(crate) fn of(pos: &Chess) -> Light {
+        Light {
+            board: pos.board().clone(),
+            turn: pos.turn(),
+            castling: pos.castles().castling_rights(),
+            ep: pos.ep_square(EnPassantMode::Always),
+        }
+    }
+
+    /// The full position; `None` if shakmaty finds it inconsistent (then the caller checks
+    /// the slow way from a position it trusts).
+    pub(crate) fn to_chess(&self, mode: CastlingMode) -> Option<Chess> {
+        let setup = Setup {
+            board: self.board.clone(),
+            promoted: Bitboard::EMPTY,
+            pockets: None,
+            turn: self.turn,
+            castling_rights: self.castling,
+            ep_square: self.ep,
+            remaining_checks: None,
+            halfmoves: 0,
+            fullmoves: std::num::NonZeroU32::MIN,
+        };
+        <Chess as FromSetup>::from_setup(setup, mode).ok()
+    }
+
+    /// The move `uci` stands for when it is an ordinary legal move here ([`ordinary_move`]).
+    #[inline]
+    pub(crate) fn ordinary_move(&self, uci: &UciMove) -> Option<Move> {
+        ordinary_move_on(&self.board, self.turn, uci)
+    }
+
+    /// Plays an ordinary move [`Light::ordinary_move`] returned.
+    #[inline]
+    pub(crate) fn play(&mut self, m: &Move) {
+        let Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } = *m
+        else {
+            return;
+        };
+        let color = self.turn;
+        self.board.discard_piece_at(from);
+        self.board.set_piece_at(
+            to,
+            Piece {
+                color,
+                role: promotion.unwrap_or(role),
+            },
+        );
+        // A rook that moves or is taken loses its castling; a king that moves loses both.
+        self.castling = self.castling.without(from).without(to);
+        if role == Role::King {
+            self.castling &= !Bitboard::from_rank(color.fold_wb(Rank::First, Rank::Eighth));
+        }
+        self.ep = match role {
+            Role::Pawn if from.distance(to) == 2 => from.offset(color.fold_wb(8, -8)),
+            _ => None,
+        };
+        self.turn = !color;
+    }
 }
 
 #[cfg(test)]
@@ -185,6 +274,61 @@ mod tests {
             }
             // The point of the fast path: nearly every ordinary legal move takes it.
             prop_assert!(accepted * 10 >= legal_total * 9 || legal_total < 20);
+        }
+    }
+
+    /// What legality depends on, for comparing a `Light` walk with shakmaty's.
+    fn state(pos: &Chess) -> (String, Bitboard, Option<Square>) {
+        (
+            Fen::from_position(pos, EnPassantMode::Always)
+                .to_string()
+                .rsplitn(3, ' ')
+                .nth(2)
+                .unwrap_or_default()
+                .to_owned(),
+            pos.castles().castling_rights(),
+            pos.ep_square(EnPassantMode::Always),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// A game played along a `Light` (ordinary moves on it, the rest on the full position it
+        /// turns back into) stays the game shakmaty plays, and the light test accepts exactly
+        /// the moves the full one does.
+        #[test]
+        fn light_positions_follow_shakmaty(
+            picks in proptest::collection::vec(0..256usize, 0..120),
+            chess960 in any::<bool>(),
+        ) {
+            let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+            let mut pos = Chess::default();
+            let mut light = Light::of(&pos);
+            for pick in picks {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for m in &legal {
+                    let uci = m.to_uci(mode);
+                    prop_assert_eq!(light.ordinary_move(&uci), ordinary_move(&pos, &uci));
+                }
+                let m = legal[pick % legal.len()];
+                let uci = m.to_uci(mode);
+                match light.ordinary_move(&uci) {
+                    Some(fast) => light.play(&fast),
+                    None => {
+                        let mut full = light.to_chess(mode).ok_or_else(|| {
+                            TestCaseError::fail(format!("no position for {light:?}"))
+                        })?;
+                        prop_assert_eq!(state(&full), state(&pos));
+                        full.play_unchecked(uci.to_move(&full).map_err(|e| TestCaseError::fail(e.to_string()))?);
+                        light = Light::of(&full);
+                    }
+                }
+                pos.play_unchecked(m);
+                prop_assert_eq!(state(&light.to_chess(mode).expect("position")), state(&pos));
+            }
         }
     }
 
