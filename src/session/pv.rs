@@ -82,15 +82,18 @@ impl PvCache {
         // Where `rest` will start in the cached text.
         let base = self.text.len() + usize::from(!self.text.is_empty());
         let mut verified = 0;
-        for tok in rest.split(' ') {
-            let legal =
-                UciMove::from_ascii(tok.as_bytes()).is_ok_and(|u| self.play(root, &u, mode));
+        let b = rest.as_bytes();
+        let mut at = 0;
+        while at < b.len() {
+            let tok = b.get(at..at + word_len(b, at)).unwrap_or(&[]);
+            let legal = uci_move(tok).is_some_and(|u| self.play(root, &u, mode));
             if !legal {
                 self.keep(rest, verified);
                 return self.slow_path(root, pv);
             }
-            verified += tok.len() + usize::from(verified > 0);
+            verified = at + tok.len();
             self.ends.push(base + verified);
+            at = verified + 1;
         }
         self.keep(rest, verified);
         Ok(())
@@ -148,6 +151,49 @@ impl PvCache {
         self.light.clear();
         self.positions.clear();
     }
+}
+
+/// Length of the word at `at` in single-spaced `b`. UCI moves are four or five bytes, so those
+/// are looked at first; a wrong length can only put a space inside the word or cut a longer
+/// one short where a space or the end is, and a word with a space is no move.
+#[inline]
+fn word_len(b: &[u8], at: usize) -> usize {
+    let ends_at = |k: usize| matches!(b.get(at + k), None | Some(b' '));
+    if ends_at(4) {
+        4
+    } else if ends_at(5) {
+        5
+    } else {
+        b.get(at..)
+            .and_then(|w| w.iter().position(|&c| c == b' '))
+            .unwrap_or(b.len().saturating_sub(at))
+    }
+}
+
+/// A UCI move: the usual `e2e4` / `e7e8q` read directly, anything else by shakmaty.
+#[inline]
+fn uci_move(tok: &[u8]) -> Option<UciMove> {
+    let square = |f: u8, r: u8| {
+        let (f, r) = (f.wrapping_sub(b'a'), r.wrapping_sub(b'1'));
+        (f < 8 && r < 8).then(|| shakmaty::Square::new(u32::from(r) * 8 + u32::from(f)))
+    };
+    let plain = match *tok {
+        [a, b, c, d] => Some((a, b, c, d, None)),
+        [a, b, c, d, p @ (b'q' | b'r' | b'b' | b'n')] => Some((a, b, c, d, Some(p))),
+        _ => None,
+    };
+    if let Some((a, b, c, d, p)) = plain
+        && let (Some(from), Some(to)) = (square(a, b), square(c, d))
+        && from != to
+    {
+        let promotion = p.and_then(|p| shakmaty::Role::from_char(char::from(p)));
+        return Some(UciMove::Normal {
+            from,
+            to,
+            promotion,
+        });
+    }
+    UciMove::from_ascii(tok).ok()
 }
 
 /// Length of the longest common prefix of `a` and `b`, eight bytes at a time.
@@ -258,6 +304,14 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn reads_moves_like_shakmaty(tok in proptest::prop_oneof![
+            "[a-i][0-9][a-i][0-9][qrbnkQx]?",
+            "[a-j0-9qrbnkQ@ ]{0,6}",
+        ]) {
+            proptest::prop_assert_eq!(uci_move(tok.as_bytes()), UciMove::from_ascii(tok.as_bytes()).ok());
+        }
+
         #[test]
         fn answers_like_the_board_for_any_sequence_of_pvs(
             lines in proptest::collection::vec(
