@@ -182,17 +182,20 @@ def policy_move(board: chess.Board, rng: random.Random) -> chess.Move:
 # --- the sessions -------------------------------------------------------------------------
 
 
-def stockfish_game(kib: Path, out: Path) -> None:
-    """Stockfish against itself from a fixed opening, depth-limited, Hash and Threads set."""
-    rec = out / "stockfish-uci-game.jsonl"
+def stockfish_selfplay(kib: Path, out: Path, name: str, options: dict, opening: list[str],
+                       limit: chess.engine.Limit, max_plies: int, event: str) -> None:
+    """Stockfish against itself from `opening`, each ply with `limit`, until the game ends
+    (python-chess `is_game_over(claim_draw=True)`) or `max_plies`."""
+    rec = out / f"{name}.jsonl"
     engine = chess.engine.SimpleEngine.popen_uci(recorder(kib, rec, ["/usr/games/stockfish"], "uci"))
     try:
-        engine.configure({"Hash": 32, "Threads": 2, "UCI_ShowWDL": True})
+        if options:
+            engine.configure(options)
         board = chess.Board()
-        for san in ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6"]:
+        for san in opening:
             board.push_san(san)
-        while not board.is_game_over(claim_draw=True) and board.ply() < 80:
-            result = engine.play(board, chess.engine.Limit(depth=9), game="sf-selfplay", info=chess.engine.INFO_ALL)
+        while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
+            result = engine.play(board, limit, game=name, info=chess.engine.INFO_ALL)
             if result.move is None:
                 break
             board.push(result.move)
@@ -201,28 +204,22 @@ def stockfish_game(kib: Path, out: Path) -> None:
     # Threads 2 makes the games differ from run to run, and some end in an early repetition.
     if board.ply() < 40:
         raise Retry(f"game over after only {board.ply()} plies")
-    write_pgn(board, out / "stockfish-uci-game.pgn", "Stockfish 15.1", "Stockfish 15.1", "stockfish self-play, depth 9")
+    write_pgn(board, out / f"{name}.pgn", "Stockfish 15.1", "Stockfish 15.1", event)
+
+
+def stockfish_game(kib: Path, out: Path) -> None:
+    """Stockfish against itself from a fixed opening, depth-limited, Hash and Threads set."""
+    stockfish_selfplay(kib, out, "stockfish-uci-game", {"Hash": 32, "Threads": 2, "UCI_ShowWDL": True},
+                       ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6"],
+                       chess.engine.Limit(depth=9), 80, "stockfish self-play, depth 9")
 
 
 def stockfish_long_game(kib: Path, out: Path) -> None:
     """Stockfish against itself at half a second a move, default options: the info flood of
     a longer time control (a line per iteration up to depth 20 or so, long PVs)."""
-    rec = out / "stockfish-uci-long-game.jsonl"
-    engine = chess.engine.SimpleEngine.popen_uci(recorder(kib, rec, ["/usr/games/stockfish"], "uci"))
-    try:
-        board = chess.Board()
-        for san in ["d4", "d5", "c4", "e6", "Nc3", "Nf6", "Bg5", "Be7"]:
-            board.push_san(san)
-        while not board.is_game_over(claim_draw=True) and board.ply() < 100:
-            result = engine.play(board, chess.engine.Limit(time=0.5), game="sf-long", info=chess.engine.INFO_ALL)
-            if result.move is None:
-                break
-            board.push(result.move)
-    finally:
-        engine.quit()
-    if board.ply() < 40:
-        raise Retry(f"game over after only {board.ply()} plies")
-    write_pgn(board, out / "stockfish-uci-long-game.pgn", "Stockfish 15.1", "Stockfish 15.1", "stockfish self-play, 0.5 s a move")
+    stockfish_selfplay(kib, out, "stockfish-uci-long-game", {},
+                       ["d4", "d5", "c4", "e6", "Nc3", "Nf6", "Bg5", "Be7"],
+                       chess.engine.Limit(time=0.5), 100, "stockfish self-play, 0.5 s a move")
 
 
 def stockfish_analysis(kib: Path, out: Path) -> None:

@@ -113,6 +113,25 @@ pub(crate) enum MoveRun {
     Bad,
 }
 
+impl MoveRun {
+    /// The verdict from what a scan found: a bad byte or spacing, two lowercase letters side
+    /// by side.
+    fn from_flags(bad: bool, pairs: bool) -> MoveRun {
+        if bad {
+            MoveRun::Bad
+        } else if pairs {
+            MoveRun::MayHoldWords
+        } else {
+            MoveRun::Plain
+        }
+    }
+}
+
+/// Empty, or a space at either end.
+fn badly_ended(b: &[u8]) -> bool {
+    b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ')
+}
+
 /// Exact per-byte flags (high bit of each byte) of the bytes of `x` equal to `c`.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline(always)]
@@ -148,7 +167,7 @@ fn scan_moves_sse2(b: &[u8]) -> MoveRun {
         _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_max_epu8, _mm_min_epu8,
         _mm_movemask_epi8, _mm_set_epi64x, _mm_set1_epi8,
     };
-    if b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ') {
+    if badly_ended(b) {
         return MoveRun::Bad;
     }
     let splat = |c: u8| _mm_set1_epi8(c as i8);
@@ -197,19 +216,13 @@ fn scan_moves_sse2(b: &[u8]) -> MoveRun {
         });
         classify(&chunk, &mut 0, &mut 0);
     }
-    if bad != 0 {
-        MoveRun::Bad
-    } else if pairs != 0 {
-        MoveRun::MayHoldWords
-    } else {
-        MoveRun::Plain
-    }
+    MoveRun::from_flags(bad != 0, pairs != 0)
 }
 
 /// Classifies `b`, eight bytes at a time.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 fn scan_moves_swar(b: &[u8]) -> MoveRun {
-    if b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ') {
+    if badly_ended(b) {
         return MoveRun::Bad;
     }
     let (mut bad, mut pairs) = (0u64, 0u64);
@@ -228,13 +241,7 @@ fn scan_moves_swar(b: &[u8]) -> MoveRun {
         prev_lower = lower >> 56;
         at += 8;
     }
-    if bad != 0 {
-        MoveRun::Bad
-    } else if pairs != 0 {
-        MoveRun::MayHoldWords
-    } else {
-        MoveRun::Plain
-    }
+    MoveRun::from_flags(bad != 0, pairs != 0)
 }
 
 #[cfg(test)]
