@@ -370,9 +370,18 @@ impl ChessBoard {
             self.check_null(text)?;
             return Ok(None);
         }
-        let m = uci
-            .to_move(&self.pos)
-            .map_err(|_| IllegalMove::new(text, self.explain_uci(uci)))?;
+        // The usual move is decided without shakmaty's move generation (same verdict when it
+        // decides, tested against shakmaty).
+        let fast = match &self.pos {
+            VariantPosition::Chess(c) => fast_legal::ordinary_move(c, &uci),
+            _ => None,
+        };
+        let m = match fast {
+            Some(m) => m,
+            None => uci
+                .to_move(&self.pos)
+                .map_err(|_| IllegalMove::new(text, self.explain_uci(uci)))?,
+        };
         self.check_must_capture(text, m)?;
         Ok(Some(m))
     }
@@ -561,6 +570,16 @@ impl ChessBoard {
     pub fn outcome(&self) -> Option<GameEnd> {
         if self.variant == ChessVariant::Losers {
             return self.losers_outcome();
+        }
+        // Most positions have a legal move, and one ordinary legal move proves it for far less
+        // than listing them all; then only a material draw can end the game.
+        if let VariantPosition::Chess(c) = &self.pos
+            && fast_legal::has_ordinary_move(c)
+        {
+            return c.is_insufficient_material().then_some(GameEnd {
+                winner: None,
+                reason: EndReason::InsufficientMaterial,
+            });
         }
         let reason = if self.pos.is_variant_end() {
             EndReason::VariantEnd

@@ -26,13 +26,14 @@ pub(crate) fn play_ordinary(pos: &Chess, uci: &UciMove) -> Option<Chess> {
 /// The move `uci` stands for when it is an ordinary legal move in `pos` (what
 /// [`play_ordinary`] plays), decided on `pos` itself, so a caller can play it wherever the
 /// next position is to live.
-#[cfg(test)]
+#[inline]
 pub(crate) fn ordinary_move(pos: &Chess, uci: &UciMove) -> Option<Move> {
     ordinary_move_on(pos.board(), pos.turn(), uci)
 }
 
-/// [`ordinary_move`] on a bare board with `turn` to move.
-#[inline]
+/// [`ordinary_move`] on a bare board with `turn` to move. Inlined: the PV flood calls it
+/// millions of times from one loop.
+#[inline(always)]
 fn ordinary_move_on(board: &Board, turn: Color, uci: &UciMove) -> Option<Move> {
     let UciMove::Normal {
         from,
@@ -114,6 +115,45 @@ fn pawn_reaches(
             && one.is_some_and(|s| !occupied.contains(s))
     };
     Some(reaches && promotes_ok)
+}
+
+/// Whether the side to move has an ordinary legal move: proof that it has some legal move
+/// (so it is neither mated nor stalemated), usually found among the first few tried, where
+/// listing every legal move costs a full generation. `false` proves nothing: the caller asks
+/// shakmaty.
+pub(crate) fn has_ordinary_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let turn = pos.turn();
+    let ours = board.by_color(turn);
+    let last = turn.fold_wb(Rank::Eighth, Rank::First);
+    // The king first: it has the fewest targets and most often one of them is free.
+    let king = board.king_of(turn).into_iter();
+    for from in king.chain(ours.without(board.kings())) {
+        let Some(piece) = board.piece_at(from) else {
+            continue;
+        };
+        let targets = match piece.role {
+            Role::Pawn => {
+                let push = from
+                    .offset(turn.fold_wb(8, -8))
+                    .map_or(Bitboard::EMPTY, Bitboard::from_square);
+                (attacks::pawn_attacks(turn, from) & board.by_color(!turn)) | push
+            }
+            _ => attacks::attacks(from, piece, board.occupied()),
+        } & !ours;
+        for to in targets {
+            let promotion = (piece.role == Role::Pawn && to.rank() == last).then_some(Role::Queen);
+            let uci = UciMove::Normal {
+                from,
+                to,
+                promotion,
+            };
+            if ordinary_move_on(board, turn, &uci).is_some() {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// A standard chess position as far as move legality needs it: the board, the side to move,
@@ -330,6 +370,47 @@ mod tests {
                 prop_assert_eq!(state(&light.to_chess(mode).expect("position")), state(&pos));
             }
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// An ordinary legal move is found only where legal moves exist, and nearly always
+        /// where they do.
+        #[test]
+        fn finds_a_legal_move_only_where_there_is_one(
+            picks in proptest::collection::vec(0..256usize, 0..150),
+        ) {
+            let mut pos = Chess::default();
+            let (mut found, mut positions) = (0, 0);
+            for pick in picks {
+                let legal = pos.legal_moves();
+                let has = has_ordinary_move(&pos);
+                prop_assert!(!has || !legal.is_empty(), "{}", fen(&pos));
+                positions += usize::from(!legal.is_empty());
+                found += usize::from(has);
+                if legal.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(legal[pick % legal.len()]);
+            }
+            prop_assert!(found * 100 >= positions * 98, "{found} of {positions}");
+        }
+    }
+
+    #[test]
+    fn no_move_found_when_mated_or_stalemated() {
+        let parse = |fen: &str| -> Chess {
+            fen.parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Standard)
+                .expect("position")
+        };
+        // Fool's mate, a stalemate, and a lone king boxed in by its own pawns but free.
+        assert!(!has_ordinary_move(&parse(
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+        )));
+        assert!(!has_ordinary_move(&parse("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")));
+        assert!(has_ordinary_move(&parse("7k/6pp/8/8/8/8/8/K7 b - - 0 1")));
     }
 
     #[test]
