@@ -397,14 +397,15 @@ mod tests {
         }
     }
 
+    fn parse(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Standard)
+            .expect("position")
+    }
+
     #[test]
     fn no_move_found_when_mated_or_stalemated() {
-        let parse = |fen: &str| -> Chess {
-            fen.parse::<Fen>()
-                .expect("fen")
-                .into_position(CastlingMode::Standard)
-                .expect("position")
-        };
         // Fool's mate, a stalemate, and a lone king boxed in by its own pawns but free.
         assert!(!has_ordinary_move(&parse(
             "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
@@ -415,12 +416,6 @@ mod tests {
 
     #[test]
     fn takes_ordinary_moves_and_leaves_the_special_ones() {
-        let parse = |fen: &str| -> Chess {
-            fen.parse::<Fen>()
-                .expect("fen")
-                .into_position(CastlingMode::Standard)
-                .expect("position")
-        };
         let uci = |s: &str| UciMove::from_ascii(s.as_bytes()).expect("uci");
         let start = Chess::default();
         assert!(play_ordinary(&start, &uci("e2e4")).is_some());
