@@ -1,11 +1,13 @@
 //! Cheap PV legality for the `info` flood.
 //!
-//! Consecutive PVs of one search share prefixes (the first moves change rarely between
-//! depths), so the cache keeps the longest verified line with the position after each of its
-//! moves and only plays what the new PV adds. A PV that is a prefix of that line (engines often
-//! shorten the PV for an iteration, then grow it back) costs a string comparison: every prefix
-//! of a legal line is legal. A PV that differs is verified from the first difference on. A move the fast path refuses is re-checked by
-//! `ChessBoard::check_line`, which knows every notation and variant rule and words the reason.
+//! The cache keeps the last verified line with the position after each of its moves, and a
+//! new PV is verified only from where it leaves that line. A PV that is a prefix of the line
+//! (engines often shorten the PV for an iteration, then grow it back) costs one comparison:
+//! every prefix of a legal line is legal. For standard chess the positions are light ones
+//! (board, side to move, castling, en passant), since real PVs change from one iteration to
+//! the next and several new moves per line are the rule. A move the fast path refuses is
+//! re-checked by `ChessBoard::check_line`, which knows every notation and variant rule and
+//! words the reason.
 
 use shakmaty::{CastlingMode, Position, uci::UciMove, variant::VariantPosition};
 
