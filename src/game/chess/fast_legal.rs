@@ -6,26 +6,18 @@
 //! pseudo-legal and leaves the mover's king unattacked, and both are a few bitboard lookups.
 //! This module only ever *accepts*: anything it is not sure of (castling, en passant, odd
 //! positions, illegal moves) gets `None` and the caller asks shakmaty, which also words the
-//! reason. Tested against shakmaty below.
+//! reason. [`Light`] is the position the PV cache plays these moves on, and
+//! [`has_ordinary_move`] rules out mate and stalemate the same way. Tested against shakmaty
+//! below.
 
 use shakmaty::{
     Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
     Rank, Role, Setup, Square, attacks, uci::UciMove,
 };
 
-/// The position after `uci` when it is an ordinary legal move in `pos`; `None` when the move
-/// is illegal, special, or anything else the caller must decide the slow way.
-#[cfg(test)]
-pub(crate) fn play_ordinary(pos: &Chess, uci: &UciMove) -> Option<Chess> {
-    let m = ordinary_move(pos, uci)?;
-    let mut after = pos.clone();
-    after.play_unchecked(m);
-    Some(after)
-}
-
-/// The move `uci` stands for when it is an ordinary legal move in `pos` (what
-/// [`play_ordinary`] plays), decided on `pos` itself, so a caller can play it wherever the
-/// next position is to live.
+/// The move `uci` stands for when it is an ordinary legal move in `pos`; `None` when the move
+/// is illegal, special, or anything else the caller must decide the slow way. It is decided
+/// on `pos` itself, so a caller can play it wherever the next position is to live.
 #[inline]
 pub(crate) fn ordinary_move(pos: &Chess, uci: &UciMove) -> Option<Move> {
     ordinary_move_on(pos.board(), pos.turn(), uci)
@@ -243,6 +235,14 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use shakmaty::{CastlingMode, fen::Fen};
+
+    /// The position after `uci` when it is an ordinary legal move in `pos`.
+    fn play_ordinary(pos: &Chess, uci: &UciMove) -> Option<Chess> {
+        let m = ordinary_move(pos, uci)?;
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        Some(after)
+    }
 
     /// Same verdict as shakmaty whenever the fast path accepts, and the same position after.
     fn agrees(pos: &Chess, uci: &UciMove) -> Result<bool, TestCaseError> {
