@@ -43,7 +43,7 @@ fn ordinary_move_on(board: &Board, turn: Color, uci: &UciMove) -> Option<Move> {
     let reaches = match piece.role {
         Role::Pawn => pawn_reaches(board, turn, from, to, capture.is_some(), promotion)?,
         // King steps only: two-square moves and king-takes-own-rook are castling.
-        Role::King => promotion.is_none() && from.distance(to) == 1,
+        Role::King => promotion.is_none() && attacks::king_attacks(from).contains(to),
         _ => promotion.is_none() && attacks::attacks(from, piece, board.occupied()).contains(to),
     };
     if !reaches {
@@ -223,7 +223,10 @@ impl Light {
             self.castling &= !Bitboard::from_rank(color.fold_wb(Rank::First, Rank::Eighth));
         }
         self.ep = match role {
-            Role::Pawn if from.distance(to) == 2 => from.offset(color.fold_wb(8, -8)),
+            // Pawns move along files here: two squares is sixteen apart.
+            Role::Pawn if u32::from(from).abs_diff(u32::from(to)) == 16 => {
+                from.offset(color.fold_wb(8, -8))
+            }
             _ => None,
         };
         self.turn = !color;
