@@ -42,11 +42,20 @@ impl PvCache {
     ) -> Result<(), (usize, IllegalMove)> {
         if root_id != self.root {
             self.root = root_id;
-            self.clear();
-            self.root_light = match root.position() {
+            let new_root = match root.position() {
                 VariantPosition::Chess(c) => Some(Light::of(c)),
                 _ => None,
             };
+            // When the game went on along the cached line (the engine's move, then the reply
+            // it expected), the rest of the line is still verified from the new root.
+            let along = new_root
+                .as_ref()
+                .and_then(|r| self.light.iter().position(|p| p == r));
+            match along {
+                Some(k) => self.drop_front(k + 1),
+                None => self.clear(),
+            }
+            self.root_light = new_root;
             self.chess960 = root.is_chess960();
         }
         // The moves the PV shares with the cached line: its bytes up to the first difference,
@@ -147,6 +156,22 @@ impl PvCache {
         root.check_line(pv.split_ascii_whitespace()).map(|_| ())
     }
 
+    /// Forgets the first `n` moves of the cached line: their positions, text and ends.
+    fn drop_front(&mut self, n: usize) {
+        let Some(&cut) = self.ends.get(n - 1) else {
+            self.clear();
+            return;
+        };
+        let skip = (cut + 1).min(self.text.len());
+        self.text.drain(..skip);
+        self.ends.drain(..n);
+        for e in &mut self.ends {
+            *e -= skip;
+        }
+        self.light.drain(..n);
+        self.positions.clear();
+    }
+
     fn clear(&mut self) {
         self.text.clear();
         self.ends.clear();
@@ -227,6 +252,33 @@ mod tests {
         ChessBoard::startpos(ChessVariant::Standard).expect("start")
     }
 
+    /// The cache's invariant: its text is its moves, each ending where `ends` says, and each
+    /// light position is the one after playing the text's moves up to it from `root`.
+    fn consistent(c: &PvCache, root: &ChessBoard) -> Result<(), String> {
+        let moves: Vec<&str> = c.text.split(' ').filter(|m| !m.is_empty()).collect();
+        if moves.len() != c.ends.len() || moves.len() != c.light.len() {
+            return Err(format!(
+                "{} moves, {} ends, {} positions",
+                moves.len(),
+                c.ends.len(),
+                c.light.len()
+            ));
+        }
+        let mut b = root.clone();
+        let mut end = 0;
+        for (k, m) in moves.iter().enumerate() {
+            end += m.len() + usize::from(k > 0);
+            b.play_uci(m).map_err(|e| format!("{m}: {}", e.reason))?;
+            let VariantPosition::Chess(pos) = b.position() else {
+                return Err("not standard chess".into());
+            };
+            if c.ends[k] != end || c.light[k] != Light::of(pos) {
+                return Err(format!("move {k} ({m}) out of step"));
+            }
+        }
+        Ok(())
+    }
+
     #[test]
     fn accepts_legal_lines_and_reuses_the_prefix() {
         let b = start();
@@ -287,7 +339,12 @@ mod tests {
     /// A line from the start position: each step picks a legal move by index, or (when the
     /// pick is out of range) a move that is illegal there.
     fn line(picks: &[(usize, bool)]) -> String {
-        let mut b = start();
+        line_from(&start(), picks)
+    }
+
+    /// [`line`] from `root`.
+    fn line_from(root: &ChessBoard, picks: &[(usize, bool)]) -> String {
+        let mut b = root.clone();
         let mut moves = Vec::new();
         for &(pick, legal) in picks {
             let legal_moves = b.legal_moves_uci();
@@ -331,8 +388,66 @@ mod tests {
                 let pv = line(&base);
                 let expected = b.check_line(pv.split_ascii_whitespace()).map(|_| ()).map_err(|e| e.0);
                 proptest::prop_assert_eq!(c.check(1, &b, &pv).map_err(|e| e.0), expected, "{}", pv);
+                proptest::prop_assert_eq!(consistent(&c, &b), Ok(()), "{}", pv);
             }
         }
+    }
+
+    proptest::proptest! {
+        /// The game goes on along the PVs (the engine's move and the reply it expected), so
+        /// the cache carries what it verified over to the new root.
+        #[test]
+        fn follows_the_game_along_its_pvs(
+            steps in proptest::collection::vec(
+                (
+                    proptest::collection::vec((0..3usize, proptest::bool::weighted(0.95)), 0..8),
+                    0..8usize,
+                    0..3usize,
+                ),
+                1..16,
+            ),
+        ) {
+            let mut root = start();
+            let mut id = 1;
+            let mut c = PvCache::default();
+            let mut base: Vec<(usize, bool)> = Vec::new();
+            for (picks, keep, advance) in steps {
+                base.truncate(keep);
+                base.extend(picks);
+                let pv = line_from(&root, &base);
+                let expected = root.check_line(pv.split_ascii_whitespace()).map(|_| ()).map_err(|e| e.0);
+                proptest::prop_assert_eq!(c.check(id, &root, &pv).map_err(|e| e.0), expected, "{}", pv);
+                proptest::prop_assert_eq!(consistent(&c, &root), Ok(()), "{}", pv);
+                let mut played = 0;
+                for m in pv.split(' ').filter(|m| !m.is_empty()).take(advance) {
+                    if root.play_uci(m).is_err() {
+                        break;
+                    }
+                    played += 1;
+                }
+                if played > 0 {
+                    id += 1;
+                    base.drain(..played.min(base.len()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keeps_the_rest_of_the_line_when_the_game_follows_it() {
+        let mut b = start();
+        let mut c = PvCache::default();
+        assert!(c.check(1, &b, "e2e4 e7e5 g1f3 b8c6").is_ok());
+        b.play_uci("e2e4").expect("legal");
+        b.play_uci("e7e5").expect("legal");
+        assert!(c.check(2, &b, "g1f3").is_ok());
+        assert_eq!(c.text, "g1f3 b8c6");
+        assert_eq!(c.ends, vec![4, 9]);
+        assert_eq!(c.check(2, &b, "g1f3 b8c6 e1e3").map_err(|e| e.0), Err(2));
+        // A root off the line starts afresh.
+        b.play_uci("d2d4").expect("legal");
+        assert!(c.check(3, &b, "e5d4").is_ok());
+        assert_eq!(c.text, "e5d4");
     }
 
     #[test]

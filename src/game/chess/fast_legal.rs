@@ -152,7 +152,7 @@ pub(crate) fn has_ordinary_move(pos: &Chess) -> bool {
 /// the castling rights and the en passant square. Half the size of a [`Chess`] and played
 /// without its bookkeeping, for the positions along a PV. Moves other than ordinary ones are
 /// played on the full position it turns back into.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Light {
     board: Board,
     turn: Color,
