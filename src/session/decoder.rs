@@ -14,7 +14,6 @@ use super::model::{
     source_index,
 };
 use super::pv::PvCache;
-use super::uci::NoEndKey;
 
 /// Lines buffered per session while its protocol is still unknown (streaming only).
 const DETECT_WINDOW: usize = 200;
@@ -57,10 +56,6 @@ pub(crate) struct State {
     pub(crate) othello: Option<OthelloBoard>,
     pub(crate) editor: Option<ChessEditor>,
     pub(crate) pv: PvCache,
-    /// The last position `check_game_end` found no end in: the GUI's `position` echoes the
-    /// board the engine's `bestmove` just produced, and the end test (two move generations)
-    /// need not run twice on it.
-    pub(crate) no_end_at: Option<NoEndKey>,
     /// The running search (pushed into `s.searches` when it ends).
     pub(crate) search: Option<Search>,
     /// UCI: `ucinewgame` since the last `position`.
@@ -97,7 +92,6 @@ impl State {
             othello: None,
             editor: None,
             pv: PvCache::default(),
-            no_end_at: None,
             search: None,
             new_game_pending: false,
             engine_side: None,

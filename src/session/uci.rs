@@ -8,7 +8,6 @@ use super::decoder::State;
 use super::model::{
     At, Eval, Game, GameKind, Handshake, Level, Mover, OptionSet, Ply, SearchReport,
 };
-use shakmaty::{EnPassantMode, Position, Setup, variant::Variant};
 
 /// Moves a GUI may take back (or a ponder miss may replace) while it is still the same game.
 const SAME_GAME_SLACK: usize = 2;
@@ -296,16 +295,7 @@ impl State {
 
     /// Records the board's verdict when a move ended the game.
     pub(crate) fn check_game_end(&mut self, at: At) {
-        let Some(board) = self.board.as_ref() else {
-            return;
-        };
-        // The end depends on the position alone, so a position already found open stays open.
-        let key = NoEndKey::of(board);
-        if self.no_end_at.as_ref() == Some(&key) {
-            return;
-        }
-        let Some(end) = board.outcome() else {
-            self.no_end_at = Some(key);
+        let Some(end) = self.board.as_ref().and_then(ChessBoard::outcome) else {
             return;
         };
         let result = match end.winner {
@@ -538,24 +528,4 @@ fn never_legal(mv: &str) -> Option<&'static str> {
 /// FENs compare equal whatever the spacing.
 fn normalize_fen(fen: &str) -> String {
     fen.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// What [`ChessBoard::outcome`] depends on: the rules and the full position (board, side to
-/// move, castling rights, en passant square, pockets, remaining checks).
-#[derive(PartialEq, Eq)]
-pub(crate) struct NoEndKey {
-    variant: ChessVariant,
-    rules: Variant,
-    setup: Setup,
-}
-
-impl NoEndKey {
-    fn of(board: &ChessBoard) -> NoEndKey {
-        let pos = board.position();
-        NoEndKey {
-            variant: board.variant().clone(),
-            rules: pos.variant(),
-            setup: pos.to_setup(EnPassantMode::Always),
-        }
-    }
 }
