@@ -72,17 +72,35 @@ pub fn run(a: RecordArgs) -> i32 {
     })
 }
 
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct Grace(Option<std::time::Duration>);
 
 fn parse_grace(s: &str) -> Result<Grace, String> {
     if s.eq_ignore_ascii_case("none") {
         return Ok(Grace(None));
     }
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => {
-            Ok(Grace(Some(std::time::Duration::from_secs_f64(v))))
+    // `try_from_secs_f64` refuses what `from_secs_f64` would panic on: negative, NaN,
+    // infinite, and more seconds than a Duration holds.
+    s.parse::<f64>()
+        .ok()
+        .and_then(|v| std::time::Duration::try_from_secs_f64(v).ok())
+        .map(|d| Grace(Some(d)))
+        .ok_or_else(|| format!("`{s}` is not a number of seconds or `none`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grace_takes_seconds_or_none_and_refuses_the_rest() {
+        assert_eq!(
+            parse_grace("2.5").map(|g| g.0),
+            Ok(Some(std::time::Duration::from_millis(2500)))
+        );
+        assert_eq!(parse_grace("NONE").map(|g| g.0), Ok(None));
+        for bad in ["-1", "NaN", "inf", "1e30", "five", ""] {
+            assert!(parse_grace(bad).is_err(), "{bad}");
         }
-        _ => Err(format!("`{s}` is not a number of seconds or `none`")),
     }
 }
