@@ -212,15 +212,19 @@ mod tests {
         }
     }
 
+    fn recorder_into(sink: Box<dyn Sink>) -> Recorder {
+        Recorder::new(
+            Instant::now(),
+            Some(sink),
+            "x".into(),
+            &Header::new("t", "s"),
+        )
+    }
+
     #[test]
     fn every_chunk_reaches_the_sink_before_the_next() {
         let out = Shared::default();
-        let rec = Recorder::new(
-            Instant::now(),
-            Some(Box::new(out.clone())),
-            "x".into(),
-            &Header::new("t", "s"),
-        );
+        let rec = recorder_into(Box::new(out.clone()));
         rec.chunk(Source::Gui, 5, b"uci\npartial");
         rec.flush();
         let after_first = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
@@ -248,12 +252,7 @@ mod tests {
     #[test]
     fn engine_exit_is_the_last_event() {
         let out = Shared::default();
-        let rec = Recorder::new(
-            Instant::now(),
-            Some(Box::new(out.clone())),
-            "x".into(),
-            &Header::new("t", "s"),
-        );
+        let rec = recorder_into(Box::new(out.clone()));
         rec.proxy_event(ProxyKind::EngineExit, "engine exited with code 0", |e| {
             e.code = Some(0)
         });
@@ -268,12 +267,7 @@ mod tests {
 
     #[test]
     fn failing_sink_does_not_panic() {
-        let rec = Recorder::new(
-            Instant::now(),
-            Some(Box::new(Full)),
-            "x".into(),
-            &Header::new("t", "s"),
-        );
+        let rec = recorder_into(Box::new(Full));
         rec.chunk(Source::Gui, 1, b"uci\n");
         rec.flush();
         rec.proxy_event(ProxyKind::GuiEof, "", |_| {});
