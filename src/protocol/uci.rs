@@ -9,6 +9,7 @@ use std::fmt;
 use super::tokens::{Moves, Tokens};
 use super::{Diagnostic, Dir, diag, word_text};
 
+pub(crate) use super::uci_info::InfoSpare;
 pub use super::uci_info::{Bound, CurrLine, Extra, Info, Score, ScoreValue};
 
 /// A UCI message.
@@ -195,8 +196,6 @@ fn is_command(dir: Dir, t: &str) -> bool {
 pub fn parse(dir: Dir, line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     parse_reusing(dir, line, d, &mut InfoSpare::default())
 }
-
-pub(crate) use crate::protocol::uci_info::InfoSpare;
 
 /// [`parse`], putting an `info` line into the spare box of an earlier one.
 pub(crate) fn parse_reusing(
