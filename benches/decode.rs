@@ -142,6 +142,41 @@ fn build_real(path: &std::path::Path, target: usize) -> (usize, u64) {
         }
         games.push(game);
     }
+    write_replayed(path, target, &handshake, &games)
+}
+
+/// The synthetic file: a made-up handshake, then four generated games one after the other,
+/// 37 µs between lines.
+fn build(path: &std::path::Path, target: usize) -> (usize, u64) {
+    let timed = |lines: Vec<(Source, String)>| -> Vec<Event> {
+        (0u64..)
+            .zip(lines)
+            .map(|(i, (src, text))| Event::line(0, i * 37_000, src, text))
+            .collect()
+    };
+    let handshake = timed(vec![
+        (Source::Gui, "uci".to_owned()),
+        (Source::Engine, "id name BenchFish".to_owned()),
+        (
+            Source::Engine,
+            "option name Hash type spin default 16 min 1 max 1024".to_owned(),
+        ),
+        (Source::Engine, "uciok".to_owned()),
+    ]);
+    let games: Vec<_> = (0..4)
+        .map(|i| timed(game_traffic(0x9e37_79b9_7f4a_7c15 + i)))
+        .collect();
+    write_replayed(path, target, &handshake, &games)
+}
+
+/// Writes a recording: `handshake` once, then `games` one after the other, each keeping its
+/// own time steps, until at least `target` lines. Returns the lines and bytes written.
+fn write_replayed(
+    path: &std::path::Path,
+    target: usize,
+    handshake: &[Event],
+    games: &[Vec<Event>],
+) -> (usize, u64) {
     let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(path).expect("create"));
     let mut buf = Vec::with_capacity(1 << 16);
     writer::encode_header(
@@ -154,14 +189,14 @@ fn build_real(path: &std::path::Path, target: usize) -> (usize, u64) {
         writer::encode_event(buf, &Event::line(seq, at, e.src, e.text.as_str()));
         *lines += 1;
     };
-    for e in &handshake {
+    for e in handshake {
         emit(&mut lines, e, e.t, &mut buf);
         t = e.t;
     }
     let mut round = 0;
     while lines < target {
         let game = &games[round % games.len()];
-        let first = game[0].t;
+        let first = game.first().map_or(0, |e| e.t);
         for e in game {
             emit(&mut lines, e, t + (e.t - first), &mut buf);
             if buf.len() > 1 << 16 {
@@ -170,49 +205,6 @@ fn build_real(path: &std::path::Path, target: usize) -> (usize, u64) {
             }
         }
         t += game.last().map_or(0, |e| e.t - first) + 1_000_000;
-        round += 1;
-    }
-    f.write_all(&buf).expect("write");
-    f.flush().expect("flush");
-    (lines, std::fs::metadata(path).map(|m| m.len()).unwrap_or(0))
-}
-
-fn build(path: &std::path::Path, target: usize) -> (usize, u64) {
-    let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(path).expect("create"));
-    let mut buf = Vec::with_capacity(1 << 16);
-    let header = Header::new("kibitzer bench", "2024-01-01T00:00:00Z");
-    writer::encode_header(&mut buf, &header);
-    let mut lines = 0usize;
-    let mut seq = 0u64;
-    let mut t = 0u64;
-    let mut hs = vec![(Source::Gui, "uci".to_owned())];
-    hs.push((Source::Engine, "id name BenchFish".to_owned()));
-    hs.push((
-        Source::Engine,
-        "option name Hash type spin default 16 min 1 max 1024".to_owned(),
-    ));
-    hs.push((Source::Engine, "uciok".to_owned()));
-    let games: Vec<_> = (0..4)
-        .map(|i| game_traffic(0x9e37_79b9_7f4a_7c15 + i))
-        .collect();
-    let mut round = 0;
-    let mut emit = |lines: &mut usize, src: Source, text: &str, buf: &mut Vec<u8>| {
-        seq += 1;
-        t += 37_000;
-        writer::encode_event(buf, &Event::line(seq, t, src, text));
-        *lines += 1;
-    };
-    for (s, l) in &hs {
-        emit(&mut lines, *s, l, &mut buf);
-    }
-    while lines < target {
-        for (s, l) in &games[round % games.len()] {
-            emit(&mut lines, *s, l, &mut buf);
-            if buf.len() > 1 << 16 {
-                f.write_all(&buf).expect("write");
-                buf.clear();
-            }
-        }
         round += 1;
     }
     f.write_all(&buf).expect("write");
