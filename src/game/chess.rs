@@ -14,7 +14,7 @@ mod variant;
 use shakmaty::{
     CastlingMode, Color, EnPassantMode, Move, Position, PositionErrorKinds, Role, Setup, Square,
     fen::Fen,
-    san::{San, SanPlus},
+    san::{San, SanPlus, Suffix},
     uci::UciMove,
     variant::VariantPosition,
     zobrist::Zobrist64,
@@ -416,7 +416,7 @@ impl ChessBoard {
                 if self.pos.is_irreversible(m) {
                     self.history.clear();
                 }
-                let mut san = SanPlus::from_move_and_play_unchecked(&mut self.pos, m).to_string();
+                let mut san = san_and_play(&mut self.pos, m).to_string();
                 // shakmaty writes pawn drops as `@e4`; CECP and PGN tools write `P@e4`.
                 if san.starts_with('@') {
                     san.insert(0, 'P');
@@ -709,6 +709,21 @@ fn describe_end(end: GameEnd) -> String {
         Some(side) => format!("{what}, {side} wins"),
         None => what.to_string(),
     }
+}
+
+/// The SAN of `m` with its `+`/`#` suffix, playing it. Same as shakmaty's
+/// `SanPlus::from_move_and_play_unchecked`, whose suffix lists every legal move after every
+/// move to tell mate from check; in standard chess a position without check needs no look,
+/// and one ordinary legal move rules out mate (tested against shakmaty).
+fn san_and_play(pos: &mut VariantPosition, m: Move) -> SanPlus {
+    let san = San::from_move(&*pos, m);
+    pos.play_unchecked(m);
+    let suffix = match pos {
+        VariantPosition::Chess(c) if c.checkers().is_empty() => None,
+        VariantPosition::Chess(c) if fast_legal::has_ordinary_move(c) => Some(Suffix::Check),
+        _ => Suffix::from_position(&*pos),
+    };
+    SanPlus { san, suffix }
 }
 
 /// The position with the other side to move and no en-passant square; `None` if shakmaty

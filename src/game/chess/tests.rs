@@ -500,3 +500,63 @@ proptest! {
         }
     }
 }
+
+/// Our SAN with suffix against shakmaty's, for every legal move of `pos`.
+fn san_agrees(pos: &VariantPosition) -> Result<(), TestCaseError> {
+    for m in pos.legal_moves() {
+        let mut ours = pos.clone();
+        let mut theirs = pos.clone();
+        let a = super::san_and_play(&mut ours, m);
+        let b = SanPlus::from_move_and_play_unchecked(&mut theirs, m);
+        prop_assert_eq!(a, b, "{}", Fen::from_position(pos, EnPassantMode::Legal));
+        prop_assert_eq!(ours.board(), theirs.board());
+    }
+    Ok(())
+}
+
+#[test]
+fn san_suffix_matches_shakmaty_at_mates_and_checks() {
+    for (fen, variant) in [
+        // Fool's mate pending (Qh4#), a check that is no mate, a mate by a promotion.
+        (
+            "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+            ChessVariant::Standard,
+        ),
+        ("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", ChessVariant::Standard),
+        ("7k/4P1pp/8/8/8/8/8/K7 w - - 0 1", ChessVariant::Standard),
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", ChessVariant::Standard),
+        // Variants keep shakmaty's own judgement (a third check, an exploded king).
+        (
+            "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3 +2+0",
+            ChessVariant::ThreeCheck,
+        ),
+        (
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            ChessVariant::Atomic,
+        ),
+    ] {
+        let b = ChessBoard::from_fen(fen, variant, false).expect(fen);
+        san_agrees(b.position())
+            .map_err(|e| format!("{fen}: {e}"))
+            .expect("agrees");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn san_suffix_matches_shakmaty_along_random_games(
+        picks in proptest::collection::vec(0..512usize, 0..120),
+        which in 0..6usize,
+    ) {
+        let mut pos = boards().swap_remove(which).position().clone();
+        for pick in picks {
+            san_agrees(&pos)?;
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos.play_unchecked(legal[pick % legal.len()]);
+        }
+    }
+}
