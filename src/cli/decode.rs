@@ -142,16 +142,15 @@ struct Printer<W> {
 impl<W: Write> Printer<W> {
     fn line(&mut self, decoder: &mut Decoder, ev: &Event) -> std::io::Result<()> {
         decoder.push_into(ev, &mut self.decoded);
-        if !self.summary_only {
-            self.buf.clear();
-            if self.json {
-                json_line(ev, &self.decoded, decoder, &mut self.buf);
-            } else {
-                text_line(ev, &self.decoded, decoder, &mut self.buf);
-            }
-            self.out.write_all(self.buf.as_bytes())?;
+        if self.summary_only {
+            return Ok(());
         }
-        Ok(())
+        if self.json {
+            return json_line(ev, &self.decoded, decoder, &mut self.out);
+        }
+        self.buf.clear();
+        text_line(ev, &self.decoded, decoder, &mut self.buf);
+        self.out.write_all(self.buf.as_bytes())
     }
 
     fn summary(&mut self, decoder: Decoder) -> std::io::Result<()> {
@@ -214,7 +213,8 @@ struct JsonLine<'a> {
     kind_of_line: &'static str,
 }
 
-fn json_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut String) {
+/// Serializes straight into the output: no text per line to build and copy.
+fn json_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut impl Write) -> std::io::Result<()> {
     let line = JsonLine {
         decoded: d.msg.as_ref().map(ToString::to_string),
         diagnostics: &d.diagnostics,
@@ -230,11 +230,9 @@ fn json_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut String) {
         text: &ev.text,
         kind_of_line: "line",
     };
-    // Serializing plain strings and numbers into a String cannot fail.
-    if let Ok(text) = serde_json::to_string(&line) {
-        out.push_str(&text);
-    }
-    out.push('\n');
+    // serde_json hands write errors (a closed pipe among them) back as they were.
+    serde_json::to_writer(&mut *out, &line)?;
+    out.write_all(b"\n")
 }
 
 fn secs(ns: u64) -> String {
