@@ -7,7 +7,7 @@
 //! general parser decides, so for every line it accepts the result is what the general parser
 //! gives, with no diagnostics (tested below).
 
-use super::{Bound, Info, Kw, Score, ScoreValue};
+use super::{Bound, INFO_KEYWORDS, Info, Kw, Score, ScoreValue};
 use crate::protocol::tokens::Moves;
 use crate::swar::{MoveRun, scan_moves};
 
@@ -140,36 +140,11 @@ const fn literal(word: &[u8], kw: Kw) -> Literal {
     }
 }
 
-/// The spelling of each keyword, by `Kw as usize` like [`ALL`] (a test checks both against
-/// the general parser's lookup).
-const NAMES: [&[u8]; KEYWORDS] = [
-    b"depth",
-    b"seldepth",
-    b"time",
-    b"nodes",
-    b"pv",
-    b"multipv",
-    b"score",
-    b"lowerbound",
-    b"upperbound",
-    b"wdl",
-    b"currmove",
-    b"currmovenumber",
-    b"hashfull",
-    b"nps",
-    b"tbhits",
-    b"sbhits",
-    b"cpuload",
-    b"string",
-    b"refutation",
-    b"currline",
-];
-
 const LITERALS: [Literal; KEYWORDS] = {
     let mut out = [NO_GUESS; KEYWORDS];
     let mut k = 0;
     while k < KEYWORDS {
-        out[k] = literal(NAMES[k], ALL[k]);
+        out[k] = literal(INFO_KEYWORDS[k].as_bytes(), ALL[k]);
         k += 1;
     }
     out
@@ -518,7 +493,7 @@ mod tests {
     fn keyword_tables_line_up_with_the_general_lookup() {
         for (k, kw) in ALL.iter().enumerate() {
             assert_eq!(*kw as usize, k);
-            let name = std::str::from_utf8(NAMES[k]).expect("ascii");
+            let name = INFO_KEYWORDS[k];
             assert_eq!(super::super::keyword(name), Some(*kw), "{name}");
             let lit = LITERALS[k];
             if lit.len > 0 {
@@ -678,7 +653,7 @@ mod tests {
             "lowerbounds",
             "x",
         ];
-        for t in super::super::INFO_KEYWORDS.into_iter().chain(near_misses) {
+        for t in INFO_KEYWORDS.into_iter().chain(near_misses) {
             let mut w = Words {
                 b: t.as_bytes(),
                 pos: 0,
