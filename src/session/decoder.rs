@@ -409,10 +409,8 @@ impl Decoder {
     /// reused, so a long input decodes without allocating per line (what [`Decoder::recycle`]
     /// does for `push`).
     pub fn push_into(&mut self, ev: &Event, out: &mut Decoded) {
-        if let Some(msg) = out.msg.take()
-            && let Some(st) = self.states.get_mut(out.session)
-        {
-            st.spare.reclaim(msg);
+        if let Some(msg) = out.msg.take() {
+            self.reclaim(out.session, msg);
         }
         let idx = self.state_for(ev.session.as_deref());
         let st = &mut self.states[idx];
@@ -477,7 +475,14 @@ impl Decoder {
     /// Hands a decoded line back once the caller is done with it, so the next lines reuse its
     /// buffers (optional: it only saves allocations on long inputs).
     pub fn recycle(&mut self, decoded: Decoded) {
-        if let (Some(msg), Some(st)) = (decoded.msg, self.states.get_mut(decoded.session)) {
+        if let Some(msg) = decoded.msg {
+            self.reclaim(decoded.session, msg);
+        }
+    }
+
+    /// Keeps the reusable buffers of `msg`, decoded in session `session`.
+    fn reclaim(&mut self, session: usize, msg: Msg) {
+        if let Some(st) = self.states.get_mut(session) {
             st.spare.reclaim(msg);
         }
     }
