@@ -543,11 +543,13 @@ impl ChessBoard {
     }
 
     /// Like [`ChessBoard::check_line`] for CECP thinking output, whose PV is free text:
-    /// move numbers (`12.`, `12...`, `1.e4`) are skipped and moves may be SAN or coordinate.
-    /// Returns the number of moves; the index in the error counts moves, not tokens.
+    /// move numbers (`12.`, `12...`, `1.e4`) are skipped, moves may be SAN or coordinate, and
+    /// the first token that is no move at all ends them (PolyGlot, for one, relays an
+    /// engine's `info string` as a thinking line). Returns the number of moves; the index in
+    /// the error counts moves, not tokens.
     ///
     /// # Errors
-    /// `(index, reason)` of the first token that is neither a move number nor a legal move.
+    /// `(index, reason)` of the first move-shaped token that cannot be played.
     pub fn check_line_cecp<'a>(
         &self,
         tokens: impl IntoIterator<Item = &'a str>,
@@ -559,8 +561,11 @@ impl ChessBoard {
             if text.is_empty() {
                 continue;
             }
-            probe.play_cecp(text).map_err(|e| (count, e))?;
-            count += 1;
+            match probe.play_cecp(text) {
+                Ok(_) => count += 1,
+                Err(e) if e.reason == IllegalReason::Syntax => break,
+                Err(e) => return Err((count, e)),
+            }
         }
         Ok(count)
     }

@@ -459,11 +459,8 @@ impl State {
             .split_ascii_whitespace()
             .map(|t| t.trim_end_matches(['!', '?']))
             .take_while(|t| !t.starts_with(['(', '{', '<', '[']));
-        // Free text after (or instead of) the moves, such as PolyGlot's relayed
-        // `info string`, is allowed: only move-shaped tokens that cannot be played count.
         if let Err((index, e)) = board.check_line_cecp(tokens)
             && !e.reason.is_not_modelled()
-            && !matches!(e.reason, crate::game::chess::IllegalReason::Syntax)
         {
             let msg = format!(
                 "pv move {} '{}' is illegal in {}: {}",

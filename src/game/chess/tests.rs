@@ -310,6 +310,20 @@ fn cecp_pv_with_move_numbers() {
     )
     .expect("fen");
     assert_eq!(castle.check_line_cecp(["1.", "0-0", "Kd7"]), Ok(2));
+    // Free text ends the moves; a move-shaped token that cannot be played does not.
+    assert_eq!(
+        b.check_line_cecp("e4 e5 (book) Ke3".split_whitespace()),
+        Ok(2)
+    );
+    assert_eq!(
+        b.check_line_cecp("multipv 1 score 30".split_whitespace()),
+        Ok(0)
+    );
+    assert_eq!(
+        b.check_line_cecp("e4 Ke3 hello".split_whitespace())
+            .map_err(|e| e.0),
+        Err(1)
+    );
 }
 
 #[test]
