@@ -2,7 +2,7 @@
 //! understands. Every command goes through here, so none needs a separate import step.
 
 use crate::import::{self, LogFormat, Unclassified};
-use crate::recording::{Event, Header, ReadIssue, Reader, Recording, reader::looks_like_recording};
+use crate::recording::{Event, Header, ReadIssue, Reader, reader::looks_like_recording};
 use anyhow::{Context, Result, bail};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -68,23 +68,21 @@ pub fn open_recording(path: &Path, format: Option<&str>) -> Result<Option<Record
 /// `format`: `None` to autodetect, `Some("recording")` or an importer name to force one.
 pub fn load(path: &Path, format: Option<&str>) -> Result<Input> {
     let forced = forced_format(format)?;
-    if let Some(mut reader) = open_recording(path, format)? {
-        let mut rec = Recording {
-            header: reader.header().clone(),
-            ..Default::default()
-        };
-        for item in reader.by_ref() {
+    if let Some(reader) = open_recording(path, format)? {
+        let header = reader.header().clone();
+        let (mut events, mut issues) = (Vec::new(), Vec::new());
+        for item in reader {
             match item {
-                Ok(e) => rec.events.push(e),
-                Err(i) => rec.issues.push(i),
+                Ok(e) => events.push(e),
+                Err(i) => issues.push(i),
             }
         }
         return Ok(Input {
             path: path.to_path_buf(),
             format: None,
-            header: rec.header,
-            events: rec.events,
-            issues: rec.issues,
+            header,
+            events,
+            issues,
             unclassified: Vec::new(),
         });
     }
