@@ -100,7 +100,8 @@ impl PvCache {
             let legal = uci_move(tok).is_some_and(|u| self.play(root, &u, mode));
             if !legal {
                 self.keep(rest, verified);
-                return self.slow_path(root, pv);
+                // The authoritative check; the cache keeps only what the fast path verified.
+                return root.check_line(pv.split_ascii_whitespace()).map(|_| ());
             }
             verified = at + tok.len();
             self.ends.push(base + verified);
@@ -149,11 +150,6 @@ impl PvCache {
             self.text.push(' ');
         }
         self.text.push_str(rest.get(..len).unwrap_or(""));
-    }
-
-    /// The authoritative check; the cache keeps only what the fast path verified.
-    fn slow_path(&mut self, root: &ChessBoard, pv: &str) -> Result<(), (usize, IllegalMove)> {
-        root.check_line(pv.split_ascii_whitespace()).map(|_| ())
     }
 
     /// Forgets the first `n` moves of the cached line: their positions, text and ends.
