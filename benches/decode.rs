@@ -15,6 +15,8 @@
 //!   the reader fills a batch of 1,024 reused event slots, the decoder then takes the batch
 //!   (a batch that fits the cache, as a streaming consumer holds; with batches of 65,536 the
 //!   decoder mostly measured cache misses on text the reader wrote long before);
+//! - decode, PVs not checked: the same on the same batches with `check_pv_moves(false)`:
+//!   boards tracked and every game move checked, PV moves kept as text only;
 //! - read + decode, streaming: one reused event and one reused decoded line, line by line, as
 //!   a streaming consumer of the library reads a recording: the end-to-end figure;
 //! - `wc -l` on the file;
@@ -231,6 +233,8 @@ struct Round {
     wc: Duration,
     read: Duration,
     decode: Duration,
+    /// The same decoder with PV legality off (boards still tracked).
+    decode_no_pv: Duration,
     stream: Duration,
 }
 
@@ -247,11 +251,18 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
     let mut reader = Reader::new(BufReader::with_capacity(1 << 20, file)).expect("reader");
     let mut decoder = Decoder::new(None).retain_history(false);
     let mut d = Decoded::default();
+    let mut no_pv_decoder = Decoder::new(None)
+        .retain_history(false)
+        .check_pv_moves(false);
+    let mut d2 = Decoded::default();
+    let mut moved_no_pv = 0usize;
     // Events are read into a small batch of reused slots, as a streaming consumer would.
     let mut chunk: Vec<Event> = (0..1_024)
         .map(|_| Event::line(0, 0, Source::Proxy, String::new()))
         .collect();
     let (mut read_time, mut decode_time) = (Duration::ZERO, Duration::ZERO);
+    let mut no_pv_time = Duration::ZERO;
+    let mut batch = 0usize;
     let (mut decoded, mut moved, mut diags) = (0usize, 0usize, 0usize);
     loop {
         let t = Instant::now();
@@ -267,15 +278,30 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
         if filled == 0 {
             break;
         }
-        let t = Instant::now();
-        for e in &chunk[..filled] {
-            decoder.push_into(e, &mut d);
-            decoded += 1;
-            moved += usize::from(d.moved);
-            diags += d.diagnostics.len();
+        // Both decoders take every batch, in alternating order, so neither always finds the
+        // batch's text in the cache the other one warmed.
+        batch += 1;
+        for pv_first in [batch % 2 == 0, batch % 2 == 1] {
+            let t = Instant::now();
+            if pv_first {
+                for e in &chunk[..filled] {
+                    decoder.push_into(e, &mut d);
+                    decoded += 1;
+                    moved += usize::from(d.moved);
+                    diags += d.diagnostics.len();
+                }
+                decode_time += t.elapsed();
+            } else {
+                for e in &chunk[..filled] {
+                    no_pv_decoder.push_into(e, &mut d2);
+                    moved_no_pv += usize::from(d2.moved);
+                }
+                no_pv_time += t.elapsed();
+            }
         }
-        decode_time += t.elapsed();
     }
+    // Same boards either way.
+    assert_eq!(moved, moved_no_pv);
     let sessions = decoder.finish();
 
     // Streaming, as a library consumer reads a recording: one reused event and one reused
@@ -301,6 +327,7 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
             wc: wc_time,
             read: read_time,
             decode: decode_time,
+            decode_no_pv: no_pv_time,
             stream: stream_time,
         },
         (sessions, moved, diags),
@@ -399,10 +426,17 @@ fn run(name: &str, path: &std::path::Path, lines: usize, bytes: u64, rounds: usi
     );
     println!("| stage | time | lines/s | MB/s | vs wc -l |");
     println!("|---|---|---|---|---|");
-    let stages: [(&str, &Stage); 5] = [
+    let stages: [(&str, &Stage); 6] = [
         ("wc -l", &|r: &Round| r.wc),
         ("read (JSONL reader)", &|r: &Round| r.read),
-        ("decode (Decoder, boards on)", &|r: &Round| r.decode),
+        (
+            "decode (Decoder, boards on, PV moves checked)",
+            &|r: &Round| r.decode,
+        ),
+        (
+            "decode (Decoder, boards on, PVs not checked)",
+            &|r: &Round| r.decode_no_pv,
+        ),
         ("read + decode, batched (sum)", &|r: &Round| {
             r.read + r.decode
         }),

@@ -355,3 +355,89 @@ fn detection_agrees_with_the_recorded_protocol_hint() {
         }
     }
 }
+
+/// `decode --no-pv-check` skips only the PV legality check: on the real recordings every line
+/// decodes the same, boards included, but for the `illegal-pv` diagnostics (Fairy-Max writes
+/// promotions without the piece in its PVs); on a PV with an illegal move only the default run
+/// reports it, while an illegal game move is reported by both.
+#[test]
+fn no_pv_check_changes_nothing_but_pv_diagnostics() {
+    // The lines with their `illegal-pv` diagnostics taken out, and the summary's counts.
+    let without_pv_diags = |mut lines: Vec<Value>| {
+        for l in &mut lines {
+            let o = l.as_object_mut().unwrap();
+            if o.get("type").is_some_and(|t| t == "summary") {
+                o.remove("diagnostics");
+            } else if let Some(Value::Array(d)) = o.get_mut("diagnostics") {
+                d.retain(|d| d["code"] != "illegal-pv");
+                if d.is_empty() {
+                    o.remove("diagnostics");
+                }
+            }
+        }
+        lines
+    };
+    let mut pv_diags = 0;
+    for path in recordings() {
+        let p = path.to_str().unwrap();
+        let checked = decoded(&path);
+        pv_diags += checked
+            .iter()
+            .filter(|l| l.to_string().contains("illegal-pv"))
+            .count();
+        let unchecked: Vec<Value> = kibitzer(&["decode", "--json", "--no-pv-check", p])
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert!(
+            !unchecked
+                .iter()
+                .any(|l| l.to_string().contains("illegal-pv")),
+            "{p}"
+        );
+        let (a, b) = (without_pv_diags(checked), without_pv_diags(unchecked));
+        assert_eq!(a.len(), b.len(), "{p}");
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x, y, "{p}");
+        }
+    }
+    // The comparison above is not vacuous: some shipped PV is reported by default.
+    assert!(pv_diags > 0);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad-pv.jsonl");
+    let lines = [
+        ("gui", "position startpos"),
+        ("gui", "go depth 2"),
+        ("engine", "info depth 2 pv e2e4 e7e5 e1e3"),
+        ("engine", "bestmove e2e5"),
+    ];
+    let mut text = String::from(
+        r#"{"kibitzer":"recording","version":1,"tool":"test","started":"2026-11-22T00:00:00Z"}"#,
+    );
+    for (i, (src, line)) in lines.iter().enumerate() {
+        let ev = serde_json::json!({"seq": i + 1, "t": i * 1000, "src": src, "text": line});
+        text.push_str(&format!("\n{ev}"));
+    }
+    std::fs::write(&file, text + "\n").unwrap();
+    let f = file.to_str().unwrap();
+    let codes = |args: &[&str]| -> Vec<String> {
+        kibitzer(args)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|l| l["type"] != "summary")
+            .flat_map(|l| {
+                let d = l["diagnostics"].as_array().cloned().unwrap_or_default();
+                d.into_iter()
+                    .map(|d| d["code"].as_str().unwrap_or("").to_owned())
+            })
+            .collect()
+    };
+    assert_eq!(
+        codes(&["decode", "--json", f]),
+        ["illegal-pv", "illegal-move"]
+    );
+    assert_eq!(
+        codes(&["decode", "--json", "--no-pv-check", f]),
+        ["illegal-move"]
+    );
+}

@@ -29,6 +29,10 @@ pub struct DecodeArgs {
     /// Print only the summary
     #[arg(long)]
     summary_only: bool,
+    /// Do not check the moves of engine PVs for legality (game moves are still checked and
+    /// every board tracked): about 1.5 times faster on long engine logs
+    #[arg(long)]
+    no_pv_check: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -58,13 +62,15 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         decoded: Decoded::default(),
     };
     let result = match super::input::open_recording(&a.file, a.format.as_deref())? {
-        Some(reader) => decode_recording(&a.file, reader, protocol, &mut out)?,
+        Some(reader) => decode_recording(&a.file, reader, protocol, !a.no_pv_check, &mut out)?,
         None => {
             let input = super::input::load(&a.file, a.format.as_deref())?;
             for i in &input.issues {
                 eprintln!("{}:{i}", input.path.display());
             }
-            let mut decoder = Decoder::new(protocol).with_detected(detect_sessions(&input.events));
+            let mut decoder = Decoder::new(protocol)
+                .with_detected(detect_sessions(&input.events))
+                .check_pv_moves(!a.no_pv_check);
             input
                 .events
                 .iter()
@@ -85,6 +91,7 @@ fn decode_recording(
     path: &Path,
     mut reader: RecordingReader,
     protocol: Option<Protocol>,
+    check_pv: bool,
     out: &mut Printer<impl Write>,
 ) -> Result<std::io::Result<()>> {
     // A recording made by `record` is one session, so its first lines are enough to detect
@@ -114,7 +121,9 @@ fn decode_recording(
         }
         detected = detector.finish();
     }
-    let mut decoder = Decoder::new(protocol).with_detected(detected);
+    let mut decoder = Decoder::new(protocol)
+        .with_detected(detected)
+        .check_pv_moves(check_pv);
     let mut ev = Event::line(0, 0, Source::Proxy, String::new());
     while let Some(item) = reader.read_into(&mut ev) {
         match item {

@@ -447,7 +447,7 @@ impl State {
             return;
         }
         report.set_pv(&t.pv);
-        let Some(board) = self.board.as_ref() else {
+        let Some(board) = self.board.as_ref().filter(|_| self.check_pv) else {
             return;
         };
         let pv = t.pv.trim();

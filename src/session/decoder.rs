@@ -56,6 +56,8 @@ pub(crate) struct State {
     pub(crate) othello: Option<OthelloBoard>,
     pub(crate) editor: Option<ChessEditor>,
     pub(crate) pv: PvCache,
+    /// Check the legality of PV moves (game moves are always checked).
+    pub(crate) check_pv: bool,
     /// The running search (pushed into `s.searches` when it ends).
     pub(crate) search: Option<Search>,
     /// UCI: `ucinewgame` since the last `position`.
@@ -92,6 +94,7 @@ impl State {
             othello: None,
             editor: None,
             pv: PvCache::default(),
+            check_pv: true,
             search: None,
             new_game_pending: false,
             engine_side: None,
@@ -310,6 +313,7 @@ pub struct Decoder {
     presets: Vec<(Option<String>, Protocol, String)>,
     retain: bool,
     keep_lines: bool,
+    check_pv: bool,
 }
 
 impl Default for Decoder {
@@ -328,6 +332,7 @@ impl Decoder {
             presets: Vec::new(),
             retain: true,
             keep_lines: false,
+            check_pv: true,
         }
     }
 
@@ -342,6 +347,14 @@ impl Decoder {
     /// decoder's memory stays flat however long the input.
     pub fn retain_history(mut self, on: bool) -> Self {
         self.retain = on;
+        self
+    }
+
+    /// Check every move of every PV (`info ... pv`, CECP thinking output) for legality in its
+    /// position (default on). Off, game moves are still checked and boards still tracked; PVs
+    /// are kept as text. Checking PVs is most of the decoding work on real engine output.
+    pub fn check_pv_moves(mut self, on: bool) -> Self {
+        self.check_pv = on;
         self
     }
 
@@ -379,6 +392,7 @@ impl Decoder {
             Some(i) => i,
             None => {
                 let mut st = State::new(label.map(str::to_owned), self.retain);
+                st.check_pv = self.check_pv;
                 if let Some(p) = self.forced {
                     st.s.protocol = Some(p);
                     st.s.protocol_reason = "given by the user".into();

@@ -157,6 +157,37 @@ fn illegal_pv_is_flagged_once_per_line_and_reuses_prefixes() {
 }
 
 #[test]
+fn pv_checking_can_be_turned_off_without_losing_game_move_checks() {
+    let text = "
+        > position startpos
+        > go depth 2
+        < info depth 1 pv e2e4 e7e5
+        < info depth 2 pv e2e4 e7e5 e1e3
+        < bestmove e2e5
+        > position startpos moves e2e4
+        > go depth 1
+        < info depth 1 pv e7e5 g1f3
+        < bestmove e7e5
+    ";
+    let run = |check: bool| {
+        let mut d = Decoder::new(None).keep_lines(true).check_pv_moves(check);
+        for ev in transcript(text) {
+            d.push(&ev);
+        }
+        d.finish().remove(0)
+    };
+    let (on, off) = (run(true), run(false));
+    let names = |s: &Session| codes(s).into_iter().map(|c| c.0).collect::<Vec<_>>();
+    assert_eq!(names(&on), ["illegal-pv", "illegal-move"]);
+    assert_eq!(names(&off), ["illegal-move"]);
+    // The PV is still kept as text, and the boards are the same.
+    let last_pv = |s: &Session| s.searches[0].last.as_ref().map(|r| r.pv.clone());
+    assert_eq!(last_pv(&off), Some("e2e4 e7e5 e1e3".to_owned()));
+    assert_eq!(on.games, off.games);
+    assert_eq!(off.games[0].plies.len(), 2);
+}
+
+#[test]
 fn chess960_castling_both_spellings() {
     // King on f1, rooks on b1/g1 style start is overkill: use a standard array in 960 mode.
     let s = one("

@@ -371,7 +371,7 @@ impl State {
             return;
         };
         report.set_pv(pv.as_str());
-        let Some(board) = self.board.as_ref() else {
+        let Some(board) = self.board.as_ref().filter(|_| self.check_pv) else {
             return;
         };
         if let Err((index, e)) = self.pv.check(self.board_id, board, pv.as_str()) {
