@@ -281,7 +281,8 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
         // Both decoders take every batch, in alternating order, so neither always finds the
         // batch's text in the cache the other one warmed.
         batch += 1;
-        for pv_first in [batch % 2 == 0, batch % 2 == 1] {
+        let even = batch.is_multiple_of(2);
+        for pv_first in [even, !even] {
             let t = Instant::now();
             if pv_first {
                 for e in &chunk[..filled] {
