@@ -412,11 +412,15 @@ impl ChessBoard {
     fn apply(&mut self, m: Option<Move>, castling: Option<CastlingNotation>) -> Played {
         match m {
             Some(m) => {
-                let uci = m.to_uci(self.mode).to_string();
+                // Written straight into right-sized strings: `to_string` would go through the
+                // formatter and grow the string a byte at a time.
+                let mut uci = String::with_capacity(5);
+                m.to_uci(self.mode).append_to_string(&mut uci);
                 if self.pos.is_irreversible(m) {
                     self.history.clear();
                 }
-                let mut san = san_and_play(&mut self.pos, m).to_string();
+                let mut san = String::with_capacity(8);
+                san_and_play(&mut self.pos, m).append_to_string(&mut san);
                 // shakmaty writes pawn drops as `@e4`; CECP and PGN tools write `P@e4`.
                 if san.starts_with('@') {
                     san.insert(0, 'P');
