@@ -70,6 +70,7 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
             }
             let mut decoder = Decoder::new(protocol)
                 .with_detected(detect_sessions(&input.events))
+                .retain_searches(false)
                 .check_pv_moves(!a.no_pv_check);
             input
                 .events
@@ -121,8 +122,11 @@ fn decode_recording(
         }
         detected = detector.finish();
     }
+    // The summary needs the games, the open obligations and how many searches there were,
+    // not every finished search and answered request: those would grow with the input.
     let mut decoder = Decoder::new(protocol)
         .with_detected(detected)
+        .retain_searches(false)
         .check_pv_moves(check_pv);
     let mut ev = Event::line(0, 0, Source::Proxy, String::new());
     while let Some(item) = reader.read_into(&mut ev) {
@@ -287,7 +291,7 @@ fn text_summary(s: &Session, out: &mut String) {
         out,
         "  games: {}, searches: {}",
         s.games.len(),
-        s.searches.len()
+        s.search_count
     );
     for (i, g) in s.games.iter().enumerate() {
         let result = g
@@ -376,7 +380,7 @@ fn json_summary(s: &Session, out: &mut String) {
         "counts": { "gui": s.counts[0], "engine": s.counts[1], "stderr": s.counts[2], "proxy": s.counts[3] },
         "diagnostics": { "note": s.diagnostic_counts[0], "warning": s.diagnostic_counts[1], "error": s.diagnostic_counts[2] },
         "games": games,
-        "searches": s.searches.len(),
+        "searches": s.search_count,
         "open": open,
     });
     out.push_str(&v.to_string());

@@ -41,6 +41,8 @@ pub(crate) struct State {
     /// Games dropped from `s.games` (retain off), so `PosRef::game` stays absolute.
     pub(crate) games_dropped: usize,
     pub(crate) retain: bool,
+    /// Keep finished searches and answered obligations (`retain` keeps the games).
+    pub(crate) retain_searches: bool,
     /// Every obligation before this index is closed.
     first_open: usize,
     /// UCI: incremental `position` replay.
@@ -86,6 +88,7 @@ impl State {
             detect_done: false,
             games_dropped: 0,
             retain,
+            retain_searches: retain,
             first_open: 0,
             cache: PositionCache::new(),
             board: None,
@@ -176,7 +179,7 @@ impl State {
 
     /// After some obligations closed: drops them (retain off) or moves past them.
     fn settle_obligations(&mut self) {
-        if self.retain {
+        if self.retain_searches {
             let o = &self.s.obligations;
             while o.get(self.first_open).is_some_and(|o| o.closed.is_some()) {
                 self.first_open += 1;
@@ -223,15 +226,16 @@ impl State {
             ply: self.s.games.last().map_or(0, |g| g.plies.len()),
         });
         self.searches_started += 1;
+        self.s.search_count += 1;
     }
 
-    /// Ends the running search, keeping it when `retain` is on.
+    /// Ends the running search, keeping it when `retain_searches` is on.
     pub(crate) fn end_search(&mut self, at: Option<At>) -> Option<Search> {
         let mut s = self.search.take()?;
         if s.ended.is_none() {
             s.ended = at;
         }
-        if self.retain {
+        if self.retain_searches {
             self.s.searches.push(s.clone());
         }
         Some(s)
@@ -312,6 +316,7 @@ pub struct Decoder {
     forced: Option<Protocol>,
     presets: Vec<(Option<String>, Protocol, String)>,
     retain: bool,
+    retain_searches: bool,
     keep_lines: bool,
     check_pv: bool,
 }
@@ -331,6 +336,7 @@ impl Decoder {
             forced: protocol,
             presets: Vec::new(),
             retain: true,
+            retain_searches: true,
             keep_lines: false,
             check_pv: true,
         }
@@ -347,6 +353,16 @@ impl Decoder {
     /// decoder's memory stays flat however long the input.
     pub fn retain_history(mut self, on: bool) -> Self {
         self.retain = on;
+        self.retain_searches = on;
+        self
+    }
+
+    /// Keep finished searches and answered obligations (default: as `retain_history`). Off,
+    /// the games are still kept with every move, and the open obligations and the number of
+    /// searches ([`Session::search_count`]) are still known: what a summary needs, in a
+    /// fraction of the memory.
+    pub fn retain_searches(mut self, on: bool) -> Self {
+        self.retain_searches = on;
         self
     }
 
@@ -392,6 +408,7 @@ impl Decoder {
             Some(i) => i,
             None => {
                 let mut st = State::new(label.map(str::to_owned), self.retain);
+                st.retain_searches = self.retain_searches;
                 st.check_pv = self.check_pv;
                 if let Some(p) = self.forced {
                     st.s.protocol = Some(p);
@@ -504,7 +521,7 @@ impl Decoder {
     /// Ends the input: the running searches are kept, and the sessions returned.
     pub fn finish(mut self) -> Vec<Session> {
         for st in &mut self.states {
-            if st.retain
+            if st.retain_searches
                 && let Some(s) = st.search.take()
             {
                 st.s.searches.push(s);

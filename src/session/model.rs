@@ -404,6 +404,8 @@ pub struct Session {
     pub obligations: Vec<Obligation>,
     pub games: Vec<Game>,
     pub searches: Vec<Search>,
+    /// Searches started: `searches.len()` when they are kept, and still counted when not.
+    pub search_count: u64,
     pub modes: Modes,
     pub clocks: Clocks,
     /// UCI_Chess960 / CECP fischerandom.
@@ -438,6 +440,7 @@ impl Session {
             obligations: Vec::new(),
             games: Vec::new(),
             searches: Vec::new(),
+            search_count: 0,
             modes: Modes::default(),
             clocks: Clocks::default(),
             chess960: false,

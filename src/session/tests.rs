@@ -157,6 +157,49 @@ fn illegal_pv_is_flagged_once_per_line_and_reuses_prefixes() {
 }
 
 #[test]
+fn searches_can_go_unkept_while_games_and_open_obligations_stay() {
+    let text = "
+        > uci
+        < uciok
+        > position startpos
+        > go depth 2
+        < info depth 1 pv e2e4
+        < bestmove e2e4
+        > position startpos moves e2e4 e7e5
+        > isready
+        < readyok
+        > go depth 2
+        < bestmove g1f3
+        > position startpos moves e2e4 e7e5 g1f3 b8c6
+        > go depth 2
+    ";
+    let run = |keep: bool| {
+        let mut d = Decoder::new(None).retain_searches(keep);
+        for ev in transcript(text) {
+            d.push(&ev);
+        }
+        d.finish().remove(0)
+    };
+    let (all, light) = (run(true), run(false));
+    assert_eq!(all.searches.len(), 3);
+    assert_eq!(all.search_count, 3);
+    assert_eq!(light.search_count, 3);
+    assert!(light.searches.is_empty());
+    // Every game move is still there; only the unanswered `go` is still owed.
+    assert_eq!(light.games, all.games);
+    assert_eq!(light.games[0].plies.len(), 4);
+    let open = |s: &Session| {
+        s.open_obligations()
+            .map(|o| o.request.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(open(&light), ["go"]);
+    assert_eq!(open(&light), open(&all));
+    assert_eq!(light.obligations.len(), 1);
+    assert!(all.obligations.len() > 4);
+}
+
+#[test]
 fn pv_checking_can_be_turned_off_without_losing_game_move_checks() {
     let text = "
         > position startpos

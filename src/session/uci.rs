@@ -85,7 +85,7 @@ impl State {
     }
 
     fn uci_setoption(&mut self, name: &str, value: Option<&str>, at: At) {
-        if self.retain || self.s.option_sets.len() < 1024 {
+        if self.retain_searches || self.s.option_sets.len() < 1024 {
             self.s.option_sets.push(OptionSet {
                 name: name.to_owned(),
                 value: value.map(str::to_owned),
@@ -403,7 +403,7 @@ impl State {
             s.best = Some(best.to_owned());
             s.ponder_move = ponder.map(str::to_owned);
             if let Some(last) = self.s.searches.last_mut()
-                && self.retain
+                && self.retain_searches
             {
                 last.best = s.best.clone();
                 last.ponder_move = s.ponder_move.clone();
