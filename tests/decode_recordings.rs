@@ -441,3 +441,54 @@ fn no_pv_check_changes_nothing_but_pv_diagnostics() {
         ["illegal-move"]
     );
 }
+
+/// The issue's spelling `decode FILE --format json` selects the JSON output, `--format NAME` an
+/// input format, and both may be given; contradictions are errors, not guesses.
+#[test]
+fn format_selects_the_output_and_the_input() {
+    let path = recordings().into_iter().next().unwrap();
+    let p = path.to_str().unwrap();
+    let json = kibitzer(&["decode", "--json", p]);
+    assert!(json.starts_with('{'));
+    assert_eq!(kibitzer(&["decode", p, "--format", "json"]), json);
+    assert_eq!(
+        kibitzer(&["decode", p, "--format", "JSON", "--format", "recording"]),
+        json
+    );
+    assert_eq!(
+        kibitzer(&["decode", p, "--format", "text"]),
+        kibitzer(&["decode", p])
+    );
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log");
+    let log = log.to_str().unwrap();
+    let forced = kibitzer(&[
+        "decode",
+        log,
+        "--format",
+        "json",
+        "--format",
+        "xboard-debug",
+    ]);
+    assert!(forced.contains(r#""protocol":"xboard""#));
+    assert_eq!(forced, kibitzer(&["decode", "--json", log]));
+    for bad in [
+        &["--format", "json", "--format", "text"][..],
+        &["--format", "json", "--output", "text"],
+        &["--format", "arena", "--format", "fastchess"],
+        &["--format", "no-such-format"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+            .args(["decode", p])
+            .args(bad)
+            .output()
+            .expect("run kibitzer");
+        assert!(!out.status.success(), "{bad:?} was accepted");
+        assert!(out.stdout.is_empty(), "{bad:?} printed output");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("format") || err.contains("output"),
+            "{bad:?}: {err}"
+        );
+    }
+}

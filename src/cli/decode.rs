@@ -14,16 +14,18 @@ use std::path::{Path, PathBuf};
 pub struct DecodeArgs {
     /// Recording or log file to decode
     file: PathBuf,
-    /// Input format: auto (default), recording, or an importer name (see `kibitzer import --help`)
+    /// `json` or `text` for the output, and/or the input format: auto (default), recording,
+    /// or an importer name (see `kibitzer import --help`); may be given twice, e.g.
+    /// `--format json --format cutechess-cli`
     #[arg(long, value_name = "NAME")]
-    format: Option<String>,
+    format: Vec<String>,
     /// Protocol of every session instead of detecting it: uci, xboard (cecp) or nboard
     #[arg(long, value_name = "PROTOCOL")]
     protocol: Option<String>,
-    /// Output: readable text, or one JSON object per line for scripts
-    #[arg(long = "output", short = 'O', value_enum, default_value_t = OutputKind::Text)]
-    output: OutputKind,
-    /// Shorthand for `--output json`
+    /// Output: readable text, or one JSON object per line for scripts (same as `--format`)
+    #[arg(long = "output", short = 'O', value_enum)]
+    output: Option<OutputKind>,
+    /// Shorthand for `--output json` / `--format json`
     #[arg(long)]
     json: bool,
     /// Print only the summary
@@ -51,20 +53,54 @@ pub(crate) fn protocol_arg(name: Option<&str>) -> Result<Option<Protocol>> {
     }
 }
 
+/// Splits `--format` values into the output kind (`json`, `text`) and the input format (any
+/// other name), each given at most once.
+fn split_formats(values: &[String]) -> Result<(Option<OutputKind>, Option<&str>)> {
+    let (mut output, mut input) = (None, None);
+    for v in values {
+        match OutputKind::from_str(v, true) {
+            Ok(kind) => {
+                if output.replace(kind).is_some_and(|k| k != kind) {
+                    bail!("--format gives two outputs; use one of json, text");
+                }
+            }
+            Err(_) => {
+                if super::input::forced_format(Some(v)).is_err() {
+                    bail!(
+                        "unknown format `{v}`; known: json, text (the output), {}",
+                        super::input::format_names()
+                    );
+                }
+                if let Some(old) = input.replace(v.as_str())
+                    && old != v
+                {
+                    bail!("--format gives two input formats: `{old}` and `{v}`");
+                }
+            }
+        }
+    }
+    Ok((output, input))
+}
+
 pub fn run(a: DecodeArgs) -> Result<i32> {
     let protocol = protocol_arg(a.protocol.as_deref())?;
+    let (format_output, input_format) = split_formats(&a.format)?;
+    let output = match (a.output, format_output) {
+        (Some(o), Some(f)) if o != f => bail!("--output and --format ask for different outputs"),
+        (o, f) => o.or(f).unwrap_or(OutputKind::Text),
+    };
     let stdout = std::io::stdout();
     let mut out = Printer {
         out: BufWriter::with_capacity(256 * 1024, stdout.lock()),
-        json: a.json || a.output == OutputKind::Json,
+        json: a.json || output == OutputKind::Json,
         summary_only: a.summary_only,
         buf: String::new(),
         decoded: Decoded::default(),
     };
-    let result = match super::input::open_recording(&a.file, a.format.as_deref())? {
+    let result = match super::input::open_recording(&a.file, input_format)? {
         Some(reader) => decode_recording(&a.file, reader, protocol, !a.no_pv_check, &mut out)?,
         None => {
-            let input = super::input::load(&a.file, a.format.as_deref())?;
+            let input = super::input::load(&a.file, input_format)?;
             for i in &input.issues {
                 eprintln!("{}:{i}", input.path.display());
             }

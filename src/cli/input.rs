@@ -26,9 +26,14 @@ pub struct Input {
 /// A kibitzer recording, read one event at a time.
 pub type RecordingReader = Reader<BufReader<std::fs::File>>;
 
+/// The names `--format` accepts for an input, for messages.
+pub fn format_names() -> String {
+    format!("auto, recording, {}", LogFormat::names().join(", "))
+}
+
 /// What `--format` asked for: `None` to autodetect, `Some(None)` a recording, `Some(Some(f))`
 /// an importer.
-fn forced_format(format: Option<&str>) -> Result<Option<Option<LogFormat>>> {
+pub(crate) fn forced_format(format: Option<&str>) -> Result<Option<Option<LogFormat>>> {
     Ok(match format {
         None | Some("auto") => None,
         Some("recording" | "kibitzer" | "jsonl") => Some(None),
