@@ -298,6 +298,19 @@ fn exported_games_equal_what_the_client_played() {
             "{}: exported moves differ from the client's game\n got: {got:?}\nwant: {want:?}",
             path.display()
         );
+        // The result too: UCI carries none, so a game the client ended by claiming a draw
+        // (python-chess `claim_draw=True`) must come out as that draw, not `*`.
+        let result = |pgn: &str| {
+            pgn.lines()
+                .find_map(|l| l.strip_prefix("[Result \"")?.strip_suffix("\"]"))
+                .map(str::to_owned)
+        };
+        assert_eq!(
+            result(&exported),
+            result(&client),
+            "{}: result differs from the client's",
+            path.display()
+        );
         compared += 1;
     }
     assert!(

@@ -75,6 +75,25 @@ pub enum EndReason {
     BareKing,
 }
 
+/// A draw the side to move may claim (the game goes on until someone does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawClaim {
+    /// Threefold repetition, now or with the next move.
+    Threefold,
+    /// Fifty moves by each side without a capture or pawn move, now or with the next move.
+    FiftyMoves,
+}
+
+impl DrawClaim {
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            DrawClaim::Threefold => "threefold repetition",
+            DrawClaim::FiftyMoves => "fifty-move rule",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameEnd {
     /// `None` for a draw, or when we do not know the variant's scoring (losers stalemate).
@@ -650,6 +669,36 @@ impl ChessBoard {
     #[must_use]
     pub fn threefold_claimable(&self) -> bool {
         self.repetitions() >= 3
+    }
+
+    /// The draw the side to move could claim here, as FIDE 9.2 and 9.3 allow it: the position
+    /// has occurred three times, or a legal move would make it so (the claim is made by writing
+    /// that move); fifty moves without a capture or pawn move, or a move that completes them.
+    /// `None` once the game is over on the board. Repetitions count the moves played on this
+    /// board since the last irreversible one.
+    #[must_use]
+    pub fn draw_claim(&self) -> Option<DrawClaim> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        if self.threefold_claimable() {
+            return Some(DrawClaim::Threefold);
+        }
+        if self.fifty_move_claimable() {
+            return Some(DrawClaim::FiftyMoves);
+        }
+        let seen = |h: Zobrist64| self.history.iter().filter(|x| **x == h).count();
+        let mut fifty = false;
+        for m in self.legal_moves() {
+            let irreversible = self.pos.is_irreversible(m);
+            let mut after = self.pos.clone();
+            after.play_unchecked(m);
+            if !irreversible && seen(after.zobrist_hash(EnPassantMode::Legal)) >= 2 {
+                return Some(DrawClaim::Threefold);
+            }
+            fifty |= !m.is_zeroing() && after.halfmoves() >= 100;
+        }
+        fifty.then_some(DrawClaim::FiftyMoves)
     }
 
     /// Replays a UCI `position [startpos | fen F] moves ...` command from scratch.

@@ -10,7 +10,7 @@ pub mod ggf;
 pub mod othello;
 
 pub use chess::{
-    BoardError, CastlingNotation, ChessBoard, ChessEditor, ChessVariant, EditDiagnostic,
+    BoardError, CastlingNotation, ChessBoard, ChessEditor, ChessVariant, DrawClaim, EditDiagnostic,
     EditOutcome, EndReason, GameEnd, IllegalMove, IllegalReason, Played, PositionCache,
     PositionUpdate, UciPositionError,
 };

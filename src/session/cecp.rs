@@ -272,6 +272,7 @@ impl State {
     }
 
     fn cecp_new_game(&mut self, at: At, fen: Option<&str>) {
+        self.infer_draw_claim();
         let variant = ChessVariant::from_cecp(&self.s.variant);
         let chess960 = self.s.chess960 || variant.implies_chess960();
         let mut g = Game::new(GameKind::Chess, at, variant.cecp_name(), chess960);

@@ -241,6 +241,33 @@ impl State {
         Some(s)
     }
 
+    /// A chess game that stopped without a result where the side to move could claim a draw
+    /// (threefold repetition, fifty-move rule) gets that draw: UCI carries no results, and
+    /// GUIs end such games by claiming it. The reason says the result is inferred. Called when
+    /// the game's last board is still `board`: before the next game replaces it, and at the end.
+    pub(crate) fn infer_draw_claim(&mut self) {
+        let Some(g) = self.s.games.last() else {
+            return;
+        };
+        if g.outcome.is_some()
+            || g.kind != super::model::GameKind::Chess
+            || g.board_unknown.is_some()
+        {
+            return;
+        }
+        let Some(at) = g.plies.last().map(|p| p.at) else {
+            return;
+        };
+        let Some(claim) = self.board.as_ref().and_then(ChessBoard::draw_claim) else {
+            return;
+        };
+        let reason = format!(
+            "{}, claimable when the game stopped; the log shows no claim",
+            claim.describe()
+        );
+        self.set_outcome("1/2-1/2", reason, at);
+    }
+
     pub(crate) fn set_outcome(&mut self, result: &str, reason: impl Into<String>, at: At) {
         if let Some(g) = self.game()
             && g.outcome.is_none()
@@ -521,6 +548,7 @@ impl Decoder {
     /// Ends the input: the running searches are kept, and the sessions returned.
     pub fn finish(mut self) -> Vec<Session> {
         for st in &mut self.states {
+            st.infer_draw_claim();
             if st.retain_searches
                 && let Some(s) = st.search.take()
             {

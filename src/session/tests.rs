@@ -157,6 +157,72 @@ fn illegal_pv_is_flagged_once_per_line_and_reuses_prefixes() {
 }
 
 #[test]
+fn a_uci_game_stopped_at_a_claimable_repetition_is_a_draw() {
+    let reps = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1";
+    let s = one(&format!(
+        "
+        > position startpos moves {reps}
+        > go depth 1
+        < bestmove f6g8
+        > ucinewgame
+        > position startpos moves e2e4
+        > go depth 1
+        < bestmove e7e5
+    "
+    ));
+    assert_eq!(s.games.len(), 2);
+    let o = s.games[0]
+        .outcome
+        .as_ref()
+        .expect("the first game is a draw");
+    assert_eq!(o.result, "1/2-1/2");
+    assert!(
+        o.reason.starts_with("threefold repetition, claimable"),
+        "{}",
+        o.reason
+    );
+    // It is dated by the game's last move, not by the next game's start.
+    assert_eq!(Some(o.at), s.games[0].plies.last().map(|p| p.at));
+    // The second game stopped in an ordinary position: no result is made up.
+    assert!(s.games[1].outcome.is_none());
+    // A repetition the game went on from is no result either.
+    let s = one(&format!(
+        "
+        > position startpos moves {reps} f6g8 e2e4
+        > go depth 1
+        < bestmove e7e5
+    "
+    ));
+    assert!(s.games[0].outcome.is_none(), "{:?}", s.games[0].outcome);
+}
+
+#[test]
+fn a_cecp_game_left_at_a_claimable_repetition_is_a_draw_when_the_next_one_starts() {
+    let s = one("
+        > xboard
+        > protover 2
+        < feature done=1
+        > new
+        > force
+        > g1f3
+        > g8f6
+        > f3g1
+        > f6g8
+        > g1f3
+        > g8f6
+        > f3g1
+        > f6g8
+        > new
+        > e2e4
+    ");
+    assert_eq!(s.games.len(), 2);
+    let o = s.games[0].outcome.as_ref().expect("a draw");
+    assert_eq!(o.result, "1/2-1/2");
+    assert!(o.reason.starts_with("threefold repetition"), "{}", o.reason);
+    assert!(s.games[1].outcome.is_none());
+}
+
+#[test]
 fn searches_can_go_unkept_while_games_and_open_obligations_stay() {
     let text = "
         > uci

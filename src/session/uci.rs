@@ -188,6 +188,7 @@ impl State {
             None => {
                 let mut g = Game::new(GameKind::Chess, at, &variant_name, chess960);
                 g.start = start.clone();
+                self.infer_draw_claim();
                 self.push_game(g);
                 // The new game's plies come from a full replay.
                 self.cache.clear();

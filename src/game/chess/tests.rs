@@ -452,6 +452,51 @@ fn threefold_and_fifty_move_claims() {
 }
 
 #[test]
+fn draw_claims_now_and_with_the_next_move() {
+    let fen_board =
+        |fen: &str| ChessBoard::from_fen(fen, ChessVariant::Standard, false).expect("fen");
+    let mut b = std_board();
+    assert_eq!(b.draw_claim(), None);
+    // Twice the start position, then Nf3 Nf6 Ng1 (this position's second time): Black's Ng8
+    // would make the start position's third, so Black may claim by writing that move.
+    play_all(
+        &mut b,
+        &["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"],
+    );
+    assert_eq!(b.repetitions(), 2);
+    assert_eq!(b.draw_claim(), Some(DrawClaim::Threefold));
+    play_all(&mut b, &["f6g8"]);
+    assert_eq!(b.draw_claim(), Some(DrawClaim::Threefold));
+    // An irreversible move starts the count again.
+    play_all(&mut b, &["e2e4"]);
+    assert_eq!(b.draw_claim(), None);
+    // Fifty moves: done, one move short (any quiet move completes them), or not near.
+    assert_eq!(
+        fen_board("4k3/8/8/8/8/8/8/4K2R w - - 100 80").draw_claim(),
+        Some(DrawClaim::FiftyMoves)
+    );
+    assert_eq!(
+        fen_board("4k3/8/8/8/8/8/8/4K2R w - - 99 80").draw_claim(),
+        Some(DrawClaim::FiftyMoves)
+    );
+    assert_eq!(
+        fen_board("4k3/8/8/8/8/8/8/4K2R w - - 90 80").draw_claim(),
+        None
+    );
+    // A pawn move or capture cannot complete them: here the king is boxed in and only the
+    // pawns can move.
+    assert_eq!(
+        fen_board("k7/8/8/8/8/3b4/PP6/K7 w - - 99 80").draw_claim(),
+        None
+    );
+    // A finished game has no claim: mate with a full fifty-move count.
+    assert_eq!(
+        fen_board("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80").draw_claim(),
+        None
+    );
+}
+
+#[test]
 fn uci_position_from_scratch() {
     let (b, played) = ChessBoard::from_uci_position(
         None,
