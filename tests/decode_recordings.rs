@@ -505,3 +505,64 @@ fn format_selects_the_output_and_the_input() {
         );
     }
 }
+
+/// `-` reads standard input (and a pipe works like a file): `zcat log.gz | kibitzer decode -`.
+/// The temporary copy this takes is gone afterwards; a directory or empty input is a clear
+/// error.
+#[test]
+fn standard_input_decodes_like_the_file() {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let run = |args: &[&str], input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run kibitzer");
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input).unwrap();
+        drop(stdin);
+        child.wait_with_output().unwrap()
+    };
+    let spools = || {
+        std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("kibitzer-input-")
+            })
+            .count()
+    };
+    let before = spools();
+    let path = recordings().into_iter().next().unwrap();
+    let p = path.to_str().unwrap();
+    let out = run(&["decode", "--json", "-"], &std::fs::read(&path).unwrap());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        kibitzer(&["decode", "--json", p])
+    );
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log");
+    let out = run(&["export", "--pgn", "-"], &std::fs::read(&log).unwrap());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("[Result "));
+    assert!(spools() <= before, "a temporary copy was left behind");
+    let empty = run(&["decode", "-"], b"");
+    assert!(!empty.status.success());
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("standard input is empty"));
+    let dir = run(&["decode", env!("CARGO_MANIFEST_DIR")], b"");
+    assert!(String::from_utf8_lossy(&dir.stderr).contains("is a directory"));
+}

@@ -97,12 +97,19 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         buf: String::new(),
         decoded: Decoded::default(),
     };
-    let result = match super::input::open_recording(&a.file, input_format)? {
-        Some(reader) => decode_recording(&a.file, reader, protocol, !a.no_pv_check, &mut out)?,
+    let file = super::input::InputFile::open(&a.file)?;
+    let result = match super::input::open_recording(file.path(), input_format)? {
+        Some(reader) => {
+            let source = DecodedFile {
+                path: file.path(),
+                shown: &a.file,
+            };
+            decode_recording(source, reader, protocol, !a.no_pv_check, &mut out)?
+        }
         None => {
-            let input = super::input::load(&a.file, input_format)?;
+            let input = super::input::load(file.path(), input_format)?;
             for i in &input.issues {
-                eprintln!("{}:{i}", input.path.display());
+                eprintln!("{}:{i}", a.file.display());
             }
             let mut decoder = Decoder::new(protocol)
                 .with_detected(detect_sessions(&input.events))
@@ -124,8 +131,14 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
 
 /// Streams a recording: memory stays flat however long it is. A first pass reads the lines
 /// protocol detection needs, so the transcript is decoded from its first line.
+/// The file being decoded: where to read it, and the name the user gave it.
+struct DecodedFile<'a> {
+    path: &'a Path,
+    shown: &'a Path,
+}
+
 fn decode_recording(
-    path: &Path,
+    source: DecodedFile<'_>,
     mut reader: RecordingReader,
     protocol: Option<Protocol>,
     check_pv: bool,
@@ -145,7 +158,8 @@ fn decode_recording(
         detected.push((None, p, format!("recorded with --protocol {name}")));
     } else if protocol.is_none() {
         let mut detector = SessionDetector::default();
-        if let Some(mut first_pass) = super::input::open_recording(path, Some("recording"))? {
+        if let Some(mut first_pass) = super::input::open_recording(source.path, Some("recording"))?
+        {
             let mut ev = Event::line(0, 0, Source::Proxy, String::new());
             while let Some(item) = first_pass.read_into(&mut ev) {
                 if item.is_ok() {
@@ -172,7 +186,7 @@ fn decode_recording(
                     return Ok(Err(e));
                 }
             }
-            Err(issue) => eprintln!("{}:{issue}", path.display()),
+            Err(issue) => eprintln!("{}:{issue}", source.shown.display()),
         }
     }
     Ok(out.summary(decoder))

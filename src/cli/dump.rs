@@ -27,24 +27,26 @@ pub fn run(a: DumpArgs) -> Result<i32> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
     // Recordings stream: dumping a multi-gigabyte file needs no memory.
-    let status = if let Some(reader) = super::input::open_recording(&a.file, a.format.as_deref())? {
-        print_transcript(reader, &a, &mut out)
-    } else {
-        let input = super::input::load(&a.file, a.format.as_deref())?;
-        for u in &input.unclassified {
-            eprintln!(
-                "{}:{}: unclassified line ({}): {}",
-                input.path.display(),
-                u.line,
-                u.reason,
-                u.text
-            );
-        }
-        for i in &input.issues {
-            eprintln!("{}:{i}", input.path.display());
-        }
-        print_transcript(input.events.into_iter().map(Ok), &a, &mut out)
-    };
+    let file = super::input::InputFile::open(&a.file)?;
+    let status =
+        if let Some(reader) = super::input::open_recording(file.path(), a.format.as_deref())? {
+            print_transcript(reader, &a, &mut out)
+        } else {
+            let input = super::input::load(file.path(), a.format.as_deref())?;
+            for u in &input.unclassified {
+                eprintln!(
+                    "{}:{}: unclassified line ({}): {}",
+                    a.file.display(),
+                    u.line,
+                    u.reason,
+                    u.text
+                );
+            }
+            for i in &input.issues {
+                eprintln!("{}:{i}", input.path.display());
+            }
+            print_transcript(input.events.into_iter().map(Ok), &a, &mut out)
+        };
     match status.and_then(|code| out.flush().map(|()| code)) {
         Ok(code) => Ok(code),
         // `kibitzer dump x | head` is normal use, not an error.

@@ -29,7 +29,8 @@ pub struct ExportArgs {
 
 pub fn run(a: ExportArgs) -> Result<i32> {
     let protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
-    let input = super::input::load(&a.file, a.format.as_deref())?;
+    let file = super::input::InputFile::open(&a.file)?;
+    let input = super::input::load(file.path(), a.format.as_deref())?;
     let sessions = decode(&input.events, protocol);
     let file_name = a
         .file

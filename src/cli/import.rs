@@ -25,7 +25,8 @@ pub struct ImportArgs {
 }
 
 pub fn run(a: ImportArgs) -> Result<i32> {
-    let input = super::input::load(&a.log, a.format.as_deref())?;
+    let file = super::input::InputFile::open(&a.log)?;
+    let input = super::input::load(file.path(), a.format.as_deref())?;
     let out = std::fs::File::create(&a.output)
         .with_context(|| format!("cannot create {}", a.output.display()))?;
     let mut w = out;

@@ -26,6 +26,96 @@ pub struct Input {
 /// A kibitzer recording, read one event at a time.
 pub type RecordingReader = Reader<BufReader<std::fs::File>>;
 
+/// The file a command reads: the user's path when it is a regular file; standard input (`-`)
+/// or a pipe (`<(zcat game.log.gz)`) copied to a temporary file first, since logs are
+/// memory-mapped and recordings read twice (detection, then decoding). The copy is removed
+/// when this is dropped.
+pub struct InputFile {
+    path: PathBuf,
+    spooled: bool,
+}
+
+impl InputFile {
+    pub fn open(path: &Path) -> Result<InputFile> {
+        if path.as_os_str() == "-" {
+            let stdin = std::io::stdin();
+            return InputFile::spool(&mut stdin.lock(), "standard input");
+        }
+        let meta =
+            std::fs::metadata(path).with_context(|| format!("cannot open {}", path.display()))?;
+        if meta.is_dir() {
+            bail!(
+                "{} is a directory, not a log or a recording",
+                path.display()
+            );
+        }
+        if meta.is_file() {
+            return Ok(InputFile {
+                path: path.to_path_buf(),
+                spooled: false,
+            });
+        }
+        let mut file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let name = path
+            .file_name()
+            .map_or("pipe".into(), |n| n.to_string_lossy().into_owned());
+        InputFile::spool(&mut file, &name)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn spool(from: &mut impl std::io::Read, name: &str) -> Result<InputFile> {
+        let dir = std::env::temp_dir();
+        let pid = std::process::id();
+        for n in 0..100u32 {
+            let path = dir.join(format!("kibitzer-input-{pid}-{n}"));
+            let mut file = match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(f) => f,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(e).with_context(|| {
+                        format!(
+                            "cannot create a temporary copy of {name} in {}",
+                            dir.display()
+                        )
+                    });
+                }
+            };
+            // From here on the guard removes the copy, whatever happens.
+            let spool = InputFile {
+                path,
+                spooled: true,
+            };
+            let copied = std::io::copy(from, &mut file)
+                .and_then(|n| std::io::Write::flush(&mut file).map(|()| n))
+                .with_context(|| format!("cannot copy {name} to {}", spool.path.display()))?;
+            if copied == 0 {
+                bail!("nothing to read: {name} is empty");
+            }
+            return Ok(spool);
+        }
+        bail!(
+            "cannot create a temporary copy of {name} in {}",
+            dir.display()
+        )
+    }
+}
+
+impl Drop for InputFile {
+    fn drop(&mut self) {
+        if self.spooled {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
 /// The names `--format` accepts for an input, for messages.
 pub fn format_names() -> String {
     format!("auto, recording, {}", LogFormat::names().join(", "))
