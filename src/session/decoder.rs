@@ -395,7 +395,7 @@ impl Decoder {
 
     /// Check every move of every PV (`info ... pv`, CECP thinking output) for legality in its
     /// position (default on). Off, game moves are still checked and boards still tracked; PVs
-    /// are kept as text. Checking PVs is most of the decoding work on real engine output.
+    /// are kept as text. Checking PVs is the largest part of decoding real engine output.
     pub fn check_pv_moves(mut self, on: bool) -> Self {
         self.check_pv = on;
         self
