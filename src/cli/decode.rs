@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// every move, diagnostics inline, and a summary (protocol, engine, games, open obligations).
 #[derive(Args)]
 pub struct DecodeArgs {
-    /// Recording or log file to decode
+    /// Recording or log file to decode (`-` for standard input)
     file: PathBuf,
     /// `json` or `text` for the output, and/or the input format: auto (default), recording,
     /// or an importer name (see `kibitzer import --help`); may be given twice, e.g.

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 /// (`->` GUI to engine, `<-` engine to GUI, `<!` engine stderr, `**` proxy), text.
 #[derive(Args)]
 pub struct DumpArgs {
-    /// Recording or log file to print
+    /// Recording or log file to print (`-` for standard input)
     file: PathBuf,
     /// Input format: auto (default), recording, or an importer name (see `kibitzer import --help`)
     #[arg(long, value_name = "NAME")]

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// GGF for Othello (NBoard sessions).
 #[derive(Args)]
 pub struct ExportArgs {
-    /// Recording or log file
+    /// Recording or log file (`-` for standard input)
     file: PathBuf,
     /// Chess games as PGN (the default)
     #[arg(long, conflicts_with = "ggf")]

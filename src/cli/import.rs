@@ -11,7 +11,7 @@ use std::path::PathBuf;
 #[derive(Args)]
 #[command(after_help = format!("Formats: {}", LogFormat::names().join(", ")))]
 pub struct ImportArgs {
-    /// The log to import
+    /// The log to import (`-` for standard input)
     log: PathBuf,
     /// Output recording (JSONL)
     #[arg(short, long, value_name = "FILE")]
