@@ -1,5 +1,6 @@
 use crate::export::{Context as ExportContext, ggf_session, pgn_session};
-use crate::session::decode;
+use crate::recording::{Event, Source};
+use crate::session::{Decoded, Decoder, detect_sessions};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -30,8 +31,39 @@ pub struct ExportArgs {
 pub fn run(a: ExportArgs) -> Result<i32> {
     let protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
     let file = super::input::InputFile::open(&a.file)?;
-    let input = super::input::load(file.path(), a.format.as_deref())?;
-    let sessions = decode(&input.events, protocol);
+    // Exporting needs the games (their moves carry the engine's evals), not the transcript,
+    // the searches or the PV checks: a recording is streamed through a decoder that keeps
+    // only the games.
+    let decoder = |detected| {
+        Decoder::new(protocol)
+            .with_detected(detected)
+            .retain_searches(false)
+            .check_pv_moves(false)
+    };
+    let mut decoded = Decoded::default();
+    let (header, sessions) = match super::input::open_recording(file.path(), a.format.as_deref())? {
+        Some(mut reader) => {
+            let header = reader.header().clone();
+            let detected = super::decode::recording_protocols(file.path(), &header, protocol)?;
+            let mut d = decoder(detected);
+            let mut ev = Event::line(0, 0, Source::Proxy, String::new());
+            while let Some(item) = reader.read_into(&mut ev) {
+                match item {
+                    Ok(()) => d.push_into(&ev, &mut decoded),
+                    Err(issue) => eprintln!("{}:{issue}", a.file.display()),
+                }
+            }
+            (header, d.finish())
+        }
+        None => {
+            let input = super::input::load(file.path(), a.format.as_deref())?;
+            let mut d = decoder(detect_sessions(&input.events));
+            for ev in &input.events {
+                d.push_into(ev, &mut decoded);
+            }
+            (input.header, d.finish())
+        }
+    };
     let file_name = a
         .file
         .file_name()
@@ -41,13 +73,13 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     let mut skipped = 0;
     for s in &sessions {
         let ctx = ExportContext {
-            event: match (&input.header.label, &s.label) {
+            event: match (&header.label, &s.label) {
                 (_, Some(l)) => format!("{file_name} [{l}]"),
                 (Some(l), None) => l.clone(),
                 (None, None) => file_name.clone(),
             },
-            site: input.header.host.clone().unwrap_or_default(),
-            started: input.header.started.clone(),
+            site: header.host.clone().unwrap_or_default(),
+            started: header.started.clone(),
         };
         let (t, n) = if a.ggf {
             ggf_session(s, &ctx)
