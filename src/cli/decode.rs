@@ -1,7 +1,7 @@
 use super::input::RecordingReader;
 use crate::protocol::Protocol;
 use crate::recording::{Event, Header, Source};
-use crate::session::{Decoded, Decoder, Handshake, Session, SessionDetector, detect_sessions};
+use crate::session::{Decoded, Decoder, Handshake, Session, SessionDetector};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
@@ -107,18 +107,19 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
             decode_recording(source, reader, protocol, !a.no_pv_check, &mut out)?
         }
         None => {
-            let input = super::input::load(file.path(), input_format)?;
-            for i in &input.issues {
-                eprintln!("{}:{i}", a.file.display());
+            // Logs are parsed as they are decoded: a first pass finds each session's protocol
+            // (a session can start anywhere in a log), the second decodes.
+            let log = super::input::open_log(file.path(), input_format)?;
+            let mut detector = SessionDetector::default();
+            if protocol.is_none() {
+                log.events()?.for_each(|ev| detector.push(&ev));
             }
             let mut decoder = Decoder::new(protocol)
-                .with_detected(detect_sessions(&input.events))
+                .with_detected(detector.finish())
                 .retain_searches(false)
                 .check_pv_moves(!a.no_pv_check);
-            input
-                .events
-                .iter()
-                .try_for_each(|ev| out.line(&mut decoder, ev))
+            log.events()?
+                .try_for_each(|ev| out.line(&mut decoder, &ev))
                 .and_then(|()| out.summary(decoder))
         }
     };

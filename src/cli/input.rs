@@ -160,6 +160,44 @@ pub fn open_recording(path: &Path, format: Option<&str>) -> Result<Option<Record
         .with_context(|| format!("{}: not a readable kibitzer recording", path.display()))
 }
 
+/// A log (not a recording) mapped in memory, whose events are parsed as they are read.
+pub struct MappedLog {
+    path: PathBuf,
+    map: memmap2::Mmap,
+    format: LogFormat,
+}
+
+impl MappedLog {
+    /// The events in log order, parsed as they are taken ([`import::stream`]); each call
+    /// starts again from the top.
+    pub fn events(&self) -> Result<import::EventStream<'_>> {
+        import::stream(&self.map, Some(self.format))
+            .with_context(|| format!("{}", self.path.display()))
+    }
+}
+
+/// Opens a log for streaming (`format` as for [`load`]; a recording is not a log here).
+pub fn open_log(path: &Path, format: Option<&str>) -> Result<MappedLog> {
+    let forced = forced_format(format)?.flatten();
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    if file.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
+        bail!("{}: the file is empty", path.display());
+    }
+    // SAFETY: as in `load`: read-only, and the logs kibitzer is given are closed files.
+    #[allow(unsafe_code)]
+    let map = unsafe { memmap2::Mmap::map(&file) }
+        .with_context(|| format!("cannot map {}", path.display()))?;
+    let format = import::stream(&map, forced)
+        .with_context(|| format!("{}", path.display()))?
+        .format();
+    Ok(MappedLog {
+        path: path.to_path_buf(),
+        map,
+        format,
+    })
+}
+
 /// `format`: `None` to autodetect, `Some("recording")` or an importer name to force one.
 pub fn load(path: &Path, format: Option<&str>) -> Result<Input> {
     let forced = forced_format(format)?;
@@ -236,15 +274,9 @@ fn merge(path: &Path, imported: import::Imported) -> Input {
     header.label = None;
     header.imported_from = Some(imported.format.name().to_owned());
     header.source_file = Some(path.display().to_string());
-    let mut events: Vec<Event> = imported
-        .sessions
-        .into_iter()
-        .flat_map(|s| s.events)
-        .collect();
-    events.sort_by_key(|e| e.line.unwrap_or(0));
+    let mut events = import::Imported::merged_events(imported.sessions);
     let epoch = header.start_unix_ns();
-    for (i, e) in events.iter_mut().enumerate() {
-        e.seq = i as u64 + 1;
+    for e in &mut events {
         e.ts = epoch.map(|s| s.saturating_add(e.t));
     }
     Input {

@@ -20,6 +20,10 @@ struct SessionBuf {
     label: String,
     header: Header,
     events: Vec<Event>,
+    /// Events pushed so far, handed out ([`Builder::drain_settled`]) or not.
+    pushed: u64,
+    /// Some pushed event was traffic.
+    traffic: bool,
 }
 
 /// Index of a session inside the builder.
@@ -51,6 +55,8 @@ impl Builder {
             label: label.to_owned(),
             header,
             events: Vec::new(),
+            pushed: 0,
+            traffic: false,
         });
         self.index.insert(label.to_owned(), i);
         Sid(i)
@@ -71,9 +77,7 @@ impl Builder {
     }
 
     pub fn has_traffic(&self, sid: Sid) -> bool {
-        self.sessions
-            .get(sid.0)
-            .is_some_and(|s| s.events.iter().any(Event::is_traffic))
+        self.sessions.get(sid.0).is_some_and(|s| s.traffic)
     }
 
     /// Time for the current line: its own stamp, or the last one seen.
@@ -86,7 +90,9 @@ impl Builder {
 
     fn push(&mut self, sid: Sid, mut e: Event) -> Option<&mut Event> {
         let s = self.sessions.get_mut(sid.0)?;
-        e.seq = s.events.len() as u64 + 1;
+        s.pushed += 1;
+        s.traffic |= e.is_traffic();
+        e.seq = s.pushed;
         e.session = Some(s.label.clone());
         e.line = Some(self.line);
         s.events.push(e);
@@ -130,6 +136,38 @@ impl Builder {
             .get(sid.0)
             .and_then(|s| s.events.last())
             .map(|e| e.text.as_str())
+    }
+
+    /// Moves the events that can no longer change to `out`, in line order (same line: session
+    /// order): every event of a line before `settled_before`, and any other event that is not
+    /// its session's last (a parser only ever edits a session's last event). Events of later
+    /// lines wait while an earlier session's last event might still change, so the order holds.
+    pub fn drain_settled(&mut self, settled_before: u64, out: &mut impl Extend<Event>) {
+        let line_of = |e: &Event| e.line.unwrap_or(0);
+        let hold_from = self
+            .sessions
+            .iter()
+            .filter_map(|s| s.events.last().map(line_of))
+            .filter(|&l| l >= settled_before)
+            .min()
+            .unwrap_or(u64::MAX);
+        let mut batch: Vec<(u64, usize, usize, Event)> = Vec::new();
+        for (k, s) in self.sessions.iter_mut().enumerate() {
+            let n = s.events.partition_point(|e| line_of(e) < hold_from);
+            batch.extend(
+                s.events
+                    .drain(..n)
+                    .enumerate()
+                    .map(|(i, e)| (line_of(&e), k, i, e)),
+            );
+            // A log can hold thousands of sessions (engines restarted every game): one that
+            // has nothing waiting keeps no buffer.
+            if s.events.is_empty() {
+                s.events = Vec::new();
+            }
+        }
+        batch.sort_by_key(|(line, k, i, _)| (*line, *k, *i));
+        out.extend(batch.into_iter().map(|(_, _, _, e)| e));
     }
 
     pub fn unclassified(&mut self, bytes: &[u8], reason: &'static str) {

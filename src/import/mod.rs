@@ -212,6 +212,19 @@ pub struct Imported {
     pub unclassified: Vec<Unclassified>,
 }
 
+impl Imported {
+    /// Every session's events in one stream in log order (same line: session order),
+    /// numbered from 1 in that order: what [`stream`] hands out one at a time.
+    pub fn merged_events(sessions: Vec<ImportedSession>) -> Vec<Event> {
+        let mut events: Vec<Event> = sessions.into_iter().flat_map(|s| s.events).collect();
+        events.sort_by_key(|e| e.line.unwrap_or(0));
+        for (i, e) in events.iter_mut().enumerate() {
+            e.seq = i as u64 + 1;
+        }
+        events
+    }
+}
+
 #[derive(Debug, Error, PartialEq)]
 pub enum ImportError {
     #[error("the log is empty")]
@@ -225,6 +238,107 @@ pub fn import(data: &[u8], format: Option<LogFormat>) -> Result<Imported, Import
     import_with_progress(data, format, &mut |_| {})
 }
 
+/// The log format to parse `data` with: `format`, or the one its content shows.
+fn format_of(data: &[u8], format: Option<LogFormat>) -> Result<LogFormat, ImportError> {
+    if lines::is_blank(data) {
+        return Err(ImportError::Empty);
+    }
+    match format {
+        Some(f) => Ok(f),
+        None => detect(data)
+            .map(|d| d.format)
+            .ok_or_else(|| ImportError::Unrecognised("no known line shape matched".into())),
+    }
+}
+
+/// The events of a log in log order, handed out while it is parsed instead of collected
+/// first, for consumers that take one event at a time (`kibitzer decode`): memory stays
+/// bounded however long the log. They are the events [`import`] gives, merged across sessions
+/// in line order (same line: session order) and numbered from 1 in that order; `ts` is left
+/// unset (the log's start date may only show late).
+pub fn stream(data: &[u8], format: Option<LogFormat>) -> Result<EventStream<'_>, ImportError> {
+    let format = format_of(data, format)?;
+    Ok(EventStream {
+        format,
+        lines: lines::Lines::new(data),
+        parser: formats::parser_for(format, data),
+        builder: Builder::new(format),
+        ready: std::collections::VecDeque::new(),
+        seq: 0,
+        done: false,
+        batch_lines: STREAM_BATCH_LINES,
+        window_lines: STREAM_WINDOW_LINES,
+    })
+}
+
+/// See [`stream`].
+pub struct EventStream<'a> {
+    format: LogFormat,
+    lines: lines::Lines<'a>,
+    parser: Box<dyn formats::Parser>,
+    builder: Builder,
+    ready: std::collections::VecDeque<Event>,
+    seq: u64,
+    done: bool,
+    batch_lines: usize,
+    window_lines: u64,
+}
+
+/// Lines parsed between two hand-outs.
+const STREAM_BATCH_LINES: usize = 4096;
+
+/// How many lines back a session's last event may still be edited by a parser (a wrapped line
+/// joined to the one before it): events of older lines are settled.
+const STREAM_WINDOW_LINES: u64 = 4096;
+
+impl EventStream<'_> {
+    pub fn format(&self) -> LogFormat {
+        self.format
+    }
+
+    /// Smaller batches and windows, so that short test logs cross many hand-outs.
+    #[cfg(test)]
+    fn with_sizes(mut self, batch_lines: usize, window_lines: u64) -> Self {
+        self.batch_lines = batch_lines.max(1);
+        self.window_lines = window_lines;
+        self
+    }
+}
+
+impl Iterator for EventStream<'_> {
+    type Item = Event;
+
+    fn next(&mut self) -> Option<Event> {
+        loop {
+            if let Some(mut e) = self.ready.pop_front() {
+                self.seq += 1;
+                e.seq = self.seq;
+                return Some(e);
+            }
+            if self.done {
+                return None;
+            }
+            for _ in 0..self.batch_lines {
+                let Some(line) = self.lines.next() else {
+                    self.parser.finish(&mut self.builder);
+                    self.done = true;
+                    break;
+                };
+                if lines::is_blank(line.bytes) {
+                    continue;
+                }
+                self.builder.line = line.no;
+                self.parser.line(line.bytes, &mut self.builder);
+            }
+            let settled_before = match self.done {
+                true => u64::MAX,
+                false => self.builder.line.saturating_sub(self.window_lines),
+            };
+            self.builder.drain_settled(settled_before, &mut self.ready);
+        }
+    }
+}
+
 /// How often (in bytes) `progress` is called.
 const PROGRESS_STEP: usize = 1 << 20;
 
@@ -234,15 +348,7 @@ pub fn import_with_progress(
     format: Option<LogFormat>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Imported, ImportError> {
-    if lines::is_blank(data) {
-        return Err(ImportError::Empty);
-    }
-    let format = match format {
-        Some(f) => f,
-        None => detect(data)
-            .map(|d| d.format)
-            .ok_or_else(|| ImportError::Unrecognised("no known line shape matched".into()))?,
-    };
+    let format = format_of(data, format)?;
     let mut parser = formats::parser_for(format, data);
     let mut b = Builder::new(format);
     let mut next_report = PROGRESS_STEP;

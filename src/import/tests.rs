@@ -154,6 +154,61 @@ fn progress_reaches_the_end() {
     assert!(calls > 2);
 }
 
+/// The logs the tests have at hand: the corpus copies, the fixture logs, and short samples
+/// with wrapped lines (python-chess) and multi-line sends (xboard).
+fn sample_logs() -> Vec<(String, Vec<u8>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut logs = Vec::new();
+    for dir in ["corpus", "logs"] {
+        let mut paths: Vec<_> = std::fs::read_dir(root.join(dir))
+            .expect("fixtures")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "log"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let data = std::fs::read(&p).expect("read fixture");
+            logs.push((p.display().to_string(), data));
+        }
+    }
+    logs.push((
+        "wrapped".into(),
+        b"2023-02-02 05:35:42,993 chess.engine DEBUG <XBoardProtocol (pid=3432)>: >> feature a=1\\\n b=2 \\\nc=3\n\
+2023-02-02 05:35:43,000 chess.engine DEBUG <XBoardProtocol (pid=3432)>: << new\n"
+            .to_vec(),
+    ));
+    logs
+}
+
+/// Streaming hands out exactly the events `import` collects, merged in log order, however the
+/// log is cut into batches, as long as the window covers a wrapped line's continuation.
+#[test]
+fn stream_gives_the_merged_import() {
+    let logs = sample_logs();
+    assert!(logs.len() > 20, "expected the corpus fixtures");
+    for (name, data) in &logs {
+        let Ok(imported) = import(data, None) else {
+            assert!(stream(data, None).is_err(), "{name}");
+            continue;
+        };
+        let want = Imported::merged_events(imported.sessions);
+        for (batch, window) in [(1, 2), (2, 3), (7, 2), (64, 16), (4096, 4096)] {
+            let got: Vec<Event> = stream(data, None)
+                .expect("stream")
+                .with_sizes(batch, window)
+                .collect();
+            assert_eq!(
+                got.len(),
+                want.len(),
+                "{name} batch {batch} window {window}"
+            );
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!(g, w, "{name} batch {batch} window {window}");
+            }
+        }
+    }
+}
+
 mod props {
     use super::*;
     use proptest::prelude::*;

@@ -73,54 +73,80 @@ pub fn detect<'a, I>(lines: I) -> Option<Detection>
 where
     I: IntoIterator<Item = (Dir, &'a str)>,
 {
-    // First GUI opening word per protocol, and best engine/GUI vocabulary evidence per protocol.
-    let mut opening: Vec<(Protocol, usize, &'static str)> = Vec::new();
-    let mut evidence: Vec<(Protocol, u8, usize, &'static str)> = Vec::new();
-    for (i, (dir, line)) in lines.into_iter().enumerate() {
+    let mut d = Detector::default();
+    for (dir, line) in lines {
+        d.push(dir, line);
+    }
+    d.finish()
+}
+
+/// [`detect`] one line at a time, keeping what the lines showed rather than the lines.
+#[derive(Debug, Default, Clone)]
+pub struct Detector {
+    /// First GUI opening word per protocol: (protocol, line index, why).
+    opening: Vec<(Protocol, usize, &'static str)>,
+    /// Best engine/GUI vocabulary evidence per protocol: (protocol, strength, line index, why).
+    evidence: Vec<(Protocol, u8, usize, &'static str)>,
+    lines: usize,
+}
+
+impl Detector {
+    pub fn push(&mut self, dir: Dir, line: &str) {
+        let i = self.lines;
+        self.lines += 1;
         if dir == Dir::ToEngine
             && let Some((p, why)) = handshake(line)
         {
-            if !opening.iter().any(|(q, _, _)| *q == p) {
-                opening.push((p, i, why));
+            if !self.opening.iter().any(|(q, _, _)| *q == p) {
+                self.opening.push((p, i, why));
             }
-            continue;
+            return;
         }
         if let Some((p, strength, why)) = vocabulary(dir, line)
-            && !evidence
+            && !self
+                .evidence
                 .iter()
                 .any(|(q, s, _, _)| *q == p && *s >= strength)
         {
-            evidence.retain(|(q, _, _, _)| *q != p);
-            evidence.push((p, strength, i, why));
+            self.evidence.retain(|(q, _, _, _)| *q != p);
+            self.evidence.push((p, strength, i, why));
         }
     }
-    let best_evidence = |among: &dyn Fn(Protocol) -> bool| {
-        evidence
-            .iter()
-            .filter(|(p, _, _, _)| among(*p))
-            .max_by_key(|(_, s, i, _)| (*s, std::cmp::Reverse(*i)))
-            .copied()
-    };
-    match opening.as_slice() {
-        [] => best_evidence(&|_| true).map(|(protocol, _, line, reason)| Detection {
-            protocol,
-            line,
-            reason,
-        }),
-        [(protocol, line, reason)] => Some(Detection {
-            protocol: *protocol,
-            line: *line,
-            reason,
-        }),
-        several => {
-            let confirmed = best_evidence(&|p| several.iter().any(|(q, _, _)| *q == p))
-                .and_then(|e| several.iter().find(|(q, _, _)| *q == e.0).copied());
-            let (protocol, line, reason) = confirmed.or(several.first().copied())?;
-            Some(Detection {
+
+    /// Lines pushed so far.
+    pub fn lines(&self) -> usize {
+        self.lines
+    }
+
+    pub fn finish(&self) -> Option<Detection> {
+        let best_evidence = |among: &dyn Fn(Protocol) -> bool| {
+            self.evidence
+                .iter()
+                .filter(|(p, _, _, _)| among(*p))
+                .max_by_key(|(_, s, i, _)| (*s, std::cmp::Reverse(*i)))
+                .copied()
+        };
+        match self.opening.as_slice() {
+            [] => best_evidence(&|_| true).map(|(protocol, _, line, reason)| Detection {
                 protocol,
                 line,
                 reason,
-            })
+            }),
+            [(protocol, line, reason)] => Some(Detection {
+                protocol: *protocol,
+                line: *line,
+                reason,
+            }),
+            several => {
+                let confirmed = best_evidence(&|p| several.iter().any(|(q, _, _)| *q == p))
+                    .and_then(|e| several.iter().find(|(q, _, _)| *q == e.0).copied());
+                let (protocol, line, reason) = confirmed.or(several.first().copied())?;
+                Some(Detection {
+                    protocol,
+                    line,
+                    reason,
+                })
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ mod uci_info;
 
 use std::fmt;
 
-pub use detect::{Detection, detect};
+pub use detect::{Detection, Detector, detect};
 pub use tokens::Moves;
 
 /// The wire protocols kibitzer decodes.

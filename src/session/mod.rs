@@ -44,15 +44,13 @@ pub fn detect_sessions<'a>(
     d.finish()
 }
 
-/// [`detect_sessions`] one event at a time, for inputs too big to hold: it keeps only the
-/// lines detection looks at.
+/// [`detect_sessions`] one event at a time, for inputs too big to hold: it keeps what each
+/// session's lines showed, not the lines.
 #[derive(Default)]
 pub struct SessionDetector {
-    /// Per session label, in order of appearance: its first traffic lines.
-    per: Vec<(Option<String>, DetectLines)>,
+    /// Per session label, in order of appearance.
+    per: Vec<(Option<String>, protocol::Detector)>,
 }
-
-type DetectLines = Vec<(Dir, String)>;
 
 impl SessionDetector {
     pub fn push(&mut self, ev: &Event) {
@@ -62,30 +60,31 @@ impl SessionDetector {
             _ => return,
         };
         let label = ev.session.as_deref();
-        let lines = match self.per.iter().position(|(l, _)| l.as_deref() == label) {
+        let d = match self.per.iter().position(|(l, _)| l.as_deref() == label) {
             Some(i) => &mut self.per[i].1,
             None => {
-                self.per.push((label.map(str::to_owned), Vec::new()));
+                self.per
+                    .push((label.map(str::to_owned), protocol::Detector::default()));
                 let last = self.per.len() - 1;
                 &mut self.per[last].1
             }
         };
-        if lines.len() < DETECT_LINES {
-            lines.push((dir, ev.text.clone()));
+        if d.lines() < DETECT_LINES {
+            d.push(dir, &ev.text);
         }
     }
 
     /// Every session seen so far has all the lines detection looks at.
     pub fn saturated(&self) -> bool {
-        !self.per.is_empty() && self.per.iter().all(|(_, l)| l.len() >= DETECT_LINES)
+        !self.per.is_empty() && self.per.iter().all(|(_, d)| d.lines() >= DETECT_LINES)
     }
 
     /// The protocol of each session that its lines decide, with the reason.
     pub fn finish(self) -> Vec<(Option<String>, Protocol, String)> {
         self.per
             .into_iter()
-            .filter_map(|(label, lines)| {
-                let d = protocol::detect(lines.iter().map(|(dir, t)| (*dir, t.as_str())))?;
+            .filter_map(|(label, d)| {
+                let d = d.finish()?;
                 Some((label, d.protocol, d.reason.to_owned()))
             })
             .collect()
