@@ -1,6 +1,6 @@
 use crate::export::{Context as ExportContext, ggf_session, pgn_session};
-use crate::recording::{Event, Source};
-use crate::session::{Decoded, Decoder, detect_sessions};
+use crate::recording::{Event, Header, Source};
+use crate::session::{Decoded, Decoder, SessionDetector};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -56,12 +56,21 @@ pub fn run(a: ExportArgs) -> Result<i32> {
             (header, d.finish())
         }
         None => {
-            let input = super::input::load(file.path(), a.format.as_deref())?;
-            let mut d = decoder(detect_sessions(&input.events));
-            for ev in &input.events {
-                d.push_into(ev, &mut decoded);
+            let log = super::input::open_log(file.path(), a.format.as_deref())?;
+            let mut detector = SessionDetector::default();
+            if protocol.is_none() {
+                log.events()?.for_each(|ev| detector.push(&ev));
             }
-            (input.header, d.finish())
+            let mut d = decoder(detector.finish());
+            let mut events = log.events()?;
+            for ev in events.by_ref() {
+                d.push_into(&ev, &mut decoded);
+            }
+            let header = Header::new(
+                concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
+                events.started(),
+            );
+            (header, d.finish())
         }
     };
     let file_name = a

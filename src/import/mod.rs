@@ -296,6 +296,12 @@ impl EventStream<'_> {
         self.format
     }
 
+    /// The log's start, as [`ImportedSession::header`] gives it: its first date stamp (known
+    /// once that line is read), else [`PLACEHOLDER_STARTED`].
+    pub fn started(&self) -> String {
+        self.builder.clock.started()
+    }
+
     /// Smaller batches and windows, so that short test logs cross many hand-outs.
     #[cfg(test)]
     fn with_sizes(mut self, batch_lines: usize, window_lines: u64) -> Self {
