@@ -26,14 +26,17 @@ pub struct DumpArgs {
 pub fn run(a: DumpArgs) -> Result<i32> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
-    // Recordings stream: dumping a multi-gigabyte file needs no memory.
+    // Recordings and logs stream: dumping a multi-gigabyte file needs no memory.
     let file = super::input::InputFile::open(&a.file)?;
     let status =
         if let Some(reader) = super::input::open_recording(file.path(), a.format.as_deref())? {
             print_transcript(reader, &a, &mut out)
         } else {
-            let input = super::input::load(file.path(), a.format.as_deref())?;
-            for u in &input.unclassified {
+            // Logs stream too: events are parsed as they are printed.
+            let log = super::input::open_log(file.path(), a.format.as_deref())?;
+            let mut events = log.events()?;
+            let status = print_transcript(events.by_ref().map(Ok), &a, &mut out);
+            for u in events.take_unclassified() {
                 eprintln!(
                     "{}:{}: unclassified line ({}): {}",
                     a.file.display(),
@@ -42,10 +45,7 @@ pub fn run(a: DumpArgs) -> Result<i32> {
                     u.text
                 );
             }
-            for i in &input.issues {
-                eprintln!("{}:{i}", input.path.display());
-            }
-            print_transcript(input.events.into_iter().map(Ok), &a, &mut out)
+            status
         };
     match status.and_then(|code| out.flush().map(|()| code)) {
         Ok(code) => Ok(code),

@@ -27,6 +27,9 @@ pub struct ImportArgs {
 pub fn run(a: ImportArgs) -> Result<i32> {
     let file = super::input::InputFile::open(&a.log)?;
     let input = super::input::load(file.path(), a.format.as_deref())?;
+    for i in &input.issues {
+        eprintln!("{}:{i}", a.log.display());
+    }
     let out = std::fs::File::create(&a.output)
         .with_context(|| format!("cannot create {}", a.output.display()))?;
     let mut w = out;

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 const PROGRESS_THRESHOLD: u64 = 32 << 20;
 
 pub struct Input {
-    pub path: PathBuf,
     /// `None` for a kibitzer recording, else the log format it was imported from.
     pub format: Option<LogFormat>,
     pub header: Header,
@@ -211,7 +210,6 @@ pub fn load(path: &Path, format: Option<&str>) -> Result<Input> {
             }
         }
         return Ok(Input {
-            path: path.to_path_buf(),
             format: None,
             header,
             events,
@@ -280,7 +278,6 @@ fn merge(path: &Path, imported: import::Imported) -> Input {
         e.ts = epoch.map(|s| s.saturating_add(e.t));
     }
     Input {
-        path: path.to_path_buf(),
         format: Some(imported.format),
         header,
         events,

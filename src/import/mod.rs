@@ -296,6 +296,11 @@ impl EventStream<'_> {
         self.format
     }
 
+    /// The lines no rule explained, so far (all of them once the stream is exhausted).
+    pub fn take_unclassified(&mut self) -> Vec<Unclassified> {
+        std::mem::take(&mut self.builder.unclassified)
+    }
+
     /// The log's start, as [`ImportedSession::header`] gives it: its first date stamp (known
     /// once that line is read), else [`PLACEHOLDER_STARTED`].
     pub fn started(&self) -> String {
