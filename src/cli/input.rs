@@ -1,26 +1,14 @@
 //! Opens whatever the user points kibitzer at: a kibitzer recording, or any log an importer
 //! understands. Every command goes through here, so none needs a separate import step.
 
-use crate::import::{self, LogFormat, Unclassified};
-use crate::recording::{Event, Header, ReadIssue, Reader, reader::looks_like_recording};
+use crate::import::{self, LogFormat};
+use crate::recording::{Header, Reader, reader::looks_like_recording};
 use anyhow::{Context, Result, bail};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// Logs bigger than this get a progress bar on stderr while importing.
-const PROGRESS_THRESHOLD: u64 = 32 << 20;
-
-pub struct Input {
-    /// `None` for a kibitzer recording, else the log format it was imported from.
-    pub format: Option<LogFormat>,
-    pub header: Header,
-    /// All events in file order. Imported logs label each event with its `session`.
-    pub events: Vec<Event>,
-    /// Lines of a recording that could not be read (with line numbers).
-    pub issues: Vec<ReadIssue>,
-    /// Lines of an imported log that no importer rule explains.
-    pub unclassified: Vec<Unclassified>,
-}
+pub const PROGRESS_THRESHOLD: u64 = 32 << 20;
 
 /// A kibitzer recording, read one event at a time.
 pub type RecordingReader = Reader<BufReader<std::fs::File>>;
@@ -167,6 +155,15 @@ pub struct MappedLog {
 }
 
 impl MappedLog {
+    pub fn format(&self) -> LogFormat {
+        self.format
+    }
+
+    /// Size of the log in bytes.
+    pub fn size(&self) -> usize {
+        self.map.len()
+    }
+
     /// The events in log order, parsed as they are taken ([`import::stream`]); each call
     /// starts again from the top.
     pub fn events(&self) -> Result<import::EventStream<'_>> {
@@ -197,51 +194,7 @@ pub fn open_log(path: &Path, format: Option<&str>) -> Result<MappedLog> {
     })
 }
 
-/// `format`: `None` to autodetect, `Some("recording")` or an importer name to force one.
-pub fn load(path: &Path, format: Option<&str>) -> Result<Input> {
-    let forced = forced_format(format)?;
-    if let Some(reader) = open_recording(path, format)? {
-        let header = reader.header().clone();
-        let (mut events, mut issues) = (Vec::new(), Vec::new());
-        for item in reader {
-            match item {
-                Ok(e) => events.push(e),
-                Err(i) => issues.push(i),
-            }
-        }
-        return Ok(Input {
-            format: None,
-            header,
-            events,
-            issues,
-            unclassified: Vec::new(),
-        });
-    }
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if len == 0 {
-        bail!("{}: the file is empty", path.display());
-    }
-    // SAFETY: the map is read-only and dropped before we return; a log truncated while we read
-    // it would fault (SIGBUS). Logs given to kibitzer are closed files, which the docs state.
-    #[allow(unsafe_code)]
-    let map = unsafe { memmap2::Mmap::map(&file) }
-        .with_context(|| format!("cannot map {}", path.display()))?;
-    let bar = (len >= PROGRESS_THRESHOLD).then(|| progress_bar(len, path));
-    let imported = import::import_with_progress(&map, forced.flatten(), &mut |done| {
-        if let Some(b) = &bar {
-            b.set_position(done as u64);
-        }
-    })
-    .with_context(|| format!("{}", path.display()))?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    Ok(merge(path, imported))
-}
-
-fn progress_bar(len: u64, path: &Path) -> indicatif::ProgressBar {
+pub fn progress_bar(len: u64, path: &Path) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(len),
         indicatif::ProgressDrawTarget::stderr(),
@@ -255,14 +208,14 @@ fn progress_bar(len: u64, path: &Path) -> indicatif::ProgressBar {
     bar
 }
 
-/// One event stream in log order, every event labelled with its session.
-fn merge(path: &Path, imported: import::Imported) -> Input {
-    let mut header = imported
-        .sessions
+/// The header of the recording an imported log becomes: the first engine session's (the tool's
+/// own session when there is none), for the whole log.
+pub fn imported_header(path: &Path, format: LogFormat, sessions: &[(String, Header)]) -> Header {
+    let mut header = sessions
         .iter()
-        .find(|s| !s.label.starts_with('['))
-        .or(imported.sessions.first())
-        .map(|s| s.header.clone())
+        .find(|(label, _)| !label.starts_with('['))
+        .or(sessions.first())
+        .map(|(_, h)| h.clone())
         .unwrap_or_else(|| {
             Header::new(
                 concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
@@ -270,18 +223,7 @@ fn merge(path: &Path, imported: import::Imported) -> Input {
             )
         });
     header.label = None;
-    header.imported_from = Some(imported.format.name().to_owned());
+    header.imported_from = Some(format.name().to_owned());
     header.source_file = Some(path.display().to_string());
-    let mut events = import::Imported::merged_events(imported.sessions);
-    let epoch = header.start_unix_ns();
-    for e in &mut events {
-        e.ts = epoch.map(|s| s.saturating_add(e.t));
-    }
-    Input {
-        format: Some(imported.format),
-        header,
-        events,
-        issues: Vec::new(),
-        unclassified: imported.unclassified,
-    }
+    header
 }

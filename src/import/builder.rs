@@ -138,6 +138,20 @@ impl Builder {
             .map(|e| e.text.as_str())
     }
 
+    /// Each session's label and header as [`Builder::finish`] gives them, in order of
+    /// appearance, without their events.
+    pub fn session_headers(&self) -> Vec<(String, Header)> {
+        let started = self.clock.started();
+        self.sessions
+            .iter()
+            .map(|s| {
+                let mut header = s.header.clone();
+                header.started = started.clone();
+                (s.label.clone(), header)
+            })
+            .collect()
+    }
+
     /// Moves the events that can no longer change to `out`, in line order (same line: session
     /// order): every event of a line before `settled_before`, and any other event that is not
     /// its session's last (a parser only ever edits a session's last event). Events of later

@@ -266,6 +266,7 @@ pub fn stream(data: &[u8], format: Option<LogFormat>) -> Result<EventStream<'_>,
         ready: std::collections::VecDeque::new(),
         seq: 0,
         done: false,
+        read: 0,
         batch_lines: STREAM_BATCH_LINES,
         window_lines: STREAM_WINDOW_LINES,
     })
@@ -280,6 +281,8 @@ pub struct EventStream<'a> {
     ready: std::collections::VecDeque<Event>,
     seq: u64,
     done: bool,
+    /// Bytes of the log parsed so far.
+    read: usize,
     batch_lines: usize,
     window_lines: u64,
 }
@@ -299,6 +302,17 @@ impl EventStream<'_> {
     /// The lines no rule explained, so far (all of them once the stream is exhausted).
     pub fn take_unclassified(&mut self) -> Vec<Unclassified> {
         std::mem::take(&mut self.builder.unclassified)
+    }
+
+    /// Bytes of the log parsed so far, for progress.
+    pub fn bytes_read(&self) -> usize {
+        self.read
+    }
+
+    /// Each session's label and header, as [`import`] gives them once the whole log is read
+    /// (parsers fill headers in as they go).
+    pub fn session_headers(&self) -> Vec<(String, Header)> {
+        self.builder.session_headers()
     }
 
     /// The log's start, as [`ImportedSession::header`] gives it: its first date stamp (known
@@ -335,6 +349,7 @@ impl Iterator for EventStream<'_> {
                     self.done = true;
                     break;
                 };
+                self.read = line.end;
                 if lines::is_blank(line.bytes) {
                     continue;
                 }
