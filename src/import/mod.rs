@@ -212,19 +212,6 @@ pub struct Imported {
     pub unclassified: Vec<Unclassified>,
 }
 
-impl Imported {
-    /// Every session's events in one stream in log order (same line: session order),
-    /// numbered from 1 in that order: what [`stream`] hands out one at a time.
-    pub fn merged_events(sessions: Vec<ImportedSession>) -> Vec<Event> {
-        let mut events: Vec<Event> = sessions.into_iter().flat_map(|s| s.events).collect();
-        events.sort_by_key(|e| e.line.unwrap_or(0));
-        for (i, e) in events.iter_mut().enumerate() {
-            e.seq = i as u64 + 1;
-        }
-        events
-    }
-}
-
 #[derive(Debug, Error, PartialEq)]
 pub enum ImportError {
     #[error("the log is empty")]

@@ -180,6 +180,17 @@ fn sample_logs() -> Vec<(String, Vec<u8>)> {
     logs
 }
 
+/// Every session's events in one stream in log order (same line: session order), numbered
+/// from 1 in that order: what `stream` promises to hand out.
+fn merged_events(sessions: Vec<ImportedSession>) -> Vec<Event> {
+    let mut events: Vec<Event> = sessions.into_iter().flat_map(|s| s.events).collect();
+    events.sort_by_key(|e| e.line.unwrap_or(0));
+    for (i, e) in events.iter_mut().enumerate() {
+        e.seq = i as u64 + 1;
+    }
+    events
+}
+
 /// Streaming hands out exactly the events `import` collects, merged in log order, however the
 /// log is cut into batches, as long as the window covers a wrapped line's continuation.
 #[test]
@@ -191,7 +202,7 @@ fn stream_gives_the_merged_import() {
             assert!(stream(data, None).is_err(), "{name}");
             continue;
         };
-        let want = Imported::merged_events(imported.sessions);
+        let want = merged_events(imported.sessions);
         for (batch, window) in [(1, 2), (2, 3), (7, 2), (64, 16), (4096, 4096)] {
             let got: Vec<Event> = stream(data, None)
                 .expect("stream")
