@@ -258,6 +258,25 @@ mod props {
             }
         }
 
+        /// Every format, on log-like garbage: streaming in small batches hands out the merged
+        /// import, or fails the same way (a window longer than these logs: the fixture test
+        /// above takes the small windows).
+        #[test]
+        fn streaming_agrees_with_the_import(data in arb_log(), batch in 1..6usize) {
+            for f in LogFormat::ALL {
+                match import(&data, Some(*f)) {
+                    Ok(imp) => {
+                        let got: Vec<Event> = stream(&data, Some(*f))
+                            .map_err(|e| TestCaseError::fail(e.to_string()))?
+                            .with_sizes(batch, 64)
+                            .collect();
+                        prop_assert_eq!(got, merged_events(imp.sessions), "{:?}", f);
+                    }
+                    Err(e) => prop_assert_eq!(stream(&data, Some(*f)).err(), Some(e)),
+                }
+            }
+        }
+
         #[test]
         fn seq_counts_from_one_per_session(data in arb_log()) {
             if let Ok(imp) = import(&data, None) {
