@@ -194,7 +194,7 @@ impl State {
             }
             Msg::EngineMove(mv) => {
                 let owed = self.close(at, false, |o| o.answer == "move");
-                if owed == 0 && self.searches_started == 0 && self.engine_side.is_none() {
+                if owed == 0 && self.s.search_count == 0 && self.engine_side.is_none() {
                     self.diag(
                         Level::Note,
                         "unexpected",

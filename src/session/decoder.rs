@@ -69,9 +69,6 @@ pub(crate) struct State {
     /// Diagnostics of the current line.
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) moved: bool,
-    /// Searches started in this session: answers before the first one come from a log that
-    /// starts mid-session, not from a confused engine.
-    pub(crate) searches_started: u64,
     /// NBoard: the engine's last `=== MOVE` (upper-case move, its eval, the ply it was for).
     /// The board only changes when the GUI then sends `move`; if that is the proposal, the
     /// ply is the engine's.
@@ -103,7 +100,6 @@ impl State {
             engine_side: None,
             diags: Vec::new(),
             moved: false,
-            searches_started: 0,
             nboard_proposal: None,
             spare: protocol::Spare::default(),
         }
@@ -225,7 +221,6 @@ impl State {
             game: self.game_index(),
             ply: self.s.games.last().map_or(0, |g| g.plies.len()),
         });
-        self.searches_started += 1;
         self.s.search_count += 1;
     }
 

@@ -404,7 +404,9 @@ pub struct Session {
     pub obligations: Vec<Obligation>,
     pub games: Vec<Game>,
     pub searches: Vec<Search>,
-    /// Searches started: `searches.len()` when they are kept, and still counted when not.
+    /// Searches started: `searches.len()` when they are kept, and still counted when not. An
+    /// answer before the first one comes from a log that starts mid-session, not from a
+    /// confused engine.
     pub search_count: u64,
     pub modes: Modes,
     pub clocks: Clocks,

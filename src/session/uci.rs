@@ -37,7 +37,7 @@ impl State {
                     self.s.modes.ponder = false;
                     self.engine_side = self.engine_side.map(Side::other);
                 }
-                _ if self.searches_started == 0 => {}
+                _ if self.s.search_count == 0 => {}
                 _ => self.diag(
                     Level::Warning,
                     "unexpected",
@@ -389,7 +389,7 @@ impl State {
 
     fn uci_bestmove(&mut self, best: &str, ponder: Option<&str>, at: At) {
         if self.close(at, false, |o| o.answer == "bestmove") == 0 {
-            if self.searches_started == 0 {
+            if self.s.search_count == 0 {
                 self.diag(
                     Level::Note,
                     "unexpected",
