@@ -5,9 +5,10 @@
 //! - no message the protocol texts define is left `unknown`;
 //! - the PGN export's moves equal the game the client (python-chess) played and saved.
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn recordings() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings");
@@ -25,17 +26,9 @@ fn recordings() -> Vec<PathBuf> {
     v
 }
 
+/// Runs `kibitzer ARGS`, which must succeed, for its stdout.
 fn kibitzer(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
-        .args(args)
-        .output()
-        .expect("run kibitzer");
-    assert!(
-        out.status.success(),
-        "kibitzer {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
+    common::run_ok(args).0
 }
 
 fn decoded(path: &Path) -> Vec<Value> {
@@ -491,7 +484,7 @@ fn format_selects_the_output_and_the_input() {
         &["--format", "arena", "--format", "fastchess"],
         &["--format", "no-such-format"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        let out = common::kibitzer()
             .args(["decode", p])
             .args(bad)
             .output()
@@ -514,7 +507,7 @@ fn standard_input_decodes_like_the_file() {
     use std::io::Write as _;
     use std::process::Stdio;
     let run = |args: &[&str], input: &[u8]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        let mut child = common::kibitzer()
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

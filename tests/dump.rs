@@ -1,33 +1,26 @@
 //! `kibitzer dump`: the readable transcript of a recording or a log, streamed.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-fn dump(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
-        .arg("dump")
-        .args(args)
-        .output()
-        .expect("run kibitzer");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.success(),
-    )
+use std::path::Path;
+
+fn dump(args: &[&str]) -> (String, String) {
+    let mut all = vec!["dump"];
+    all.extend_from_slice(args);
+    common::run_ok(&all)
 }
 
 #[test]
 fn a_recording_prints_one_line_per_event_with_direction_and_time() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/stockfish-uci-game.jsonl");
     let p = path.to_str().unwrap();
-    let (out, err, ok) = dump(&[p]);
-    assert!(ok, "{err}");
+    let (out, _) = dump(&[p]);
     let events = std::fs::read_to_string(&path).unwrap().lines().count() - 1;
     assert_eq!(out.lines().count(), events);
     assert!(out.lines().any(|l| l.ends_with("-> uci")), "{out}");
     assert!(out.lines().any(|l| l.contains("<- uciok")));
     // `--no-proxy` leaves out the proxy's own events (spawn, EOF, exit).
-    let (bare, _, _) = dump(&["--no-proxy", p]);
+    let (bare, _) = dump(&["--no-proxy", p]);
     assert!(bare.lines().count() < events);
     assert!(!bare.contains("**"));
 }
@@ -41,8 +34,7 @@ fn a_log_streams_and_its_unexplained_lines_go_to_stderr_with_their_line() {
         "1 >first : xboard\n2 >first : protover 2\nwhat is this line\n3 <first : feature done=1\n",
     )
     .unwrap();
-    let (out, err, ok) = dump(&[log.to_str().unwrap()]);
-    assert!(ok, "{err}");
+    let (out, _) = dump(&[log.to_str().unwrap()]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");
     assert!(lines[0].ends_with("[first] -> xboard"));
@@ -57,14 +49,12 @@ fn a_log_streams_and_its_unexplained_lines_go_to_stderr_with_their_line() {
          2020-10-20 11:07:40.700-->1:isready\n",
     )
     .unwrap();
-    let (out, err, ok) = dump(&[arena.to_str().unwrap()]);
-    assert!(ok, "{err}");
+    let (out, err) = dump(&[arena.to_str().unwrap()]);
     assert_eq!(out.lines().count(), 3, "{out}");
     assert!(err.contains("arena.log:3: unclassified line"), "{err}");
     assert!(err.contains("some pasted junk"), "{err}");
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log");
-    let (out, err, ok) = dump(&[fixture.to_str().unwrap()]);
-    assert!(ok, "{err}");
+    let (out, _) = dump(&[fixture.to_str().unwrap()]);
     assert!(out.lines().count() > 2500);
 }

@@ -1,24 +1,10 @@
 //! `kibitzer import LOG -o FILE`: the log becomes a recording holding the same events, written
 //! while the log streams through the importer.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-fn kibitzer(args: &[&str]) -> (String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
-        .args(args)
-        .output()
-        .expect("run kibitzer");
-    assert!(
-        out.status.success(),
-        "kibitzer {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::run_ok as kibitzer;
+use std::path::Path;
 
 #[test]
 fn an_imported_log_reads_back_as_the_same_events() {

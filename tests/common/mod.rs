@@ -14,6 +14,21 @@ pub fn kibitzer() -> Command {
     Command::new(env!("CARGO_BIN_EXE_kibitzer"))
 }
 
+/// Runs `kibitzer ARGS`, which must succeed (its stderr is the failure message), and returns
+/// its stdout and stderr.
+pub fn run_ok(args: &[&str]) -> (String, String) {
+    let out = kibitzer().args(args).output().expect("run kibitzer");
+    assert!(
+        out.status.success(),
+        "kibitzer {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// A real engine from PATH or Debian's /usr/games. Missing engines fail the test with the
 /// command that installs them: a silently skipped test would hide a broken setup.
 pub fn engine(name: &str) -> PathBuf {
