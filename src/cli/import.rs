@@ -1,9 +1,8 @@
 use crate::import::{LogFormat, Unclassified};
-use crate::recording::writer::{encode_event, encode_header};
-use crate::recording::{Event, Header, Source};
+use crate::recording::Event;
+use crate::recording::writer::write_recording;
 use anyhow::{Context, Result};
 use clap::Args;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Convert a log from another tool into a kibitzer recording (JSONL).
@@ -28,55 +27,35 @@ pub struct ImportArgs {
 
 pub fn run(a: ImportArgs) -> Result<i32> {
     let file = super::input::InputFile::open(&a.log)?;
-    let out = std::fs::File::create(&a.output)
+    let mut out = std::fs::File::create(&a.output)
         .with_context(|| format!("cannot create {}", a.output.display()))?;
-    let mut w = Output {
-        file: std::io::BufWriter::with_capacity(1 << 20, out),
-        buf: Vec::with_capacity(64 * 1024),
-        events: 0,
-        sessions: Vec::new(),
-    };
-    let written = match super::input::open_recording(file.path(), a.format.as_deref())? {
-        Some(mut reader) => {
-            w.header(&reader.header().clone())?;
-            let mut ev = Event::line(0, 0, Source::Proxy, String::new());
-            while let Some(item) = reader.read_into(&mut ev) {
-                match item {
-                    Ok(()) => w.event(&ev)?,
-                    Err(issue) => eprintln!("{}:{issue}", a.log.display()),
-                }
+    let mut seen = Seen::default();
+    let (format, unclassified) =
+        match super::input::open_recording(file.path(), a.format.as_deref())? {
+            Some(reader) => {
+                let header = reader.header().clone();
+                let events = reader
+                    .filter_map(|item| {
+                        item.map_err(|issue| eprintln!("{}:{issue}", a.log.display()))
+                            .ok()
+                    })
+                    .inspect(|e| seen.note(e));
+                write_recording(&mut out, &header, events)
+                    .with_context(|| format!("cannot write {}", a.output.display()))?;
+                ("recording", Vec::new())
             }
-            ("recording", Vec::new())
-        }
-        None => {
-            let log = super::input::open_log(file.path(), a.format.as_deref())?;
-            let unclassified = import_log(&log, &a.log, &mut w)?;
-            (log.format().name(), unclassified)
-        }
-    };
-    w.finish()
-        .with_context(|| format!("cannot write {}", a.output.display()))?;
-    let (format, unclassified) = written;
-    // A tournament log can hold hundreds of engine sessions: name the first few.
-    const SHOWN: usize = 12;
-    let mut names = w
-        .sessions
-        .iter()
-        .take(SHOWN)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if names.is_empty() {
-        names.push('-');
-    }
-    if w.sessions.len() > SHOWN {
-        names.push_str(&format!(" ... ({} in all)", w.sessions.len()));
-    }
+            None => {
+                let log = super::input::open_log(file.path(), a.format.as_deref())?;
+                let unclassified = import_log(&log, &a, &mut out, &mut seen)?;
+                (log.format().name(), unclassified)
+            }
+        };
     eprintln!(
-        "{}: {format} -> {}: {} events, sessions: {names}; {} unclassified lines",
+        "{}: {format} -> {}: {} events, sessions: {}; {} unclassified lines",
         a.log.display(),
         a.output.display(),
-        w.events,
+        seen.events,
+        seen.session_names(),
         unclassified.len(),
     );
     if a.show_unclassified {
@@ -93,59 +72,49 @@ pub fn run(a: ImportArgs) -> Result<i32> {
 /// than a few thousand lines' events.
 fn import_log(
     log: &super::input::MappedLog,
-    shown: &std::path::Path,
-    w: &mut Output,
+    a: &ImportArgs,
+    out: &mut std::fs::File,
+    seen: &mut Seen,
 ) -> Result<Vec<Unclassified>> {
-    let bar = (log.size() as u64 >= super::input::PROGRESS_THRESHOLD)
-        .then(|| super::input::progress_bar(2 * log.size() as u64, shown));
-    let tick = |done: usize| {
-        if let Some(b) = &bar {
-            b.set_position(done as u64);
-        }
-    };
+    let size = log.size() as u64;
+    let bar = (size >= super::input::PROGRESS_THRESHOLD)
+        .then(|| super::input::progress_bar(2 * size, &a.log));
     let mut first = log.events()?;
-    let mut n = 0u64;
+    let mut total = 0u64;
     while first.next().is_some() {
-        n += 1;
-        if n.is_multiple_of(1 << 16) {
-            tick(first.bytes_read());
+        total += 1;
+        if let Some(b) = bar.as_ref().filter(|_| total.is_multiple_of(1 << 16)) {
+            b.set_position(first.bytes_read() as u64);
         }
     }
-    let header = super::input::imported_header(shown, log.format(), &first.session_headers());
+    let header = super::input::imported_header(&a.log, log.format(), &first.session_headers());
     let unclassified = first.take_unclassified();
     let epoch = header.start_unix_ns();
-    w.header(&header)?;
-    let mut second = log.events()?;
-    while let Some(mut e) = second.next() {
+    let events = log.events()?.map(|mut e| {
         e.ts = epoch.map(|s| s.saturating_add(e.t));
-        w.event(&e)?;
-        if w.events.is_multiple_of(1 << 16) {
-            tick(log.size() + second.bytes_read());
+        seen.note(&e);
+        if let Some(b) = bar.as_ref().filter(|_| seen.events.is_multiple_of(1 << 16)) {
+            b.set_position(size + size * seen.events / total.max(1));
         }
-    }
+        e
+    });
+    write_recording(out, &header, events)
+        .with_context(|| format!("cannot write {}", a.output.display()))?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     Ok(unclassified)
 }
 
-/// The recording being written, and what the summary line reports.
-struct Output {
-    file: std::io::BufWriter<std::fs::File>,
-    buf: Vec<u8>,
+/// What the summary line reports: events written, session labels in order of appearance.
+#[derive(Default)]
+struct Seen {
     events: u64,
-    /// Session labels in order of first appearance.
     sessions: Vec<String>,
 }
 
-impl Output {
-    fn header(&mut self, h: &Header) -> std::io::Result<()> {
-        encode_header(&mut self.buf, h);
-        self.flush_buf()
-    }
-
-    fn event(&mut self, e: &Event) -> std::io::Result<()> {
-        encode_event(&mut self.buf, e);
+impl Seen {
+    fn note(&mut self, e: &Event) {
         self.events += 1;
         if let Some(s) = e.session.as_deref()
             && self.sessions.last().is_none_or(|l| l != s)
@@ -153,20 +122,18 @@ impl Output {
         {
             self.sessions.push(s.to_owned());
         }
-        if self.buf.len() > 60 * 1024 {
-            self.flush_buf()?;
+    }
+
+    /// The labels, the first few only: a tournament log can hold hundreds of engine sessions.
+    fn session_names(&self) -> String {
+        const SHOWN: usize = 12;
+        if self.sessions.is_empty() {
+            return "-".into();
         }
-        Ok(())
-    }
-
-    fn flush_buf(&mut self) -> std::io::Result<()> {
-        self.file.write_all(&self.buf)?;
-        self.buf.clear();
-        Ok(())
-    }
-
-    fn finish(&mut self) -> std::io::Result<()> {
-        self.flush_buf()?;
-        self.file.flush()
+        let mut names = self.sessions[..self.sessions.len().min(SHOWN)].join(", ");
+        if self.sessions.len() > SHOWN {
+            names.push_str(&format!(" ... ({} in all)", self.sessions.len()));
+        }
+        names
     }
 }

@@ -173,17 +173,17 @@ pub fn encode_header(out: &mut Vec<u8>, h: &Header) {
     }
 }
 
-/// Writes a whole recording (header + events) to `w` in large blocks; used by `import` and
-/// tests. `w` need not be buffered.
-pub fn write_recording<'a, W: Write>(
+/// Writes a whole recording (header + events, borrowed or streamed) to `w` in large blocks;
+/// used by `import` and tests. `w` need not be buffered.
+pub fn write_recording<W: Write>(
     w: &mut W,
     header: &Header,
-    events: impl IntoIterator<Item = &'a Event>,
+    events: impl IntoIterator<Item = impl std::borrow::Borrow<Event>>,
 ) -> io::Result<()> {
     let mut buf = Vec::with_capacity(64 * 1024);
     encode_header(&mut buf, header);
     for e in events {
-        encode_event(&mut buf, e);
+        encode_event(&mut buf, e.borrow());
         if buf.len() > 60 * 1024 {
             w.write_all(&buf)?;
             buf.clear();
