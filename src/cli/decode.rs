@@ -1,7 +1,7 @@
 use super::input::RecordingReader;
 use crate::protocol::Protocol;
-use crate::recording::{Event, Header, Source};
-use crate::session::{Decoded, Decoder, Handshake, Session, SessionDetector};
+use crate::recording::{Event, Source};
+use crate::session::{Decoded, Decoder, Handshake, Session};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
@@ -110,12 +110,8 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
             // Logs are parsed as they are decoded: a first pass finds each session's protocol
             // (a session can start anywhere in a log), the second decodes.
             let log = super::input::open_log(file.path(), input_format)?;
-            let mut detector = SessionDetector::default();
-            if protocol.is_none() {
-                log.events()?.for_each(|ev| detector.push(&ev));
-            }
             let mut decoder = Decoder::new(protocol)
-                .with_detected(detector.finish())
+                .with_detected(log.protocols(protocol)?)
                 .retain_searches(false)
                 .check_pv_moves(!a.no_pv_check);
             log.events()?
@@ -136,42 +132,6 @@ struct DecodedFile<'a> {
     shown: &'a Path,
 }
 
-/// The protocol of each session of the recording at `path`, as [`Decoder::with_detected`]
-/// takes it, found before decoding so that a streamed recording is decoded from its first
-/// line. A recording made by `record` is one session, so its first lines are enough (and
-/// `record --protocol` may have named it); an imported recording can start a session
-/// anywhere, so it is read through. Nothing to find when the user forces a protocol.
-pub(crate) fn recording_protocols(
-    path: &Path,
-    header: &Header,
-    protocol: Option<Protocol>,
-) -> Result<Vec<(Option<String>, Protocol, String)>> {
-    let one_session = header.imported_from.is_none();
-    let hint = header
-        .protocol
-        .as_deref()
-        .and_then(|name| Some((Protocol::from_name(name)?, name)));
-    if let (true, Some((p, name))) = (one_session, hint) {
-        return Ok(vec![(None, p, format!("recorded with --protocol {name}"))]);
-    }
-    if protocol.is_some() {
-        return Ok(Vec::new());
-    }
-    let mut detector = SessionDetector::default();
-    if let Some(mut first_pass) = super::input::open_recording(path, Some("recording"))? {
-        let mut ev = Event::line(0, 0, Source::Proxy, String::new());
-        while let Some(item) = first_pass.read_into(&mut ev) {
-            if item.is_ok() {
-                detector.push(&ev);
-                if one_session && detector.saturated() {
-                    break;
-                }
-            }
-        }
-    }
-    Ok(detector.finish())
-}
-
 /// Streams a recording: memory stays flat however long it is.
 fn decode_recording(
     source: DecodedFile<'_>,
@@ -180,7 +140,7 @@ fn decode_recording(
     check_pv: bool,
     out: &mut Printer<impl Write>,
 ) -> Result<std::io::Result<()>> {
-    let detected = recording_protocols(source.path, reader.header(), protocol)?;
+    let detected = super::input::recording_protocols(source.path, reader.header(), protocol)?;
     // The summary needs the games, the open obligations and how many searches there were,
     // not every finished search and answered request: those would grow with the input.
     let mut decoder = Decoder::new(protocol)

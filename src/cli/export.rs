@@ -1,6 +1,6 @@
 use crate::export::{Context as ExportContext, ggf_session, pgn_session};
 use crate::recording::{Event, Header, Source};
-use crate::session::{Decoded, Decoder, SessionDetector};
+use crate::session::{Decoded, Decoder};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -44,7 +44,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     let (header, sessions) = match super::input::open_recording(file.path(), a.format.as_deref())? {
         Some(mut reader) => {
             let header = reader.header().clone();
-            let detected = super::decode::recording_protocols(file.path(), &header, protocol)?;
+            let detected = super::input::recording_protocols(file.path(), &header, protocol)?;
             let mut d = decoder(detected);
             let mut ev = Event::line(0, 0, Source::Proxy, String::new());
             while let Some(item) = reader.read_into(&mut ev) {
@@ -57,11 +57,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
         }
         None => {
             let log = super::input::open_log(file.path(), a.format.as_deref())?;
-            let mut detector = SessionDetector::default();
-            if protocol.is_none() {
-                log.events()?.for_each(|ev| detector.push(&ev));
-            }
-            let mut d = decoder(detector.finish());
+            let mut d = decoder(log.protocols(protocol)?);
             let mut events = log.events()?;
             for ev in events.by_ref() {
                 d.push_into(&ev, &mut decoded);

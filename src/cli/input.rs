@@ -2,7 +2,9 @@
 //! understands. Every command goes through here, so none needs a separate import step.
 
 use crate::import::{self, LogFormat};
-use crate::recording::{Header, Reader, reader::looks_like_recording};
+use crate::protocol::Protocol;
+use crate::recording::{Event, Header, Reader, Source, reader::looks_like_recording};
+use crate::session::SessionDetector;
 use anyhow::{Context, Result, bail};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -147,6 +149,42 @@ pub fn open_recording(path: &Path, format: Option<&str>) -> Result<Option<Record
         .with_context(|| format!("{}: not a readable kibitzer recording", path.display()))
 }
 
+/// The protocol of each session of the recording at `path`, as [`crate::session::Decoder::with_detected`]
+/// takes it, found before decoding so that a streamed recording is decoded from its first
+/// line. A recording made by `record` is one session, so its first lines are enough (and
+/// `record --protocol` may have named it); an imported recording can start a session
+/// anywhere, so it is read through. Nothing to find when the user forces a protocol.
+pub fn recording_protocols(
+    path: &Path,
+    header: &Header,
+    protocol: Option<Protocol>,
+) -> Result<Vec<(Option<String>, Protocol, String)>> {
+    let one_session = header.imported_from.is_none();
+    let hint = header
+        .protocol
+        .as_deref()
+        .and_then(|name| Some((Protocol::from_name(name)?, name)));
+    if let (true, Some((p, name))) = (one_session, hint) {
+        return Ok(vec![(None, p, format!("recorded with --protocol {name}"))]);
+    }
+    if protocol.is_some() {
+        return Ok(Vec::new());
+    }
+    let mut detector = SessionDetector::default();
+    if let Some(mut first_pass) = open_recording(path, Some("recording"))? {
+        let mut ev = Event::line(0, 0, Source::Proxy, String::new());
+        while let Some(item) = first_pass.read_into(&mut ev) {
+            if item.is_ok() {
+                detector.push(&ev);
+                if one_session && detector.saturated() {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(detector.finish())
+}
+
 /// A log (not a recording) mapped in memory, whose events are parsed as they are read.
 pub struct MappedLog {
     path: PathBuf,
@@ -170,9 +208,24 @@ impl MappedLog {
         import::stream(&self.map, Some(self.format))
             .with_context(|| format!("{}", self.path.display()))
     }
+
+    /// The protocol of each session, as [`crate::session::Decoder::with_detected`] takes it, from a pass over
+    /// the whole log (a session can start anywhere in it); nothing to find when the user
+    /// forces a protocol.
+    pub fn protocols(
+        &self,
+        forced: Option<Protocol>,
+    ) -> Result<Vec<(Option<String>, Protocol, String)>> {
+        let mut detector = SessionDetector::default();
+        if forced.is_none() {
+            self.events()?.for_each(|ev| detector.push(&ev));
+        }
+        Ok(detector.finish())
+    }
 }
 
-/// Opens a log for streaming (`format` as for [`load`]; a recording is not a log here).
+/// Opens a log for streaming (`format`: `None` to detect it, or a format name; a recording is
+/// not a log here: see [`open_recording`]).
 pub fn open_log(path: &Path, format: Option<&str>) -> Result<MappedLog> {
     let forced = forced_format(format)?.flatten();
     let file =
@@ -180,7 +233,8 @@ pub fn open_log(path: &Path, format: Option<&str>) -> Result<MappedLog> {
     if file.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
         bail!("{}: the file is empty", path.display());
     }
-    // SAFETY: as in `load`: read-only, and the logs kibitzer is given are closed files.
+    // SAFETY: the map is read-only; a log truncated while we read it would fault (SIGBUS).
+    // Logs given to kibitzer are closed files, which the docs state.
     #[allow(unsafe_code)]
     let map = unsafe { memmap2::Mmap::map(&file) }
         .with_context(|| format!("cannot map {}", path.display()))?;
