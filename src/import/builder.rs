@@ -193,18 +193,16 @@ impl Builder {
     }
 
     pub fn finish(self) -> Vec<ImportedSession> {
-        let started = self.clock.started();
         let kind = self.clock.kind();
+        let headers = self.session_headers();
         self.sessions
             .into_iter()
-            .map(|mut s| {
-                s.header.started = started.clone();
-                ImportedSession {
-                    label: s.label,
-                    header: s.header,
-                    events: s.events,
-                    clock: kind,
-                }
+            .zip(headers)
+            .map(|(s, (label, header))| ImportedSession {
+                label,
+                header,
+                events: s.events,
+                clock: kind,
             })
             .collect()
     }

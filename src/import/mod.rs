@@ -337,11 +337,7 @@ impl Iterator for EventStream<'_> {
                     break;
                 };
                 self.read = line.end;
-                if lines::is_blank(line.bytes) {
-                    continue;
-                }
-                self.builder.line = line.no;
-                self.parser.line(line.bytes, &mut self.builder);
+                feed(self.parser.as_mut(), &mut self.builder, line);
             }
             let settled_before = match self.done {
                 true => u64::MAX,
@@ -350,6 +346,16 @@ impl Iterator for EventStream<'_> {
             self.builder.drain_settled(settled_before, &mut self.ready);
         }
     }
+}
+
+/// Hands one line of the log to its parser: blank lines are skipped, and the builder stamps
+/// the line's number on what the parser makes of it.
+fn feed(parser: &mut dyn formats::Parser, b: &mut Builder, line: lines::Line<'_>) {
+    if lines::is_blank(line.bytes) {
+        return;
+    }
+    b.line = line.no;
+    parser.line(line.bytes, b);
 }
 
 /// How often (in bytes) `progress` is called.
@@ -370,11 +376,7 @@ pub fn import_with_progress(
             progress(line.end);
             next_report = line.end.saturating_add(PROGRESS_STEP);
         }
-        if lines::is_blank(line.bytes) {
-            continue;
-        }
-        b.line = line.no;
-        parser.line(line.bytes, &mut b);
+        feed(parser.as_mut(), &mut b, line);
     }
     parser.finish(&mut b);
     progress(data.len());
