@@ -222,7 +222,19 @@ pub enum ImportError {
 
 /// Imports a whole log. With `format: None` the format is detected from the content.
 pub fn import(data: &[u8], format: Option<LogFormat>) -> Result<Imported, ImportError> {
-    import_with_progress(data, format, &mut |_| {})
+    let format = format_of(data, format)?;
+    let mut parser = formats::parser_for(format, data);
+    let mut b = Builder::new(format);
+    for line in lines::Lines::new(data) {
+        feed(parser.as_mut(), &mut b, line);
+    }
+    parser.finish(&mut b);
+    let unclassified = std::mem::take(&mut b.unclassified);
+    Ok(Imported {
+        format,
+        sessions: b.finish(),
+        unclassified,
+    })
 }
 
 /// The log format to parse `data` with: `format`, or the one its content shows.
@@ -356,36 +368,6 @@ fn feed(parser: &mut dyn formats::Parser, b: &mut Builder, line: lines::Line<'_>
     }
     b.line = line.no;
     parser.line(line.bytes, b);
-}
-
-/// How often (in bytes) `progress` is called.
-const PROGRESS_STEP: usize = 1 << 20;
-
-/// [`import`] reporting the number of bytes processed every MiB and at the end.
-pub fn import_with_progress(
-    data: &[u8],
-    format: Option<LogFormat>,
-    progress: &mut dyn FnMut(usize),
-) -> Result<Imported, ImportError> {
-    let format = format_of(data, format)?;
-    let mut parser = formats::parser_for(format, data);
-    let mut b = Builder::new(format);
-    let mut next_report = PROGRESS_STEP;
-    for line in lines::Lines::new(data) {
-        if line.end >= next_report {
-            progress(line.end);
-            next_report = line.end.saturating_add(PROGRESS_STEP);
-        }
-        feed(parser.as_mut(), &mut b, line);
-    }
-    parser.finish(&mut b);
-    progress(data.len());
-    let unclassified = std::mem::take(&mut b.unclassified);
-    Ok(Imported {
-        format,
-        sessions: b.finish(),
-        unclassified,
-    })
 }
 
 #[cfg(test)]

@@ -136,24 +136,6 @@ fn crlf_binary_and_truncation() {
     assert_eq!(s.events[2].text, "feat");
 }
 
-#[test]
-fn progress_reaches_the_end() {
-    let mut data = Vec::new();
-    for i in 0..200_000 {
-        data.extend_from_slice(format!("{i} >E(0): go\n").as_bytes());
-    }
-    let mut last = 0;
-    let mut calls = 0;
-    import_with_progress(&data, None, &mut |n| {
-        assert!(n >= last);
-        last = n;
-        calls += 1;
-    })
-    .unwrap();
-    assert_eq!(last, data.len());
-    assert!(calls > 2);
-}
-
 /// The logs the tests have at hand: the corpus copies, the fixture logs, and short samples
 /// with wrapped lines (python-chess) and multi-line sends (xboard).
 fn sample_logs() -> Vec<(String, Vec<u8>)> {
@@ -218,6 +200,24 @@ fn stream_gives_the_merged_import() {
             }
         }
     }
+}
+
+#[test]
+fn stream_progress_reaches_the_end() {
+    let mut data = Vec::new();
+    for i in 0..20_000 {
+        data.extend_from_slice(format!("{i} >E(0): go\n").as_bytes());
+    }
+    let mut s = stream(&data, None).unwrap();
+    let mut last = 0;
+    let mut steps = 0;
+    while s.next().is_some() {
+        assert!(s.bytes_read() >= last);
+        steps += usize::from(s.bytes_read() > last);
+        last = s.bytes_read();
+    }
+    assert_eq!(last, data.len());
+    assert!(steps > 2, "progress moved {steps} times");
 }
 
 mod props {
