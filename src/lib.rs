@@ -5,6 +5,8 @@
 //! `protocol` turns lines into typed messages; `session` and `game` build the decoded session
 //! (obligations, searches, boards); the `cli` front ends print it.
 //! `recording`, `protocol`, `session` and `game` are sans-IO: no processes, files or terminals.
+#![deny(unsafe_code)]
+
 pub mod capture;
 pub mod cli;
 pub mod export;

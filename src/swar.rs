@@ -151,7 +151,10 @@ fn ascii_at_least(x: u64, c: u8) -> u64 {
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn scan_moves(b: &[u8]) -> MoveRun {
     // SAFETY: SSE2 is part of the x86-64 baseline, so the feature is always present.
-    unsafe { scan_moves_sse2(b) }
+    #[allow(unsafe_code)]
+    unsafe {
+        scan_moves_sse2(b)
+    }
 }
 
 /// Classifies `b`, eight bytes at a time.

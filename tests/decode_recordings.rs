@@ -555,7 +555,7 @@ fn standard_input_decodes_like_the_file() {
     assert!(spools() <= before, "a temporary copy was left behind");
     let empty = run(&["decode", "-"], b"");
     assert!(!empty.status.success());
-    assert!(String::from_utf8_lossy(&empty.stderr).contains("standard input is empty"));
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("<stdin> is empty"));
     let dir = run(&["decode", env!("CARGO_MANIFEST_DIR")], b"");
     assert!(String::from_utf8_lossy(&dir.stderr).contains("is a directory"));
 }

@@ -3,4 +3,5 @@
 pub mod lines;
 pub mod output_path;
 pub mod proxy;
+pub mod reaper;
 pub mod recorder;

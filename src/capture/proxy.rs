@@ -1,15 +1,15 @@
 //! `kibitzer record`: the transparent tee proxy between a GUI and an engine.
 //!
-//! The hot path is one blocking thread per direction that reads whatever is available, encodes
-//! it into the recorder's buffer (no I/O), writes it on at once, and then has the recorder
-//! write the file. Blocking threads beat
+//! The hot path is one blocking thread per direction that reads whatever is available, has the
+//! recorder encode it and write it to the file, and then forwards it. Blocking threads beat
 //! async tasks here: a forwarded read costs exactly one `read` and one `write` syscall, and
 //! `stdin` reads could not be cancelled under tokio anyway. A small tokio runtime on the main
 //! thread only waits for signals and for the engine to exit.
 
+use super::reaper;
 use super::recorder::{Recorder, Sink};
 use crate::recording::{Header, ProxyKind, Source};
-use nix::sys::signal::{Signal, kill};
+use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 use std::ffi::OsString;
 use std::fs::File;
@@ -70,6 +70,7 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
 
     let start = Instant::now();
     let recorder = Arc::new(open_recorder(&cfg, start));
+    reaper::become_subreaper();
 
     let Some(program) = cfg.argv.first() else {
         eprintln!("kibitzer: no engine command given");
@@ -92,6 +93,7 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
     recorder.proxy_event(ProxyKind::Spawned, &display_argv(&cfg.argv), |e| {
         e.pid = Some(pid)
     });
+    let guard = reaper::Guard::spawn(pid);
 
     let (Some(engine_in), Some(engine_out), Some(engine_err)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -146,8 +148,15 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
         }
     };
 
+    // Whatever the engine started and left running goes now (recorded before engine_exit,
+    // which stays the last event); that also closes pipes a grandchild kept open.
+    let except: Vec<i32> = guard.iter().map(reaper::Guard::pid).collect();
+    reaper::sweep(&recorder, pid, &except);
     for done in [out_done, err_done] {
         let _ = tokio::time::timeout(DRAIN_TIMEOUT, done).await;
+    }
+    if let Some(g) = guard {
+        g.release();
     }
 
     match status {
@@ -193,10 +202,11 @@ fn forward(recorder: &Recorder, pid: u32, sig: Signal) {
     );
 }
 
-/// Sends `sig` to an engine that outlived the GUI's EOF, and records why.
+/// Sends `sig` to the process group of an engine that outlived the GUI's EOF (a wrapper's
+/// children included), and records why.
 fn terminate(recorder: &Recorder, pid: u32, sig: Signal, grace: Duration) {
     let target = Pid::from_raw(i32::try_from(pid).unwrap_or(i32::MAX));
-    let outcome = kill(target, sig);
+    let outcome = killpg(target, sig);
     let why = match sig {
         Signal::SIGTERM => format!(
             "engine still running {:.1} s after the GUI closed the input; sent SIGTERM",
@@ -278,8 +288,10 @@ fn pump_gui_to_engine(mut gui: File, engine: std::process::ChildStdin, recorder:
                 break;
             }
         };
-        // Encoded before forwarding, so the engine's answer cannot be recorded before it.
+        // In the file before it is forwarded: the engine's answer cannot be recorded before
+        // it, and a SIGKILLed proxy has recorded everything the engine was sent.
         recorder.chunk(Source::Gui, recorder.now(), &buf[..n]);
+        recorder.flush();
         if let Some(w) = engine.as_mut()
             && let Err(e) = w.write_all(&buf[..n])
         {
@@ -292,9 +304,9 @@ fn pump_gui_to_engine(mut gui: File, engine: std::process::ChildStdin, recorder:
             );
             engine = None;
         }
-        recorder.flush();
     }
     recorder.end_of_stream(Source::Gui);
+    recorder.gui_gone();
     drop(engine);
     recorder.proxy_event(
         ProxyKind::GuiEof,
@@ -339,7 +351,10 @@ fn pump_engine_output(mut from: impl Read, to: io::Result<File>, src: Source, re
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
+        // Recorded (handed to the kernel) before the GUI can see it: whatever the GUI has
+        // received is in the recording even if the proxy is SIGKILLed the next moment.
         recorder.chunk(src, recorder.now(), &buf[..n]);
+        recorder.flush();
         if let Some(w) = to.as_mut()
             && let Err(e) = w.write_all(&buf[..n])
         {
@@ -351,7 +366,6 @@ fn pump_engine_output(mut from: impl Read, to: io::Result<File>, src: Source, re
             );
             to = None;
         }
-        recorder.flush();
     }
     recorder.end_of_stream(src);
     if src == Source::Engine {

@@ -1,7 +1,7 @@
 //! The recording side of the proxy: turns forwarded chunks into JSONL events on disk.
 //!
-//! A pump calls [`Recorder::chunk`] *before* it forwards a read and [`Recorder::flush`] right
-//! after. `chunk` only encodes the lines into a shared buffer under a short lock, so the order
+//! A pump calls [`Recorder::chunk`] and then [`Recorder::flush`] *before* it forwards a read,
+//! so whatever either side has received is already in the file (handed to the kernel). `chunk` only encodes the lines into a shared buffer under a short lock, so the order
 //! of the file is the order in which data entered the proxy: an engine's reply can never be
 //! recorded before the GUI line that caused it, however the two pumps are scheduled. `flush`
 //! writes the buffer (one `write` per read batch) under a second lock held only by writers, so
@@ -12,6 +12,7 @@ use super::lines::LineAssembler;
 use crate::recording::writer::{Stamp, encode_event, encode_header, encode_line};
 use crate::recording::{Event, Header, ProxyKind, Source};
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -48,7 +49,12 @@ struct Output {
     spare: Vec<u8>,
 }
 
+/// Engine output (stdout and stderr) recorded after the GUI closed the input.
+pub const AFTER_GUI_EOF_LIMIT: u64 = 16 << 20;
+
 pub struct Recorder {
+    gui_gone: AtomicBool,
+    after_gui_eof: AtomicU64,
     start: Instant,
     /// Unix ns of `start`, for each event's `ts`.
     epoch: Option<u64>,
@@ -67,6 +73,8 @@ impl Recorder {
         let mut buf = Vec::with_capacity(128 * 1024);
         encode_header(&mut buf, header);
         let rec = Recorder {
+            gui_gone: AtomicBool::new(false),
+            after_gui_eof: AtomicU64::new(0),
             start,
             epoch: header.start_unix_ns(),
             state: Mutex::new(State {
@@ -93,10 +101,43 @@ impl Recorder {
         u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX)
     }
 
-    /// Encodes a chunk read from `src` at time `t`; call it before forwarding the chunk and
-    /// [`flush`](Self::flush) after.
+    /// Encodes a chunk read from `src` at time `t`; call [`flush`](Self::flush) before
+    /// forwarding it.
     pub fn chunk(&self, src: Source, t: u64, bytes: &[u8]) {
+        if src != Source::Gui && self.over_limit_after_gui_eof(bytes.len()) {
+            return;
+        }
         self.encode_lines(src, t, |a, emit| a.push(bytes, emit));
+    }
+
+    /// The GUI closed the input: from now on the engine's output is recorded up to
+    /// [`AFTER_GUI_EOF_LIMIT`] bytes.
+    pub fn gui_gone(&self) {
+        self.gui_gone.store(true, Ordering::Release);
+    }
+
+    /// Counts engine output after the GUI left; true once past the limit, when the first time
+    /// records why the rest is missing. Without a bound, an engine flooding its output during
+    /// the EOF grace period grows the recording by gigabytes that nobody reads.
+    fn over_limit_after_gui_eof(&self, n: usize) -> bool {
+        if !self.gui_gone.load(Ordering::Acquire) {
+            return false;
+        }
+        let before = self.after_gui_eof.fetch_add(n as u64, Ordering::AcqRel);
+        if before.saturating_add(n as u64) <= AFTER_GUI_EOF_LIMIT {
+            return false;
+        }
+        if before <= AFTER_GUI_EOF_LIMIT {
+            self.proxy_event(
+                ProxyKind::Note,
+                &format!(
+                    "recording limit: the engine wrote more than {} MiB after the GUI closed the input; the rest of its output is forwarded but not recorded",
+                    AFTER_GUI_EOF_LIMIT >> 20
+                ),
+                |_| {},
+            );
+        }
+        true
     }
 
     /// Records the end of a stream: an unterminated last line is written with `eol: none`.

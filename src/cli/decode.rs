@@ -1,4 +1,4 @@
-use super::input::RecordingReader;
+use super::input::{Item, Skipped};
 use crate::protocol::Protocol;
 use crate::recording::{Event, Source};
 use crate::session::{Decoded, Decoder, Handshake, Session};
@@ -6,7 +6,7 @@ use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Print the decoded session: the transcript with each message's kind, the position after
 /// every move, diagnostics inline, and a summary (protocol, engine, games, open obligations).
@@ -97,68 +97,29 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         buf: String::new(),
         decoded: Decoded::default(),
     };
-    let file = super::input::InputFile::open(&a.file)?;
-    let result = match super::input::open_recording(file.path(), input_format)? {
-        Some(reader) => {
-            let source = DecodedFile {
-                path: file.path(),
-                shown: &a.file,
-            };
-            decode_recording(source, reader, protocol, !a.no_pv_check, &mut out)?
-        }
-        None => {
-            // Logs are parsed as they are decoded: a first pass finds each session's protocol
-            // (a session can start anywhere in a log), the second decodes.
-            let log = super::input::open_log(file.path(), input_format)?;
-            let mut decoder = Decoder::new(protocol)
-                .with_detected(log.protocols(protocol)?)
-                .retain_searches(false)
-                .check_pv_moves(!a.no_pv_check);
-            log.events()?
-                .try_for_each(|ev| out.line(&mut decoder, &ev))
-                .and_then(|()| out.summary(decoder))
-        }
-    };
-    match result {
-        Ok(()) => Ok(0),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// The file being decoded: where to read it, and the name the user gave it.
-struct DecodedFile<'a> {
-    path: &'a Path,
-    shown: &'a Path,
-}
-
-/// Streams a recording: memory stays flat however long it is.
-fn decode_recording(
-    source: DecodedFile<'_>,
-    mut reader: RecordingReader,
-    protocol: Option<Protocol>,
-    check_pv: bool,
-    out: &mut Printer<impl Write>,
-) -> Result<std::io::Result<()>> {
-    let detected = super::input::recording_protocols(source.path, reader.header(), protocol)?;
+    let input = super::input::Input::open(&a.file, input_format)?;
     // The summary needs the games, the open obligations and how many searches there were,
     // not every finished search and answered request: those would grow with the input.
     let mut decoder = Decoder::new(protocol)
-        .with_detected(detected)
+        .with_detected(input.protocols(protocol)?)
         .retain_searches(false)
-        .check_pv_moves(check_pv);
-    let mut ev = Event::line(0, 0, Source::Proxy, String::new());
-    while let Some(item) = reader.read_into(&mut ev) {
-        match item {
-            Ok(()) => {
-                if let Err(e) = out.line(&mut decoder, &ev) {
-                    return Ok(Err(e));
-                }
+        .check_pv_moves(!a.no_pv_check);
+    let shown = input.shown().to_owned();
+    let (outcome, stopped) = input.read(|item| match item {
+        Item::Event(ev, line) => {
+            if let Some(l) = line {
+                decoder.set_input_line(l);
             }
-            Err(issue) => eprintln!("{}:{issue}", source.shown.display()),
+            out.line(&mut decoder, ev)
         }
+        Item::Skipped(s) => out.skipped(&shown, s),
+    })?;
+    let result = stopped.and_then(|()| out.summary(decoder, &shown, &outcome.skipped));
+    match result {
+        Ok(()) => Ok(outcome.status(0)),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(outcome.status(0)),
+        Err(e) => Err(e.into()),
     }
-    Ok(out.summary(decoder))
 }
 
 /// Writes the transcript and the summaries in the chosen output form.
@@ -185,7 +146,68 @@ impl<W: Write> Printer<W> {
         self.out.write_all(self.buf.as_bytes())
     }
 
-    fn summary(&mut self, decoder: Decoder) -> std::io::Result<()> {
+    /// An unreadable line, where it was: on stderr, and in the transcript.
+    fn skipped(&mut self, shown: &str, s: &Skipped) -> std::io::Result<()> {
+        eprintln!("{shown}:{}: {}", s.line, s.reason);
+        if self.summary_only {
+            return Ok(());
+        }
+        if self.json {
+            #[derive(serde::Serialize)]
+            struct JsonSkipped<'a> {
+                #[serde(rename = "type")]
+                kind: &'static str,
+                #[serde(flatten)]
+                skipped: &'a Skipped,
+            }
+            let line = JsonSkipped {
+                kind: "skipped",
+                skipped: s,
+            };
+            serde_json::to_writer(&mut self.out, &line)?;
+            return self.out.write_all(b"\n");
+        }
+        self.buf.clear();
+        super::dump::format_skipped(s, &mut self.buf);
+        self.buf.push('\n');
+        self.out.write_all(self.buf.as_bytes())
+    }
+
+    fn summary(
+        &mut self,
+        decoder: Decoder,
+        shown: &str,
+        skipped: &[Skipped],
+    ) -> std::io::Result<()> {
+        if !skipped.is_empty() {
+            self.buf.clear();
+            let lost = skipped.iter().filter(|s| !s.torn_tail).count();
+            if self.json {
+                let v = serde_json::json!({
+                    "type": "input",
+                    "file": shown,
+                    "skipped": skipped.len(),
+                    "lost": lost,
+                    "lines": skipped.iter().map(|s| s.line).collect::<Vec<_>>(),
+                });
+                self.buf.push_str(&v.to_string());
+                self.buf.push('\n');
+            } else {
+                let lines: Vec<String> = skipped.iter().map(|s| s.line.to_string()).collect();
+                let _ = writeln!(
+                    self.buf,
+                    "\n{shown}: {} line(s) skipped (line {}){}",
+                    skipped.len(),
+                    lines.join(", "),
+                    if lost == 0 {
+                        ", a torn last line only"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            self.out.write_all(self.buf.as_bytes())?;
+        }
         for s in &decoder.finish() {
             self.buf.clear();
             if self.json {

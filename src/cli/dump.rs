@@ -1,4 +1,5 @@
-use crate::recording::{Eol, Event, IssueKind, ReadIssue};
+use super::input::{Item, Skipped};
+use crate::recording::{Eol, Event};
 use anyhow::Result;
 use clap::Args;
 use std::io::{BufWriter, Write};
@@ -27,47 +28,16 @@ pub fn run(a: DumpArgs) -> Result<i32> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
     // Recordings and logs stream: dumping a multi-gigabyte file needs no memory.
-    let file = super::input::InputFile::open(&a.file)?;
-    let status =
-        if let Some(reader) = super::input::open_recording(file.path(), a.format.as_deref())? {
-            print_transcript(reader, &a, &mut out)
-        } else {
-            // Logs stream too: events are parsed as they are printed.
-            let log = super::input::open_log(file.path(), a.format.as_deref())?;
-            let mut events = log.events()?;
-            let status = print_transcript(events.by_ref().map(Ok), &a, &mut out);
-            for u in events.take_unclassified() {
-                eprintln!(
-                    "{}:{}: unclassified line ({}): {}",
-                    a.file.display(),
-                    u.line,
-                    u.reason,
-                    u.text
-                );
-            }
-            status
-        };
-    match status.and_then(|code| out.flush().map(|()| code)) {
-        Ok(code) => Ok(code),
-        // `kibitzer dump x | head` is normal use, not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
-        Err(e) => Err(e.into()),
-    }
-}
-
-fn print_transcript(
-    events: impl Iterator<Item = Result<Event, ReadIssue>>,
-    a: &DumpArgs,
-    out: &mut impl Write,
-) -> std::io::Result<i32> {
+    let input = super::input::Input::open(&a.file, a.format.as_deref())?;
+    let shown = input.shown().to_owned();
     let mut prev_t = 0u64;
     let mut line = String::new();
-    let mut bad = 0usize;
-    for item in events {
+    let (outcome, stopped) = input.read(|item| {
+        line.clear();
         match item {
-            Ok(e) => {
+            Item::Event(e, _) => {
                 if a.no_proxy && !e.is_traffic() {
-                    continue;
+                    return Ok(());
                 }
                 let shown_t = if a.since_prev {
                     e.t.saturating_sub(prev_t)
@@ -75,20 +45,34 @@ fn print_transcript(
                     e.t
                 };
                 prev_t = e.t;
-                line.clear();
-                format_event(&e, shown_t, &mut line);
-                line.push('\n');
-                out.write_all(line.as_bytes())?;
+                format_event(e, shown_t, &mut line);
             }
-            Err(issue) => {
-                if !matches!(issue.kind, IssueKind::TornTail) {
-                    bad += 1;
-                }
-                eprintln!("{}:{issue}", a.file.display());
+            Item::Skipped(s) => {
+                eprintln!("{shown}:{}: {}", s.line, s.reason);
+                format_skipped(s, &mut line);
             }
         }
+        line.push('\n');
+        out.write_all(line.as_bytes())
+    })?;
+    for u in &outcome.unclassified {
+        eprintln!(
+            "{shown}:{}: unclassified line ({}): {}",
+            u.line, u.reason, u.text
+        );
     }
-    Ok(if bad > 0 { 2 } else { 0 })
+    match stopped.and_then(|()| out.flush()) {
+        Ok(()) => Ok(outcome.status(0)),
+        // `kibitzer dump x | head` is normal use, not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(outcome.status(0)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `           ?  !! line 12 skipped: malformed event: ...`: where an unreadable line was.
+pub fn format_skipped(s: &Skipped, out: &mut String) {
+    use std::fmt::Write as _;
+    let _ = write!(out, "{:>12} !! line {} skipped: {}", "?", s.line, s.reason);
 }
 
 /// `   12.345678 -> position startpos moves e2e4`

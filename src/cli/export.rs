@@ -1,5 +1,6 @@
+use super::input::Item;
 use crate::export::{Context as ExportContext, ggf_session, pgn_session};
-use crate::recording::{Event, Header, Source};
+use crate::recording::Header;
 use crate::session::{Decoded, Decoder};
 use anyhow::{Context, Result};
 use clap::Args;
@@ -30,45 +31,58 @@ pub struct ExportArgs {
 
 pub fn run(a: ExportArgs) -> Result<i32> {
     let protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
-    let file = super::input::InputFile::open(&a.file)?;
+    if let Some(out) = &a.output {
+        super::output::refuse_same_file(&a.file, out)?;
+    }
+    let input = super::input::Input::open(&a.file, a.format.as_deref())?;
+    let shown = input.shown().to_owned();
     // Exporting needs the games (their moves carry the engine's evals), not the transcript,
-    // the searches or the PV checks: a recording is streamed through a decoder that keeps
-    // only the games.
-    let decoder = |detected| {
-        Decoder::new(protocol)
-            .with_detected(detected)
-            .retain_searches(false)
-            .check_pv_moves(false)
-    };
+    // the searches or the PV checks: the input is streamed through a decoder that keeps only
+    // the games.
+    let mut d = Decoder::new(protocol)
+        .with_detected(input.protocols(protocol)?)
+        .retain_searches(false)
+        .check_pv_moves(false);
     let mut decoded = Decoded::default();
-    let (header, sessions) = match super::input::open_recording(file.path(), a.format.as_deref())? {
-        Some(mut reader) => {
-            let header = reader.header().clone();
-            let detected = super::input::recording_protocols(file.path(), &header, protocol)?;
-            let mut d = decoder(detected);
-            let mut ev = Event::line(0, 0, Source::Proxy, String::new());
-            while let Some(item) = reader.read_into(&mut ev) {
-                match item {
-                    Ok(()) => d.push_into(&ev, &mut decoded),
-                    Err(issue) => eprintln!("{}:{issue}", a.file.display()),
+    let (outcome, _) = input.read(|item| {
+        match item {
+            Item::Event(ev, line) => {
+                if let Some(l) = line {
+                    d.set_input_line(l);
                 }
+                d.push_into(ev, &mut decoded)
             }
-            (header, d.finish())
+            Item::Skipped(s) => eprintln!("{shown}:{}: {}", s.line, s.reason),
         }
-        None => {
-            let log = super::input::open_log(file.path(), a.format.as_deref())?;
-            let mut d = decoder(log.protocols(protocol)?);
-            let mut events = log.events()?;
-            for ev in events.by_ref() {
-                d.push_into(&ev, &mut decoded);
-            }
-            let header = Header::new(
-                concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
-                events.started(),
-            );
-            (header, d.finish())
-        }
+        Ok(())
+    })?;
+    let header = match input.recording_header() {
+        Some(h) => h.clone(),
+        None => Header::new(
+            concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
+            outcome.log_started.clone().unwrap_or_default(),
+        ),
     };
+    let sessions = d.finish();
+    // Games that could not be followed are exported up to where they broke, and said so.
+    let mut broken = 0;
+    for s in &sessions {
+        for g in s.games.iter().filter(|g| !g.gaps.is_empty()) {
+            broken += 1;
+            let gap = &g.gaps[0];
+            let place = gap
+                .line
+                .map_or_else(|| format!("event {}", gap.at.seq), |l| l.to_string());
+            let more = match g.gaps.len() - 1 {
+                0 => String::new(),
+                n => format!(" ({n} more illegal move(s) after it)"),
+            };
+            eprintln!(
+                "{shown}:{place}: error: move {} is illegal after {} plies ({}){more}; the game is exported up to there, without a result",
+                gap.text, gap.after_ply, gap.reason
+            );
+        }
+    }
     let file_name = a
         .file
         .file_name()
@@ -108,8 +122,13 @@ pub fn run(a: ExportArgs) -> Result<i32> {
         );
     }
     match &a.output {
-        Some(path) => std::fs::write(path, &text)
-            .with_context(|| format!("cannot write {}", path.display()))?,
+        Some(path) => {
+            use std::io::Write;
+            let mut f = super::output::AtomicFile::create(path)?;
+            f.write_all(text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            f.commit()?;
+        }
         None => {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
@@ -119,5 +138,11 @@ pub fn run(a: ExportArgs) -> Result<i32> {
             }
         }
     }
-    Ok(0)
+    if outcome.lost_lines() > 0 {
+        eprintln!(
+            "kibitzer: {shown}: {} unreadable line(s) skipped; the games may miss moves",
+            outcome.lost_lines()
+        );
+    }
+    Ok(outcome.status(if broken > 0 { 1 } else { 0 }))
 }

@@ -1,8 +1,10 @@
+use super::input::Item;
 use crate::import::{LogFormat, Unclassified};
 use crate::recording::Event;
-use crate::recording::writer::write_recording;
+use crate::recording::writer::{encode_event, encode_header, write_recording};
 use anyhow::{Context, Result};
 use clap::Args;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Convert a log from another tool into a kibitzer recording (JSONL).
@@ -26,44 +28,60 @@ pub struct ImportArgs {
 }
 
 pub fn run(a: ImportArgs) -> Result<i32> {
-    let file = super::input::InputFile::open(&a.log)?;
-    let mut out = std::fs::File::create(&a.output)
-        .with_context(|| format!("cannot create {}", a.output.display()))?;
+    super::output::refuse_same_file(&a.log, &a.output)?;
+    let input = super::input::Input::open(&a.log, a.format.as_deref())?;
+    let shown = input.shown().to_owned();
+    // Nothing is written to the target until the import succeeded: an existing file stays as
+    // it was when the input turns out unreadable.
+    let mut out = super::output::AtomicFile::create(&a.output)?;
     let mut seen = Seen::default();
-    let (format, unclassified) =
-        match super::input::open_recording(file.path(), a.format.as_deref())? {
-            Some(reader) => {
-                let header = reader.header().clone();
-                let events = reader
-                    .filter_map(|item| {
-                        item.map_err(|issue| eprintln!("{}:{issue}", a.log.display()))
-                            .ok()
-                    })
-                    .inspect(|e| seen.note(e));
-                write_recording(&mut out, &header, events)
-                    .with_context(|| format!("cannot write {}", a.output.display()))?;
-                ("recording", Vec::new())
+    let (unclassified, lost) = match (input.log(), input.recording_header()) {
+        (Some(log), _) => (import_log(log, &shown, &a, &mut out, &mut seen)?, 0),
+        (None, header) => {
+            let mut buf = Vec::with_capacity(64 * 1024);
+            if let Some(h) = header {
+                encode_header(&mut buf, h);
             }
-            None => {
-                let log = super::input::open_log(file.path(), a.format.as_deref())?;
-                let unclassified = import_log(&log, &a, &mut out, &mut seen)?;
-                (log.format().name(), unclassified)
-            }
-        };
+            let (outcome, stopped) = input.read(|item| {
+                match item {
+                    Item::Event(e, _) => {
+                        seen.note(e);
+                        encode_event(&mut buf, e);
+                        if buf.len() > 60 * 1024 {
+                            out.write_all(&buf)?;
+                            buf.clear();
+                        }
+                    }
+                    Item::Skipped(s) => eprintln!("{shown}:{}: {}", s.line, s.reason),
+                }
+                Ok(())
+            })?;
+            stopped
+                .and_then(|()| out.write_all(&buf))
+                .with_context(|| format!("cannot write {}", a.output.display()))?;
+            (Vec::new(), outcome.lost_lines())
+        }
+    };
+    out.commit()?;
     eprintln!(
-        "{}: {format} -> {}: {} events, sessions: {}; {} unclassified lines",
-        a.log.display(),
+        "{shown}: {} -> {}: {} events, sessions: {}; {} unclassified lines{}",
+        input.format_name(),
         a.output.display(),
         seen.events,
         seen.session_names(),
         unclassified.len(),
+        if lost > 0 {
+            format!("; {lost} unreadable line(s) skipped")
+        } else {
+            String::new()
+        }
     );
     if a.show_unclassified {
         for u in &unclassified {
-            eprintln!("{}:{}: {} ({})", a.log.display(), u.line, u.text, u.reason);
+            eprintln!("{shown}:{}: {} ({})", u.line, u.text, u.reason);
         }
     }
-    Ok(0)
+    Ok(if lost > 0 { 2 } else { 0 })
 }
 
 /// Streams a log into the recording in two passes over the mapped file: the header comes
@@ -72,13 +90,14 @@ pub fn run(a: ImportArgs) -> Result<i32> {
 /// than a few thousand lines' events.
 fn import_log(
     log: &super::input::MappedLog,
+    shown: &str,
     a: &ImportArgs,
-    out: &mut std::fs::File,
+    out: &mut super::output::AtomicFile,
     seen: &mut Seen,
 ) -> Result<Vec<Unclassified>> {
     let size = log.size() as u64;
     let bar = (size >= super::input::PROGRESS_THRESHOLD)
-        .then(|| super::input::progress_bar(2 * size, &a.log));
+        .then(|| super::input::progress_bar(2 * size, shown));
     let mut first = log.events()?;
     let mut total = 0u64;
     while first.next().is_some() {
@@ -87,7 +106,7 @@ fn import_log(
             b.set_position(first.bytes_read() as u64);
         }
     }
-    let header = super::input::imported_header(&a.log, log.format(), &first.session_headers());
+    let header = super::input::imported_header(shown, log.format(), &first.session_headers());
     let unclassified = first.take_unclassified();
     let epoch = header.start_unix_ns();
     let events = log.events()?.map(|mut e| {
@@ -103,6 +122,7 @@ fn import_log(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    log.check_unchanged()?;
     Ok(unclassified)
 }
 

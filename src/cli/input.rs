@@ -15,48 +15,75 @@ pub const PROGRESS_THRESHOLD: u64 = 32 << 20;
 /// A kibitzer recording, read one event at a time.
 pub type RecordingReader = Reader<BufReader<std::fs::File>>;
 
+/// Largest copy of standard input (or a pipe) kept in the temporary directory, unless
+/// `KIBITZER_SPOOL_LIMIT` says otherwise (bytes, or with a K, M or G suffix; 0 for no limit).
+pub const DEFAULT_SPOOL_LIMIT: u64 = 4 << 30;
+
+/// How much of standard input is looked at before the rest is copied: enough for format
+/// detection, so that input that is neither a recording nor a known log fails at once instead
+/// of after filling the disk (`yes | kibitzer dump -`).
+const SPOOL_HEAD: usize = 1 << 20;
+
 /// The file a command reads: the user's path when it is a regular file; standard input (`-`)
 /// or a pipe (`<(zcat game.log.gz)`) copied to a temporary file first, since logs are
 /// memory-mapped and recordings read twice (detection, then decoding). The copy is removed
-/// when this is dropped.
+/// when this is dropped, and by a signal handler when the command is interrupted.
 pub struct InputFile {
     path: PathBuf,
+    /// The name messages use: what the user typed, `<stdin>` for standard input.
+    shown: String,
     spooled: bool,
+    _cleanup: Option<super::cleanup::Registered>,
 }
 
 impl InputFile {
-    pub fn open(path: &Path) -> Result<InputFile> {
+    /// `format` is the forced input format, if any (it decides whether a spooled input can be
+    /// rejected early).
+    pub fn open(path: &Path, format: Option<&str>) -> Result<InputFile> {
         if path.as_os_str() == "-" {
             let stdin = std::io::stdin();
-            return InputFile::spool(&mut stdin.lock(), "standard input");
+            return InputFile::spool(&mut stdin.lock(), "<stdin>", format);
         }
-        let meta =
-            std::fs::metadata(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let shown = path.display().to_string();
+        let meta = std::fs::metadata(path).with_context(|| format!("cannot open {shown}"))?;
         if meta.is_dir() {
-            bail!(
-                "{} is a directory, not a log or a recording",
-                path.display()
-            );
+            bail!("{shown} is a directory, not a log or a recording");
         }
         if meta.is_file() {
             return Ok(InputFile {
                 path: path.to_path_buf(),
+                shown,
                 spooled: false,
+                _cleanup: None,
             });
         }
-        let mut file =
-            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let name = path
-            .file_name()
-            .map_or("pipe".into(), |n| n.to_string_lossy().into_owned());
-        InputFile::spool(&mut file, &name)
+        let mut file = std::fs::File::open(path).with_context(|| format!("cannot open {shown}"))?;
+        InputFile::spool(&mut file, &shown, format)
     }
 
+    /// Where to read the input.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    fn spool(from: &mut impl std::io::Read, name: &str) -> Result<InputFile> {
+    /// The input's name for messages (`FILE:LINE: ...`).
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    fn spool(from: &mut impl std::io::Read, name: &str, format: Option<&str>) -> Result<InputFile> {
+        use std::io::{Read, Write};
+        let limit = spool_limit()?;
+        let mut head = Vec::with_capacity(64 * 1024);
+        from.by_ref()
+            .take(SPOOL_HEAD as u64)
+            .read_to_end(&mut head)
+            .with_context(|| format!("cannot read {name}"))?;
+        if head.is_empty() {
+            bail!("nothing to read: {name} is empty");
+        }
+        let at_end = head.len() < SPOOL_HEAD;
+        reject_early(&head, at_end, name, format)?;
         let dir = std::env::temp_dir();
         let pid = std::process::id();
         for n in 0..100u32 {
@@ -79,14 +106,28 @@ impl InputFile {
             };
             // From here on the guard removes the copy, whatever happens.
             let spool = InputFile {
+                _cleanup: Some(super::cleanup::Registered::new(&path)),
                 path,
+                shown: name.to_owned(),
                 spooled: true,
             };
-            let copied = std::io::copy(from, &mut file)
-                .and_then(|n| std::io::Write::flush(&mut file).map(|()| n))
+            let room = if limit == 0 {
+                u64::MAX
+            } else {
+                limit.saturating_sub(head.len() as u64)
+            };
+            let copied = file
+                .write_all(&head)
+                .and_then(|()| std::io::copy(&mut from.take(room.saturating_add(1)), &mut file))
+                .and_then(|n| file.flush().map(|()| n))
                 .with_context(|| format!("cannot copy {name} to {}", spool.path.display()))?;
-            if copied == 0 {
-                bail!("nothing to read: {name} is empty");
+            if limit != 0 && copied > room {
+                bail!(
+                    "{name} is longer than {} (the limit for the temporary copy kibitzer keeps of \
+                     standard input and pipes; set KIBITZER_SPOOL_LIMIT, e.g. 20G or 0 for none, \
+                     or give a file)",
+                    human_bytes(limit)
+                );
             }
             return Ok(spool);
         }
@@ -94,6 +135,63 @@ impl InputFile {
             "cannot create a temporary copy of {name} in {}",
             dir.display()
         )
+    }
+}
+
+/// Refuses, from the first megabyte, input that can be neither a recording nor a log.
+fn reject_early(head: &[u8], at_end: bool, name: &str, format: Option<&str>) -> Result<()> {
+    if forced_format(format)?.is_some() || looks_like_recording(head) {
+        return Ok(());
+    }
+    let lines = memchr::memchr_iter(b'\n', head).count();
+    if lines == 0 && !at_end {
+        bail!(
+            "{name}: no line break in the first {}: not a recording or a log",
+            human_bytes(SPOOL_HEAD as u64)
+        );
+    }
+    // Detection samples the first lines only, so when those are all here its verdict on
+    // the head is its verdict on the whole input.
+    if (at_end || lines > import::DETECT_SAMPLE_LINES + 1)
+        && let Err(e) = import::stream(head, None)
+    {
+        bail!("{name}: {e}");
+    }
+    Ok(())
+}
+
+fn spool_limit() -> Result<u64> {
+    match std::env::var("KIBITZER_SPOOL_LIMIT") {
+        Err(_) => Ok(DEFAULT_SPOOL_LIMIT),
+        Ok(v) => parse_bytes(&v).with_context(|| {
+            format!("KIBITZER_SPOOL_LIMIT=`{v}` is not a size (bytes, or a number with K, M or G)")
+        }),
+    }
+}
+
+fn parse_bytes(v: &str) -> Result<u64> {
+    let v = v.trim();
+    let (num, unit) = match v.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => (&v[..i], v[i..].trim()),
+        None => (v, ""),
+    };
+    let n: u64 = num.parse()?;
+    let mult: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => bail!("unknown unit"),
+    };
+    n.checked_mul(mult).context("too large")
+}
+
+fn human_bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n => format!("{n} bytes"),
     }
 }
 
@@ -125,37 +223,35 @@ pub(crate) fn forced_format(format: Option<&str>) -> Result<Option<Option<LogFor
     })
 }
 
-/// A streaming reader when `path` is a kibitzer recording (or `--format recording` says so),
-/// `None` for any other log. Recordings can be gigabytes: callers that can work one event at
-/// a time should use this rather than [`load`].
-pub fn open_recording(path: &Path, format: Option<&str>) -> Result<Option<RecordingReader>> {
+/// A streaming reader when `file` is a kibitzer recording (or `--format recording` says so),
+/// `None` for any other log. Recordings can be gigabytes: they are read one event at a time.
+pub fn open_recording(file: &InputFile, format: Option<&str>) -> Result<Option<RecordingReader>> {
+    let (path, shown) = (file.path(), file.shown());
     let is_recording = match forced_format(format)? {
         Some(f) => f.is_none(),
         None => {
-            let file = std::fs::File::open(path)
-                .with_context(|| format!("cannot open {}", path.display()))?;
+            let f = std::fs::File::open(path).with_context(|| format!("cannot open {shown}"))?;
             let mut head = vec![0u8; 4096];
-            let n = std::io::Read::read(&mut &file, &mut head).unwrap_or(0);
+            let n = std::io::Read::read(&mut &f, &mut head).unwrap_or(0);
             looks_like_recording(&head[..n])
         }
     };
     if !is_recording {
         return Ok(None);
     }
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    Reader::new(BufReader::with_capacity(256 * 1024, file))
+    let f = std::fs::File::open(path).with_context(|| format!("cannot open {shown}"))?;
+    Reader::new(BufReader::with_capacity(256 * 1024, f))
         .map(Some)
-        .with_context(|| format!("{}: not a readable kibitzer recording", path.display()))
+        .with_context(|| format!("{shown}: not a readable kibitzer recording"))
 }
 
-/// The protocol of each session of the recording at `path`, as [`crate::session::Decoder::with_detected`]
+/// The protocol of each session of the recording, as [`crate::session::Decoder::with_detected`]
 /// takes it, found before decoding so that a streamed recording is decoded from its first
 /// line. A recording made by `record` is one session, so its first lines are enough (and
 /// `record --protocol` may have named it); an imported recording can start a session
 /// anywhere, so it is read through. Nothing to find when the user forces a protocol.
 pub fn recording_protocols(
-    path: &Path,
+    file: &InputFile,
     header: &Header,
     protocol: Option<Protocol>,
 ) -> Result<Vec<(Option<String>, Protocol, String)>> {
@@ -171,7 +267,7 @@ pub fn recording_protocols(
         return Ok(Vec::new());
     }
     let mut detector = SessionDetector::default();
-    if let Some(mut first_pass) = open_recording(path, Some("recording"))? {
+    if let Some(mut first_pass) = open_recording(file, Some("recording"))? {
         let mut ev = Event::line(0, 0, Source::Proxy, String::new());
         while let Some(item) = first_pass.read_into(&mut ev) {
             if item.is_ok() {
@@ -187,7 +283,9 @@ pub fn recording_protocols(
 
 /// A log (not a recording) mapped in memory, whose events are parsed as they are read.
 pub struct MappedLog {
-    path: PathBuf,
+    shown: String,
+    /// Declared before the map: it must be unregistered before the map goes away.
+    guard: super::mapguard::MapGuard,
     map: memmap2::Mmap,
     format: LogFormat,
 }
@@ -205,8 +303,20 @@ impl MappedLog {
     /// The events in log order, parsed as they are taken ([`import::stream`]); each call
     /// starts again from the top.
     pub fn events(&self) -> Result<import::EventStream<'_>> {
-        import::stream(&self.map, Some(self.format))
-            .with_context(|| format!("{}", self.path.display()))
+        import::stream(&self.map, Some(self.format)).with_context(|| self.shown.clone())
+    }
+
+    /// An error when the file shrank while it was read: what was read past its new end is
+    /// not the log, so the output cannot be trusted.
+    pub fn check_unchanged(&self) -> Result<()> {
+        if self.guard.shrunk() {
+            bail!(
+                "{}: the file shrank while it was read (a program is still writing or rotating \
+                 it); the output above is incomplete: copy the log and read the copy",
+                self.shown
+            );
+        }
+        Ok(())
     }
 
     /// The protocol of each session, as [`crate::session::Decoder::with_detected`] takes it, from a pass over
@@ -220,35 +330,208 @@ impl MappedLog {
         if forced.is_none() {
             self.events()?.for_each(|ev| detector.push(&ev));
         }
+        self.check_unchanged()?;
         Ok(detector.finish())
     }
 }
 
 /// Opens a log for streaming (`format`: `None` to detect it, or a format name; a recording is
 /// not a log here: see [`open_recording`]).
-pub fn open_log(path: &Path, format: Option<&str>) -> Result<MappedLog> {
+pub fn open_log(file: &InputFile, format: Option<&str>) -> Result<MappedLog> {
     let forced = forced_format(format)?.flatten();
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    if file.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
-        bail!("{}: the file is empty", path.display());
+    let shown = file.shown().to_owned();
+    let f = std::fs::File::open(file.path()).with_context(|| format!("cannot open {shown}"))?;
+    if f.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
+        bail!("{shown}: the file is empty");
     }
-    // SAFETY: the map is read-only; a log truncated while we read it would fault (SIGBUS).
-    // Logs given to kibitzer are closed files, which the docs state.
+    // SAFETY: the map is read-only. A log truncated while we read it would fault (SIGBUS): the
+    // guard registered next turns that into pages of zeros and a flag the commands check.
     #[allow(unsafe_code)]
-    let map = unsafe { memmap2::Mmap::map(&file) }
-        .with_context(|| format!("cannot map {}", path.display()))?;
+    let map = unsafe { memmap2::Mmap::map(&f) }.with_context(|| format!("cannot map {shown}"))?;
+    let guard = super::mapguard::MapGuard::new(&map);
     let format = import::stream(&map, forced)
-        .with_context(|| format!("{}", path.display()))?
+        .with_context(|| shown.clone())?
         .format();
     Ok(MappedLog {
-        path: path.to_path_buf(),
+        shown,
+        guard,
         map,
         format,
     })
 }
 
-pub fn progress_bar(len: u64, path: &Path) -> indicatif::ProgressBar {
+/// A line of a recording that could not be read. Every command shows it (`FILE:LINE: ...` on
+/// stderr or in its text output, a `skipped` object in JSON) and exits with status 2, except
+/// for a torn last line, which is what a recorder killed mid-write leaves and is only noted.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Skipped {
+    pub line: u64,
+    pub reason: String,
+    /// The file ends in the middle of this line.
+    pub torn_tail: bool,
+}
+
+impl Skipped {
+    fn from_issue(issue: &crate::recording::ReadIssue) -> Skipped {
+        use crate::recording::IssueKind;
+        match &issue.kind {
+            IssueKind::Malformed(m) => Skipped {
+                line: issue.line,
+                reason: format!("malformed event: {m}"),
+                torn_tail: false,
+            },
+            IssueKind::TornTail => Skipped {
+                line: issue.line,
+                reason: "incomplete last line ignored (the recording was cut off mid-write)".into(),
+                torn_tail: true,
+            },
+        }
+    }
+}
+
+/// What the reader passes on, in file order.
+pub enum Item<'e> {
+    /// An event, with its line in a recording (logs' events carry their own `line`).
+    Event(&'e Event, Option<u64>),
+    Skipped(&'e Skipped),
+}
+
+/// Any input a command reads, opened: a recording or a log, with its header.
+pub struct Input {
+    file: InputFile,
+    body: Body,
+}
+
+enum Body {
+    Recording(Header),
+    Log(MappedLog),
+}
+
+/// What reading an input found besides its events.
+#[derive(Debug, Default)]
+pub struct ReadOutcome {
+    /// Unreadable lines, torn tail included.
+    pub skipped: Vec<Skipped>,
+    /// Log lines no rule of the format explains (logs only; not errors).
+    pub unclassified: Vec<import::Unclassified>,
+    /// A log's start date once read through ([`import::EventStream::started`]).
+    pub log_started: Option<String>,
+}
+
+impl ReadOutcome {
+    /// Lines that were lost (the torn tail of a killed recorder is not counted).
+    pub fn lost_lines(&self) -> usize {
+        self.skipped.iter().filter(|s| !s.torn_tail).count()
+    }
+
+    /// The exit status the convention gives a command that read this input: 2 when lines
+    /// were lost, else `status`.
+    pub fn status(&self, status: i32) -> i32 {
+        if self.lost_lines() > 0 { 2 } else { status }
+    }
+}
+
+impl Input {
+    /// Opens `path` (`-` for standard input); `format` forces the input format.
+    pub fn open(path: &Path, format: Option<&str>) -> Result<Input> {
+        let file = InputFile::open(path, format)?;
+        let body = match open_recording(&file, format)? {
+            Some(reader) => Body::Recording(reader.header().clone()),
+            None => Body::Log(open_log(&file, format)?),
+        };
+        Ok(Input { file, body })
+    }
+
+    /// The name for messages.
+    pub fn shown(&self) -> &str {
+        self.file.shown()
+    }
+
+    /// The recording's header; `None` for a log.
+    pub fn recording_header(&self) -> Option<&Header> {
+        match &self.body {
+            Body::Recording(h) => Some(h),
+            Body::Log(_) => None,
+        }
+    }
+
+    /// The log, when the input is one.
+    pub fn log(&self) -> Option<&MappedLog> {
+        match &self.body {
+            Body::Log(l) => Some(l),
+            Body::Recording(_) => None,
+        }
+    }
+
+    /// The log format name, or `recording`.
+    pub fn format_name(&self) -> &'static str {
+        match &self.body {
+            Body::Log(l) => l.format().name(),
+            Body::Recording(_) => "recording",
+        }
+    }
+
+    /// Each session's protocol, for [`crate::session::Decoder::with_detected`].
+    pub fn protocols(
+        &self,
+        forced: Option<Protocol>,
+    ) -> Result<Vec<(Option<String>, Protocol, String)>> {
+        match &self.body {
+            Body::Recording(h) => recording_protocols(&self.file, h, forced),
+            Body::Log(l) => l.protocols(forced),
+        }
+    }
+
+    /// Streams every event and every unreadable line to `f`, in file order. An error from `f`
+    /// (the output was closed, say) stops the reading and is returned as the inner error.
+    pub fn read(
+        &self,
+        mut f: impl FnMut(Item<'_>) -> std::io::Result<()>,
+    ) -> Result<(ReadOutcome, std::io::Result<()>)> {
+        let mut outcome = ReadOutcome::default();
+        let stopped = match &self.body {
+            Body::Recording(_) => {
+                let Some(mut reader) = open_recording(&self.file, Some("recording"))? else {
+                    bail!("{}: not a recording", self.shown());
+                };
+                let mut ev = Event::line(0, 0, Source::Proxy, String::new());
+                let mut stopped = Ok(());
+                while let Some(item) = reader.read_into(&mut ev) {
+                    let r = match item {
+                        Ok(()) => f(Item::Event(&ev, Some(reader.line()))),
+                        Err(issue) => {
+                            let s = Skipped::from_issue(&issue);
+                            let r = f(Item::Skipped(&s));
+                            outcome.skipped.push(s);
+                            r
+                        }
+                    };
+                    if let Err(e) = r {
+                        stopped = Err(e);
+                        break;
+                    }
+                }
+                stopped
+            }
+            Body::Log(log) => {
+                let mut events = log.events()?;
+                // A shrunk file reads as zeros from there on: stop at once rather than decode
+                // them (the error below says what happened).
+                let stopped = events
+                    .by_ref()
+                    .take_while(|_| !log.guard.shrunk())
+                    .try_for_each(|ev| f(Item::Event(&ev, None)));
+                outcome.unclassified = events.take_unclassified();
+                outcome.log_started = Some(events.started());
+                log.check_unchanged()?;
+                stopped
+            }
+        };
+        Ok((outcome, stopped))
+    }
+}
+
+pub fn progress_bar(len: u64, shown: &str) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(len),
         indicatif::ProgressDrawTarget::stderr(),
@@ -258,13 +541,13 @@ pub fn progress_bar(len: u64, path: &Path) -> indicatif::ProgressBar {
     ) {
         bar.set_style(style.progress_chars("=> "));
     }
-    bar.set_message(format!("importing {}", path.display()));
+    bar.set_message(format!("importing {shown}"));
     bar
 }
 
 /// The header of the recording an imported log becomes: the first engine session's (the tool's
 /// own session when there is none), for the whole log.
-pub fn imported_header(path: &Path, format: LogFormat, sessions: &[(String, Header)]) -> Header {
+pub fn imported_header(shown: &str, format: LogFormat, sessions: &[(String, Header)]) -> Header {
     let mut header = sessions
         .iter()
         .find(|(label, _)| !label.starts_with('['))
@@ -278,6 +561,6 @@ pub fn imported_header(path: &Path, format: LogFormat, sessions: &[(String, Head
         });
     header.label = None;
     header.imported_from = Some(format.name().to_owned());
-    header.source_file = Some(path.display().to_string());
+    header.source_file = Some(shown.to_owned());
     header
 }

@@ -1,9 +1,12 @@
 //! Command-line front end. Each subcommand is a thin shell over the library stages.
+mod cleanup;
 mod decode;
 mod dump;
 mod export;
 mod import;
 mod input;
+mod mapguard;
+mod output;
 mod record;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +30,12 @@ enum Command {
     Decode(decode::DecodeArgs),
     Export(export::ExportArgs),
     Import(import::ImportArgs),
+    /// Internal: the guard `record` starts to kill the engine's process group if the proxy is
+    /// SIGKILLed.
+    #[command(name = "__guard", hide = true)]
+    Guard {
+        pgid: i32,
+    },
 }
 
 /// Runs the CLI and returns the process exit status.
@@ -38,12 +47,15 @@ pub fn main() -> i32 {
         Command::Decode(a) => decode::run(a),
         Command::Export(a) => export::run(a),
         Command::Import(a) => import::run(a),
+        Command::Guard { pgid } => Ok(crate::capture::reaper::guard_main(pgid)),
     };
     match result {
         Ok(code) => code,
+        // Status 2 is for unreadable input and bad usage, as clap's own usage errors;
+        // 1 is kept for findings (`check`).
         Err(e) => {
             eprintln!("kibitzer: {e:#}");
-            1
+            2
         }
     }
 }

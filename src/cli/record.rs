@@ -30,12 +30,7 @@ pub struct RecordArgs {
     eof_grace: Grace,
     /// Engine command and arguments, run without a shell; everything from the engine on (or
     /// after `--`) belongs to the engine
-    #[arg(
-        required = true,
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        value_name = "ENGINE"
-    )]
+    #[arg(required = true, trailing_var_arg = true, value_name = "ENGINE")]
     engine: Vec<OsString>,
 }
 

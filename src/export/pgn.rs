@@ -38,11 +38,17 @@ pub fn pgn_game(session: &Session, game: &Game, round: usize, ctx: &Context) -> 
         return None;
     }
     let start = game.chess_start()?;
-    let result = game
-        .outcome
-        .as_ref()
-        .map_or("*", |o| o.result.as_str())
-        .to_owned();
+    // A game with a move that could not be followed is not known past it: it is exported up
+    // to there, with a comment saying why, and no result.
+    let gap = game.gaps.first();
+    let result = match gap {
+        Some(_) => "*".to_owned(),
+        None => game
+            .outcome
+            .as_ref()
+            .map_or("*", |o| o.result.as_str())
+            .to_owned(),
+    };
     let (white, black) = players(session, game);
     let mut out = String::new();
     tag(
@@ -71,14 +77,17 @@ pub fn pgn_game(session: &Session, game: &Game, round: usize, ctx: &Context) -> 
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", &start.fen());
     }
-    if let Some(o) = &game.outcome {
-        tag(&mut out, "Termination", &o.reason);
+    match (gap, &game.outcome) {
+        (Some(_), _) => tag(&mut out, "Termination", "unterminated"),
+        (None, Some(o)) => tag(&mut out, "Termination", &o.reason),
+        (None, None) => {}
     }
     out.push('\n');
     let mut tokens: Vec<String> = Vec::with_capacity(game.plies.len() * 2 + 1);
     let mut side = start.turn();
     let mut number = start.fullmove();
-    for (i, p) in game.plies.iter().enumerate() {
+    let shown = gap.map_or(game.plies.len(), |g| g.after_ply.min(game.plies.len()));
+    for (i, p) in game.plies[..shown].iter().enumerate() {
         let san = p.san.as_deref()?;
         match side {
             Side::White => tokens.push(format!("{number}.")),
@@ -100,10 +109,34 @@ pub fn pgn_game(session: &Session, game: &Game, round: usize, ctx: &Context) -> 
         }
         side = side.other();
     }
+    if let Some(g) = gap {
+        tokens.push(gap_comment(game, g));
+    }
     tokens.push(result);
     wrap(&mut out, &tokens, 79);
     out.push('\n');
     Some(out)
+}
+
+/// `{kibitzer: ...}` at the place where the game could not be followed.
+pub fn gap_comment(game: &Game, g: &crate::session::Gap) -> String {
+    let who = match g.by {
+        Mover::Gui => "GUI",
+        Mover::Engine => "engine",
+    };
+    let place = g
+        .line
+        .map_or_else(|| format!("event {}", g.at.seq), |l| format!("line {l}"));
+    let rest = game.plies.len().saturating_sub(g.after_ply);
+    let tail = match rest {
+        0 => String::new(),
+        n => format!("; {n} later move(s) on the wire are left out"),
+    };
+    format!(
+        "{{kibitzer: the {who} move {} ({place}) is illegal here ({}): the game cannot be followed past this point{tail}}}",
+        g.text,
+        g.reason.replace(['{', '}'], "")
+    )
 }
 
 /// Every chess game of the session, separated by blank lines. Returns the text and how many

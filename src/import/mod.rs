@@ -30,7 +30,7 @@ mod lines;
 mod vocab;
 
 pub use clock::{ClockKind, PLACEHOLDER_STARTED};
-pub use detect::{Detection, detect};
+pub use detect::{Detection, SAMPLE_LINES as DETECT_SAMPLE_LINES, detect};
 
 use crate::recording::{Event, Header};
 use builder::Builder;

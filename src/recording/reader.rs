@@ -98,6 +98,11 @@ impl<R: BufRead> Reader<R> {
         &self.header
     }
 
+    /// The line (1-based, the header being line 1) of the event or issue read last.
+    pub fn line(&self) -> u64 {
+        self.lineno
+    }
+
     /// Next event, or an issue with a line number. `None` at end of file; blank lines are
     /// skipped. An I/O error ends the stream as a `Malformed` issue on the current line.
     pub fn next_event(&mut self) -> Option<Result<Event, ReadIssue>> {

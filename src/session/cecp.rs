@@ -243,6 +243,13 @@ impl State {
                 if last_is_gui {
                     self.cecp_takeback(1, at);
                     self.cancel(at, |o| o.answer == "move");
+                } else if let Some(g) = self.s.games.last_mut() {
+                    // A GUI move the board found illegal and the engine refused too: nobody
+                    // played it, so the game goes on unbroken (xboard retracts it).
+                    let plies = g.plies.len();
+                    g.gaps.retain(|gap| {
+                        !(gap.by == Mover::Gui && gap.text == *mv && gap.after_ply == plies)
+                    });
                 }
             }
             Msg::GameEnd { result, comment } if *result != GameResult::Unfinished => {
@@ -390,7 +397,9 @@ impl State {
                         board.fen(),
                         e.reason
                     );
+                    let reason = e.reason.to_string();
                     self.diag(Level::Error, "illegal-move", msg);
+                    self.gap(mv, by, at, reason);
                     return;
                 }
             }

@@ -35,6 +35,8 @@ pub struct Decoded {
 /// Live per-session state besides the public model.
 pub(crate) struct State {
     pub(crate) s: Session,
+    /// The input line of the event being decoded, when known (for findings and gaps).
+    pub(crate) line: Option<u64>,
     /// Protocol chosen by the caller or detected.
     detect_buf: Vec<(Dir, String)>,
     detect_done: bool,
@@ -78,8 +80,25 @@ pub(crate) struct State {
 }
 
 impl State {
+    /// A move of the current game that could not be followed.
+    pub(crate) fn gap(&mut self, text: &str, by: crate::session::Mover, at: At, reason: String) {
+        let line = self.line;
+        if let Some(g) = self.s.games.last_mut() {
+            let after_ply = g.plies.len();
+            g.add_gap(crate::session::Gap {
+                after_ply,
+                text: text.to_owned(),
+                by,
+                at,
+                line,
+                reason,
+            });
+        }
+    }
+
     fn new(label: Option<String>, retain: bool) -> State {
         State {
+            line: None,
             s: Session::new(label),
             detect_buf: Vec::new(),
             detect_done: false,
@@ -341,6 +360,8 @@ pub struct Decoder {
     retain_searches: bool,
     keep_lines: bool,
     check_pv: bool,
+    /// Line of the input the next event is on, when the event does not carry its own.
+    input_line: Option<u64>,
 }
 
 impl Default for Decoder {
@@ -361,6 +382,7 @@ impl Decoder {
             retain_searches: true,
             keep_lines: false,
             check_pv: true,
+            input_line: None,
         }
     }
 
@@ -458,6 +480,12 @@ impl Decoder {
         decoded
     }
 
+    /// The line of the input file the next event pushed is on (a recording's own line, which
+    /// wins over an imported event's `line`): findings and gaps report it.
+    pub fn set_input_line(&mut self, line: u64) {
+        self.input_line = Some(line);
+    }
+
     /// [`Decoder::push`] into `out`, which holds the previous line's result: its buffers are
     /// reused, so a long input decodes without allocating per line (what [`Decoder::recycle`]
     /// does for `push`).
@@ -466,7 +494,9 @@ impl Decoder {
             self.reclaim(out.session, msg);
         }
         let idx = self.state_for(ev.session.as_deref());
+        let input_line = self.input_line.take();
         let st = &mut self.states[idx];
+        st.line = input_line.or(ev.line);
         let at = At {
             seq: ev.seq,
             t: ev.t,

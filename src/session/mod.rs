@@ -22,7 +22,7 @@ mod tests;
 
 pub use decoder::{Decoded, Decoder};
 pub use model::{
-    At, Clocks, Diagnostic, Eval, FeatureState, Game, GameKind, GameOutcome, Handshake, Level,
+    At, Clocks, Diagnostic, Eval, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake, Level,
     Line, Modes, Mover, Obligation, OptionSet, Ply, PosRef, Search, SearchReport, Session,
 };
 

@@ -254,6 +254,22 @@ pub struct Game {
     pub engine_side: Option<Side>,
     /// NBoard: the tags of the last `set game` GGF (`PB`, `PW`, `PC`, `DT`...).
     pub tags: Vec<(String, String)>,
+    /// Moves on the wire that were illegal where they were played, so the game could not be
+    /// followed through them: whatever comes after the first is not known to be the game.
+    pub gaps: Vec<Gap>,
+}
+
+/// A move the board could not follow: illegal in the position where it was sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Gap {
+    /// Plies of the game before it.
+    pub after_ply: usize,
+    pub text: String,
+    pub by: Mover,
+    pub at: At,
+    /// The line of the input it was on, when known.
+    pub line: Option<u64>,
+    pub reason: String,
 }
 
 impl Game {
@@ -269,6 +285,18 @@ impl Game {
             board_unknown: None,
             engine_side: None,
             tags: Vec::new(),
+            gaps: Vec::new(),
+        }
+    }
+
+    /// Notes a move that could not be followed (once per place and move).
+    pub(crate) fn add_gap(&mut self, gap: Gap) {
+        if !self
+            .gaps
+            .iter()
+            .any(|g| g.after_ply == gap.after_ply && g.text == gap.text)
+        {
+            self.gaps.push(gap);
         }
     }
 
@@ -319,6 +347,7 @@ impl Game {
         if from < self.plies.len() {
             self.plies.truncate(from);
             self.outcome = None;
+            self.gaps.retain(|g| g.after_ply < from);
         }
     }
 }

@@ -200,6 +200,7 @@ impl State {
                     "illegal-move",
                     format!("'{text}' is not an Othello move"),
                 );
+                self.gap(text, by, at, "not an Othello move".into());
                 return;
             };
             let before = board.display_string();
@@ -207,6 +208,7 @@ impl State {
             if let Err(e) = board.play_move(mv) {
                 let msg = format!("move {text} is illegal in {before}: {e}");
                 self.diag(Level::Error, "illegal-move", msg);
+                self.gap(text, by, at, e.to_string());
                 return;
             }
             ply.canonical = Some(mv.to_string());

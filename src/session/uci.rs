@@ -262,15 +262,25 @@ impl State {
         for (notation, text) in castlings {
             self.castling_spelling(notation, &text);
         }
-        if let Some(UciPositionError::Move { index, error }) = failure {
-            let fen = self.board.as_ref().map(ChessBoard::fen).unwrap_or_default();
-            let msg = format!(
-                "position: move {} '{}' is illegal in {fen}: {}",
-                index + 1,
-                error.text,
-                error.reason
-            );
-            self.diag(Level::Error, "illegal-move", msg);
+        match failure {
+            Some(UciPositionError::Move { index, error }) => {
+                let fen = self.board.as_ref().map(ChessBoard::fen).unwrap_or_default();
+                let msg = format!(
+                    "position: move {} '{}' is illegal in {fen}: {}",
+                    index + 1,
+                    error.text,
+                    error.reason
+                );
+                self.diag(Level::Error, "illegal-move", msg);
+                self.gap(&error.text, Mover::Gui, at, error.reason.to_string());
+            }
+            // Every `position` states the whole game: one that replays is the game, whatever
+            // an earlier one got wrong.
+            _ => {
+                if let Some(g) = self.s.games.last_mut() {
+                    g.gaps.clear();
+                }
+            }
         }
         self.check_game_end(at);
     }

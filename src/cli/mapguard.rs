@@ -1,0 +1,148 @@
+//! Reading a memory-mapped log that shrinks underneath (a GUI rotating or truncating its log
+//! while kibitzer reads it) makes the kernel send SIGBUS for every page past the new end, which
+//! would kill the command. Logs stay mapped (they are read at memory speed and can be
+//! gigabytes); a SIGBUS handler instead maps a page of zeros over the page that faulted, so the
+//! read goes on, and records that it happened. Commands check [`MapGuard::shrunk`] after
+//! reading and report the file as changed while read instead of printing what the zeros
+//! decoded to as if it were the log.
+//!
+//! Only faults inside a registered map are handled; any other SIGBUS gets the default action.
+
+use nix::libc;
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+const SLOTS: usize = 8;
+
+/// Start and length of each registered map; 0 length = free slot.
+static STARTS: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+static LENS: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+static FAULTED: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
+static PAGE: AtomicUsize = AtomicUsize::new(4096);
+static INSTALL: Once = Once::new();
+
+/// Registration of one map; unregisters when dropped (drop it before the map).
+pub struct MapGuard {
+    slot: Option<usize>,
+}
+
+impl MapGuard {
+    pub fn new(map: &[u8]) -> MapGuard {
+        INSTALL.call_once(install);
+        if map.is_empty() {
+            return MapGuard { slot: None };
+        }
+        for i in 0..SLOTS {
+            if LENS[i]
+                .compare_exchange(0, usize::MAX, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                FAULTED[i].store(false, Ordering::Release);
+                STARTS[i].store(map.as_ptr() as usize, Ordering::Release);
+                LENS[i].store(map.len(), Ordering::Release);
+                return MapGuard { slot: Some(i) };
+            }
+        }
+        MapGuard { slot: None }
+    }
+
+    /// Did a page of the map vanish (the file shrank) while it was read?
+    pub fn shrunk(&self) -> bool {
+        self.slot
+            .is_some_and(|i| FAULTED[i].load(Ordering::Acquire))
+    }
+}
+
+impl Drop for MapGuard {
+    fn drop(&mut self) {
+        if let Some(i) = self.slot {
+            STARTS[i].store(0, Ordering::Release);
+            LENS[i].store(0, Ordering::Release);
+        }
+    }
+}
+
+extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: the kernel passes a valid siginfo for an SA_SIGINFO handler.
+    #[allow(unsafe_code)]
+    let addr = unsafe { (*info).si_addr() } as usize;
+    let page = PAGE.load(Ordering::Relaxed);
+    for i in 0..SLOTS {
+        let (start, len) = (
+            STARTS[i].load(Ordering::Acquire),
+            LENS[i].load(Ordering::Acquire),
+        );
+        if len == 0 || len == usize::MAX || addr < start || addr - start >= len {
+            continue;
+        }
+        let at = addr & !(page - 1);
+        // SAFETY: replaces one page inside a read-only file map this process owns with
+        // anonymous zeros; mmap is async-signal-safe. The map's own munmap covers it later.
+        #[allow(unsafe_code)]
+        let p = unsafe {
+            libc::mmap(
+                at as *mut libc::c_void,
+                page,
+                libc::PROT_READ,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        if p != libc::MAP_FAILED {
+            FAULTED[i].store(true, Ordering::Release);
+            return;
+        }
+    }
+    // Not ours: the default action, which re-running the faulting instruction triggers.
+    // SAFETY: signal is async-signal-safe.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+    }
+}
+
+fn install() {
+    // SAFETY: sysconf only reads a system constant.
+    #[allow(unsafe_code)]
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if let Ok(p) = usize::try_from(page)
+        && p.is_power_of_two()
+    {
+        PAGE.store(p, Ordering::Relaxed);
+    }
+    // SAFETY: installs a handler that only uses async-signal-safe calls and atomics.
+    #[allow(unsafe_code)]
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_sigbus as *const () as usize;
+        sa.sa_flags = libc::SA_SIGINFO;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(libc::SIGBUS, &sa, std::ptr::null_mut());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn a_file_truncated_under_its_map_reads_as_zeros_and_says_so() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        let body = vec![b'x'; 64 * 1024];
+        f.write_all(&body).unwrap();
+        f.flush().unwrap();
+        #[allow(unsafe_code)]
+        // SAFETY: the test truncates the file on purpose; the guard handles the fault.
+        let map = unsafe { memmap2::Mmap::map(f.as_file()).unwrap() };
+        let guard = MapGuard::new(&map);
+        assert!(!guard.shrunk());
+        f.as_file().set_len(100).unwrap();
+        let xs = map.iter().filter(|&&b| b == b'x').count();
+        assert!(guard.shrunk());
+        // The first page still holds the file (the kernel zero-fills past the end inside it).
+        assert!((100..=4096).contains(&xs), "{xs}");
+        drop(guard);
+    }
+}
