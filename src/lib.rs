@@ -14,5 +14,6 @@ pub mod game;
 pub mod import;
 pub mod protocol;
 pub mod recording;
+pub mod rules;
 pub mod session;
 mod swar;
