@@ -17,10 +17,21 @@ enum Via {
     Direct,
     Kibitzer,
     PythonTee,
+    /// `cat | ENGINE | cat`: two more pipe hops and nothing else, the floor of any relay.
+    CatRelay,
 }
 
 fn command(via: Via, rec_dir: &std::path::Path, engine: &[&str]) -> Command {
-    if via == Via::PythonTee {
+    if via == Via::CatRelay {
+        let mut c = Command::new("sh");
+        // The shell must not keep its own stdout open while it waits for the pipeline,
+        // or the reader never sees EOF: run the pipeline in the background, close ours.
+        c.arg("-c")
+            .arg("exec 3<&0; cat <&3 | \"$@\" | cat & exec >&- <&- 3<&-; wait")
+            .arg("sh")
+            .args(engine);
+        c
+    } else if via == Via::PythonTee {
         let mut c = Command::new("python3");
         c.arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -148,9 +159,9 @@ fn main() {
         }
     }
 
-    // Interleave the three ways so machine noise hits them alike.
-    let vias = [Via::Direct, Via::Kibitzer, Via::PythonTee];
-    let mut rt: [Vec<u64>; 3] = Default::default();
+    // Interleave the ways so machine noise hits them alike.
+    let vias = [Via::Direct, Via::Kibitzer, Via::PythonTee, Via::CatRelay];
+    let mut rt: [Vec<u64>; 4] = Default::default();
     for _ in 0..runs.min(3) {
         for (i, via) in vias.iter().enumerate() {
             rt[i].extend(round_trips(*via, pairs, &rec_dir));
@@ -165,7 +176,7 @@ fn main() {
     let bulk: &[&str] = &["cat", flood_file.to_str().expect("utf-8 path")];
     let mut rates = Vec::new();
     for engine in [per_line, bulk] {
-        let mut secs: [Vec<f64>; 3] = Default::default();
+        let mut secs: [Vec<f64>; 4] = Default::default();
         for _ in 0..runs {
             for (i, via) in vias.iter().enumerate() {
                 secs[i].push(flood(*via, engine, lines, &rec_dir));
@@ -175,27 +186,35 @@ fn main() {
     }
 
     println!(
-        "| measurement | direct pipe | `kibitzer record` | added / ratio | Python thread tee (reference) | added / ratio |"
+        "| measurement | direct pipe | `cat \\| engine \\| cat` (relay floor) | `kibitzer record` | added / ratio vs direct | vs relay floor | Python thread tee (reference) | added / ratio |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     for (name, p) in [("median", 0.5), ("p99", 0.99)] {
-        let [d, k, py] = [pct(&rt[0], p), pct(&rt[1], p), pct(&rt[2], p)];
+        let [d, k, py, c] = [
+            pct(&rt[0], p),
+            pct(&rt[1], p),
+            pct(&rt[2], p),
+            pct(&rt[3], p),
+        ];
         println!(
-            "| round trip {name}, {pairs} pairs x {} | {d:.1} µs | {k:.1} µs | +{:.1} µs | {py:.1} µs | +{:.1} µs |",
+            "| round trip {name}, {pairs} pairs x {} | {d:.1} µs | {c:.1} µs | {k:.1} µs | +{:.1} µs | +{:.1} µs | {py:.1} µs | +{:.1} µs |",
             runs.min(3),
             k - d,
+            k - c,
             py - d
         );
     }
-    for ([d, k, py], what) in rates.into_iter().zip([
+    for ([d, k, py, c], what) in rates.into_iter().zip([
         "one write per line, like engines",
         "bulk 64 KiB writes (`cat FILE`)",
     ]) {
         println!(
-            "| flood of {lines} lines, {what}, median of {runs} | {:.2} M lines/s | {:.2} M lines/s | {:.2}x | {:.2} M lines/s | {:.2}x |",
+            "| flood of {lines} lines, {what}, median of {runs} | {:.2} M lines/s | {:.2} M lines/s | {:.2} M lines/s | {:.2}x | {:.2}x | {:.2} M lines/s | {:.2}x |",
             d / 1e6,
+            c / 1e6,
             k / 1e6,
             k / d,
+            k / c,
             py / 1e6,
             py / d
         );

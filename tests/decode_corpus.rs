@@ -31,7 +31,7 @@ fn diagnostics(v: &[Value]) -> Vec<(String, String)> {
         .flatten()
         .map(|d| {
             (
-                d["code"].as_str().unwrap_or("").to_owned(),
+                d["rule"].as_str().unwrap_or("").to_owned(),
                 d["message"].as_str().unwrap_or("").to_owned(),
             )
         })
@@ -64,7 +64,7 @@ fn python_chess_429_illegal_bestmove_a1a1_is_flagged() {
     let d = diagnostics(&decode_json(&p));
     assert!(
         d.iter()
-            .any(|(c, m)| c == "illegal-move" && m.contains("a1a1")),
+            .any(|(c, m)| c == "UCI-BESTMOVE-ILLEGAL" && m.contains("a1a1")),
         "{d:?}"
     );
 }
@@ -88,7 +88,7 @@ fn mess_36_ends_with_the_ponder_search_unanswered() {
     assert_eq!(open, ["bestmove"]);
     // Its position command replays legally from the FEN.
     assert_eq!(mess["games"][0]["plies"], 23);
-    assert!(diagnostics(&v).iter().all(|(c, _)| c != "illegal-move"));
+    assert!(diagnostics(&v).iter().all(|(c, _)| !c.contains("ILLEGAL")));
 }
 
 #[test]
@@ -144,7 +144,7 @@ fn text_output_shows_kinds_positions_diagnostics_and_what_is_owed() {
         "{text}"
     );
     assert!(
-        text.contains("error[illegal-move]: bestmove e2e4 is illegal in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        text.contains("error[UCI-BESTMOVE-ILLEGAL] engine: bestmove e2e4 is illegal in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
         "{text}"
     );
     assert!(text.contains("engine: Broken"), "{text}");

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{Lines, engine, kibitzer, read_recording, spawn_proxy};
-use kibitzer::session::{Level, Mover, decode};
+use kibitzer::session::{Mover, Severity, decode};
 use std::io::Write;
 use std::time::Duration;
 
@@ -99,7 +99,7 @@ fn pgn_export_has_the_moves_python_chess_played() {
         .lines
         .iter()
         .flat_map(|l| &l.diagnostics)
-        .filter(|d| d.level == Level::Error && d.code != "unexpected")
+        .filter(|d| d.severity == Severity::Error)
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
     let g = &s.games[0];
@@ -156,7 +156,7 @@ fn cecp_session_with_fairymax_decodes_with_legal_moves_and_right_fens() {
         .lines
         .iter()
         .flat_map(|l| &l.diagnostics)
-        .filter(|d| d.level == Level::Error)
+        .filter(|d| d.severity == Severity::Error)
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(s.open_obligations().count(), 0, "{:?}", s.obligations);

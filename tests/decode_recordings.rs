@@ -73,7 +73,7 @@ fn decoded_recordings_match_their_snapshots() {
             .iter()
             .filter_map(|l| {
                 let d = l.get("diagnostics")?.as_array()?;
-                Some(d.iter().map(move |d| serde_json::json!({"seq": l["seq"], "text": l["text"], "code": d["code"], "level": d["level"]})))
+                Some(d.iter().map(move |d| serde_json::json!({"seq": l["seq"], "text": l["text"], "rule": d["rule"], "severity": d["severity"], "side": d["side"]})))
             })
             .flatten()
             .collect();
@@ -362,10 +362,18 @@ fn detection_agrees_with_the_recorded_protocol_hint() {
     }
 }
 
+/// The rules whose findings come from checking PV moves.
+const PV_RULES: [&str; 2] = ["UCI-INFO-PV-ILLEGAL", "CECP-THINKING-PV-UNPLAYABLE"];
+
+fn mentions_pv_rule(l: &Value) -> bool {
+    let text = l.to_string();
+    PV_RULES.iter().any(|r| text.contains(r))
+}
+
 /// `decode --no-pv-check` skips only the PV legality check: on the real recordings every line
-/// decodes the same, boards included, but for the `illegal-pv` diagnostics (Fairy-Max writes
-/// promotions without the piece in its PVs); on a PV with an illegal move only the default run
-/// reports it, while an illegal game move is reported by both.
+/// decodes the same, boards included, but for the PV findings (Fairy-Max writes promotions
+/// without the piece in its PVs); on a PV with an illegal move only the default run reports
+/// it, while an illegal game move is reported by both.
 #[test]
 fn no_pv_check_changes_nothing_but_pv_diagnostics() {
     // The lines with their `illegal-pv` diagnostics taken out, and the summary's counts.
@@ -375,7 +383,7 @@ fn no_pv_check_changes_nothing_but_pv_diagnostics() {
             if o.get("type").is_some_and(|t| t == "summary") {
                 o.remove("diagnostics");
             } else if let Some(Value::Array(d)) = o.get_mut("diagnostics") {
-                d.retain(|d| d["code"] != "illegal-pv");
+                d.retain(|d| !PV_RULES.contains(&d["rule"].as_str().unwrap_or("")));
                 if d.is_empty() {
                     o.remove("diagnostics");
                 }
@@ -387,20 +395,12 @@ fn no_pv_check_changes_nothing_but_pv_diagnostics() {
     for path in recordings() {
         let p = path.to_str().unwrap();
         let checked = decoded(&path);
-        pv_diags += checked
-            .iter()
-            .filter(|l| l.to_string().contains("illegal-pv"))
-            .count();
+        pv_diags += checked.iter().filter(|l| mentions_pv_rule(l)).count();
         let unchecked: Vec<Value> = kibitzer(&["decode", "--json", "--no-pv-check", p])
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        assert!(
-            !unchecked
-                .iter()
-                .any(|l| l.to_string().contains("illegal-pv")),
-            "{p}"
-        );
+        assert!(!unchecked.iter().any(mentions_pv_rule), "{p}");
         let (a, b) = (without_pv_diags(checked), without_pv_diags(unchecked));
         assert_eq!(a.len(), b.len(), "{p}");
         for (x, y) in a.iter().zip(&b) {
@@ -434,17 +434,17 @@ fn no_pv_check_changes_nothing_but_pv_diagnostics() {
             .flat_map(|l| {
                 let d = l["diagnostics"].as_array().cloned().unwrap_or_default();
                 d.into_iter()
-                    .map(|d| d["code"].as_str().unwrap_or("").to_owned())
+                    .map(|d| d["rule"].as_str().unwrap_or("").to_owned())
             })
             .collect()
     };
     assert_eq!(
         codes(&["decode", "--json", f]),
-        ["illegal-pv", "illegal-move"]
+        ["UCI-INFO-PV-ILLEGAL", "UCI-BESTMOVE-ILLEGAL"]
     );
     assert_eq!(
         codes(&["decode", "--json", "--no-pv-check", f]),
-        ["illegal-move"]
+        ["UCI-BESTMOVE-ILLEGAL"]
     );
 }
 

@@ -93,7 +93,7 @@ fn essence(s: &Session) -> Essence {
         .flat_map(|l| {
             l.diagnostics
                 .iter()
-                .map(|d| format!("{}: {}", l.text, d.code))
+                .map(|d| format!("{}: {}", l.text, d.rule))
         })
         .collect();
     (lines, games, diags)

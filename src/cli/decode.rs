@@ -323,10 +323,10 @@ fn text_summary(s: &Session, out: &mut String) {
     };
     let _ = writeln!(out, "  engine: {engine}{author}; handshake {hs}");
     let [gui, eng, err, proxy] = s.counts;
-    let [notes, warnings, errors] = s.diagnostic_counts;
+    let [chat, notes, warnings, errors] = s.diagnostic_counts;
     let _ = writeln!(
         out,
-        "  lines: {gui} gui, {eng} engine, {err} stderr, {proxy} proxy; {errors} error(s), {warnings} warning(s), {notes} note(s)"
+        "  lines: {gui} gui, {eng} engine, {err} stderr, {proxy} proxy; {errors} error(s), {warnings} warning(s), {notes} note(s), {chat} chat"
     );
     let _ = writeln!(
         out,
@@ -419,7 +419,7 @@ fn json_summary(s: &Session, out: &mut String) {
         "author": s.engine_author,
         "handshake": s.handshake,
         "counts": { "gui": s.counts[0], "engine": s.counts[1], "stderr": s.counts[2], "proxy": s.counts[3] },
-        "diagnostics": { "note": s.diagnostic_counts[0], "warning": s.diagnostic_counts[1], "error": s.diagnostic_counts[2] },
+        "diagnostics": { "chat": s.diagnostic_counts[0], "note": s.diagnostic_counts[1], "warning": s.diagnostic_counts[2], "error": s.diagnostic_counts[3] },
         "games": games,
         "searches": s.search_count,
         "open": open,

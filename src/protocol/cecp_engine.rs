@@ -5,7 +5,7 @@ use std::fmt;
 use super::cecp::{Idiom, Msg, TellKind, looks_like_move};
 use super::cecp_gui::result_and_comment;
 use super::tokens::Tokens;
-use super::{Diagnostic, diag};
+use super::{Diagnostic, diag, diag_rule, under_rule};
 
 /// One `NAME=VALUE` of a `feature` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,7 +129,12 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
         return m;
     }
     match cmd {
-        "feature" => return Msg::Feature(parse_features(toks.peek_rest(), d)),
+        "feature" => {
+            let rest = toks.peek_rest();
+            return Msg::Feature(under_rule(d, "CECP-FEATURE-SYNTAX", |d| {
+                parse_features(rest, d)
+            }));
+        }
         "move" => {
             let m = toks.next().unwrap_or("");
             if m.is_empty() {
@@ -146,7 +151,10 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
             extra("pong", &mut toks, d);
             return Msg::Pong(n.unwrap_or(0));
         }
-        "Error" => return parse_error(toks.peek_rest(), d),
+        "Error" => {
+            let rest = toks.peek_rest();
+            return under_rule(d, "CECP-ERROR-FORMAT", |d| parse_error(rest, d));
+        }
         "resign" => {
             extra("resign", &mut toks, d);
             return Msg::Resign;
@@ -169,7 +177,7 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
         "highlight" => return Msg::Highlight(toks.rest().to_owned()),
         "click" => return Msg::Click(toks.rest().to_owned()),
         "choice" => return Msg::Choice(toks.rest().to_owned()),
-        "stat01:" => return parse_stat01(&mut toks, d),
+        "stat01:" => return under_rule(d, "CECP-THINKING-FORMAT", |d| parse_stat01(&mut toks, d)),
         "++" if toks.peek().is_none() => return Msg::FailHigh,
         "--" if toks.peek().is_none() => return Msg::FailLow,
         "offer" if toks.peek() == Some("draw") => {
@@ -194,7 +202,7 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
         return Msg::Debug(text.trim_ascii().to_owned());
     }
     if line.starts_with("Illegal move") || line.starts_with("illegal move") {
-        return parse_illegal(line, d);
+        return under_rule(d, "CECP-ILLEGAL-MOVE-FORMAT", |d| parse_illegal(line, d));
     }
     for (prefix, idiom) in Idiom::PREFIXES {
         if line.starts_with(prefix) {
@@ -208,7 +216,11 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
         if let Some(rest) = line.strip_prefix(prefix) {
             let mv = rest.trim_start_matches(':').trim_ascii();
             if looks_like_move(mv) {
-                diag(d, format!("legacy '{prefix}' instead of 'move'"));
+                diag_rule(
+                    d,
+                    "CECP-LEGACY-FORM",
+                    format!("legacy '{prefix}' instead of 'move'"),
+                );
                 return Msg::EngineMove(mv.to_owned());
             }
         }
@@ -245,7 +257,11 @@ fn parse_numeric(first: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) ->
         if !flag.is_empty() && flag != "." {
             return None;
         }
-        diag(d, "legacy 'NUMBER ... MOVE' form of 'move MOVE'");
+        diag_rule(
+            d,
+            "CECP-LEGACY-FORM",
+            "legacy 'NUMBER ... MOVE' form of 'move MOVE'",
+        );
         return Some(Msg::EngineMove(mv.to_owned()));
     }
     let mut fc = flag.chars();
@@ -329,7 +345,11 @@ fn parse_error(rest: &str, d: &mut Vec<Diagnostic>) -> Msg {
 fn parse_illegal(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     let mut rest = line.get("Illegal move".len()..).unwrap_or("").trim_start();
     if line.starts_with('i') {
-        diag(d, "'illegal move' in lowercase (xboard accepts it)");
+        diag_rule(
+            d,
+            "CECP-LEGACY-FORM",
+            "'illegal move' in lowercase (xboard accepts it)",
+        );
     }
     let mut reason = None;
     if let Some(inner) = rest.strip_prefix('(')

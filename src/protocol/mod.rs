@@ -80,12 +80,15 @@ pub enum Dir {
 /// Something that was off on a line: the message was still decoded as well as possible.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
+    /// The catalogue rule it breaks, when more specific than the protocol's `*-SYNTAX`.
+    pub rule: Option<&'static str>,
     pub message: String,
 }
 
 impl Diagnostic {
     pub fn new(message: impl Into<String>) -> Self {
         Diagnostic {
+            rule: None,
             message: message.into(),
         }
     }
@@ -106,9 +109,32 @@ pub(crate) fn word_text(f: &mut fmt::Formatter<'_>, word: &str, text: &str) -> f
     }
 }
 
-/// Adds a diagnostic; the helper keeps parser code short.
+/// Adds a diagnostic of the protocol's syntax rule; the helper keeps parser code short.
 pub(crate) fn diag(out: &mut Vec<Diagnostic>, message: impl Into<String>) {
     out.push(Diagnostic::new(message));
+}
+
+/// Adds a diagnostic of a specific catalogue rule.
+pub(crate) fn diag_rule(out: &mut Vec<Diagnostic>, rule: &'static str, message: impl Into<String>) {
+    out.push(Diagnostic {
+        rule: Some(rule),
+        message: message.into(),
+    });
+}
+
+/// Runs a parser and files what it found from `rule` (its diagnostics all concern one rule of
+/// the catalogue, e.g. the feature syntax).
+pub(crate) fn under_rule<T>(
+    d: &mut Vec<Diagnostic>,
+    rule: &'static str,
+    parse: impl FnOnce(&mut Vec<Diagnostic>) -> T,
+) -> T {
+    let from = d.len();
+    let v = parse(d);
+    for x in &mut d[from..] {
+        x.rule.get_or_insert(rule);
+    }
+    v
 }
 
 /// A decoded line of any protocol.

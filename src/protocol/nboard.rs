@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::tokens::Tokens;
-use super::{Diagnostic, Dir, diag, word_text};
+use super::{Diagnostic, Dir, diag, under_rule, word_text};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
@@ -245,7 +245,9 @@ fn parse_gui(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Optio
                 }
             }
         }
-        "move" => Msg::Move(parse_move_eval(toks, false, d)),
+        "move" => Msg::Move(under_rule(d, "NBOARD-SYNTAX", |d| {
+            parse_move_eval(toks, false, d)
+        })),
         "hint" => Msg::Hint(number("hint", toks, d).unwrap_or(1)),
         "go" => Msg::Go,
         "ping" => Msg::Ping(number("ping", toks, d).unwrap_or(0)),
@@ -262,7 +264,9 @@ fn parse_gui(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Optio
 
 fn parse_engine(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Option<Msg> {
     Some(match cmd {
-        "===" => Msg::BestMove(parse_move_eval(toks, true, d)),
+        "===" => Msg::BestMove(under_rule(d, "NBOARD-MOVE-FORMAT", |d| {
+            parse_move_eval(toks, true, d)
+        })),
         "set" if toks.peek() == Some("myname") => {
             toks.next();
             Msg::SetMyName(toks.rest().to_owned())
@@ -301,10 +305,12 @@ fn parse_engine(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Op
         }
         "learned" => Msg::Learned,
         "learn" => {
-            diag(
-                d,
-                "'learn' as the answer to learn (NTest does this; the text says 'learned')",
-            );
+            d.push(Diagnostic {
+                rule: Some("NBOARD-LEARN-ACK"),
+                message:
+                    "'learn' as the answer to learn (NTest does this; the text says 'learned')"
+                        .into(),
+            });
             Msg::Learned
         }
         "analysis" => {

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::tokens::{Moves, Tokens};
-use super::{Diagnostic, Dir, diag, word_text};
+use super::{Diagnostic, Dir, diag, under_rule, word_text};
 
 pub(crate) use super::uci_info::InfoSpare;
 pub use super::uci_info::{Bound, CurrLine, Extra, Info, Score, ScoreValue};
@@ -271,7 +271,11 @@ fn parse_command(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> M
         "bestmove" => return parse_bestmove(toks, d),
         "copyprotection" => return Msg::CopyProtection(parse_status("copyprotection", toks, d)),
         "registration" => return Msg::Registration(parse_status("registration", toks, d)),
-        "option" => return Msg::Option(Box::new(parse_option(toks, d))),
+        "option" => {
+            return Msg::Option(Box::new(under_rule(d, "UCI-OPTION-MALFORMED", |d| {
+                parse_option(toks, d)
+            })));
+        }
         _ => return Msg::Unknown(cmd.to_owned()),
     };
     let rest = toks.rest();

@@ -206,7 +206,16 @@ impl Info {
         if fast::parse(toks.peek_rest(), &mut i, &mut spare.pv, &mut spare.order) {
             toks.rest();
         } else {
+            let from = d.len();
             *i = Info::parse_general(toks, d);
+            // Bad numbers and score units have rules of their own.
+            for x in &mut d[from..] {
+                if x.message.starts_with("score:") {
+                    x.rule = Some("UCI-INFO-SCORE-UNIT");
+                } else if x.message.contains(": bad value") {
+                    x.rule = Some("UCI-INFO-NONINTEGER");
+                }
+            }
         }
         i
     }

@@ -6,7 +6,7 @@ use crate::protocol::cecp::{FeatureValue, GameResult, Msg, Thinking};
 
 use super::decoder::State;
 use super::model::{
-    At, Eval, FeatureState, Game, GameKind, Handshake, Level, Mover, OptionSet, Ply, SearchReport,
+    At, Eval, FeatureState, Game, GameKind, Handshake, Mover, OptionSet, Ply, SearchReport,
 };
 
 impl State {
@@ -40,9 +40,8 @@ impl State {
                     // xboard answers `done` like any other feature (seen in a real xboard
                     // 4.9.1 log); it is the handshake's end, not kept as a feature.
                     None if name == "done" => {}
-                    None => self.diag(
-                        Level::Note,
-                        "unexpected",
+                    None => self.finding(
+                        "CECP-ACCEPTED-UNSOLICITED",
                         format!("answer to feature '{name}', which the engine did not send"),
                     ),
                 }
@@ -76,7 +75,7 @@ impl State {
                 self.s.modes.edit = true;
                 self.editor = self.board.as_ref().map(ChessEditor::new);
                 if self.editor.is_none() {
-                    self.diag(Level::Note, "board-unknown", "edit without a known board");
+                    self.finding("X-BOARD-UNKNOWN", "edit without a known board");
                 }
             }
             Msg::Force => {
@@ -153,14 +152,13 @@ impl State {
                     matches!(&f.name[..], "option") && f.value.split(" -").next() == Some(name)
                 });
                 if !declared && self.s.features.iter().any(|f| f.name == "option") {
-                    self.diag(
-                        Level::Warning,
-                        "unknown-option",
+                    self.finding(
+                        "CECP-OPTION-UNKNOWN",
                         format!("option: the engine declared no option '{name}'"),
                     );
                 }
             }
-            Msg::Unknown(_) => self.diag(Level::Warning, "unknown", "not a CECP command"),
+            Msg::Unknown(_) => self.finding("CECP-UNKNOWN-COMMAND", "not a CECP command"),
             _ => {}
         }
     }
@@ -195,18 +193,33 @@ impl State {
             Msg::EngineMove(mv) => {
                 let owed = self.close(at, false, |o| o.answer == "move");
                 if owed == 0 && self.s.search_count == 0 && self.engine_side.is_none() {
-                    self.diag(
-                        Level::Note,
-                        "unexpected",
+                    self.finding(
+                        "X-INPUT-STARTS-MID-SESSION",
                         "move before any request (the log starts mid-session?)",
                     );
                 } else if owed == 0 {
-                    let why = if self.s.modes.force {
-                        "move while in force mode"
+                    if self.s.modes.force {
+                        self.finding("CECP-MOVE-IN-FORCE", "move while in force mode");
                     } else {
-                        "move when it was not the engine's turn"
-                    };
-                    self.diag(Level::Error, "unexpected", why);
+                        self.finding(
+                            "CECP-MOVE-OUT-OF-TURN",
+                            "move when it was not the engine's turn",
+                        );
+                    }
+                }
+                let echo = self
+                    .s
+                    .games
+                    .last()
+                    .and_then(|g| g.plies.last())
+                    .is_some_and(|p| p.by == Mover::Gui && p.text == *mv);
+                if echo {
+                    self.finding(
+                        "CECP-MOVE-ECHO",
+                        format!("move {mv} repeats the GUI's last move"),
+                    );
+                    self.end_search(Some(at));
+                    return;
                 }
                 let side = self.board.as_ref().map(ChessBoard::turn);
                 self.cecp_move(mv, Mover::Engine, at);
@@ -217,12 +230,15 @@ impl State {
             }
             Msg::Pong(n) => {
                 let want = format!("pong {n}");
-                if self.close(at, true, |o| o.answer == want) == 0 {
-                    self.diag(
-                        Level::Warning,
-                        "unexpected",
-                        format!("pong {n} without ping {n}"),
+                if self.close(at, true, |o| o.answer == want) > 0 {
+                    self.last_pong = Some(want);
+                } else if self.last_pong.as_deref() == Some(want.as_str()) {
+                    self.finding(
+                        "CECP-PONG-DUPLICATE",
+                        format!("pong {n} again: ping {n} was already answered"),
                     );
+                } else {
+                    self.finding("CECP-PONG-MISMATCH", format!("pong {n} without ping {n}"));
                 }
             }
             Msg::HintMove(_) => {
@@ -235,12 +251,11 @@ impl State {
                     .last()
                     .and_then(|g| g.plies.last())
                     .is_some_and(|p| p.by == Mover::Gui && p.text == *mv);
-                self.diag(
-                    Level::Warning,
-                    "engine-rejected",
-                    format!("the engine rejected the move {mv}"),
-                );
                 if last_is_gui {
+                    self.finding(
+                        "CECP-ILLEGAL-MOVE-REPLY",
+                        format!("the engine rejected {mv}, which is legal here"),
+                    );
                     self.cecp_takeback(1, at);
                     self.cancel(at, |o| o.answer == "move");
                 } else if let Some(g) = self.s.games.last_mut() {
@@ -273,7 +288,7 @@ impl State {
                 }
             }
             Msg::Thinking(t) => self.cecp_thinking(t),
-            Msg::Unknown(_) => self.diag(Level::Note, "unknown", "not a CECP message"),
+            Msg::Unknown(_) => self.finding("CECP-UNDOCUMENTED-OUTPUT", "not a CECP message"),
             _ => {}
         }
     }
@@ -288,7 +303,7 @@ impl State {
         let board = match fen {
             Some(f) => ChessBoard::from_fen_lenient(f, variant.clone(), chess960).map(|(b, w)| {
                 for w in w {
-                    self.diag(Level::Warning, "bad-position", format!("setboard: {w}"));
+                    self.finding("CECP-SETBOARD-IRREGULAR-FEN", format!("setboard: {w}"));
                 }
                 b
             }),
@@ -298,7 +313,7 @@ impl State {
             Ok(b) => self.board = Some(b),
             Err(e) => {
                 if fen.is_some() {
-                    self.diag(Level::Error, "bad-position", format!("setboard: {e}"));
+                    self.bad_start("CECP-SETBOARD-BAD-FEN", "setboard", fen, &e);
                 }
                 g.board_unknown = Some(e.to_string());
                 self.board = None;
@@ -321,7 +336,7 @@ impl State {
             .map(|d| format!("edit: {}: {}", d.line, d.message))
             .collect();
         for d in new {
-            self.diag(Level::Warning, "edit", d);
+            self.finding("CECP-EDIT-SYNTAX", d);
         }
         if outcome == EditOutcome::Done {
             self.s.modes.edit = false;
@@ -332,7 +347,7 @@ impl State {
                     self.cecp_new_game(at, Some(&fen));
                 }
                 Some(Err(e)) => {
-                    self.diag(Level::Error, "bad-position", format!("edit: {e}"));
+                    self.finding("CECP-SETBOARD-BAD-FEN", format!("edit: {e}"));
                     self.board = None;
                     if let Some(g) = self.game() {
                         g.board_unknown = Some(e.to_string());
@@ -398,7 +413,11 @@ impl State {
                         e.reason
                     );
                     let reason = e.reason.to_string();
-                    self.diag(Level::Error, "illegal-move", msg);
+                    let rule = match by {
+                        Mover::Gui => "CECP-GUI-MOVE-ILLEGAL",
+                        Mover::Engine => "CECP-MOVE-ILLEGAL",
+                    };
+                    self.finding(rule, msg);
                     self.gap(mv, by, at, reason);
                     return;
                 }
@@ -416,9 +435,8 @@ impl State {
             return;
         };
         if g.plies.len() < n {
-            self.diag(
-                Level::Warning,
-                "takeback",
+            self.finding(
+                "CECP-UNDO-BEYOND-START",
                 "takeback beyond the start of the game",
             );
             return;
@@ -469,20 +487,35 @@ impl State {
             .split_ascii_whitespace()
             .map(|t| t.trim_end_matches(['!', '?']))
             .take_while(|t| !t.starts_with(['(', '{', '<', '[']));
-        if let Err((index, e)) = board.check_line_cecp(tokens)
+        if let Err((index, e)) = board.check_line_cecp(tokens.clone())
             && !e.reason.is_not_modelled()
         {
-            let msg = format!(
-                "pv move {} '{}' is illegal in {}: {}",
-                index + 1,
-                e.text,
-                board.fen(),
-                e.reason
-            );
-            // CECP calls the PV "freeform text" (thinking output), so a PV the board cannot
-            // follow is a warning, not a protocol error; Fairy-Max, for one, writes promotions
-            // without the piece (`c7c8`).
-            self.diag(Level::Warning, "illegal-pv", msg);
+            // CECP calls thinking output "freeform text", so a PV the board cannot follow is
+            // a note, not a protocol error. Fairy-Max, for one, writes promotions without the
+            // piece (`c7c8`): say so when that is what happened.
+            let mut at_fault = board.clone();
+            let played = tokens
+                .clone()
+                .take(index)
+                .all(|t| at_fault.play_cecp(t).is_ok());
+            let bare_promotion =
+                played && e.text.len() == 4 && at_fault.play_cecp(&format!("{}q", e.text)).is_ok();
+            let msg = if bare_promotion {
+                format!(
+                    "pv move {} '{}' is a promotion written without its piece (CECP thinking PVs are free text)",
+                    index + 1,
+                    e.text
+                )
+            } else {
+                format!(
+                    "pv move {} '{}' cannot be played in {}: {} (CECP thinking PVs are free text)",
+                    index + 1,
+                    e.text,
+                    board.fen(),
+                    e.reason
+                )
+            };
+            self.finding("CECP-THINKING-PV-UNPLAYABLE", msg);
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::protocol::{self, Dir, Msg, Protocol};
 use crate::recording::{Event, ProxyKind, Source};
 
 use super::model::{
-    At, Diagnostic, Game, GameOutcome, Level, Line, Obligation, PosRef, Search, Session,
+    At, Diagnostic, Game, GameOutcome, Line, Obligation, Party, PosRef, Search, Session,
     source_index,
 };
 use super::pv::PvCache;
@@ -37,6 +37,8 @@ pub(crate) struct State {
     pub(crate) s: Session,
     /// The input line of the event being decoded, when known (for findings and gaps).
     pub(crate) line: Option<u64>,
+    /// Who sent the line being decoded (`None` for proxy and stderr lines).
+    pub(crate) line_side: Option<Party>,
     /// Protocol chosen by the caller or detected.
     detect_buf: Vec<(Dir, String)>,
     detect_done: bool,
@@ -75,6 +77,9 @@ pub(crate) struct State {
     /// The board only changes when the GUI then sends `move`; if that is the proposal, the
     /// ply is the engine's.
     pub(crate) nboard_proposal: Option<(String, Option<super::model::Eval>, usize)>,
+    /// CECP: the number of the last `pong` that answered a ping, to tell a repeated pong
+    /// (GNU Chess sends each twice) from one that answers nothing.
+    pub(crate) last_pong: Option<String>,
     /// Message buffers handed back through [`Decoder::recycle`].
     spare: protocol::Spare,
 }
@@ -99,6 +104,7 @@ impl State {
     fn new(label: Option<String>, retain: bool) -> State {
         State {
             line: None,
+            line_side: None,
             s: Session::new(label),
             detect_buf: Vec::new(),
             detect_done: false,
@@ -120,12 +126,36 @@ impl State {
             diags: Vec::new(),
             moved: false,
             nboard_proposal: None,
+            last_pong: None,
             spare: protocol::Spare::default(),
         }
     }
 
-    pub(crate) fn diag(&mut self, level: Level, code: &'static str, message: impl Into<String>) {
-        self.diags.push(Diagnostic::new(level, code, message));
+    /// A start position the board cannot take: a variant it does not model (a 10x8 board,
+    /// holdings, fairy pieces) is a note that the board is unknown; a FEN that fits no board
+    /// geometry is rule `id`.
+    pub(crate) fn bad_start(
+        &mut self,
+        id: &'static str,
+        what: &str,
+        fen: Option<&str>,
+        e: &crate::game::BoardError,
+    ) {
+        let unmodelled = match e {
+            crate::game::BoardError::UnsupportedVariant(_) => true,
+            _ => fen.is_some_and(|f| fen_geometry(f).is_some_and(|g| !g.is_plain_8x8())),
+        };
+        if unmodelled {
+            self.finding("X-BOARD-UNKNOWN", format!("{what}: board unknown: {e}"));
+        } else {
+            self.finding(id, format!("{what}: {e}"));
+        }
+    }
+
+    /// Reports that the current line breaks rule `id` (a catalogue id).
+    pub(crate) fn finding(&mut self, id: &'static str, message: impl Into<String>) {
+        self.diags
+            .push(Diagnostic::new(id, self.line_side, message));
     }
 
     pub(crate) fn game(&mut self) -> Option<&mut Game> {
@@ -309,8 +339,12 @@ impl State {
     fn dispatch(&mut self, protocol: Protocol, ev: &Event, dir: Dir, at: At) -> Msg {
         let (msg, parse_diags) = protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare);
         for d in parse_diags {
-            self.diags
-                .push(Diagnostic::new(Level::Warning, "parse", d.message));
+            let id = d.rule.unwrap_or(match protocol {
+                Protocol::Uci => "UCI-SYNTAX",
+                Protocol::Cecp => "CECP-SYNTAX",
+                Protocol::Nboard => "NBOARD-SYNTAX",
+            });
+            self.finding(id, d.message);
         }
         match (&msg, dir) {
             (Msg::Uci(m), Dir::ToEngine) => self.uci_gui(m, &ev.text, at),
@@ -338,11 +372,7 @@ impl State {
             Some(ProxyKind::EngineExit | ProxyKind::Killed) => {
                 let unanswered = self.s.open_obligations().count();
                 if unanswered > 0 {
-                    self.diag(
-                        Level::Warning,
-                        "engine-exit",
-                        "the engine ended with requests unanswered",
-                    );
+                    self.finding("X-ENGINE-EXIT", "the engine ended with requests unanswered");
                 }
             }
             _ => {}
@@ -497,6 +527,11 @@ impl Decoder {
         let input_line = self.input_line.take();
         let st = &mut self.states[idx];
         st.line = input_line.or(ev.line);
+        st.line_side = match ev.src {
+            Source::Gui => Some(Party::Gui),
+            Source::Engine => Some(Party::Engine),
+            Source::Stderr | Source::Proxy => None,
+        };
         let at = At {
             seq: ev.seq,
             t: ev.t,
@@ -532,7 +567,7 @@ impl Decoder {
         out.diagnostics.clear();
         std::mem::swap(&mut out.diagnostics, &mut st.diags);
         for d in &out.diagnostics {
-            st.s.diagnostic_counts[d.level as usize] += 1;
+            st.s.diagnostic_counts[d.severity as usize] += 1;
         }
         out.position = st.game_index().map(|game| PosRef {
             game,
@@ -620,4 +655,70 @@ fn detect_streaming(st: &mut State, dir: Dir, text: &str) {
         st.dispatch(found.protocol, &ev, d, at);
     }
     st.diags = saved;
+}
+
+/// The board shape a FEN's placement describes, when every rank has the same width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FenGeometry {
+    pub files: usize,
+    pub ranks: usize,
+    /// Holdings in brackets (`[Qp]`) or pieces no standard set has.
+    pub extras: bool,
+}
+
+impl FenGeometry {
+    pub(crate) fn is_plain_8x8(self) -> bool {
+        self.files == 8 && self.ranks == 8 && !self.extras
+    }
+}
+
+/// Reads the placement field of `fen` for its geometry: ranks of equal width (multi-digit
+/// empty counts such as `10` allowed), holdings in brackets, letters outside `pnbrqk`. `None`
+/// when the ranks disagree or a character fits no FEN: then it is no board at all.
+pub(crate) fn fen_geometry(fen: &str) -> Option<FenGeometry> {
+    let placement = fen.split_ascii_whitespace().next()?;
+    let (board, holdings) = match placement.find('[') {
+        Some(i) => (&placement[..i], placement[i..].ends_with(']')),
+        None => (placement, false),
+    };
+    let mut extras = holdings;
+    let mut width = None;
+    let mut ranks = 0;
+    for rank in board.split('/') {
+        // Crazyhouse FENs may put the holdings in a ninth "rank".
+        if ranks == 8 && rank.chars().all(|c| c.is_ascii_alphabetic()) {
+            extras = true;
+            continue;
+        }
+        let mut w = 0usize;
+        let mut digits = 0usize;
+        for c in rank.chars() {
+            if let Some(d) = c.to_digit(10) {
+                digits = digits * 10 + d as usize;
+                continue;
+            }
+            w += std::mem::take(&mut digits);
+            match c {
+                'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => w += 1,
+                c if c.is_ascii_alphabetic() => {
+                    extras = true;
+                    w += 1;
+                }
+                // Promoted pieces (`Q~`) and gating markers (`*`) belong to the piece before.
+                '~' | '*' | '+' => {}
+                _ => return None,
+            }
+        }
+        w += digits;
+        if w == 0 || width.is_some_and(|x| x != w) {
+            return None;
+        }
+        width = Some(w);
+        ranks += 1;
+    }
+    Some(FenGeometry {
+        files: width?,
+        ranks,
+        extras,
+    })
 }

@@ -22,8 +22,9 @@ mod tests;
 
 pub use decoder::{Decoded, Decoder};
 pub use model::{
-    At, Clocks, Diagnostic, Eval, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake, Level,
-    Line, Modes, Mover, Obligation, OptionSet, Ply, PosRef, Search, SearchReport, Session,
+    At, Clocks, Diagnostic, Eval, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake, Line,
+    Modes, Mover, Obligation, OptionSet, Party, Ply, PosRef, Search, SearchReport, Session,
+    Severity,
 };
 
 use crate::protocol::{self, Dir, Protocol};

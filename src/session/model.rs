@@ -8,42 +8,39 @@ use crate::game::{ChessBoard, ChessVariant, OthelloBoard, OthelloMove, Side};
 use crate::protocol::{Msg, Protocol, uci};
 use crate::recording::Source;
 
-/// How bad a line-level finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    /// Tolerated oddity (legacy form, ignored token).
-    Note,
-    /// Off the protocol text, but the session goes on.
-    Warning,
-    /// Illegal move, unanswered request answered wrongly, bad option...
-    Error,
-}
+pub use crate::rules::catalogue::{Severity, Side as Party};
 
-impl Level {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Note => "note",
-            Level::Warning => "warning",
-            Level::Error => "error",
-        }
-    }
-}
-
-/// A finding on one line. `code` is a stable short id (`illegal-move`, `illegal-pv`,
-/// `parse`, `unknown-option`, `unexpected`...) for filtering and for the rules stage.
+/// A finding on one line: a rule of the catalogue (`docs/rules.md`) the line breaks, who broke
+/// it and how badly. The decoder notices the fact and names the rule; the severity is the
+/// catalogue's, and `check --profile` may change it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
-    pub level: Level,
-    pub code: &'static str,
+    /// The catalogue id (`UCI-BESTMOVE-ILLEGAL`, `CECP-PONG-MISMATCH`...).
+    pub rule: &'static str,
+    pub severity: Severity,
+    /// Who is at fault: the rule's side, or for rules of either side the side that sent the
+    /// line.
+    pub side: Party,
     pub message: String,
 }
 
 impl Diagnostic {
-    pub fn new(level: Level, code: &'static str, message: impl Into<String>) -> Self {
+    /// A finding of rule `id`. Ids come from code, never from input: an id missing from the
+    /// catalogue is a bug that a test (`every_rule_id_in_the_code_is_catalogued`) catches;
+    /// it is still reported, as an error, rather than lost.
+    pub fn new(id: &'static str, line_side: Option<Party>, message: impl Into<String>) -> Self {
+        let (severity, side) = match crate::rules::catalogue::rule(id) {
+            Some(r) => (r.severity, r.side),
+            None => (Severity::Error, Party::Either),
+        };
+        let side = match (side, line_side) {
+            (Party::Either, Some(s)) => s,
+            (s, _) => s,
+        };
         Diagnostic {
-            level,
-            code,
+            rule: id,
+            severity,
+            side,
             message: message.into(),
         }
     }
@@ -53,9 +50,10 @@ impl std::fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}[{}]: {}",
-            self.level.as_str(),
-            self.code,
+            "{}[{}] {}: {}",
+            self.severity.as_str(),
+            self.rule,
+            self.side.as_str(),
             self.message
         )
     }
@@ -449,8 +447,8 @@ pub struct Session {
     pub last_engine: Option<At>,
     /// Number of lines seen, by source: gui, engine, stderr, proxy.
     pub counts: [u64; 4],
-    /// Number of diagnostics per level: note, warning, error.
-    pub diagnostic_counts: [u64; 3],
+    /// Number of findings per severity: chat, note, warning, error.
+    pub diagnostic_counts: [u64; 4],
     /// Decoded lines, when kept (see [`super::decode`]).
     pub lines: Vec<Line>,
 }
@@ -480,7 +478,7 @@ impl Session {
             last: None,
             last_engine: None,
             counts: [0; 4],
-            diagnostic_counts: [0; 3],
+            diagnostic_counts: [0; 4],
             lines: Vec::new(),
         }
     }

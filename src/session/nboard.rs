@@ -5,7 +5,7 @@ use crate::game::{GgfGame, OthelloBoard, OthelloMove, Side};
 use crate::protocol::nboard::{MoveEval, Msg, SearchLine};
 
 use super::decoder::State;
-use super::model::{At, Eval, Game, GameKind, Handshake, Level, Mover, Ply, SearchReport};
+use super::model::{At, Eval, Game, GameKind, Handshake, Mover, Ply, SearchReport};
 
 impl State {
     pub(crate) fn nboard_gui(&mut self, m: &Msg, text: &str, at: At) {
@@ -28,7 +28,7 @@ impl State {
             }
             Msg::Ping(n) => self.open(format!("ping {n}"), format!("pong {n}"), at),
             Msg::Learn => self.open("learn", "learned", at),
-            Msg::Unknown(_) => self.diag(Level::Warning, "unknown", "not an NBoard command"),
+            Msg::Unknown(_) => self.finding("NBOARD-UNKNOWN-COMMAND", "not an NBoard command"),
             _ => {}
         }
     }
@@ -45,11 +45,7 @@ impl State {
                         .is_some_and(|v| v <= *n)
                 });
                 if answered == 0 {
-                    self.diag(
-                        Level::Warning,
-                        "unexpected",
-                        format!("pong {n} without ping {n}"),
-                    );
+                    self.finding("NBOARD-PONG-MISMATCH", format!("pong {n} without ping {n}"));
                 }
             }
             Msg::BestMove(me) => self.nboard_best(me, at),
@@ -60,10 +56,10 @@ impl State {
             Msg::Learned => {
                 let closed = self.close(at, true, |o| o.answer == "learned");
                 if closed == 0 {
-                    self.diag(Level::Warning, "unexpected", "learned without learn");
+                    self.finding("NBOARD-UNSOLICITED", "learned without learn");
                 }
             }
-            Msg::Unknown(_) => self.diag(Level::Note, "unknown", "not an NBoard message"),
+            Msg::Unknown(_) => self.finding("NBOARD-UNKNOWN-COMMAND", "not an NBoard message"),
             _ => {}
         }
     }
@@ -71,7 +67,7 @@ impl State {
     fn nboard_set_game(&mut self, text: &str, at: At) {
         let ggf = GgfGame::parse(text);
         for d in &ggf.diagnostics {
-            self.diag(Level::Warning, "ggf", format!("set game: {}", d.message));
+            self.finding("NBOARD-SET-GAME-SYNTAX", format!("set game: {}", d.message));
         }
         let start = ggf.start.map(|b| b.to_ggf_board());
         let standard = ggf.start.is_some_and(|b| b == OthelloBoard::new());
@@ -113,7 +109,7 @@ impl State {
 
     fn nboard_best(&mut self, me: &MoveEval, at: At) {
         if self.close(at, true, |o| o.answer == "===") == 0 {
-            self.diag(Level::Error, "unexpected", "=== without a pending go");
+            self.finding("NBOARD-UNSOLICITED", "=== without a pending go");
         }
         let side = self.othello.map(|b| b.turn());
         let eval = me
@@ -128,22 +124,24 @@ impl State {
         if let Some(board) = self.othello.filter(|b| !b.is_game_over()) {
             let before = board.display_string();
             match OthelloMove::parse(&me.mv) {
-                None => self.diag(
-                    Level::Error,
-                    "illegal-move",
+                None => self.finding(
+                    "NBOARD-MOVE-ILLEGAL",
                     format!("'{}' is not an Othello move", me.mv),
                 ),
                 Some(mv) => {
                     if let Err(e) = board.clone().play_move(mv) {
                         let msg = format!("engine's move {} is illegal in {before}: {e}", me.mv);
-                        self.diag(Level::Error, "illegal-move", msg);
+                        self.finding("NBOARD-MOVE-ILLEGAL", msg);
                     }
                 }
             }
         }
         if self.othello.is_some_and(|b| b.is_game_over()) {
             // The GUI asked for a move in a finished game; any answer is as good as another.
-            self.diag(Level::Note, "game-over", "go answered after the game ended");
+            self.finding(
+                "NBOARD-GO-AFTER-GAME-END",
+                "go answered after the game ended",
+            );
         }
         let ply = self.s.games.last().map_or(0, |g| g.plies.len());
         self.nboard_proposal = Some((me.mv.to_ascii_uppercase(), eval, ply));
@@ -195,9 +193,8 @@ impl State {
         };
         if let Some(board) = self.othello.as_mut() {
             let Some(mv) = OthelloMove::parse(text) else {
-                self.diag(
-                    Level::Error,
-                    "illegal-move",
+                self.finding(
+                    "NBOARD-GUI-MOVE-ILLEGAL",
                     format!("'{text}' is not an Othello move"),
                 );
                 self.gap(text, by, at, "not an Othello move".into());
@@ -207,7 +204,7 @@ impl State {
             // NBoard sends a pass explicitly; a side that must pass and plays a square is wrong.
             if let Err(e) = board.play_move(mv) {
                 let msg = format!("move {text} is illegal in {before}: {e}");
-                self.diag(Level::Error, "illegal-move", msg);
+                self.finding("NBOARD-GUI-MOVE-ILLEGAL", msg);
                 self.gap(text, by, at, e.to_string());
                 return;
             }

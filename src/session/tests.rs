@@ -27,7 +27,7 @@ fn one(text: &str) -> Session {
 fn codes(s: &Session) -> Vec<(&'static str, String)> {
     s.lines
         .iter()
-        .flat_map(|l| l.diagnostics.iter().map(|d| (d.code, d.message.clone())))
+        .flat_map(|l| l.diagnostics.iter().map(|d| (d.rule, d.message.clone())))
         .collect()
 }
 
@@ -104,7 +104,7 @@ fn illegal_bestmove_names_the_move_and_position() {
     ");
     let c = codes(&s);
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!(c[0].0, "illegal-move");
+    assert_eq!(c[0].0, "UCI-BESTMOVE-ILLEGAL");
     assert!(c[0].1.contains("a1a1"), "{}", c[0].1);
     assert!(
         c[0].1
@@ -128,7 +128,7 @@ fn null_bestmove_with_legal_moves_is_flagged_but_not_at_mate() {
     ");
     let c = codes(&s);
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!(c[0].0, "null-bestmove");
+    assert_eq!(c[0].0, "UCI-BESTMOVE-ILLEGAL");
     assert_eq!(
         s.games[0].outcome.as_ref().map(|o| o.result.as_str()),
         Some("0-1")
@@ -148,7 +148,7 @@ fn illegal_pv_is_flagged_once_per_line_and_reuses_prefixes() {
     ");
     let c = codes(&s);
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!(c[0].0, "illegal-pv");
+    assert_eq!(c[0].0, "UCI-INFO-PV-ILLEGAL");
     assert!(c[0].1.contains("pv move 3 'e1e3'"), "{}", c[0].1);
     // Infinite analysis does not play its bestmove into the game.
     assert!(s.games[0].plies.is_empty());
@@ -287,8 +287,8 @@ fn pv_checking_can_be_turned_off_without_losing_game_move_checks() {
     };
     let (on, off) = (run(true), run(false));
     let names = |s: &Session| codes(s).into_iter().map(|c| c.0).collect::<Vec<_>>();
-    assert_eq!(names(&on), ["illegal-pv", "illegal-move"]);
-    assert_eq!(names(&off), ["illegal-move"]);
+    assert_eq!(names(&on), ["UCI-INFO-PV-ILLEGAL", "UCI-BESTMOVE-ILLEGAL"]);
+    assert_eq!(names(&off), ["UCI-BESTMOVE-ILLEGAL"]);
     // The PV is still kept as text, and the boards are the same.
     let last_pv = |s: &Session| s.searches[0].last.as_ref().map(|r| r.pv.clone());
     assert_eq!(last_pv(&off), Some("e2e4 e7e5 e1e3".to_owned()));
@@ -313,7 +313,7 @@ fn chess960_castling_both_spellings() {
     ");
     let c = codes(&s);
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!(c[0].0, "castling-notation");
+    assert_eq!(c[0].0, "UCI-CASTLING-NOTATION");
     assert!(c[0].1.contains("e8g8"));
     let g = &s.games[0];
     assert!(g.chess960);
@@ -332,7 +332,7 @@ fn standard_castling_king_takes_rook_is_a_notation_warning() {
     let c = codes(&s);
     assert_eq!(
         c.iter().map(|c| c.0).collect::<Vec<_>>(),
-        ["castling-notation"]
+        ["UCI-CASTLING-NOTATION"]
     );
 }
 
@@ -355,8 +355,8 @@ fn uci_new_game_takeback_and_ponder_miss() {
     let texts: Vec<_> = s.games[0].plies.iter().map(|p| p.text.as_str()).collect();
     assert_eq!(texts, ["e2e4", "c7c5", "g1f3"]);
     assert_eq!(s.games[1].plies.len(), 2);
-    assert!(codes(&s).iter().any(|c| c.0 == "go-while-searching"));
-    assert!(codes(&s).iter().any(|c| c.0 == "unknown"));
+    assert!(codes(&s).iter().any(|c| c.0 == "UCI-GO-WHILE-SEARCHING"));
+    assert!(codes(&s).iter().any(|c| c.0 == "UCI-UNKNOWN-COMMAND"));
 }
 
 #[test]
@@ -374,7 +374,11 @@ fn setoption_checked_against_declarations() {
     let c: Vec<_> = codes(&s).into_iter().map(|c| c.0).collect();
     assert_eq!(
         c,
-        ["bad-option-value", "unknown-option", "bad-option-value"]
+        [
+            "UCI-SETOPTION-UNKNOWN",
+            "UCI-SETOPTION-UNKNOWN",
+            "UCI-SETOPTION-UNKNOWN"
+        ]
     );
     assert_eq!(s.option_sets.len(), 4);
 }
@@ -473,7 +477,7 @@ fn cecp_illegal_engine_move_and_bad_thinking_pv() {
         < move e2e4
     ");
     let c: Vec<_> = codes(&s).into_iter().map(|c| c.0).collect();
-    assert_eq!(c, ["illegal-pv", "illegal-move"]);
+    assert_eq!(c, ["CECP-THINKING-PV-UNPLAYABLE", "CECP-MOVE-ECHO"]);
     assert_eq!(s.open_obligations().count(), 0);
 }
 

@@ -5,9 +5,7 @@ use crate::protocol::tokens::Tokens;
 use crate::protocol::uci::{self, Go, Id, Info, Msg, OptionType, ScoreValue};
 
 use super::decoder::State;
-use super::model::{
-    At, Eval, Game, GameKind, Handshake, Level, Mover, OptionSet, Ply, SearchReport,
-};
+use super::model::{At, Eval, Game, GameKind, Handshake, Mover, OptionSet, Ply, SearchReport};
 
 /// Moves a GUI may take back (or a ponder miss may replace) while it is still the same game.
 const SAME_GAME_SLACK: usize = 2;
@@ -28,7 +26,7 @@ impl State {
                 if self.search.is_some() || self.has_open(|o| o.answer == "bestmove") {
                     self.open("stop", "bestmove", at);
                 } else {
-                    self.diag(Level::Note, "unexpected", "stop without a running search");
+                    self.finding("UCI-STOP-WITHOUT-SEARCH", "stop without a running search");
                 }
             }
             Msg::PonderHit => match &mut self.search {
@@ -38,13 +36,12 @@ impl State {
                     self.engine_side = self.engine_side.map(Side::other);
                 }
                 _ if self.s.search_count == 0 => {}
-                _ => self.diag(
-                    Level::Warning,
-                    "unexpected",
+                _ => self.finding(
+                    "UCI-PONDERHIT-WITHOUT-PONDER",
                     "ponderhit without a ponder search",
                 ),
             },
-            Msg::Unknown(_) => self.diag(Level::Warning, "unknown", "not a UCI command"),
+            Msg::Unknown(_) => self.finding("UCI-UNKNOWN-COMMAND", "not a UCI command"),
             _ => {}
         }
     }
@@ -56,13 +53,13 @@ impl State {
             Msg::UciOk => {
                 self.s.handshake = Handshake::Done(at);
                 if self.close(at, true, |o| o.answer == "uciok") == 0 {
-                    self.diag(Level::Warning, "unexpected", "uciok without uci");
+                    self.finding("UCI-UNSOLICITED-OUTPUT", "uciok without uci");
                 }
             }
             Msg::ReadyOk => {
                 let closed = self.close(at, true, |o| o.answer == "readyok");
                 if closed == 0 {
-                    self.diag(Level::Warning, "unexpected", "readyok without isready");
+                    self.finding("UCI-READYOK-UNSOLICITED", "readyok without isready");
                 }
             }
             Msg::Option(decl) => {
@@ -79,7 +76,7 @@ impl State {
             }
             Msg::BestMove { best, ponder } => self.uci_bestmove(best, ponder.as_deref(), at),
             Msg::Info(info) => self.uci_info(info),
-            Msg::Unknown(_) => self.diag(Level::Note, "unknown", "not a UCI message"),
+            Msg::Unknown(_) => self.finding("UCI-UNKNOWN-COMMAND", "not a UCI message"),
             _ => {}
         }
     }
@@ -102,7 +99,7 @@ impl State {
         }
         let Some(decl) = self.s.option(name) else {
             let msg = format!("setoption: the engine declared no option '{name}'");
-            self.diag(Level::Warning, "unknown-option", msg);
+            self.finding("UCI-SETOPTION-UNKNOWN", msg);
             return;
         };
         let v = value.unwrap_or("").trim();
@@ -128,7 +125,7 @@ impl State {
         };
         if let Some(p) = problem {
             let msg = format!("setoption {}: {p}", decl.name);
-            self.diag(Level::Warning, "bad-option-value", msg);
+            self.finding("UCI-SETOPTION-UNKNOWN", msg);
         }
     }
 
@@ -213,7 +210,7 @@ impl State {
             Ok(u) => (Some(u), None),
             Err(UciPositionError::Start(e)) => {
                 self.board = None;
-                self.diag(Level::Error, "bad-position", format!("position: {e}"));
+                self.bad_start("UCI-POSITION-BAD-FEN", "position", p.fen.as_deref(), &e);
                 self.tokens_only(&moves().collect::<Vec<_>>(), common, at, e.to_string());
                 return;
             }
@@ -271,7 +268,7 @@ impl State {
                     error.text,
                     error.reason
                 );
-                self.diag(Level::Error, "illegal-move", msg);
+                self.finding("UCI-POSITION-ILLEGAL-MOVE", msg);
                 self.gap(&error.text, Mover::Gui, at, error.reason.to_string());
             }
             // Every `position` states the whole game: one that replays is the game, whatever
@@ -327,9 +324,8 @@ impl State {
         c.movestogo = go.movestogo;
         c.movetime = go.movetime;
         if self.search.is_some() && self.has_open(|o| o.answer == "bestmove") {
-            self.diag(
-                Level::Warning,
-                "go-while-searching",
+            self.finding(
+                "UCI-GO-WHILE-SEARCHING",
                 "go while the previous search has not answered bestmove",
             );
         }
@@ -393,20 +389,19 @@ impl State {
                 board.fen(),
                 e.reason
             );
-            self.diag(Level::Error, "illegal-pv", msg);
+            self.finding("UCI-INFO-PV-ILLEGAL", msg);
         }
     }
 
     fn uci_bestmove(&mut self, best: &str, ponder: Option<&str>, at: At) {
         if self.close(at, false, |o| o.answer == "bestmove") == 0 {
             if self.s.search_count == 0 {
-                self.diag(
-                    Level::Note,
-                    "unexpected",
+                self.finding(
+                    "X-INPUT-STARTS-MID-SESSION",
                     "bestmove before any go (the log starts mid-session?)",
                 );
             } else {
-                self.diag(Level::Error, "unexpected", "bestmove without a pending go");
+                self.finding("UCI-BESTMOVE-WITHOUT-GO", "bestmove without a pending go");
             }
         }
 
@@ -424,9 +419,8 @@ impl State {
         self.s.modes.ponder = false;
         let Some(board) = self.board.as_ref() else {
             if let Some(why) = never_legal(best) {
-                self.diag(
-                    Level::Error,
-                    "illegal-move",
+                self.finding(
+                    "UCI-BESTMOVE-ILLEGAL",
                     format!("bestmove {best} is illegal in any position: {why}"),
                 );
             }
@@ -439,7 +433,7 @@ impl State {
                     "bestmove {best} (no move) but {legal} legal move(s) exist in {}",
                     board.fen()
                 );
-                self.diag(Level::Error, "null-bestmove", msg);
+                self.finding("UCI-BESTMOVE-ILLEGAL", msg);
             }
             return;
         }
@@ -452,7 +446,7 @@ impl State {
                     board.fen(),
                     e.reason
                 );
-                self.diag(Level::Error, "illegal-move", msg);
+                self.finding("UCI-BESTMOVE-ILLEGAL", msg);
                 return;
             }
         };
@@ -467,7 +461,7 @@ impl State {
                 after.fen(),
                 e.reason
             );
-            self.diag(Level::Error, "illegal-ponder", msg);
+            self.finding("UCI-PONDER-MOVE-ILLEGAL", msg);
         }
         let Some(search) = search else {
             return;
@@ -510,14 +504,12 @@ impl State {
     fn castling_spelling(&mut self, notation: Option<CastlingNotation>, mv: &str) {
         let chess960 = self.board.as_ref().is_some_and(ChessBoard::is_chess960);
         match notation {
-            Some(CastlingNotation::KingTwoSquares) if chess960 => self.diag(
-                Level::Warning,
-                "castling-notation",
+            Some(CastlingNotation::KingTwoSquares) if chess960 => self.finding(
+                "UCI-CASTLING-NOTATION",
                 format!("{mv}: castling as king-two-squares while UCI_Chess960 is on (expected king takes rook)"),
             ),
-            Some(CastlingNotation::KingTakesRook) if !chess960 => self.diag(
-                Level::Warning,
-                "castling-notation",
+            Some(CastlingNotation::KingTakesRook) if !chess960 => self.finding(
+                "UCI-CASTLING-NOTATION",
                 format!("{mv}: castling as king-takes-rook without UCI_Chess960 (expected e1g1 style)"),
             ),
             _ => {}

@@ -1,0 +1,132 @@
+//! Fuzzing every reader and importer in CI: real recordings and logs, mutated the way damaged
+//! files are (bytes flipped, ranges cut out or duplicated, garbage inserted, cut short), go
+//! through the recording reader, the decoder and every importer, forced or detected. None may
+//! panic, and the reader accounts for every line it does not turn into an event.
+
+use kibitzer::import::{LogFormat, import, stream};
+use kibitzer::recording::read_all;
+use kibitzer::session::Decoder;
+use proptest::prelude::*;
+use std::path::Path;
+
+const SEEDS: &[&str] = &[
+    "recordings/stockfish-analysis.jsonl",
+    "recordings/nboard-scripted-engine.jsonl",
+    "recordings/gnuchess-cecp-game.jsonl",
+    "tests/fixtures/logs/polyglot__stockfish.log",
+    "tests/fixtures/corpus/python-chess__python-chess-429__1.log",
+    "tests/fixtures/corpus/cutechess-cli__cutechess-464__1.log",
+    "tests/fixtures/corpus/fastchess__fastchess-623__1.log",
+    "tests/fixtures/corpus/arena__astra-2__2.log",
+    "tests/fixtures/corpus/nboard__ntest-protocol-htm__1.log",
+];
+
+fn seed(i: usize) -> Vec<u8> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(SEEDS[i % SEEDS.len()]);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[derive(Debug, Clone)]
+enum Mutation {
+    Flip(usize, u8),
+    Cut(usize, usize),
+    Duplicate(usize, usize),
+    Insert(usize, Vec<u8>),
+    Truncate(usize),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), any::<u8>()).prop_map(|(a, b)| Mutation::Flip(a, b)),
+        (any::<usize>(), 0..200usize).prop_map(|(a, n)| Mutation::Cut(a, n)),
+        (any::<usize>(), 0..400usize).prop_map(|(a, n)| Mutation::Duplicate(a, n)),
+        (
+            any::<usize>(),
+            prop_oneof![
+                prop::collection::vec(any::<u8>(), 0..40),
+                Just(b"\n{\"seq\":".to_vec()),
+                Just(b"\"src\":\"engine\",\"text\":\"bestmove e1e1\"}\n".to_vec()),
+                Just(b"\r\n".to_vec()),
+                Just(vec![0xff, 0xfe, 0x00]),
+            ]
+        )
+            .prop_map(|(a, v)| Mutation::Insert(a, v)),
+        any::<usize>().prop_map(Mutation::Truncate),
+    ]
+}
+
+fn apply(data: &mut Vec<u8>, m: &Mutation) {
+    if data.is_empty() {
+        return;
+    }
+    let at = |a: usize| a % data.len();
+    match m {
+        Mutation::Flip(a, b) => {
+            let i = at(*a);
+            data[i] ^= b | 1;
+        }
+        Mutation::Cut(a, n) => {
+            let i = at(*a);
+            let end = (i + n).min(data.len());
+            data.drain(i..end);
+        }
+        Mutation::Duplicate(a, n) => {
+            let i = at(*a);
+            let end = (i + n).min(data.len());
+            let copy = data[i..end].to_vec();
+            data.splice(i..i, copy);
+        }
+        Mutation::Insert(a, v) => {
+            let i = at(*a);
+            data.splice(i..i, v.iter().copied());
+        }
+        Mutation::Truncate(a) => data.truncate(at(*a)),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn damaged_inputs_never_panic_and_lost_lines_are_accounted_for(
+        which in 0..SEEDS.len(),
+        mutations in prop::collection::vec(mutation(), 1..6),
+    ) {
+        let mut data = seed(which);
+        for m in &mutations {
+            apply(&mut data, m);
+        }
+        if let Ok(rec) = read_all(&data[..]) {
+            // Every non-blank line after the header is an event or an issue.
+            let lines = data
+                .split(|&b| b == b'\n')
+                .skip(1)
+                .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+                .count();
+            prop_assert_eq!(rec.events.len() + rec.issues.len(), lines);
+            let mut d = Decoder::new(None);
+            for e in &rec.events {
+                d.push(e);
+            }
+            let _ = d.finish();
+        }
+        for f in LogFormat::ALL {
+            if let Ok(imp) = import(&data, Some(*f)) {
+                let mut d = Decoder::new(None);
+                for s in &imp.sessions {
+                    for e in &s.events {
+                        d.push(e);
+                    }
+                }
+                let _ = d.finish();
+            }
+        }
+        if let Ok(s) = stream(&data, None) {
+            let mut d = Decoder::new(None).check_pv_moves(true);
+            for e in s {
+                d.push(&e);
+            }
+            let _ = d.finish();
+        }
+    }
+}
