@@ -359,7 +359,7 @@ fn text_summary(s: &Session, out: &mut String) {
         let _ = writeln!(
             out,
             "  open: engine owes {} since {} (for '{}' at seq {})",
-            o.answer,
+            o.owed,
             secs(end.saturating_sub(o.opened.t)),
             o.request,
             o.opened.seq
@@ -388,7 +388,7 @@ fn json_summary(s: &Session, out: &mut String) {
         .map(|o| {
             serde_json::json!({
                 "request": o.request,
-                "answer": o.answer,
+                "answer": o.owed.to_string(),
                 "since_seq": o.opened.seq,
                 "waiting_ns": end.saturating_sub(o.opened.t),
             })

@@ -46,6 +46,7 @@ pub fn implemented_ids() -> &'static [&'static str] {
         "UCI-BESTMOVE-ILLEGAL",
         "UCI-BESTMOVE-WITHOUT-GO",
         "UCI-CASTLING-NOTATION",
+        "UCI-GO-ON-TERMINAL-POSITION",
         "UCI-GO-WHILE-SEARCHING",
         "UCI-INFO-NONINTEGER",
         "UCI-INFO-PV-ILLEGAL",

@@ -6,7 +6,7 @@ use crate::protocol::cecp::{FeatureValue, GameResult, Msg, Thinking};
 
 use super::decoder::State;
 use super::model::{
-    At, Eval, FeatureState, Game, GameKind, Handshake, Mover, OptionSet, Ply, SearchReport,
+    At, Eval, FeatureState, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, SearchReport,
 };
 
 impl State {
@@ -23,7 +23,7 @@ impl State {
                 self.s.version = Some(*n);
                 self.s.handshake = Handshake::Started(at);
                 if *n >= 2 {
-                    self.open(format!("protover {n}"), "feature done=1", at);
+                    self.open(format!("protover {n}"), Owed::FeatureDone, at);
                 }
             }
             Msg::Accepted(f) | Msg::Rejected(f) => {
@@ -80,7 +80,7 @@ impl State {
             }
             Msg::Force => {
                 self.s.modes.force = true;
-                self.cancel(at, |o| o.answer == "move");
+                self.cancel(at, |o| o.owed == Owed::Move);
                 self.end_search(Some(at));
             }
             Msg::Go => {
@@ -116,7 +116,7 @@ impl State {
                     self.engine_to_move(text, at);
                 }
             }
-            Msg::Ping(n) => self.open(format!("ping {n}"), format!("pong {n}"), at),
+            Msg::Ping(n) => self.open(format!("ping {n}"), Owed::Pong(n.to_string()), at),
             Msg::Result { result, comment } => {
                 if *result != GameResult::Unfinished {
                     let reason = comment
@@ -124,12 +124,12 @@ impl State {
                         .unwrap_or_else(|| "result from the GUI".into());
                     self.set_outcome(result.as_str(), reason, at);
                 }
-                self.cancel(at, |o| o.answer == "move");
+                self.cancel(at, |o| o.owed == Owed::Move);
                 self.end_search(Some(at));
             }
             Msg::Undo => self.cecp_takeback(1, at),
             Msg::Remove => self.cecp_takeback(2, at),
-            Msg::Hint => self.open("hint", "Hint:", at),
+            Msg::Hint => self.open("hint", Owed::Hint, at),
             Msg::Post => self.s.modes.post = true,
             Msg::NoPost => self.s.modes.post = false,
             Msg::Hard => self.s.modes.ponder = true,
@@ -158,6 +158,7 @@ impl State {
                     );
                 }
             }
+            Msg::Quit => self.cancel(at, |_| true),
             Msg::Unknown(_) => self.finding("CECP-UNKNOWN-COMMAND", "not a CECP command"),
             _ => {}
         }
@@ -176,7 +177,7 @@ impl State {
                         ("myname", _) => self.s.engine_name = Some(value.clone()),
                         ("done", FeatureValue::Int(1)) => {
                             self.s.handshake = Handshake::Done(at);
-                            self.close(at, true, |o| o.answer == "feature done=1");
+                            self.close(at, true, |o| o.owed == Owed::FeatureDone);
                         }
                         _ => {}
                     }
@@ -191,7 +192,7 @@ impl State {
                 }
             }
             Msg::EngineMove(mv) => {
-                let owed = self.close(at, false, |o| o.answer == "move");
+                let owed = self.close(at, false, |o| o.owed == Owed::Move);
                 if owed == 0 && self.s.search_count == 0 && self.engine_side.is_none() {
                     self.finding(
                         "X-INPUT-STARTS-MID-SESSION",
@@ -230,7 +231,8 @@ impl State {
             }
             Msg::Pong(n) => {
                 let want = format!("pong {n}");
-                if self.close(at, true, |o| o.answer == want) > 0 {
+                let number = n.to_string();
+                if self.close(at, true, |o| o.owed == Owed::Pong(number.clone())) > 0 {
                     self.last_pong = Some(want);
                 } else if self.last_pong.as_deref() == Some(want.as_str()) {
                     self.finding(
@@ -242,7 +244,7 @@ impl State {
                 }
             }
             Msg::HintMove(_) => {
-                self.close(at, true, |o| o.answer == "Hint:");
+                self.close(at, true, |o| o.owed == Owed::Hint);
             }
             Msg::IllegalMove { mv, .. } => {
                 let last_is_gui = self
@@ -257,7 +259,7 @@ impl State {
                         format!("the engine rejected {mv}, which is legal here"),
                     );
                     self.cecp_takeback(1, at);
-                    self.cancel(at, |o| o.answer == "move");
+                    self.cancel(at, |o| o.owed == Owed::Move);
                 } else if let Some(g) = self.s.games.last_mut() {
                     // A GUI move the board found illegal and the engine refused too: nobody
                     // played it, so the game goes on unbroken (xboard retracts it).
@@ -280,7 +282,7 @@ impl State {
                     None => return,
                 };
                 self.set_outcome(result, "engine resigns", at);
-                self.cancel(at, |o| o.answer == "move");
+                self.cancel(at, |o| o.owed == Owed::Move);
             }
             Msg::Idiom { idiom, text } => {
                 if let Some(r) = idiom.result() {
@@ -295,6 +297,16 @@ impl State {
 
     fn cecp_new_game(&mut self, at: At, fen: Option<&str>) {
         self.infer_draw_claim();
+        // xboard sends `new` when it starts the engine and again for the game it plays: a
+        // game nothing happened in is replaced, not counted.
+        let untouched = self
+            .s
+            .games
+            .last()
+            .is_some_and(|g| g.plies.is_empty() && g.outcome.is_none() && g.gaps.is_empty());
+        if untouched {
+            self.s.games.pop();
+        }
         let variant = ChessVariant::from_cecp(&self.s.variant);
         let chess960 = self.s.chess960 || variant.implies_chess960();
         let mut g = Game::new(GameKind::Chess, at, variant.cecp_name(), chess960);
@@ -359,7 +371,7 @@ impl State {
     }
 
     fn engine_to_move(&mut self, text: &str, at: At) {
-        self.open(text.trim(), "move", at);
+        self.open(text.trim(), Owed::Move, at);
         self.start_search(text, at, false, false);
     }
 

@@ -10,7 +10,7 @@ use crate::protocol::{self, Dir, Msg, Protocol};
 use crate::recording::{Event, ProxyKind, Source};
 
 use super::model::{
-    At, Diagnostic, Game, GameOutcome, Line, Obligation, Party, PosRef, Search, Session,
+    At, Diagnostic, Game, GameOutcome, Line, Obligation, Owed, Party, PosRef, Search, Session,
     source_index,
 };
 use super::pv::PvCache;
@@ -30,6 +30,9 @@ pub struct Decoded {
     pub moved: bool,
     /// The board after the line, when inside a game.
     pub position: Option<PosRef>,
+    /// Obligations the line closed (answered, or withdrawn: `cancelled`), for the timing
+    /// rules: the decoder itself may forget them once closed.
+    pub closed: Vec<Obligation>,
 }
 
 /// Live per-session state besides the public model.
@@ -39,6 +42,8 @@ pub(crate) struct State {
     pub(crate) line: Option<u64>,
     /// Who sent the line being decoded (`None` for proxy and stderr lines).
     pub(crate) line_side: Option<Party>,
+    /// Obligations closed by the line being decoded (see [`Decoded::closed`]).
+    pub(crate) closed_now: Vec<Obligation>,
     /// Protocol chosen by the caller or detected.
     detect_buf: Vec<(Dir, String)>,
     detect_done: bool,
@@ -66,6 +71,13 @@ pub(crate) struct State {
     pub(crate) check_pv: bool,
     /// The running search (pushed into `s.searches` when it ends).
     pub(crate) search: Option<Search>,
+    /// UCI: the board the running search started from, and its PV-cache key. The GUI may
+    /// send the next `position` before the search answered (a violation of its own): the
+    /// engine's `info` and `bestmove` still belong to this board.
+    pub(crate) search_board: Option<(ChessBoard, u64)>,
+    /// UCI: a `go` sent while a search was running, which engines start once that search
+    /// answered: (request, time, ponder, infinite).
+    pub(crate) queued_go: Option<(String, At, bool, bool)>,
     /// UCI: `ucinewgame` since the last `position`.
     pub(crate) new_game_pending: bool,
     /// CECP: the side the engine plays (`None` in force mode before any `go`).
@@ -105,6 +117,7 @@ impl State {
         State {
             line: None,
             line_side: None,
+            closed_now: Vec::new(),
             s: Session::new(label),
             detect_buf: Vec::new(),
             detect_done: false,
@@ -121,6 +134,8 @@ impl State {
             pv: PvCache::default(),
             check_pv: true,
             search: None,
+            search_board: None,
+            queued_go: None,
             new_game_pending: false,
             engine_side: None,
             diags: Vec::new(),
@@ -181,10 +196,10 @@ impl State {
         self.moved = true;
     }
 
-    pub(crate) fn open(&mut self, request: impl Into<String>, answer: impl Into<String>, at: At) {
+    pub(crate) fn open(&mut self, request: impl Into<String>, owed: Owed, at: At) {
         self.s.obligations.push(Obligation {
             request: request.into(),
-            answer: answer.into(),
+            owed,
             opened: at,
             closed: None,
             cancelled: false,
@@ -200,15 +215,18 @@ impl State {
         pred: impl Fn(&Obligation) -> bool,
     ) -> usize {
         let mut n = 0;
+        let mut closed = std::mem::take(&mut self.closed_now);
         for o in self.pending_obligations() {
             if o.closed.is_none() && pred(o) {
                 o.closed = Some(at);
+                closed.push(o.clone());
                 n += 1;
                 if first_only {
                     break;
                 }
             }
         }
+        self.closed_now = closed;
         if n > 0 {
             self.settle_obligations();
         }
@@ -237,13 +255,25 @@ impl State {
 
     /// Withdraws open obligations (CECP `force` cancels the engine's move).
     pub(crate) fn cancel(&mut self, at: At, pred: impl Fn(&Obligation) -> bool) {
+        let mut closed = std::mem::take(&mut self.closed_now);
         for o in self.pending_obligations() {
             if o.closed.is_none() && pred(o) {
                 o.closed = Some(at);
                 o.cancelled = true;
+                closed.push(o.clone());
             }
         }
+        self.closed_now = closed;
         self.settle_obligations();
+    }
+
+    /// The open obligations, oldest first.
+    pub(crate) fn open_obligations(&self) -> impl Iterator<Item = &Obligation> {
+        self.s
+            .obligations
+            .iter()
+            .skip(self.first_open)
+            .filter(|o| o.closed.is_none())
     }
 
     pub(crate) fn has_open(&self, pred: impl Fn(&Obligation) -> bool) -> bool {
@@ -257,6 +287,7 @@ impl State {
     /// Starts a search for `request` at the current game and ply, ending any running one.
     pub(crate) fn start_search(&mut self, request: &str, at: At, ponder: bool, infinite: bool) {
         self.end_search(None);
+        self.search_board = self.board.clone().map(|b| (b, self.board_id));
         self.search = Some(Search {
             started: at,
             ended: None,
@@ -464,6 +495,14 @@ impl Decoder {
 
     /// The live board of a session after the last pushed line: FEN (chess) or the Othello
     /// board string. Computed on demand: FEN strings are not free.
+    /// What the engine of `session` owes right now, oldest first.
+    pub fn open_obligations(&self, session: usize) -> impl Iterator<Item = &Obligation> {
+        self.states
+            .get(session)
+            .into_iter()
+            .flat_map(|st| st.open_obligations())
+    }
+
     pub fn position_string(&self, session: usize) -> Option<String> {
         self.states.get(session)?.position_string()
     }
@@ -537,6 +576,7 @@ impl Decoder {
             t: ev.t,
         };
         st.diags.clear();
+        st.closed_now.clear();
         st.moved = false;
         st.s.counts[source_index(ev.src)] += 1;
         if st.s.first.is_none() {
@@ -566,6 +606,8 @@ impl Decoder {
         // The line's diagnostics change places with the previous line's (emptied) buffer.
         out.diagnostics.clear();
         std::mem::swap(&mut out.diagnostics, &mut st.diags);
+        out.closed.clear();
+        std::mem::swap(&mut out.closed, &mut st.closed_now);
         for d in &out.diagnostics {
             st.s.diagnostic_counts[d.severity as usize] += 1;
         }

@@ -23,7 +23,7 @@ mod tests;
 pub use decoder::{Decoded, Decoder};
 pub use model::{
     At, Clocks, Diagnostic, Eval, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake, Line,
-    Modes, Mover, Obligation, OptionSet, Party, Ply, PosRef, Search, SearchReport, Session,
+    Modes, Mover, Obligation, OptionSet, Owed, Party, Ply, PosRef, Search, SearchReport, Session,
     Severity,
 };
 

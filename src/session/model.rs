@@ -76,13 +76,57 @@ pub enum Handshake {
     Done(At),
 }
 
+/// What the engine owes for a request: the answer every front end (decode, check, view,
+/// replay) matches on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Owed {
+    /// UCI `uci`.
+    UciOk,
+    /// UCI `isready`.
+    ReadyOk,
+    /// UCI `go`, `stop`.
+    BestMove,
+    /// CECP `protover 2`.
+    FeatureDone,
+    /// CECP: the engine is on move (`go`, a GUI move while it plays the other side).
+    Move,
+    /// CECP and NBoard `ping N` (the text of N).
+    Pong(String),
+    /// CECP `hint`.
+    Hint,
+    /// NBoard `go`.
+    NboardMove,
+    /// NBoard `hint`.
+    SearchOrBook,
+    /// NBoard `learn`.
+    Learned,
+}
+
+impl std::fmt::Display for Owed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Owed::UciOk => f.write_str("uciok"),
+            Owed::ReadyOk => f.write_str("readyok"),
+            Owed::BestMove => f.write_str("bestmove"),
+            Owed::FeatureDone => f.write_str("feature done=1"),
+            Owed::Move => f.write_str("move"),
+            Owed::Pong(n) => write!(f, "pong {n}"),
+            Owed::Hint => f.write_str("Hint:"),
+            Owed::NboardMove => f.write_str("==="),
+            Owed::SearchOrBook => f.write_str("search/book"),
+            Owed::Learned => f.write_str("learned"),
+        }
+    }
+}
+
 /// A GUI request that expects an answer, and the answer when it came.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Obligation {
     /// What the GUI sent (`isready`, `go`, `ping 3`, `protover 2`...).
     pub request: String,
-    /// What the engine owes (`readyok`, `bestmove`, `pong 3`, `feature done=1`, `move`...).
-    pub answer: String,
+    /// What the engine owes.
+    pub owed: Owed,
     pub opened: At,
     pub closed: Option<At>,
     /// Closed because the GUI withdrew the request (CECP `force` while the engine thinks).

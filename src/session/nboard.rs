@@ -5,7 +5,7 @@ use crate::game::{GgfGame, OthelloBoard, OthelloMove, Side};
 use crate::protocol::nboard::{MoveEval, Msg, SearchLine};
 
 use super::decoder::State;
-use super::model::{At, Eval, Game, GameKind, Handshake, Mover, Ply, SearchReport};
+use super::model::{At, Eval, Game, GameKind, Handshake, Mover, Owed, Ply, SearchReport};
 
 impl State {
     pub(crate) fn nboard_gui(&mut self, m: &Msg, text: &str, at: At) {
@@ -18,16 +18,17 @@ impl State {
             Msg::SetGame(ggf) => self.nboard_set_game(ggf, at),
             Msg::Move(me) => self.nboard_gui_move(&me.mv, at),
             Msg::BareMove(mv) => self.nboard_gui_move(mv, at),
-            Msg::Hint(_) => self.open("hint", "search/book", at),
+            Msg::Hint(_) => self.open("hint", Owed::SearchOrBook, at),
             Msg::Go => {
-                self.open("go", "===", at);
+                self.open("go", Owed::NboardMove, at);
                 if let (Some(b), Some(g)) = (self.othello, self.s.games.last_mut()) {
                     g.engine_side = Some(b.turn());
                 }
                 self.start_search(text, at, false, false);
             }
-            Msg::Ping(n) => self.open(format!("ping {n}"), format!("pong {n}"), at),
-            Msg::Learn => self.open("learn", "learned", at),
+            Msg::Ping(n) => self.open(format!("ping {n}"), Owed::Pong(n.to_string()), at),
+            Msg::Learn => self.open("learn", Owed::Learned, at),
+            Msg::Quit => self.cancel(at, |_| true),
             Msg::Unknown(_) => self.finding("NBOARD-UNKNOWN-COMMAND", "not an NBoard command"),
             _ => {}
         }
@@ -38,11 +39,9 @@ impl State {
             Msg::SetMyName(n) => self.s.engine_name = Some(n.clone()),
             Msg::Pong(n) => {
                 // `pong N` answers every ping up to N.
-                let answered = self.close(at, false, |o| {
-                    o.answer
-                        .strip_prefix("pong ")
-                        .and_then(|v| v.parse::<i64>().ok())
-                        .is_some_and(|v| v <= *n)
+                let answered = self.close(at, false, |o| match &o.owed {
+                    Owed::Pong(v) => v.parse::<i64>().is_ok_and(|v| v <= *n),
+                    _ => false,
                 });
                 if answered == 0 {
                     self.finding("NBOARD-PONG-MISMATCH", format!("pong {n} without ping {n}"));
@@ -50,11 +49,11 @@ impl State {
             }
             Msg::BestMove(me) => self.nboard_best(me, at),
             Msg::Search(sl) | Msg::Book(sl) => {
-                self.close(at, true, |o| o.answer == "search/book");
+                self.close(at, true, |o| o.owed == Owed::SearchOrBook);
                 self.nboard_report(sl);
             }
             Msg::Learned => {
-                let closed = self.close(at, true, |o| o.answer == "learned");
+                let closed = self.close(at, true, |o| o.owed == Owed::Learned);
                 if closed == 0 {
                     self.finding("NBOARD-UNSOLICITED", "learned without learn");
                 }
@@ -108,7 +107,7 @@ impl State {
     }
 
     fn nboard_best(&mut self, me: &MoveEval, at: At) {
-        if self.close(at, true, |o| o.answer == "===") == 0 {
+        if self.close(at, true, |o| o.owed == Owed::NboardMove) == 0 {
             self.finding("NBOARD-UNSOLICITED", "=== without a pending go");
         }
         let side = self.othello.map(|b| b.turn());

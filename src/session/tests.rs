@@ -126,9 +126,11 @@ fn null_bestmove_with_legal_moves_is_flagged_but_not_at_mate() {
         > go depth 1
         < bestmove (none)
     ");
+    // `(none)` on the mated root is the right answer: the GUI's `go` is what is named.
     let c = codes(&s);
-    assert_eq!(c.len(), 1, "{c:?}");
+    assert_eq!(c.len(), 2, "{c:?}");
     assert_eq!(c[0].0, "UCI-BESTMOVE-ILLEGAL");
+    assert_eq!(c[1].0, "UCI-GO-ON-TERMINAL-POSITION");
     assert_eq!(
         s.games[0].outcome.as_ref().map(|o| o.result.as_str()),
         Some("0-1")
@@ -392,7 +394,7 @@ fn open_obligations_at_the_end() {
         > position startpos
         > go movetime 100
     ");
-    let open: Vec<_> = s.open_obligations().map(|o| o.answer.as_str()).collect();
+    let open: Vec<_> = s.open_obligations().map(|o| o.owed.to_string()).collect();
     assert_eq!(open, ["readyok", "bestmove"]);
 }
 
@@ -407,7 +409,7 @@ fn obligations_answered_out_of_order_and_after_many_closed() {
     text.push_str("> position startpos\n> go infinite\n> isready\n< readyok\n");
     text.push_str("> stop\n< bestmove e2e4\n> isready\n> isready\n< readyok\n");
     let s = one(&text);
-    let open: Vec<_> = s.open_obligations().map(|o| o.answer.as_str()).collect();
+    let open: Vec<_> = s.open_obligations().map(|o| o.owed.to_string()).collect();
     assert_eq!(open, ["readyok"]);
     // uci, 50 isready, go, stop, three isready.
     assert_eq!(s.obligations.len(), 1 + 50 + 5);
@@ -804,4 +806,27 @@ fn push_into_a_reused_line_gives_what_push_gives() {
         "{info_boxes:?}"
     );
     assert_eq!(fresh.finish(), reusing.finish());
+}
+
+#[test]
+fn a_go_sent_during_a_search_leaves_the_running_search_its_position() {
+    // The GUI sends the next position and `go` while an infinite search runs: the engine's
+    // lines until its bestmove still belong to the first search and are legal there.
+    let s = one("
+        > position startpos moves e2e4
+        > go infinite
+        < info depth 1 pv e7e5 g1f3
+        > position startpos moves e2e4 e7e5
+        > go movetime 100
+        < info depth 2 pv e7e5 g1f3 b8c6
+        > stop
+        < bestmove e7e5
+        < info depth 1 pv g1f3
+        < bestmove g1f3
+    ");
+    let c: Vec<_> = codes(&s).into_iter().map(|c| c.0).collect();
+    assert_eq!(c, ["UCI-GO-WHILE-SEARCHING"]);
+    let texts: Vec<_> = s.games[0].plies.iter().map(|p| p.text.as_str()).collect();
+    assert_eq!(texts, ["e2e4", "e7e5", "g1f3"]);
+    assert_eq!(s.open_obligations().count(), 0);
 }

@@ -5,7 +5,9 @@ use crate::protocol::tokens::Tokens;
 use crate::protocol::uci::{self, Go, Id, Info, Msg, OptionType, ScoreValue};
 
 use super::decoder::State;
-use super::model::{At, Eval, Game, GameKind, Handshake, Mover, OptionSet, Ply, SearchReport};
+use super::model::{
+    At, Eval, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, SearchReport,
+};
 
 /// Moves a GUI may take back (or a ponder miss may replace) while it is still the same game.
 const SAME_GAME_SLACK: usize = 2;
@@ -15,16 +17,16 @@ impl State {
         match m {
             Msg::Uci => {
                 self.s.handshake = Handshake::Started(at);
-                self.open("uci", "uciok", at);
+                self.open("uci", Owed::UciOk, at);
             }
-            Msg::IsReady => self.open("isready", "readyok", at),
+            Msg::IsReady => self.open("isready", Owed::ReadyOk, at),
             Msg::SetOption { name, value } => self.uci_setoption(name, value.as_deref(), at),
             Msg::UciNewGame => self.new_game_pending = true,
             Msg::Position(p) => self.uci_position(p, at),
             Msg::Go(go) => self.uci_go(go, text, at),
             Msg::Stop => {
-                if self.search.is_some() || self.has_open(|o| o.answer == "bestmove") {
-                    self.open("stop", "bestmove", at);
+                if self.search.is_some() || self.has_open(|o| o.owed == Owed::BestMove) {
+                    self.open("stop", Owed::BestMove, at);
                 } else {
                     self.finding("UCI-STOP-WITHOUT-SEARCH", "stop without a running search");
                 }
@@ -41,6 +43,8 @@ impl State {
                     "ponderhit without a ponder search",
                 ),
             },
+            // The GUI waits for nothing more: what was owed is withdrawn, not unanswered.
+            Msg::Quit => self.cancel(at, |_| true),
             Msg::Unknown(_) => self.finding("UCI-UNKNOWN-COMMAND", "not a UCI command"),
             _ => {}
         }
@@ -52,12 +56,12 @@ impl State {
             Msg::Id(Id::Author(a)) => self.s.engine_author = Some(a.clone()),
             Msg::UciOk => {
                 self.s.handshake = Handshake::Done(at);
-                if self.close(at, true, |o| o.answer == "uciok") == 0 {
+                if self.close(at, true, |o| o.owed == Owed::UciOk) == 0 {
                     self.finding("UCI-UNSOLICITED-OUTPUT", "uciok without uci");
                 }
             }
             Msg::ReadyOk => {
-                let closed = self.close(at, true, |o| o.answer == "readyok");
+                let closed = self.close(at, true, |o| o.owed == Owed::ReadyOk);
                 if closed == 0 {
                     self.finding("UCI-READYOK-UNSOLICITED", "readyok without isready");
                 }
@@ -323,10 +327,17 @@ impl State {
         c.binc = go.binc.or(c.binc);
         c.movestogo = go.movestogo;
         c.movetime = go.movetime;
-        if self.search.is_some() && self.has_open(|o| o.answer == "bestmove") {
+        let busy = self.search.is_some() && self.has_open(|o| o.owed == Owed::BestMove);
+        if busy {
             self.finding(
                 "UCI-GO-WHILE-SEARCHING",
                 "go while the previous search has not answered bestmove",
+            );
+        } else if let Some(end) = self.board.as_ref().and_then(ChessBoard::outcome) {
+            // `bestmove (none)` is then the engine's right answer; the request is the fault.
+            self.finding(
+                "UCI-GO-ON-TERMINAL-POSITION",
+                format!("go on a finished game ({:?})", end.reason).to_ascii_lowercase(),
             );
         }
         self.s.modes.ponder = go.ponder;
@@ -342,7 +353,13 @@ impl State {
         {
             g.engine_side = Some(side);
         }
-        self.open("go", "bestmove", at);
+        self.open("go", Owed::BestMove, at);
+        if busy {
+            // The engine finishes the running search first: what it prints until its
+            // bestmove still belongs to that search and its position.
+            self.queued_go = Some((text.to_owned(), at, go.ponder, go.infinite));
+            return;
+        }
         self.start_search(text, at, go.ponder, go.infinite);
     }
 
@@ -378,10 +395,17 @@ impl State {
             return;
         };
         report.set_pv(pv.as_str());
-        let Some(board) = self.board.as_ref().filter(|_| self.check_pv) else {
+        if !self.check_pv {
             return;
+        }
+        let (board, board_id) = match &self.search_board {
+            Some((b, id)) => (b, *id),
+            None => match self.board.as_ref() {
+                Some(b) => (b, self.board_id),
+                None => return,
+            },
         };
-        if let Err((index, e)) = self.pv.check(self.board_id, board, pv.as_str()) {
+        if let Err((index, e)) = self.pv.check(board_id, board, pv.as_str()) {
             let msg = format!(
                 "pv move {} '{}' is illegal in {}: {}",
                 index + 1,
@@ -394,7 +418,43 @@ impl State {
     }
 
     fn uci_bestmove(&mut self, best: &str, ponder: Option<&str>, at: At) {
-        if self.close(at, false, |o| o.answer == "bestmove") == 0 {
+        // After a `go` sent while a search ran, engines differ: most finish the running search
+        // first (this bestmove is its answer, legal in its position), some drop it and answer
+        // the new `go` (a move legal only in the new position). The move tells which.
+        let switched = self.queued_go.is_some()
+            && !uci::is_null_move(best)
+            && self
+                .search_board
+                .as_ref()
+                .is_some_and(|(b, _)| b.clone().play_uci(best).is_err())
+            && self
+                .board
+                .as_ref()
+                .is_some_and(|b| b.clone().play_uci(best).is_ok());
+        if switched && let Some((request, queued_at, ponder, infinite)) = self.queued_go.take() {
+            self.start_search(&request, queued_at, ponder, infinite);
+            self.close(at, false, |o| o.owed == Owed::BestMove);
+        }
+        // One bestmove answers the oldest `go` and the `stop`s sent for it, not a `go` the GUI
+        // sent while that search ran.
+        let mut gos = 0;
+        let mut answers = Vec::new();
+        for o in self.open_obligations() {
+            if o.owed != Owed::BestMove {
+                continue;
+            }
+            if !o.request.starts_with("stop") {
+                gos += 1;
+                if gos > 1 {
+                    break;
+                }
+            }
+            answers.push(o.opened.seq);
+        }
+        let answered = self.close(at, false, |o| {
+            o.owed == Owed::BestMove && answers.contains(&o.opened.seq)
+        });
+        if answered == 0 {
             if self.s.search_count == 0 {
                 self.finding(
                     "X-INPUT-STARTS-MID-SESSION",
@@ -405,6 +465,10 @@ impl State {
             }
         }
 
+        let searched = match self.search {
+            Some(_) => self.search_board.take(),
+            None => None,
+        };
         let search = self.end_search(Some(at)).map(|mut s| {
             s.best = Some(best.to_owned());
             s.ponder_move = ponder.map(str::to_owned);
@@ -417,7 +481,12 @@ impl State {
             s
         });
         self.s.modes.ponder = false;
-        let Some(board) = self.board.as_ref() else {
+        if let Some((request, _, ponder, infinite)) = self.queued_go.take() {
+            self.s.modes.ponder = ponder;
+            self.s.modes.analyze = infinite;
+            self.start_search(&request, at, ponder, infinite);
+        }
+        let Some(board) = searched.as_ref().map(|(b, _)| b).or(self.board.as_ref()) else {
             if let Some(why) = never_legal(best) {
                 self.finding(
                     "UCI-BESTMOVE-ILLEGAL",

@@ -1,0 +1,113 @@
+//! Deadlines the timing rules hold answers to: what the GUI in use waits before it gives up.
+//!
+//! The values are those of `rules.md` §7.2 ("Default timeouts in existing tools"). The
+//! protocol texts set almost none (CECP's feature window of 2 s, or an hour after `done=0`),
+//! so `spec` judges only those; the others are what each runner does.
+
+use serde::Serialize;
+use std::time::Duration;
+
+/// A named set of deadlines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Profile {
+    pub name: &'static str,
+    /// `uci` → `uciok`.
+    pub uciok: Option<Duration>,
+    /// `isready` → `readyok`, `ping` → `pong`.
+    pub ping: Option<Duration>,
+    /// `stop` (or the end of a `movetime`) → `bestmove`.
+    pub after_stop: Option<Duration>,
+    /// `protover 2` → `feature done=1` (an hour once the engine sent `done=0`).
+    pub features: Option<Duration>,
+    /// `quit` → the process exits.
+    pub quit: Option<Duration>,
+    /// What a timed search may overrun (`movetime`, `st`) before its answer is late.
+    pub overrun: Duration,
+    /// Engine lines per second, sustained over a second, above which output is a flood.
+    pub flood_lines_per_second: u32,
+    /// A GUI waiting longer than this without doing anything has no watchdog.
+    pub watchdog: Duration,
+}
+
+const fn secs(s: u64) -> Option<Duration> {
+    Some(Duration::from_secs(s))
+}
+
+impl Profile {
+    pub const NAMES: [&'static str; 5] = ["spec", "xboard", "cutechess", "fastchess", "python-chess"];
+
+    /// The profile `check` uses when none is named: cutechess, the most common runner, whose
+    /// deadlines are neither the strictest nor the most lenient.
+    pub fn default_profile() -> Profile {
+        Profile::named("cutechess").unwrap_or_else(Profile::spec)
+    }
+
+    fn spec() -> Profile {
+        Profile {
+            name: "spec",
+            uciok: None,
+            ping: None,
+            after_stop: None,
+            features: secs(2),
+            quit: None,
+            overrun: Duration::from_millis(500),
+            flood_lines_per_second: 1000,
+            watchdog: Duration::from_secs(60),
+        }
+    }
+
+    pub fn named(name: &str) -> Option<Profile> {
+        let spec = Profile::spec();
+        Some(match name.to_ascii_lowercase().as_str() {
+            "spec" | "strict-spec" => spec,
+            "xboard" | "winboard" => Profile {
+                name: "xboard",
+                // xboard's FEATURE_TIMEOUT is 1000 ms; it tracks pings but sets no deadline.
+                features: Some(Duration::from_millis(1000)),
+                ..spec
+            },
+            "cutechess" | "cutechess-cli" => Profile {
+                name: "cutechess",
+                uciok: secs(35),
+                ping: secs(15),
+                after_stop: secs(15),
+                features: secs(8),
+                quit: secs(5),
+                ..spec
+            },
+            "fastchess" => Profile {
+                name: "fastchess",
+                uciok: secs(10),
+                ping: secs(60),
+                after_stop: secs(10),
+                quit: secs(60),
+                ..spec
+            },
+            "python-chess" | "python_chess" | "lichess-bot" => Profile {
+                name: "python-chess",
+                uciok: secs(10),
+                after_stop: secs(10),
+                features: secs(2),
+                ..spec
+            },
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_named_profile_exists_and_differs_where_the_tools_do() {
+        for n in Profile::NAMES {
+            assert_eq!(Profile::named(n).map(|p| p.name), Some(n));
+        }
+        assert!(Profile::named("arena").is_none());
+        assert_eq!(Profile::named("cutechess").unwrap().ping, secs(15));
+        assert_eq!(Profile::named("fastchess").unwrap().ping, secs(60));
+        assert_eq!(Profile::named("spec").unwrap().ping, None);
+        assert_eq!(Profile::default_profile().name, "cutechess");
+    }
+}
