@@ -1,4 +1,5 @@
 //! Command-line front end. Each subcommand is a thin shell over the library stages.
+mod check;
 mod cleanup;
 mod decode;
 mod dump;
@@ -30,6 +31,7 @@ enum Command {
     Decode(decode::DecodeArgs),
     Export(export::ExportArgs),
     Import(import::ImportArgs),
+    Check(check::CheckArgs),
     /// Internal: the guard `record` starts to kill the engine's process group if the proxy is
     /// SIGKILLed.
     #[command(name = "__guard", hide = true)]
@@ -47,6 +49,7 @@ pub fn main() -> i32 {
         Command::Decode(a) => decode::run(a),
         Command::Export(a) => export::run(a),
         Command::Import(a) => import::run(a),
+        Command::Check(a) => check::run(a),
         Command::Guard { pgid } => Ok(crate::capture::reaper::guard_main(pgid)),
     };
     match result {

@@ -1,69 +1,150 @@
-//! The rules `kibitzer check` applies to decoded sessions.
+//! The one judge: every rule `kibitzer check` applies, with the catalogue they come from.
 //!
-//! [`catalogue`] names every rule the design knows; the checks themselves are added one id at a
-//! time, and [`implemented_ids`] records which exist so that `docs/rules.md` can tell users.
+//! [`catalogue`] names every rule the design knows. The decoder (`session/`) reports what one
+//! line breaks, by rule id; [`judge`] passes that on and adds the rules over several lines and
+//! over time (order of commands, deadlines from a [`profile`], floods, how the session ended),
+//! then [`hang`] says who owes whom what at the end. [`implemented_ids`] records which rules
+//! have a check, so that `docs/rules.md` can tell users.
 pub mod catalogue;
+pub mod finding;
+pub mod hang;
+pub mod judge;
+pub mod profile;
+mod protocol_rules;
+pub mod report;
 
 pub use catalogue::{Decidable, Family, RULES, Rule, Severity, Side, render_markdown, rule};
+pub use finding::{Finding, Place};
+pub use hang::{HangClass, HangVerdict};
+pub use judge::{Judge, LatencyStats};
+pub use profile::Profile;
 
 /// Ids of the rules that have a check in the code. `docs/rules.md` shows this list as each
 /// rule's status, so adding a check means adding its id here and regenerating the page.
 pub fn implemented_ids() -> &'static [&'static str] {
     &[
         "CECP-ACCEPTED-UNSOLICITED",
+        "CECP-COMMAND-BEFORE-FEATURES",
+        "CECP-DONE0-HONOURED",
         "CECP-EDIT-SYNTAX",
         "CECP-ERROR-FORMAT",
+        "CECP-FEATURE-AFTER-DONE",
+        "CECP-FEATURE-NOT-ACKED",
         "CECP-FEATURE-SYNTAX",
+        "CECP-FEATURE-TIMEOUT",
+        "CECP-GO-WHILE-THINKING",
         "CECP-GUI-MOVE-ILLEGAL",
         "CECP-ILLEGAL-MOVE-FORMAT",
         "CECP-ILLEGAL-MOVE-REPLY",
         "CECP-LEGACY-FORM",
+        "CECP-LEVEL-EVERY-MOVE",
         "CECP-MOVE-ECHO",
         "CECP-MOVE-ILLEGAL",
         "CECP-MOVE-IN-FORCE",
         "CECP-MOVE-OUT-OF-TURN",
         "CECP-OPTION-UNKNOWN",
+        "CECP-PING-NOT-DECLARED",
+        "CECP-PING-NOT-ENABLED",
+        "CECP-PONG-BEFORE-MOVE",
         "CECP-PONG-DUPLICATE",
         "CECP-PONG-MISMATCH",
+        "CECP-PONG-TIMEOUT",
+        "CECP-PROTOVER-AFTER-XBOARD",
+        "CECP-QUIT-NO-EXIT",
+        "CECP-REMOVE-ENGINE-ON-MOVE",
         "CECP-SETBOARD-BAD-FEN",
         "CECP-SETBOARD-IRREGULAR-FEN",
+        "CECP-SETBOARD-WITHOUT-FEATURE",
+        "CECP-ST-EXCEEDED",
+        "CECP-ST-UNITS",
         "CECP-SYNTAX",
+        "CECP-TC-SEMANTICS",
         "CECP-THINKING-FORMAT",
         "CECP-THINKING-PV-UNPLAYABLE",
+        "CECP-THINKING-WITHOUT-POST",
+        "CECP-TIME-WITHOUT-FEATURE",
         "CECP-UNDO-BEYOND-START",
+        "CECP-UNDO-WITHOUT-FORCE",
         "CECP-UNDOCUMENTED-OUTPUT",
         "CECP-UNKNOWN-COMMAND",
+        "CECP-USERMOVE-FORMAT",
+        "CECP-VARIANT-ORDER",
+        "CECP-XBOARD-FIRST",
+        "NBOARD-FIRST-COMMAND",
         "NBOARD-GO-AFTER-GAME-END",
+        "NBOARD-GO-WITHOUT-SETUP",
         "NBOARD-GUI-MOVE-ILLEGAL",
+        "NBOARD-HINT-PV-FORMAT",
         "NBOARD-LEARN-ACK",
         "NBOARD-MOVE-FORMAT",
         "NBOARD-MOVE-ILLEGAL",
         "NBOARD-PONG-MISMATCH",
+        "NBOARD-PONG-TIMEOUT",
         "NBOARD-SET-GAME-SYNTAX",
         "NBOARD-SYNTAX",
         "NBOARD-UNKNOWN-COMMAND",
         "NBOARD-UNSOLICITED",
         "UCI-BESTMOVE-ILLEGAL",
+        "UCI-BESTMOVE-IN-INFINITE",
+        "UCI-BESTMOVE-IN-PONDER",
+        "UCI-BESTMOVE-LATE",
+        "UCI-BESTMOVE-MISSING-AFTER-STOP",
         "UCI-BESTMOVE-WITHOUT-GO",
         "UCI-CASTLING-NOTATION",
+        "UCI-COPYPROTECTION-IGNORED",
+        "UCI-FIRST-COMMAND",
+        "UCI-GO-BEFORE-READYOK",
         "UCI-GO-ON-TERMINAL-POSITION",
         "UCI-GO-WHILE-SEARCHING",
+        "UCI-GO-WITHOUT-POSITION",
+        "UCI-ID-MISSING",
+        "UCI-INFO-AFTER-BESTMOVE",
+        "UCI-INFO-BESTMOVE-PV-MISMATCH",
+        "UCI-INFO-CURRMOVE-EARLY",
+        "UCI-INFO-FLOOD",
         "UCI-INFO-NONINTEGER",
         "UCI-INFO-PV-ILLEGAL",
         "UCI-INFO-SCORE-UNIT",
+        "UCI-INFO-SELDEPTH-WITHOUT-DEPTH",
+        "UCI-ISREADY-STOPS-SEARCH",
+        "UCI-ISREADY-TIMEOUT",
+        "UCI-MOVE-FORMAT",
+        "UCI-OPTION-AFTER-UCIOK",
         "UCI-OPTION-MALFORMED",
+        "UCI-PONDER-AUTOSTART",
         "UCI-PONDER-MOVE-ILLEGAL",
         "UCI-PONDERHIT-WITHOUT-PONDER",
         "UCI-POSITION-BAD-FEN",
         "UCI-POSITION-ILLEGAL-MOVE",
+        "UCI-POSITION-WHILE-SEARCHING",
+        "UCI-QUIT-NO-EXIT",
+        "UCI-READYOK-DELAYED-BY-SEARCH",
         "UCI-READYOK-UNSOLICITED",
+        "UCI-REGISTER-MISSING",
+        "UCI-SETOPTION-NO-ISREADY",
         "UCI-SETOPTION-UNKNOWN",
+        "UCI-SETOPTION-WHILE-SEARCHING",
         "UCI-STOP-WITHOUT-SEARCH",
         "UCI-SYNTAX",
+        "UCI-UCINEWGAME-NO-ISREADY",
+        "UCI-UCIOK-TIMEOUT",
         "UCI-UNKNOWN-COMMAND",
         "UCI-UNSOLICITED-OUTPUT",
         "X-BOARD-UNKNOWN",
+        "X-CLOCK-UNDERFLOW",
+        "X-CONTROL-CHARS",
         "X-ENGINE-EXIT",
+        "X-HANG",
         "X-INPUT-STARTS-MID-SESSION",
+        "X-LEADING-WHITESPACE",
+        "X-LINE-ENDING",
+        "X-LINE-INTERLEAVED",
+        "X-LINE-NO-TERMINATOR",
+        "X-NO-WATCHDOG",
+        "X-NON-UTF8",
+        "X-ORPHAN-PROCESS",
+        "X-OUTPUT-FLOOD",
+        "X-PROTOCOL-MISMATCH",
+        "X-WRITE-TO-DEAD-PIPE",
     ]
 }

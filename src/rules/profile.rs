@@ -34,7 +34,8 @@ const fn secs(s: u64) -> Option<Duration> {
 }
 
 impl Profile {
-    pub const NAMES: [&'static str; 5] = ["spec", "xboard", "cutechess", "fastchess", "python-chess"];
+    pub const NAMES: [&'static str; 5] =
+        ["spec", "xboard", "cutechess", "fastchess", "python-chess"];
 
     /// The profile `check` uses when none is named: cutechess, the most common runner, whose
     /// deadlines are neither the strictest nor the most lenient.
@@ -92,6 +93,28 @@ impl Profile {
             },
             _ => return None,
         })
+    }
+}
+
+impl Profile {
+    /// What a rule weighs under this GUI, where that differs from the catalogue: python-chess
+    /// refuses CECP engines without `ping` (and `setboard`), so there the missing feature is
+    /// an error.
+    pub fn severity_of(&self, rule: &str) -> Option<super::catalogue::Severity> {
+        use super::catalogue::Severity;
+        match (self.name, rule) {
+            ("python-chess", "CECP-PING-NOT-DECLARED") => Some(Severity::Error),
+            _ => None,
+        }
+    }
+
+    /// Applies [`Profile::severity_of`] to findings.
+    pub fn adjust(&self, findings: &mut [super::finding::Finding]) {
+        for f in findings {
+            if let Some(s) = self.severity_of(f.rule) {
+                f.severity = s;
+            }
+        }
     }
 }
 

@@ -158,7 +158,10 @@ impl State {
                     );
                 }
             }
-            Msg::Quit => self.cancel(at, |_| true),
+            Msg::Quit => {
+                self.quit_sent = true;
+                self.cancel(at, |_| true);
+            }
             Msg::Unknown(_) => self.finding("CECP-UNKNOWN-COMMAND", "not a CECP command"),
             _ => {}
         }

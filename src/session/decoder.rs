@@ -44,6 +44,8 @@ pub(crate) struct State {
     pub(crate) line_side: Option<Party>,
     /// Obligations closed by the line being decoded (see [`Decoded::closed`]).
     pub(crate) closed_now: Vec<Obligation>,
+    /// The GUI sent `quit`.
+    pub(crate) quit_sent: bool,
     /// Protocol chosen by the caller or detected.
     detect_buf: Vec<(Dir, String)>,
     detect_done: bool,
@@ -118,6 +120,7 @@ impl State {
             line: None,
             line_side: None,
             closed_now: Vec::new(),
+            quit_sent: false,
             s: Session::new(label),
             detect_buf: Vec::new(),
             detect_done: false,
@@ -169,6 +172,21 @@ impl State {
 
     /// Reports that the current line breaks rule `id` (a catalogue id).
     pub(crate) fn finding(&mut self, id: &'static str, message: impl Into<String>) {
+        // After `quit` the GUI listens no more: a last bestmove or pong from a search that was
+        // running is not unsolicited.
+        if self.quit_sent
+            && matches!(
+                id,
+                "UCI-BESTMOVE-WITHOUT-GO"
+                    | "UCI-READYOK-UNSOLICITED"
+                    | "CECP-PONG-MISMATCH"
+                    | "CECP-MOVE-OUT-OF-TURN"
+                    | "NBOARD-UNSOLICITED"
+                    | "NBOARD-PONG-MISMATCH"
+            )
+        {
+            return;
+        }
         self.diags
             .push(Diagnostic::new(id, self.line_side, message));
     }

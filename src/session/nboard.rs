@@ -28,7 +28,10 @@ impl State {
             }
             Msg::Ping(n) => self.open(format!("ping {n}"), Owed::Pong(n.to_string()), at),
             Msg::Learn => self.open("learn", Owed::Learned, at),
-            Msg::Quit => self.cancel(at, |_| true),
+            Msg::Quit => {
+                self.quit_sent = true;
+                self.cancel(at, |_| true);
+            }
             Msg::Unknown(_) => self.finding("NBOARD-UNKNOWN-COMMAND", "not an NBoard command"),
             _ => {}
         }

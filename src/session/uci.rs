@@ -44,7 +44,10 @@ impl State {
                 ),
             },
             // The GUI waits for nothing more: what was owed is withdrawn, not unanswered.
-            Msg::Quit => self.cancel(at, |_| true),
+            Msg::Quit => {
+                self.quit_sent = true;
+                self.cancel(at, |_| true);
+            }
             Msg::Unknown(_) => self.finding("UCI-UNKNOWN-COMMAND", "not a UCI command"),
             _ => {}
         }

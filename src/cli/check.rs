@@ -1,0 +1,497 @@
+//! `kibitzer check FILE...`: every rule of the catalogue over recordings and logs, with the hang
+//! verdict and latency figures; compiler-style lines or a JSON report; an exit status for CI.
+
+use super::input::{Input, Item};
+use crate::rules::report::{self, CheckReport, Counts, FileReport, SessionInfo, Totals};
+use crate::rules::{Finding, HangVerdict, Judge, Profile, Severity};
+use crate::session::{Decoded, Decoder};
+use anyhow::{Result, bail};
+use clap::{Args, ValueEnum};
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// Check recordings and logs against every protocol rule (see docs/rules.md): findings with
+/// the rule id, the side at fault and the line; the hang verdict; latencies per request type.
+///
+/// Exit status: 0 no errors, 1 errors found, 2 an input could not be read or bad usage.
+#[derive(Args)]
+pub struct CheckArgs {
+    /// Recordings or logs to check (`-` for standard input)
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Output: compiler-style text or the JSON report (schema in docs/check-report.md)
+    #[arg(long, value_enum, default_value = "text")]
+    format: OutputFormat,
+    /// Read the inputs as this format instead of detecting it: recording, or an importer name
+    /// (see `kibitzer import --help`)
+    #[arg(long, value_name = "NAME")]
+    input_format: Option<String>,
+    /// Protocol of every session instead of detecting it: uci, xboard (cecp) or nboard
+    #[arg(long, value_name = "PROTOCOL")]
+    protocol: Option<String>,
+    /// Deadlines of the GUI in use: spec, xboard, cutechess, fastchess, python-chess
+    #[arg(long, value_name = "NAME", default_value = "cutechess")]
+    profile: String,
+    /// Report only findings of this severity or worse: chat, note, warning, error
+    #[arg(long, value_name = "LEVEL", default_value = "note")]
+    min_severity: String,
+    /// Report only these rules (repeatable)
+    #[arg(long = "rule", value_name = "ID")]
+    rules: Vec<String>,
+    /// Leave these rules out (repeatable)
+    #[arg(long = "ignore", value_name = "ID")]
+    ignore: Vec<String>,
+    /// Judge the input as it stood this many seconds after its start (the hang verdict then
+    /// says who owed whom what at that moment)
+    #[arg(long, value_name = "SECONDS")]
+    at: Option<f64>,
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always, never
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
+    /// Print only the hang verdicts and the summary, not each finding
+    #[arg(long)]
+    summary_only: bool,
+    /// Do not check the moves of engine PVs (faster on long logs)
+    #[arg(long)]
+    no_pv_check: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OutputFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Which findings the user asked to see.
+struct Filter {
+    min: Severity,
+    only: Vec<&'static str>,
+    ignore: Vec<&'static str>,
+}
+
+impl Filter {
+    fn keeps(&self, f: &Finding) -> bool {
+        f.severity >= self.min
+            && (self.only.is_empty() || self.only.contains(&f.rule))
+            && !self.ignore.contains(&f.rule)
+    }
+}
+
+fn rule_ids(names: &[String]) -> Result<Vec<&'static str>> {
+    names
+        .iter()
+        .flat_map(|n| n.split(','))
+        .filter(|n| !n.trim().is_empty())
+        .map(|n| match crate::rules::rule(n.trim()) {
+            Some(r) => Ok(r.id),
+            None => bail!(
+                "unknown rule `{}`; the ids are listed in docs/rules.md",
+                n.trim()
+            ),
+        })
+        .collect()
+}
+
+pub fn run(a: CheckArgs) -> Result<i32> {
+    let protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
+    let Some(profile) = Profile::named(&a.profile) else {
+        bail!(
+            "unknown profile `{}`; known: {}",
+            a.profile,
+            Profile::NAMES.join(", ")
+        );
+    };
+    let Some(min) = Severity::from_name(&a.min_severity) else {
+        bail!(
+            "unknown severity `{}`; known: chat, note, warning, error",
+            a.min_severity
+        );
+    };
+    let filter = Filter {
+        min,
+        only: rule_ids(&a.rules)?,
+        ignore: rule_ids(&a.ignore)?,
+    };
+    if let Some(f) = a.input_format.as_deref() {
+        super::input::forced_format(Some(f))?;
+    }
+    let at_ns = match a.at {
+        Some(s) if s.is_finite() && s >= 0.0 => Some((s * 1e9) as u64),
+        Some(s) => bail!("--at {s}: expected seconds since the start, 0 or more"),
+        None => None,
+    };
+    let color = match a.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    let mut files = Vec::new();
+    for path in &a.files {
+        let shown = if path.as_os_str() == "-" {
+            "<stdin>".to_owned()
+        } else {
+            path.display().to_string()
+        };
+        let report = match check_file(path, &a, protocol, &profile, at_ns) {
+            Ok(mut r) => {
+                r.findings.retain(|f| filter.keeps(f));
+                r.rule_counts = report::rule_counts(&r.findings);
+                r.counts = Counts::of(&r.findings);
+                r
+            }
+            Err(e) => FileReport {
+                file: shown,
+                format: None,
+                error: Some(format!("{e:#}")),
+                sessions: Vec::new(),
+                findings: Vec::new(),
+                hangs: Vec::new(),
+                rule_counts: Vec::new(),
+                latencies: Vec::new(),
+                skipped_lines: Vec::new(),
+                lost_lines: 0,
+                counts: Counts::default(),
+            },
+        };
+        files.push(report);
+    }
+    let mut totals = Totals {
+        files: files.len(),
+        ..Totals::default()
+    };
+    for f in &files {
+        totals.unreadable_files += usize::from(f.error.is_some());
+        totals.hangs += f.hangs.len();
+        let c = &mut totals.findings;
+        c.error += f.counts.error;
+        c.warning += f.counts.warning;
+        c.note += f.counts.note;
+        c.chat += f.counts.chat;
+    }
+    let report = CheckReport {
+        schema: report::SCHEMA,
+        tool: concat!("kibitzer ", env!("CARGO_PKG_VERSION")).to_owned(),
+        profile: profile.name.to_owned(),
+        files,
+        totals,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let written = match a.format {
+        OutputFormat::Json => serde_json::to_writer_pretty(&mut out, &report)
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n")),
+        OutputFormat::Text => {
+            let mut text = String::new();
+            render_text(&report, &a, color, &mut text);
+            out.write_all(text.as_bytes())
+        }
+    };
+    match written.and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        _ => {}
+    }
+    for f in &report.files {
+        if let Some(e) = &f.error {
+            eprintln!("kibitzer: {e}");
+        }
+    }
+    let unreadable = report
+        .files
+        .iter()
+        .any(|f| f.error.is_some() || f.lost_lines > 0);
+    Ok(if unreadable {
+        2
+    } else if report.totals.findings.error > 0 {
+        1
+    } else {
+        0
+    })
+}
+
+fn check_file(
+    path: &std::path::Path,
+    a: &CheckArgs,
+    protocol: Option<crate::protocol::Protocol>,
+    profile: &Profile,
+    at_ns: Option<u64>,
+) -> Result<FileReport> {
+    let input = Input::open(path, a.input_format.as_deref())?;
+    let mut decoder = Decoder::new(protocol)
+        .with_detected(input.protocols(protocol)?)
+        .retain_history(false)
+        .check_pv_moves(!a.no_pv_check);
+    let mut judge = Judge::new(profile.clone());
+    let mut decoded = Decoded::default();
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut skipped = Vec::new();
+    let mut lost = 0;
+    let shown = input.shown().to_owned();
+    let (outcome, stopped) = input.read(|item| {
+        match item {
+            Item::Event(ev, line) => {
+                if at_ns.is_some_and(|t| ev.t > t) {
+                    // Past --at: the rest of the input did not happen yet.
+                    return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
+                }
+                if let Some(l) = line {
+                    decoder.set_input_line(l);
+                }
+                decoder.push_into(ev, &mut decoded);
+                judge.line(ev, line.or(ev.line), &decoded, &decoder, &mut findings);
+            }
+            Item::Skipped(s) => {
+                eprintln!("{shown}:{}: {}", s.line, s.reason);
+                skipped.push(s.line);
+                lost += usize::from(!s.torn_tail);
+            }
+        }
+        Ok(())
+    })?;
+    if let Err(e) = stopped
+        && e.kind() != std::io::ErrorKind::Interrupted
+    {
+        return Err(e.into());
+    }
+    let _ = outcome;
+    let (hangs, latencies) = judge.finish(&decoder, at_ns, &mut findings);
+    profile.adjust(&mut findings);
+    findings.sort_by_key(|f| (f.line.unwrap_or(u64::MAX), f.seq));
+    let sessions = decoder
+        .sessions()
+        .filter(|s| s.protocol.is_some() || s.counts[0] + s.counts[1] > 0)
+        .map(|s| SessionInfo {
+            label: s.label.clone(),
+            protocol: s.protocol.map(|p| p.name()),
+            engine: s.engine_name.clone(),
+        })
+        .collect();
+    Ok(FileReport {
+        file: shown,
+        format: Some(input.format_name().to_owned()),
+        error: None,
+        sessions,
+        rule_counts: Vec::new(),
+        counts: Counts::default(),
+        findings,
+        hangs,
+        latencies,
+        skipped_lines: skipped,
+        lost_lines: lost,
+    })
+}
+
+struct Style {
+    on: bool,
+}
+
+impl Style {
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    fn severity(&self, s: Severity) -> String {
+        let code = match s {
+            Severity::Error => "1;31",
+            Severity::Warning => "1;33",
+            Severity::Note => "36",
+            Severity::Chat => "2",
+        };
+        self.paint(code, s.as_str())
+    }
+}
+
+fn render_text(r: &CheckReport, a: &CheckArgs, color: bool, out: &mut String) {
+    let st = Style { on: color };
+    for f in &r.files {
+        if f.error.is_some() {
+            continue;
+        }
+        if !a.summary_only {
+            for x in &f.findings {
+                finding_line(&f.file, x, &st, out);
+            }
+        }
+        for h in &f.hangs {
+            hang_line(&f.file, h, &st, out);
+        }
+        summary(f, &r.profile, &st, out);
+    }
+    if r.files.len() > 1 {
+        let t = &r.totals;
+        let _ = writeln!(
+            out,
+            "\n{} file(s), {} unreadable: {} error(s), {} warning(s), {} note(s), {} hang verdict(s)",
+            t.files,
+            t.unreadable_files,
+            t.findings.error,
+            t.findings.warning,
+            t.findings.note,
+            t.hangs
+        );
+    }
+}
+
+/// `FILE:LINE: error[UCI-BESTMOVE-ILLEGAL] engine: bestmove e1g1 is illegal in <FEN>`
+fn finding_line(file: &str, x: &Finding, st: &Style, out: &mut String) {
+    let at = match x.line {
+        Some(l) => format!("{file}:{l}:"),
+        None => format!("{file}: event {}:", x.seq),
+    };
+    let session = x
+        .session
+        .as_deref()
+        .map(|s| format!(" [{s}]"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{} {}[{}] {}{session}: {}",
+        st.paint("1", &at),
+        st.severity(x.severity),
+        st.paint("1", x.rule),
+        x.side.as_str(),
+        x.message
+    );
+}
+
+fn hang_line(file: &str, h: &HangVerdict, st: &Style, out: &mut String) {
+    let at = match h.request_line {
+        Some(l) => format!("{file}:{l}:"),
+        None => format!("{file}:"),
+    };
+    let session = h
+        .session
+        .as_deref()
+        .map(|s| format!(" [{s}]"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{} {}{session} {}: {}",
+        st.paint("1", &at),
+        st.paint("1;35", &format!("hang[{}]", h.class.as_str())),
+        h.label,
+        h.summary
+    );
+}
+
+fn ms(v: f64) -> String {
+    if v >= 1000.0 {
+        format!("{:.2} s", v / 1000.0)
+    } else {
+        format!("{v:.1} ms")
+    }
+}
+
+fn summary(f: &FileReport, profile: &str, st: &Style, out: &mut String) {
+    let protocols: Vec<String> = f
+        .sessions
+        .iter()
+        .map(|s| {
+            let p = s.protocol.unwrap_or("unknown protocol");
+            match (&s.label, &s.engine) {
+                (Some(l), _) => format!("{l}: {p}"),
+                (None, Some(e)) => format!("{p}, {e}"),
+                (None, None) => p.to_owned(),
+            }
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "\n{} ({}; {}; profile {profile})",
+        st.paint("1", &f.file),
+        f.format.as_deref().unwrap_or("?"),
+        if protocols.is_empty() {
+            "no sessions".to_owned()
+        } else {
+            protocols.join("; ")
+        }
+    );
+    if !f.rule_counts.is_empty() {
+        let width = f
+            .rule_counts
+            .iter()
+            .map(|c| c.rule.len())
+            .max()
+            .unwrap_or(4);
+        for c in &f.rule_counts {
+            let _ = writeln!(
+                out,
+                "  {:<width$}  {:>5}  {} ({})",
+                c.rule,
+                c.count,
+                st.severity(c.severity),
+                c.side.as_str()
+            );
+        }
+    }
+    if !f.latencies.is_empty() {
+        let width = f
+            .latencies
+            .iter()
+            .map(|l| l.request.chars().count())
+            .max()
+            .unwrap_or(8);
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>6}  {:>10}  {:>10}  {:>10}  allowed",
+            "latency", "n", "median", "p95", "max"
+        );
+        for l in &f.latencies {
+            let pad = " ".repeat(width - l.request.chars().count());
+            let _ = writeln!(
+                out,
+                "  {}{pad}  {:>6}  {:>10}  {:>10}  {:>10}  {}",
+                l.request,
+                l.count,
+                ms(l.median_ms),
+                ms(l.p95_ms),
+                ms(l.max_ms),
+                l.allowed_ms.map_or("-".to_owned(), ms)
+            );
+        }
+    }
+    if !f.skipped_lines.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} unreadable line(s) skipped (line {})",
+            f.skipped_lines.len(),
+            f.skipped_lines
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let c = f.counts;
+    let verdict = if c.error > 0 {
+        st.paint("1;31", "FAILED")
+    } else {
+        st.paint("1;32", "ok")
+    };
+    let _ = writeln!(
+        out,
+        "  {verdict}: {} error(s), {} warning(s), {} note(s){}",
+        c.error,
+        c.warning,
+        c.note,
+        if f.hangs.is_empty() {
+            String::new()
+        } else {
+            format!(", {} hang verdict(s)", f.hangs.len())
+        }
+    );
+}

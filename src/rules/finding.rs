@@ -1,0 +1,62 @@
+//! What the rules stage reports: a finding, located in the input.
+
+use super::catalogue::{Severity, Side};
+use serde::Serialize;
+
+/// A rule of the catalogue broken at one place of the input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Catalogue id.
+    pub rule: &'static str,
+    pub severity: Severity,
+    /// Who is at fault.
+    pub side: Side,
+    pub message: String,
+    /// The session's label in a log of several engines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Line of the input file (the log's own line for imported logs), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// Event number and time since the start (ns) of the line the finding is on.
+    pub seq: u64,
+    pub t_ns: u64,
+}
+
+/// Where a finding is: the event the judge was looking at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Place {
+    pub line: Option<u64>,
+    pub seq: u64,
+    pub t: u64,
+}
+
+impl Finding {
+    /// A finding of rule `id` at `place`; `side` resolves rules of either side.
+    pub fn new(
+        id: &'static str,
+        side: Option<Side>,
+        place: Place,
+        session: Option<&str>,
+        message: impl Into<String>,
+    ) -> Finding {
+        let (severity, rule_side) = match super::catalogue::rule(id) {
+            Some(r) => (r.severity, r.side),
+            None => (Severity::Error, Side::Either),
+        };
+        let side = match (rule_side, side) {
+            (Side::Either, Some(s)) => s,
+            (s, _) => s,
+        };
+        Finding {
+            rule: id,
+            severity,
+            side,
+            message: message.into(),
+            session: session.map(str::to_owned),
+            line: place.line,
+            seq: place.seq,
+            t_ns: place.t,
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Hang diagnosis (`rules.md` §5.10): at the end of the input, or at a chosen time, who owes
+//! whom what, since when, and what kind of stall that is.
+
+use super::catalogue::Side as Party;
+use super::finding::Place;
+use super::judge::{Tracker, secs};
+use super::profile::Profile;
+use crate::recording::Eol;
+use crate::session::{Obligation, Owed};
+use serde::Serialize;
+
+/// The kind of stall (§5.10's numbered cases).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HangClass {
+    /// The engine owes `uciok` or `feature done=1`.
+    Handshake,
+    /// The engine owes `readyok` or `pong`.
+    Ping,
+    /// The engine owes its move or `bestmove`.
+    Search,
+    /// Nothing is owed by the engine, and the GUI stopped talking.
+    GuiSide,
+    /// The engine's last bytes have no line ending: buffered output, not a silent engine.
+    Buffering,
+    /// The engine exited or closed its output with an answer owed.
+    Disconnect,
+}
+
+impl HangClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HangClass::Handshake => "handshake",
+            HangClass::Ping => "ping",
+            HangClass::Search => "search",
+            HangClass::GuiSide => "gui-side",
+            HangClass::Buffering => "buffering",
+            HangClass::Disconnect => "disconnect",
+        }
+    }
+}
+
+/// What a session was waiting for when the input ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HangVerdict {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    pub class: HangClass,
+    /// `PENDING` (owed for under a second when the input ends), `STALL` (waiting longer, no
+    /// deadline passed), `TIMEOUT` (a deadline passed) or `DISCONNECT`.
+    pub label: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owed: Option<String>,
+    /// The request line the engine owes an answer to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_engine_output_ago_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_engine_line: Option<String>,
+    /// How the engine ended (`engine killed by SIGKILL (9)`), when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit: Option<String>,
+    /// One sentence: "engine owes bestmove for `go movetime 1000` since 12.4 s; ...".
+    pub summary: String,
+    #[serde(skip)]
+    pub is_timeout: bool,
+    #[serde(skip)]
+    pub no_watchdog: bool,
+    #[serde(skip)]
+    pub at_fault: Party,
+    #[serde(skip)]
+    pub request_place: Option<Place>,
+}
+
+/// The verdict for one session at time `now`; `None` when nothing is owed and nothing stalled.
+pub(crate) fn diagnose(
+    tr: &Tracker,
+    open: &[Obligation],
+    profile: &Profile,
+    now: u64,
+) -> Option<HangVerdict> {
+    let last_engine = tr.last_engine.as_ref();
+    let engine_ago = last_engine.map(|(t, _, _)| now.saturating_sub(*t));
+    let last_line = last_engine.map(|(_, text, _)| shorten(text));
+    let gone = tr.exit.as_ref().map(|(_, why)| why.clone()).or_else(|| {
+        tr.engine_eof
+            .map(|_| "the engine closed its output".to_owned())
+    });
+    // The oldest request the engine still owes an answer to; a session that ended with
+    // `quit` owes nothing (the decoder withdrew it).
+    let Some(o) = open.first() else {
+        return gui_stall(tr, now, engine_ago, last_line);
+    };
+    let pending = tr.pending.get(&o.opened.seq);
+    let request = pending
+        .map(|p| p.text.clone())
+        .unwrap_or_else(|| o.request.clone());
+    let waiting = now.saturating_sub(o.opened.t);
+    let timed_out = pending.is_some_and(|p| p.timed_out);
+    let output = match (&last_line, engine_ago) {
+        (Some(l), Some(ago)) => format!("last engine output {} ago ({l})", secs(ago)),
+        _ => "the engine never wrote anything".to_owned(),
+    };
+    // Under a second is no stall yet: the input just ends while the answer is on its way
+    // (excerpts from bug reports end like that).
+    let label = match (timed_out, waiting >= 1_000_000_000) {
+        (true, _) => "TIMEOUT",
+        (false, true) => "STALL",
+        (false, false) => "PENDING",
+    };
+    let mut v = HangVerdict {
+        session: tr.label.clone(),
+        class: HangClass::Search,
+        label,
+        owed: Some(o.owed.to_string()),
+        request: Some(request.clone()),
+        request_line: pending.and_then(|p| p.place.line),
+        waiting_ns: Some(waiting),
+        last_engine_output_ago_ns: engine_ago,
+        last_engine_line: last_line.clone(),
+        exit: gone.clone(),
+        summary: String::new(),
+        is_timeout: timed_out,
+        no_watchdog: false,
+        at_fault: Party::Engine,
+        request_place: pending.map(|p| p.place),
+    };
+    let owes = format!(
+        "engine owes {} for `{request}` since {}",
+        o.owed,
+        secs(waiting)
+    );
+    if let Some(why) = gone {
+        v.class = HangClass::Disconnect;
+        v.label = "DISCONNECT";
+        v.summary = format!("{owes}; but it is gone: {why}; {output}");
+        return Some(v);
+    }
+    let unterminated = last_engine.is_some_and(|(_, _, eol)| *eol == Eol::None);
+    v.class = match &o.owed {
+        _ if unterminated => HangClass::Buffering,
+        Owed::UciOk | Owed::FeatureDone => HangClass::Handshake,
+        Owed::ReadyOk | Owed::Pong(_) => HangClass::Ping,
+        _ => HangClass::Search,
+    };
+    let searching_output = last_line.as_deref().is_some_and(|l| {
+        l.starts_with("info") || l.trim_start().starts_with(|c: char| c.is_ascii_digit())
+    });
+    let detail = match v.class {
+        HangClass::Buffering => {
+            "its last bytes have no line ending: output buffered, not flushed".to_owned()
+        }
+        HangClass::Ping if searching_output && engine_ago.is_some_and(|a| a < waiting) => {
+            "it keeps searching instead of answering at once".to_owned()
+        }
+        HangClass::Ping if label != "PENDING" => "it says nothing at all".to_owned(),
+        HangClass::Handshake => "the handshake never finished".to_owned(),
+        _ => String::new(),
+    };
+    v.summary = if detail.is_empty() {
+        format!("{owes}; {output}")
+    } else {
+        format!("{owes}; {detail}; {output}")
+    };
+    let gui_silent = tr.last_gui_t.is_none_or(|t| t <= o.opened.t);
+    v.no_watchdog = waiting > u64::try_from(profile.watchdog.as_nanos()).unwrap_or(u64::MAX)
+        && gui_silent
+        && !timed_out;
+    Some(v)
+}
+
+/// Nothing owed: a stall only if the GUI went quiet after the engine's last answer while the
+/// session is still open (the input was cut at `--at`, or is still being written).
+fn gui_stall(
+    tr: &Tracker,
+    now: u64,
+    engine_ago: Option<u64>,
+    last_line: Option<String>,
+) -> Option<HangVerdict> {
+    if tr.exit.is_some() || tr.engine_eof.is_some() || tr.gui_eof.is_some() || tr.quit.is_some() {
+        return None;
+    }
+    let (engine_t, _, _) = tr.last_engine.as_ref()?;
+    let gui_t = tr.last_gui_t?;
+    let quiet = now.saturating_sub(*engine_t.max(&gui_t));
+    if *engine_t < gui_t || quiet < 1_000_000_000 {
+        return None;
+    }
+    Some(HangVerdict {
+        session: tr.label.clone(),
+        class: HangClass::GuiSide,
+        label: "STALL",
+        owed: None,
+        request: None,
+        request_line: None,
+        waiting_ns: Some(quiet),
+        last_engine_output_ago_ns: engine_ago,
+        last_engine_line: last_line.clone(),
+        exit: None,
+        summary: format!(
+            "the engine owes nothing; the GUI has said nothing for {} since the engine's {}",
+            secs(quiet),
+            last_line.unwrap_or_default()
+        ),
+        is_timeout: false,
+        no_watchdog: false,
+        at_fault: Party::Gui,
+        request_place: None,
+    })
+}
+
+fn shorten(line: &str) -> String {
+    let t = line.trim();
+    // `info depth 31 seldepth ...` is summed up by its first words.
+    let words: Vec<&str> = t.split_ascii_whitespace().take(3).collect();
+    let short = words.join(" ");
+    if short.len() < t.len() {
+        format!("{short} ...")
+    } else {
+        short
+    }
+}

@@ -1,0 +1,706 @@
+//! The rules stage: judges decoded traffic, line by line and over time.
+//!
+//! The decoder notices what a single line breaks (an illegal move, an unknown option) and
+//! names the rule; the judge passes those on and adds what needs more than one line or the
+//! clock: the order of commands, answers that came late or never, floods, how the session
+//! ended. It reads the decoder's state (obligations, modes, positions) and never re-derives
+//! boards or obligations. It is sans-IO: events in, findings out.
+
+use super::catalogue::Side as Party;
+use super::finding::{Finding, Place};
+use super::hang::{self, HangVerdict};
+use super::profile::Profile;
+use super::protocol_rules::{CecpRules, NboardRules, UciRules};
+use crate::protocol::{Msg, Protocol};
+use crate::recording::{Eol, Event, ProxyKind, Source};
+use crate::session::{Decoded, Decoder, Obligation, Owed};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// Judges every session of one input.
+pub struct Judge {
+    profile: Profile,
+    trackers: Vec<Tracker>,
+    latencies: BTreeMap<&'static str, Vec<u64>>,
+    last: Place,
+}
+
+/// The time a request kind allowed and the answers' latencies.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LatencyStats {
+    /// `isready→readyok`, `go→bestmove`...
+    pub request: &'static str,
+    pub count: usize,
+    pub median_ms: f64,
+    pub p95_ms: f64,
+    pub max_ms: f64,
+    /// What the profile allows, when it sets a deadline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_ms: Option<f64>,
+}
+
+/// A request the engine has not answered yet, with what the judge knows about it.
+#[derive(Debug, Clone)]
+pub(crate) struct Pending {
+    pub place: Place,
+    /// The full request line (`go movetime 1000`).
+    pub text: String,
+    /// Milliseconds the request allows (movetime, `st`, the side's clock), when it says.
+    pub budget_ms: Option<i64>,
+    /// Whether the budget is the side's whole clock (an overrun loses on time).
+    pub budget_is_clock: bool,
+    pub timed_out: bool,
+}
+
+/// What the judge keeps per session.
+pub(crate) struct Tracker {
+    pub label: Option<String>,
+    pub protocol: Option<Protocol>,
+    /// The first traffic line came from the engine: the input starts mid-session, so rules
+    /// about how a session starts cannot be judged.
+    pub starts_mid: Option<bool>,
+    pub gui_protocol_lines: u64,
+    pub pending: HashMap<u64, Pending>,
+    /// Place and text of the GUI's last request line (for the next obligation it opens).
+    pub last_gui: Option<(Place, String)>,
+    pub last_gui_t: Option<u64>,
+    pub last_engine: Option<(u64, String, Eol)>,
+    pub gui_eof: Option<u64>,
+    pub quit: Option<Place>,
+    pub exit: Option<(u64, String)>,
+    pub engine_eof: Option<u64>,
+    once: Vec<&'static str>,
+    flood_window: (u64, u32),
+    pub uci: UciRules,
+    pub cecp: CecpRules,
+    pub nboard: NboardRules,
+    /// CECP `time N` (centiseconds) and `st N` (seconds) as last sent.
+    pub cecp_time_cs: Option<i64>,
+    pub cecp_st: Option<u64>,
+    pub done0: bool,
+    /// The input shows the engine being started (a `spawned` or `engine_started` event): only
+    /// then can the rules about a session's first lines be judged.
+    pub saw_start: bool,
+    /// CECP: when `protover 2` (or later) was sent.
+    pub protover2: Option<u64>,
+}
+
+impl Tracker {
+    fn new(label: Option<String>) -> Tracker {
+        Tracker {
+            label,
+            protocol: None,
+            starts_mid: None,
+            gui_protocol_lines: 0,
+            pending: HashMap::new(),
+            last_gui: None,
+            last_gui_t: None,
+            last_engine: None,
+            gui_eof: None,
+            quit: None,
+            exit: None,
+            engine_eof: None,
+            once: Vec::new(),
+            flood_window: (0, 0),
+            uci: UciRules::default(),
+            cecp: CecpRules::default(),
+            nboard: NboardRules::default(),
+            cecp_time_cs: None,
+            cecp_st: None,
+            done0: false,
+            saw_start: false,
+            protover2: None,
+        }
+    }
+
+    /// True the first time `rule` is asked about in this session: rules that would repeat on
+    /// every line (a CRLF ending, a flood) are reported once.
+    pub fn first(&mut self, rule: &'static str) -> bool {
+        if self.once.contains(&rule) {
+            return false;
+        }
+        self.once.push(rule);
+        true
+    }
+}
+
+/// Where findings of one line go, with what they need to be located.
+pub(crate) struct Out<'a> {
+    pub findings: &'a mut Vec<Finding>,
+    pub place: Place,
+    pub side: Option<Party>,
+    pub session: Option<&'a str>,
+}
+
+impl Out<'_> {
+    pub fn add(&mut self, id: &'static str, message: impl Into<String>) {
+        self.findings.push(Finding::new(
+            id,
+            self.side,
+            self.place,
+            self.session,
+            message,
+        ));
+    }
+
+    pub fn add_at(&mut self, id: &'static str, place: Place, message: impl Into<String>) {
+        self.findings
+            .push(Finding::new(id, self.side, place, self.session, message));
+    }
+}
+
+impl Judge {
+    pub fn new(profile: Profile) -> Judge {
+        Judge {
+            profile,
+            trackers: Vec::new(),
+            latencies: BTreeMap::new(),
+            last: Place::default(),
+        }
+    }
+
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// Judges one decoded line. `line` is its line in the input file, when known.
+    pub fn line(
+        &mut self,
+        ev: &Event,
+        line: Option<u64>,
+        d: &Decoded,
+        dec: &Decoder,
+        findings: &mut Vec<Finding>,
+    ) {
+        while self.trackers.len() <= d.session {
+            let label = dec
+                .session(self.trackers.len())
+                .and_then(|s| s.label.clone());
+            self.trackers.push(Tracker::new(label));
+        }
+        let place = Place {
+            line: line.or(ev.line),
+            seq: ev.seq,
+            t: ev.t,
+        };
+        self.last = place;
+        let profile = &self.profile;
+        let tr = &mut self.trackers[d.session];
+        if tr.protocol.is_none() {
+            tr.protocol = dec.session(d.session).and_then(|s| s.protocol);
+        }
+        let side = match ev.src {
+            Source::Gui => Some(Party::Gui),
+            Source::Engine => Some(Party::Engine),
+            _ => None,
+        };
+        let label = tr.label.clone();
+        let mut out = Out {
+            findings,
+            place,
+            side,
+            session: label.as_deref(),
+        };
+        // What the decoder found on the line itself.
+        for diag in &d.diagnostics {
+            out.findings.push(Finding {
+                rule: diag.rule,
+                severity: diag.severity,
+                side: diag.side,
+                message: diag.message.clone(),
+                session: label.clone(),
+                line: place.line,
+                seq: place.seq,
+                t_ns: place.t,
+            });
+        }
+        match ev.src {
+            Source::Proxy => proxy_event(tr, ev, profile, &mut out),
+            Source::Stderr => {}
+            Source::Gui | Source::Engine => {
+                if tr.starts_mid.is_none() && !ev.text.trim().is_empty() {
+                    tr.starts_mid = Some(ev.src == Source::Engine);
+                }
+                transport(tr, ev, profile, &mut out);
+                if ev.src == Source::Gui {
+                    tr.last_gui = Some((place, ev.text.trim().to_owned()));
+                    tr.last_gui_t = Some(ev.t);
+                } else {
+                    tr.last_engine = Some((ev.t, ev.text.clone(), ev.eol));
+                }
+            }
+        }
+        // Answers: latency, and lateness against the request's budget and the profile.
+        for o in &d.closed {
+            let pending = tr.pending.remove(&o.opened.seq);
+            if o.cancelled {
+                continue;
+            }
+            let latency = place.t.saturating_sub(o.opened.t);
+            self.latencies
+                .entry(latency_key(o))
+                .or_default()
+                .push(latency);
+            if let Some(p) = pending
+                && !p.timed_out
+                && let Some((rule, allowed, why)) = deadline(tr, profile, o, &p)
+                && latency > allowed
+            {
+                out.add(
+                    rule,
+                    format!(
+                        "{} came {} after `{}` ({why}, {} allowed)",
+                        o.owed,
+                        secs(latency),
+                        p.text,
+                        secs(allowed)
+                    ),
+                );
+            }
+        }
+        if let Some(msg) = &d.msg {
+            let owed_move = dec
+                .open_obligations(d.session)
+                .filter(|o| o.owed == Owed::Move)
+                .count();
+            match msg {
+                Msg::Uci(m) => tr.uci_line(m, ev, dec, d.session, &mut out),
+                Msg::Cecp(m) => tr.cecp_line(m, ev, dec, d.session, owed_move, &mut out),
+                Msg::Nboard(m) => tr.nboard_line(m, ev, &mut out),
+            }
+        }
+        // New requests, and those past their deadline.
+        let mut past = Vec::new();
+        for o in dec.open_obligations(d.session) {
+            if o.opened.seq == ev.seq && !tr.pending.contains_key(&o.opened.seq) {
+                let (budget_ms, budget_is_clock) = tr.budget_for(o, dec, d.session);
+                tr.pending.insert(
+                    o.opened.seq,
+                    Pending {
+                        place,
+                        text: ev.text.trim().to_owned(),
+                        budget_ms,
+                        budget_is_clock,
+                        timed_out: false,
+                    },
+                );
+            }
+            if let Some(p) = tr.pending.get(&o.opened.seq)
+                && !p.timed_out
+                && let Some((rule, allowed, why)) = deadline(tr, profile, o, p)
+                && place.t.saturating_sub(o.opened.t) > allowed
+            {
+                past.push((o.opened.seq, rule, allowed, why, o.owed.clone()));
+            }
+        }
+        for (seq, rule, allowed, why, owed) in past {
+            if let Some(p) = tr.pending.get_mut(&seq) {
+                p.timed_out = true;
+                out.add_at(
+                    rule,
+                    p.place,
+                    format!("no {owed} within {} of `{}` ({why})", secs(allowed), p.text),
+                );
+            }
+        }
+    }
+
+    /// Ends the input (at `now` ns, the last event's time unless given): requests never
+    /// answered, session-level rules, and the hang verdict of every session.
+    pub fn finish(
+        mut self,
+        dec: &Decoder,
+        now: Option<u64>,
+        findings: &mut Vec<Finding>,
+    ) -> (Vec<HangVerdict>, Vec<LatencyStats>) {
+        let now = now.unwrap_or(self.last.t);
+        let end = Place {
+            t: now,
+            ..self.last
+        };
+        let mut verdicts = Vec::new();
+        for (i, tr) in self.trackers.iter_mut().enumerate() {
+            let label = tr.label.clone();
+            let mut out = Out {
+                findings,
+                place: end,
+                side: None,
+                session: label.as_deref(),
+            };
+            let open: Vec<Obligation> = dec.open_obligations(i).cloned().collect();
+            for o in &open {
+                if let Some(p) = tr.pending.get(&o.opened.seq)
+                    && !p.timed_out
+                    && let Some((rule, allowed, why)) = deadline(tr, &self.profile, o, p)
+                    && now.saturating_sub(o.opened.t) > allowed
+                {
+                    out.add_at(
+                        rule,
+                        p.place,
+                        format!(
+                            "no {} within {} of `{}` ({why}); none by the end of the input",
+                            o.owed,
+                            secs(allowed),
+                            p.text
+                        ),
+                    );
+                }
+            }
+            tr.session_end(dec.session(i), &mut out);
+            if let Some(v) = hang::diagnose(tr, &open, &self.profile, now) {
+                if v.is_timeout {
+                    out.side = Some(v.at_fault);
+                    out.add_at("X-HANG", v.request_place.unwrap_or(end), v.summary.clone());
+                }
+                if v.no_watchdog {
+                    out.side = Some(Party::Gui);
+                    out.add(
+                        "X-NO-WATCHDOG",
+                        format!(
+                            "the GUI waited {} for {} without giving up",
+                            secs(v.waiting_ns.unwrap_or(0)),
+                            v.owed.as_deref().unwrap_or("an answer")
+                        ),
+                    );
+                }
+                verdicts.push(v);
+            }
+        }
+        let latencies = self
+            .latencies
+            .iter()
+            .map(|(k, v)| stats(k, v, allowed_for(k, &self.profile)))
+            .collect();
+        (verdicts, latencies)
+    }
+}
+
+impl Tracker {
+    /// What a request allows in milliseconds: `go movetime`, the side's clock, CECP `st` or
+    /// `time`.
+    fn budget_for(&self, o: &Obligation, dec: &Decoder, session: usize) -> (Option<i64>, bool) {
+        match (&o.owed, self.protocol) {
+            (Owed::BestMove, _) if o.request.starts_with("go") => {
+                let Some(go) = &self.uci.last_go else {
+                    return (None, false);
+                };
+                // A ponder search's clock starts at ponderhit; an infinite one has none.
+                if go.ponder || go.infinite {
+                    return (None, false);
+                }
+                if let Some(mt) = go.movetime {
+                    return (Some(mt), false);
+                }
+                let white = dec
+                    .position_string(session)
+                    .and_then(|f| f.split_ascii_whitespace().nth(1).map(|s| s == "w"));
+                let clock = match white {
+                    Some(true) => go.wtime,
+                    Some(false) => go.btime,
+                    None => None,
+                };
+                (clock, clock.is_some())
+            }
+            (Owed::Move, _) => match (self.cecp_st, self.cecp_time_cs) {
+                (Some(st), _) => (i64::try_from(st.saturating_mul(1000)).ok(), false),
+                (None, Some(cs)) => (Some(cs.saturating_mul(10)), true),
+                _ => (None, false),
+            },
+            _ => (None, false),
+        }
+    }
+}
+
+/// The rule, the allowed time (ns) and why, for an obligation under a profile.
+fn deadline(
+    tr: &Tracker,
+    profile: &Profile,
+    o: &Obligation,
+    p: &Pending,
+) -> Option<(&'static str, u64, String)> {
+    let ns = |d: std::time::Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+    let ms_ns = |ms: i64| {
+        u64::try_from(ms.max(0))
+            .unwrap_or(0)
+            .saturating_mul(1_000_000)
+    };
+    let named = |d: Option<std::time::Duration>, rule: &'static str| {
+        d.map(|d| (rule, ns(d), format!("{} profile", profile.name)))
+    };
+    match &o.owed {
+        Owed::UciOk => named(profile.uciok, "UCI-UCIOK-TIMEOUT"),
+        Owed::ReadyOk => named(profile.ping, "UCI-ISREADY-TIMEOUT"),
+        Owed::Pong(_) => named(
+            profile.ping,
+            if tr.protocol == Some(Protocol::Nboard) {
+                "NBOARD-PONG-TIMEOUT"
+            } else {
+                "CECP-PONG-TIMEOUT"
+            },
+        ),
+        Owed::FeatureDone => {
+            if tr.done0 {
+                Some((
+                    "CECP-FEATURE-TIMEOUT",
+                    3_600_000_000_000,
+                    "done=0 extends the wait to an hour".into(),
+                ))
+            } else {
+                named(profile.features, "CECP-FEATURE-TIMEOUT")
+            }
+        }
+        Owed::BestMove if o.request.starts_with("stop") => {
+            named(profile.after_stop, "UCI-BESTMOVE-MISSING-AFTER-STOP")
+        }
+        Owed::BestMove | Owed::Move => {
+            let budget = p.budget_ms?;
+            if p.budget_is_clock {
+                Some((
+                    "X-CLOCK-UNDERFLOW",
+                    ms_ns(budget),
+                    "the side's remaining clock".into(),
+                ))
+            } else {
+                let rule = if o.owed == Owed::Move {
+                    "CECP-ST-EXCEEDED"
+                } else {
+                    "UCI-BESTMOVE-LATE"
+                };
+                Some((
+                    rule,
+                    ms_ns(budget).saturating_add(ns(profile.overrun)),
+                    format!("its time limit plus {} ms", profile.overrun.as_millis()),
+                ))
+            }
+        }
+        _ => None,
+    }
+}
+
+fn latency_key(o: &Obligation) -> &'static str {
+    match &o.owed {
+        Owed::UciOk => "uci→uciok",
+        Owed::ReadyOk => "isready→readyok",
+        Owed::Pong(_) => "ping→pong",
+        Owed::BestMove if o.request.starts_with("stop") => "stop→bestmove",
+        Owed::BestMove => "go→bestmove",
+        Owed::FeatureDone => "protover→feature done=1",
+        Owed::Move => "on move→move",
+        Owed::Hint => "hint→Hint:",
+        Owed::NboardMove => "go→===",
+        Owed::SearchOrBook => "hint→search",
+        Owed::Learned => "learn→learned",
+    }
+}
+
+fn allowed_for(key: &str, profile: &Profile) -> Option<std::time::Duration> {
+    match key {
+        "uci→uciok" => profile.uciok,
+        "isready→readyok" | "ping→pong" => profile.ping,
+        "stop→bestmove" => profile.after_stop,
+        "protover→feature done=1" => profile.features,
+        _ => None,
+    }
+}
+
+fn stats(key: &'static str, v: &[u64], allowed: Option<std::time::Duration>) -> LatencyStats {
+    let mut s = v.to_vec();
+    s.sort_unstable();
+    let at = |q: f64| {
+        let i = ((s.len().saturating_sub(1)) as f64 * q).round() as usize;
+        s.get(i).copied().unwrap_or(0) as f64 / 1e6
+    };
+    LatencyStats {
+        request: key,
+        count: s.len(),
+        median_ms: at(0.5),
+        p95_ms: at(0.95),
+        max_ms: s.last().copied().unwrap_or(0) as f64 / 1e6,
+        allowed_ms: allowed.map(|d| d.as_secs_f64() * 1000.0),
+    }
+}
+
+pub(crate) fn secs(ns: u64) -> String {
+    format!("{:.1} s", ns as f64 / 1e9)
+}
+
+/// Rules of the bytes themselves, whatever the protocol.
+fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
+    let who = if ev.src == Source::Gui {
+        "GUI"
+    } else {
+        "engine"
+    };
+    if ev.eol == Eol::Crlf
+        && tr.first(if ev.src == Source::Gui {
+            "crlf-gui"
+        } else {
+            "crlf-engine"
+        })
+    {
+        out.add(
+            "X-LINE-ENDING",
+            format!("the {who} ends lines with CR LF (reported once)"),
+        );
+    }
+    if ev.eol == Eol::None && !ev.more {
+        out.add(
+            "X-LINE-NO-TERMINATOR",
+            format!("the {who}'s last line has no line ending"),
+        );
+    }
+    if ev.hex.is_some() && tr.first("X-NON-UTF8") {
+        out.add(
+            "X-NON-UTF8",
+            format!("the {who} sent bytes that are not UTF-8 (reported once)"),
+        );
+    }
+    if ev
+        .text
+        .bytes()
+        .any(|b| (b < 0x20 && b != b'\t') || b == 0x7f)
+        && tr.first("X-CONTROL-CHARS")
+    {
+        out.add(
+            "X-CONTROL-CHARS",
+            format!("the {who} sent control characters (reported once)"),
+        );
+    }
+    if ev.src != Source::Engine {
+        return;
+    }
+    let text = ev.text.as_str();
+    match tr.protocol {
+        Some(Protocol::Uci) => {
+            if text != text.trim() && !text.trim().is_empty() && tr.first("X-LEADING-WHITESPACE") {
+                out.add(
+                    "X-LEADING-WHITESPACE",
+                    "a line with leading or trailing whitespace (legal in UCI, trips some GUIs; reported once)",
+                );
+            }
+            let t = text.trim_start();
+            let inner = ["bestmove ", "readyok", "uciok"]
+                .iter()
+                .find(|k| t.find(**k).is_some_and(|i| i > 0));
+            if let Some(k) = inner
+                && !t.starts_with("info string")
+                && !t.starts_with("id ")
+                && !t.starts_with("option ")
+            {
+                out.add(
+                    "X-LINE-INTERLEAVED",
+                    format!(
+                        "`{}` inside another line: two messages ran together",
+                        k.trim()
+                    ),
+                );
+            }
+            if (t.starts_with("feature ") || t == "tellics" || t.starts_with("tellics "))
+                && tr.first("X-PROTOCOL-MISMATCH")
+            {
+                out.add(
+                    "X-PROTOCOL-MISMATCH",
+                    "the engine answers with CECP (`feature`) in a UCI session",
+                );
+            }
+        }
+        Some(Protocol::Cecp) => {
+            let t = text.trim();
+            if (t == "uciok" || t.starts_with("id name ") || t.starts_with("option name "))
+                && tr.first("X-PROTOCOL-MISMATCH")
+            {
+                out.add(
+                    "X-PROTOCOL-MISMATCH",
+                    "the engine answers with UCI in a CECP session",
+                );
+            }
+        }
+        _ => {}
+    }
+    // Floods: engine lines per second, over one-second windows.
+    let (start, n) = tr.flood_window;
+    if ev.t.saturating_sub(start) >= 1_000_000_000 {
+        tr.flood_window = (ev.t, 1);
+    } else {
+        tr.flood_window = (start, n + 1);
+        if n + 1 > profile.flood_lines_per_second {
+            let rule = if tr.protocol == Some(Protocol::Uci) {
+                "UCI-INFO-FLOOD"
+            } else {
+                "X-OUTPUT-FLOOD"
+            };
+            if tr.first(rule) {
+                out.add(
+                    rule,
+                    format!(
+                        "more than {} lines within a second (reported once)",
+                        profile.flood_lines_per_second
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The proxy's own observations: EOFs, exits, kills, write errors.
+fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
+    match ev.kind {
+        Some(ProxyKind::Spawned | ProxyKind::EngineStarted) if tr.gui_protocol_lines == 0 => {
+            tr.saw_start = true;
+        }
+        Some(ProxyKind::GuiEof) => tr.gui_eof = Some(ev.t),
+        Some(ProxyKind::EngineEof) => tr.engine_eof = Some(ev.t),
+        Some(ProxyKind::WriteError)
+            if ev.text.contains("to the engine") && tr.first("X-WRITE-TO-DEAD-PIPE") =>
+        {
+            out.side = Some(Party::Gui);
+            out.add(
+                "X-WRITE-TO-DEAD-PIPE",
+                format!(
+                    "the GUI kept writing after the engine was gone: {}",
+                    ev.text
+                ),
+            );
+        }
+        Some(ProxyKind::Killed) => {
+            if tr.quit.is_some() {
+                quit_rule(tr, out, "it had to be killed after `quit`");
+            } else if tr.gui_eof.is_some() && tr.first("X-ORPHAN-PROCESS") {
+                out.side = Some(Party::Gui);
+                out.add(
+                    "X-ORPHAN-PROCESS",
+                    format!("the engine outlived the GUI: {}", ev.text),
+                );
+            }
+        }
+        Some(ProxyKind::EngineExit) => {
+            tr.exit = Some((ev.t, ev.text.clone()));
+            if let (Some(q), Some(limit)) = (tr.quit, profile.quit)
+                && ev.t.saturating_sub(q.t) > u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX)
+            {
+                let why = format!(
+                    "it exited {} after `quit` ({} profile allows {})",
+                    secs(ev.t.saturating_sub(q.t)),
+                    profile.name,
+                    secs(u64::try_from(limit.as_nanos()).unwrap_or(0))
+                );
+                quit_rule(tr, out, &why);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn quit_rule(tr: &mut Tracker, out: &mut Out<'_>, why: &str) {
+    let rule = match tr.protocol {
+        Some(Protocol::Cecp) => "CECP-QUIT-NO-EXIT",
+        _ => "UCI-QUIT-NO-EXIT",
+    };
+    if tr.first(rule) {
+        out.side = Some(Party::Engine);
+        out.add(
+            rule,
+            format!("the engine did not exit promptly after `quit`: {why}"),
+        );
+    }
+}

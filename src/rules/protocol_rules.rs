@@ -1,0 +1,756 @@
+//! Rules about the order of a protocol's commands: what may come first, what must precede a
+//! search, what must not come during one. Each protocol keeps a few flags per session; the
+//! decoder's state (open obligations, modes, features) answers the rest.
+
+use super::judge::{Out, Tracker};
+use crate::protocol::{cecp, nboard, uci};
+use crate::recording::Event;
+use crate::session::{Decoder, Session};
+
+/// The parameters of the last UCI `go`, for the timing rules.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct GoParams {
+    pub movetime: Option<i64>,
+    pub wtime: Option<i64>,
+    pub btime: Option<i64>,
+    pub ponder: bool,
+    pub infinite: bool,
+}
+
+/// A search the engine is running, as the judge follows it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Running {
+    pub infinite: bool,
+    pub ponder: bool,
+    pub stop_sent: bool,
+    pub started_t: u64,
+    /// First move of the last principal variation (multipv 1).
+    pub pv_first: Option<String>,
+    /// An `isready` the GUI sent during the search, not yet answered.
+    pub isready_pending: bool,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct UciRules {
+    uci_sent: bool,
+    uciok: bool,
+    id_name: bool,
+    readyok_before_go: bool,
+    first_go: bool,
+    position_seen: bool,
+    newgame_needs_isready: bool,
+    slow_option: Option<String>,
+    running: Option<Running>,
+    queued: Option<Running>,
+    pub last_go: Option<GoParams>,
+    /// After a bestmove, before the next go: (info lines with a search, deepest depth).
+    after_bestmove: Option<(u32, u32)>,
+    /// An isready sent during a search whose bestmove came first.
+    readyok_owed_after_search: bool,
+    registration_error: bool,
+    register_sent: bool,
+    copyprotection_error: bool,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct CecpRules {
+    previous_gui: Option<&'static str>,
+    features: Vec<(String, String)>,
+    done: bool,
+    moves_since_new: bool,
+    post: Option<bool>,
+    last_level: Option<String>,
+    st_set: bool,
+    level_set: bool,
+    ping_on_move: Option<i64>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct NboardRules {
+    depth_set: bool,
+    game_set: bool,
+}
+
+/// Options whose setting takes time (hash allocation, tablebase and network loading): the
+/// UCI text asks for `isready` after them.
+fn slow_option(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "hash",
+        "threads",
+        "evalfile",
+        "syzygypath",
+        "nalimovpath",
+        "weightsfile",
+        "bookfile",
+    ]
+    .iter()
+    .any(|k| n == *k)
+        || n.ends_with("path")
+}
+
+/// `[a-h][1-8][a-h][1-8][qrbn]?`, or a null move.
+fn uci_move_shaped(m: &str) -> bool {
+    let b = m.as_bytes();
+    let sq = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    uci::is_null_move(m)
+        || (matches!(b.len(), 4 | 5)
+            && sq(b[0], b[1])
+            && sq(b[2], b[3])
+            && (b.len() == 4 || b"qrbn".contains(&b[4])))
+}
+
+impl Tracker {
+    /// Rules about how a session starts apply when the input holds the start.
+    fn at_start(&self) -> bool {
+        self.saw_start && self.starts_mid == Some(false)
+    }
+
+    pub(crate) fn uci_line(
+        &mut self,
+        m: &uci::Msg,
+        ev: &Event,
+        dec: &Decoder,
+        session: usize,
+        out: &mut Out<'_>,
+    ) {
+        use uci::Msg as M;
+        let from_gui = ev.src == crate::recording::Source::Gui;
+        if from_gui && !matches!(m, M::Empty | M::Unknown(_)) {
+            self.gui_protocol_lines += 1;
+            if self.gui_protocol_lines == 1 && !matches!(m, M::Uci) && self.at_start() {
+                out.add(
+                    "UCI-FIRST-COMMAND",
+                    format!("the GUI's first command is `{}`, not `uci`", ev.text.trim()),
+                );
+            }
+        }
+        let standard = dec
+            .session(session)
+            .is_none_or(|s| s.variant.is_empty() || s.variant == "standard");
+        let r = &mut self.uci;
+        match m {
+            M::Uci => r.uci_sent = true,
+            M::IsReady => {
+                if let Some(run) = r.running.as_mut()
+                    && !run.stop_sent
+                {
+                    run.isready_pending = true;
+                }
+            }
+            M::SetOption { name, .. } => {
+                if r.running.is_some() {
+                    out.add(
+                        "UCI-SETOPTION-WHILE-SEARCHING",
+                        format!("setoption {name} while a search runs"),
+                    );
+                }
+                if slow_option(name) {
+                    r.slow_option = Some(name.clone());
+                }
+            }
+            M::Register(_) => r.register_sent = true,
+            M::UciNewGame => {
+                r.position_seen = false;
+                r.newgame_needs_isready = true;
+            }
+            M::Position(_) => {
+                if let Some(run) = &r.running
+                    && !run.stop_sent
+                    && !run.ponder
+                {
+                    out.add(
+                        "UCI-POSITION-WHILE-SEARCHING",
+                        "position while a search runs, without stop: its info and bestmove still concern the old position",
+                    );
+                }
+                r.position_seen = true;
+            }
+            M::Go(go) => {
+                if !r.position_seen && r.uci_sent {
+                    out.add(
+                        "UCI-GO-WITHOUT-POSITION",
+                        "go without a position since uci/ucinewgame",
+                    );
+                }
+                if !r.first_go {
+                    r.first_go = true;
+                    if r.uci_sent && !r.readyok_before_go {
+                        out.add(
+                            "UCI-GO-BEFORE-READYOK",
+                            "the first go of the session came before any isready was answered with readyok",
+                        );
+                    }
+                }
+                if std::mem::take(&mut r.newgame_needs_isready) {
+                    out.add(
+                        "UCI-UCINEWGAME-NO-ISREADY",
+                        "go after ucinewgame without isready/readyok in between",
+                    );
+                }
+                if let Some(name) = r.slow_option.take() {
+                    out.add(
+                        "UCI-SETOPTION-NO-ISREADY",
+                        format!("go after setoption {name} without isready/readyok in between"),
+                    );
+                }
+                if r.copyprotection_error && self.once_uci("UCI-COPYPROTECTION-IGNORED") {
+                    out.add(
+                        "UCI-COPYPROTECTION-IGNORED",
+                        "go although the engine reported `copyprotection error`",
+                    );
+                }
+                let r = &mut self.uci;
+                r.last_go = Some(GoParams {
+                    movetime: go.movetime,
+                    wtime: go.wtime,
+                    btime: go.btime,
+                    ponder: go.ponder,
+                    infinite: go.infinite,
+                });
+                let run = Running {
+                    infinite: go.infinite,
+                    ponder: go.ponder,
+                    started_t: ev.t,
+                    ..Running::default()
+                };
+                if r.running.is_some() {
+                    r.queued = Some(run);
+                } else {
+                    r.running = Some(run);
+                }
+                r.after_bestmove = None;
+            }
+            M::Stop => {
+                if let Some(run) = r.running.as_mut() {
+                    run.stop_sent = true;
+                }
+            }
+            M::PonderHit => {
+                if let Some(run) = r.running.as_mut() {
+                    run.ponder = false;
+                }
+            }
+            M::Id(uci::Id::Name(_)) => r.id_name = true,
+            M::UciOk => {
+                if !r.id_name && r.uci_sent {
+                    out.add("UCI-ID-MISSING", "uciok without `id name` before it");
+                }
+                r.uciok = true;
+            }
+            M::ReadyOk => {
+                if r.uci_sent && !r.first_go {
+                    r.readyok_before_go = true;
+                }
+                r.newgame_needs_isready = false;
+                r.slow_option = None;
+                if std::mem::take(&mut r.readyok_owed_after_search) {
+                    out.add(
+                        "UCI-READYOK-DELAYED-BY-SEARCH",
+                        "isready sent during the search was answered only after its bestmove",
+                    );
+                }
+                if let Some(run) = r.running.as_mut() {
+                    run.isready_pending = false;
+                }
+            }
+            M::Option(decl) => {
+                if r.uciok && self.once_uci("UCI-OPTION-AFTER-UCIOK") {
+                    out.add(
+                        "UCI-OPTION-AFTER-UCIOK",
+                        format!("option {} declared after uciok", decl.name),
+                    );
+                }
+                if let Some(problem) = option_problem(decl) {
+                    out.add(
+                        "UCI-OPTION-MALFORMED",
+                        format!("option {}: {problem}", decl.name),
+                    );
+                }
+            }
+            M::Info(info) => self.uci_info(info, ev, out),
+            M::BestMove { best, ponder } => {
+                let r = &mut self.uci;
+                if let Some(run) = r.running.take() {
+                    let unasked = !run.stop_sent && (run.infinite || run.ponder);
+                    if unasked && run.isready_pending {
+                        out.add(
+                            "UCI-ISREADY-STOPS-SEARCH",
+                            "isready during the search was answered by ending it with bestmove",
+                        );
+                    } else if unasked && run.infinite {
+                        out.add(
+                            "UCI-BESTMOVE-IN-INFINITE",
+                            format!("bestmove {best} during go infinite before stop"),
+                        );
+                    } else if unasked {
+                        out.add(
+                            "UCI-BESTMOVE-IN-PONDER",
+                            format!("bestmove {best} during go ponder before stop or ponderhit"),
+                        );
+                    }
+                    if run.isready_pending {
+                        r.readyok_owed_after_search = true;
+                    }
+                    if let Some(first) = &run.pv_first
+                        && first != best
+                        && !uci::is_null_move(best)
+                    {
+                        out.add(
+                            "UCI-INFO-BESTMOVE-PV-MISMATCH",
+                            format!(
+                                "bestmove {best} is not the first move of the last PV ({first})"
+                            ),
+                        );
+                    }
+                    r.running = r.queued.take();
+                }
+                r.after_bestmove = Some((0, 0));
+                let shaped = |m: &str| uci_move_shaped(m) || m == "(none)";
+                if standard {
+                    for mv in std::iter::once(best.as_str()).chain(ponder.as_deref()) {
+                        if !shaped(mv) {
+                            out.add(
+                                "UCI-MOVE-FORMAT",
+                                format!("`{mv}` is not a move in long algebraic notation"),
+                            );
+                        }
+                    }
+                }
+            }
+            M::Registration(uci::Status::Error) => r.registration_error = true,
+            M::CopyProtection(uci::Status::Error) => r.copyprotection_error = true,
+            M::Quit => self.quit = Some(out.place),
+            _ => {}
+        }
+    }
+
+    fn once_uci(&mut self, rule: &'static str) -> bool {
+        self.first(rule)
+    }
+
+    fn uci_info(&mut self, info: &uci::Info, ev: &Event, out: &mut Out<'_>) {
+        if info.seldepth.is_some()
+            && info.depth.is_none()
+            && self.first("UCI-INFO-SELDEPTH-WITHOUT-DEPTH")
+        {
+            out.add(
+                "UCI-INFO-SELDEPTH-WITHOUT-DEPTH",
+                "seldepth without depth in the same line (reported once)",
+            );
+        }
+        let searching = info.depth.is_some() || info.pv.is_some() || info.score.is_some();
+        if let Some(run) = self.uci.running.as_mut() {
+            if info.multipv.is_none_or(|k| k == 1)
+                && let Some(first) = info.pv.as_ref().and_then(|pv| pv.iter().next())
+            {
+                run.pv_first = Some(first.to_owned());
+            }
+            let early = ev.t.saturating_sub(run.started_t) < 1_000_000_000
+                && info.time.is_none_or(|t| t < 1000);
+            if (info.currmove.is_some() || info.currline.is_some() || info.refutation.is_some())
+                && early
+                && self.first("UCI-INFO-CURRMOVE-EARLY")
+            {
+                out.add(
+                    "UCI-INFO-CURRMOVE-EARLY",
+                    "currmove/currline/refutation within the first second of a search (reported once)",
+                );
+            }
+            return;
+        }
+        let Some((n, deepest)) = self.uci.after_bestmove.as_mut() else {
+            return;
+        };
+        if !searching {
+            return;
+        }
+        *n += 1;
+        let depth = info.depth.unwrap_or(0);
+        let deeper = depth > *deepest;
+        *deepest = (*deepest).max(depth);
+        let n = *n;
+        if n == 1 {
+            out.add(
+                "UCI-INFO-AFTER-BESTMOVE",
+                "search info after bestmove, before the next go",
+            );
+        } else if deeper && self.first("UCI-PONDER-AUTOSTART") {
+            out.add(
+                "UCI-PONDER-AUTOSTART",
+                "the engine keeps searching after bestmove without a go (pondering on its own)",
+            );
+        }
+    }
+
+    pub(crate) fn cecp_line(
+        &mut self,
+        m: &cecp::Msg,
+        ev: &Event,
+        dec: &Decoder,
+        session: usize,
+        owed_move: usize,
+        out: &mut Out<'_>,
+    ) {
+        use cecp::Msg as M;
+        let from_gui = ev.src == crate::recording::Source::Gui;
+        fn feature(r: &CecpRules, name: &str) -> Option<String> {
+            r.features
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        }
+        let force = dec.session(session).is_some_and(|s| s.modes.force);
+        if from_gui && !matches!(m, M::Unknown(_)) {
+            self.gui_protocol_lines += 1;
+            if self.gui_protocol_lines == 1 && !matches!(m, M::Xboard) && self.at_start() {
+                out.add(
+                    "CECP-XBOARD-FIRST",
+                    format!(
+                        "the GUI's first command is `{}`, not `xboard`",
+                        ev.text.trim()
+                    ),
+                );
+            }
+            if let M::Protover(v) = m
+                && *v >= 2
+                && self.cecp.previous_gui != Some("xboard")
+                && self.at_start()
+            {
+                out.add(
+                    "CECP-PROTOVER-AFTER-XBOARD",
+                    "protover does not follow xboard",
+                );
+            }
+            let game_command = matches!(
+                m,
+                M::New
+                    | M::Level(_)
+                    | M::St(_)
+                    | M::Go
+                    | M::UserMove(_)
+                    | M::Move(_)
+                    | M::SetBoard(_)
+            );
+            if let M::Protover(v) = m
+                && *v >= 2
+            {
+                self.protover2 = Some(ev.t);
+            }
+            // v2 GUIs wait for `feature done=1`, at most 2 s (an hour after done=0); v1 GUIs
+            // never hear of it.
+            let waiting = self.protover2.is_some_and(|t| {
+                let limit = if self.done0 {
+                    3_600_000_000_000
+                } else {
+                    2_000_000_000
+                };
+                ev.t.saturating_sub(t) < limit
+            });
+            if game_command && !self.cecp.done && waiting {
+                let rule = if self.done0 {
+                    "CECP-DONE0-HONOURED"
+                } else {
+                    "CECP-COMMAND-BEFORE-FEATURES"
+                };
+                if self.first(rule) {
+                    out.add(
+                        rule,
+                        format!("`{}` before the engine sent feature done=1", ev.text.trim()),
+                    );
+                }
+            }
+            self.cecp.previous_gui = Some(m.kind());
+        }
+        let time_off = feature(&self.cecp, "time").as_deref() == Some("0");
+        match m {
+            M::Ping(n) => {
+                if feature(&self.cecp, "ping").as_deref() != Some("1")
+                    && self.first("CECP-PING-NOT-ENABLED")
+                {
+                    out.add(
+                        "CECP-PING-NOT-ENABLED",
+                        "ping although the engine did not set feature ping=1",
+                    );
+                }
+                if owed_move > 0 {
+                    self.cecp.ping_on_move = Some(*n);
+                }
+            }
+            M::UserMove(_) => {
+                if feature(&self.cecp, "usermove").as_deref() != Some("1")
+                    && self.first("CECP-USERMOVE-FORMAT")
+                {
+                    out.add(
+                        "CECP-USERMOVE-FORMAT",
+                        "usermove MOVE although the engine did not set feature usermove=1",
+                    );
+                }
+                self.cecp.moves_since_new = true;
+            }
+            M::Move(_) => {
+                if feature(&self.cecp, "usermove").as_deref() == Some("1")
+                    && self.first("CECP-USERMOVE-FORMAT")
+                {
+                    out.add(
+                        "CECP-USERMOVE-FORMAT",
+                        "a bare move although the engine set feature usermove=1",
+                    );
+                }
+                self.cecp.moves_since_new = true;
+            }
+            M::Time(t) => {
+                self.cecp_time_cs = Some(*t);
+                if feature(&self.cecp, "time").as_deref() == Some("0")
+                    && self.first("CECP-TIME-WITHOUT-FEATURE")
+                {
+                    out.add(
+                        "CECP-TIME-WITHOUT-FEATURE",
+                        "time/otim although the engine set feature time=0",
+                    );
+                }
+            }
+            M::Otim(_) if time_off && self.first("CECP-TIME-WITHOUT-FEATURE") => {
+                out.add(
+                    "CECP-TIME-WITHOUT-FEATURE",
+                    "time/otim although the engine set feature time=0",
+                );
+            }
+            M::SetBoard(_) => {
+                if feature(&self.cecp, "setboard").as_deref() != Some("1")
+                    && self.first("CECP-SETBOARD-WITHOUT-FEATURE")
+                {
+                    out.add(
+                        "CECP-SETBOARD-WITHOUT-FEATURE",
+                        "setboard although the engine did not set feature setboard=1",
+                    );
+                }
+                self.cecp.moves_since_new = true;
+            }
+            M::Edit => self.cecp.moves_since_new = true,
+            M::New => {
+                self.cecp.moves_since_new = false;
+                self.cecp.last_level = None;
+            }
+            M::Variant(v) if self.cecp.moves_since_new => {
+                out.add(
+                    "CECP-VARIANT-ORDER",
+                    format!("variant {v} after the game's first move, edit or setboard"),
+                );
+            }
+            M::Undo if !force => {
+                out.add(
+                    "CECP-UNDO-WITHOUT-FORCE",
+                    "undo while the engine is not in force mode",
+                );
+            }
+            M::Remove if owed_move > 0 => {
+                out.add(
+                    "CECP-REMOVE-ENGINE-ON-MOVE",
+                    "remove while the engine is on move",
+                );
+            }
+            M::Go if owed_move > 1 => {
+                out.add(
+                    "CECP-GO-WHILE-THINKING",
+                    "go while the engine is already thinking on its move",
+                );
+            }
+            M::Level(l) => {
+                let text = format!("{} {} {}", l.mps, l.base_seconds, l.inc_ms);
+                if self.cecp.st_set && self.first("CECP-TC-SEMANTICS") {
+                    out.add(
+                        "CECP-TC-SEMANTICS",
+                        "level after st: the two time controls exclude each other",
+                    );
+                }
+                if self.cecp.last_level.as_deref() == Some(text.as_str())
+                    && self.first("CECP-LEVEL-EVERY-MOVE")
+                {
+                    out.add(
+                        "CECP-LEVEL-EVERY-MOVE",
+                        "level sent again within the game, unchanged (reported once)",
+                    );
+                }
+                self.cecp.last_level = Some(text);
+                self.cecp.level_set = true;
+            }
+            M::St(s) => {
+                self.cecp_st = Some(*s);
+                if *s >= 1000 {
+                    out.add(
+                        "CECP-ST-UNITS",
+                        format!("st {s}: st counts seconds, this is over 16 minutes a move"),
+                    );
+                }
+                if self.cecp.level_set && self.first("CECP-TC-SEMANTICS") {
+                    out.add(
+                        "CECP-TC-SEMANTICS",
+                        "st after level: the two time controls exclude each other",
+                    );
+                }
+                self.cecp.st_set = true;
+            }
+            M::Post => self.cecp.post = Some(true),
+            M::NoPost => self.cecp.post = Some(false),
+            M::Quit => self.quit = Some(out.place),
+            M::Feature(list) => {
+                for f in list {
+                    let value = match &f.value {
+                        cecp::FeatureValue::Int(i) => i.to_string(),
+                        cecp::FeatureValue::Str(s) | cecp::FeatureValue::Bare(s) => s.clone(),
+                        cecp::FeatureValue::Option(o) => o.name.clone(),
+                    };
+                    if self.cecp.done && f.name != "option" && f.name != "done" {
+                        out.add(
+                            "CECP-FEATURE-AFTER-DONE",
+                            format!("feature {} after done=1", f.name),
+                        );
+                    }
+                    if f.name == "done" {
+                        match value.as_str() {
+                            "0" => self.done0 = true,
+                            "1" => {
+                                self.cecp.done = true;
+                                if feature(&self.cecp, "ping").is_none() {
+                                    out.add(
+                                        "CECP-PING-NOT-DECLARED",
+                                        "feature done=1 without ping=1: the GUI cannot synchronise with the engine",
+                                    );
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    self.cecp.features.push((f.name.clone(), value));
+                }
+            }
+            M::Thinking(_)
+                if self.cecp.post == Some(false) && self.first("CECP-THINKING-WITHOUT-POST") =>
+            {
+                out.add(
+                    "CECP-THINKING-WITHOUT-POST",
+                    "thinking output after nopost (reported once)",
+                );
+            }
+            M::Pong(n) => {
+                let pinged_on_move = self.cecp.ping_on_move.take() == Some(*n);
+                if pinged_on_move && owed_move > 0 {
+                    out.add(
+                        "CECP-PONG-BEFORE-MOVE",
+                        format!("pong {n} while the engine still owes its move: the move must come first"),
+                    );
+                }
+            }
+            M::EngineMove(_) => self.cecp.ping_on_move = None,
+            _ => {}
+        }
+    }
+
+    pub(crate) fn nboard_line(&mut self, m: &nboard::Msg, ev: &Event, out: &mut Out<'_>) {
+        use nboard::Msg as M;
+        let from_gui = ev.src == crate::recording::Source::Gui;
+        if from_gui && !matches!(m, M::Unknown(_) | M::Empty) {
+            self.gui_protocol_lines += 1;
+            if self.gui_protocol_lines == 1 && !matches!(m, M::Nboard(_)) && self.at_start() {
+                out.add(
+                    "NBOARD-FIRST-COMMAND",
+                    format!(
+                        "the GUI's first command is `{}`, not `nboard`",
+                        ev.text.trim()
+                    ),
+                );
+            }
+        }
+        match m {
+            M::SetDepth(_) => self.nboard.depth_set = true,
+            M::SetGame(_) => self.nboard.game_set = true,
+            M::Go | M::Hint(_) if !(self.nboard.depth_set && self.nboard.game_set) => {
+                out.add(
+                    "NBOARD-GO-WITHOUT-SETUP",
+                    format!("`{}` before both set depth and set game", ev.text.trim()),
+                );
+            }
+            M::Search(l) | M::Book(l) if l.pv.contains(char::is_whitespace) => {
+                out.add(
+                    "NBOARD-HINT-PV-FORMAT",
+                    format!("pv `{}` contains whitespace", l.pv),
+                );
+            }
+            M::Quit => self.quit = Some(out.place),
+            _ => {}
+        }
+    }
+
+    /// Rules decided once the session's input is over.
+    pub(crate) fn session_end(&mut self, s: Option<&Session>, out: &mut Out<'_>) {
+        if self.uci.registration_error && !self.uci.register_sent {
+            out.side = None;
+            out.add(
+                "UCI-REGISTER-MISSING",
+                "the engine sent `registration error` and the GUI never sent register",
+            );
+        }
+        let Some(s) = s else {
+            return;
+        };
+        if self.protocol == Some(crate::protocol::Protocol::Cecp) && self.protover2.is_some() {
+            let mut unanswered: Vec<(&str, usize)> = Vec::new();
+            for f in s
+                .features
+                .iter()
+                .filter(|f| f.accepted.is_none() && f.name != "done")
+            {
+                match unanswered.iter_mut().find(|(n, _)| *n == f.name) {
+                    Some((_, k)) => *k += 1,
+                    None => unanswered.push((f.name.as_str(), 1)),
+                }
+            }
+            let unanswered: Vec<String> = unanswered
+                .into_iter()
+                .map(|(n, k)| {
+                    if k > 1 {
+                        format!("{n} (x{k})")
+                    } else {
+                        n.to_owned()
+                    }
+                })
+                .collect();
+            if !unanswered.is_empty() {
+                out.side = None;
+                out.add(
+                    "CECP-FEATURE-NOT-ACKED",
+                    format!(
+                        "the GUI answered neither accepted nor rejected to feature {}",
+                        unanswered.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// A declared option whose default its own declaration rules out.
+fn option_problem(decl: &uci::OptionDecl) -> Option<String> {
+    let default = decl.default.as_deref()?.trim();
+    match decl.kind {
+        uci::OptionType::Spin => {
+            let v: i64 = default.parse().ok()?;
+            let below = decl.min.is_some_and(|m| v < m);
+            let above = decl.max.is_some_and(|m| v > m);
+            (below || above).then(|| {
+                format!(
+                    "default {v} outside {}..{}",
+                    decl.min.unwrap_or(i64::MIN),
+                    decl.max.unwrap_or(i64::MAX)
+                )
+            })
+        }
+        uci::OptionType::Combo if !decl.vars.is_empty() => {
+            (!decl.vars.iter().any(|x| x.eq_ignore_ascii_case(default)))
+                .then(|| format!("default `{default}` is not one of its vars"))
+        }
+        _ => None,
+    }
+}
