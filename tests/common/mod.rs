@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod engine_session;
+pub mod transcript;
 
 use kibitzer::recording::{Recording, read_all};
 use std::io::{BufRead, BufReader, Read};

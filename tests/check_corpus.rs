@@ -1,0 +1,223 @@
+//! `kibitzer check` over everything real that ships: the recordings of real engines, every
+//! corpus log from a public bug report and the fixture logs. A healthy session has no error
+//! (exit 0); the logs that show a real fault name it, and that list is here. Every report
+//! validates against docs/check-report.schema.json.
+
+mod common;
+
+use common::transcript::check_json;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Corpus logs with real faults, and the error rules each must report.
+const FAULTY: &[(&str, &[&str])] = &[
+    // python-chess#429: the engine answered `bestmove a1a1`.
+    (
+        "python-chess__python-chess-429__1.log",
+        &["UCI-BESTMOVE-ILLEGAL"],
+    ),
+];
+
+fn inputs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["recordings", "tests/fixtures/corpus", "tests/fixtures/logs"] {
+        for e in std::fs::read_dir(root.join(dir)).expect("dir").flatten() {
+            let p = e.path();
+            let ext = p.extension().and_then(|x| x.to_str()).unwrap_or("");
+            if (dir == "recordings" && ext == "jsonl") || (dir != "recordings" && ext == "log") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn healthy_sessions_have_no_error_and_faulty_logs_name_their_fault() {
+    let files = inputs();
+    assert!(files.len() >= 35, "only {} inputs", files.len());
+    let schema = schema();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let (report, status) = check_json(f, &[]);
+        validate(&schema, &schema, &report, "$")
+            .unwrap_or_else(|e| panic!("{name}: report does not match the schema: {e}"));
+        let errors: Vec<&str> = report["files"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["severity"] == "error")
+            .map(|x| x["rule"].as_str().unwrap())
+            .collect();
+        match FAULTY.iter().find(|(n, _)| *n == name) {
+            Some((_, expected)) => {
+                assert_eq!(status, 1, "{name}");
+                for rule in *expected {
+                    assert!(
+                        errors.contains(rule),
+                        "{name}: {rule} missing from {errors:?}"
+                    );
+                }
+                assert!(
+                    errors.iter().all(|e| expected.contains(e)),
+                    "{name}: unexpected errors {errors:?}"
+                );
+            }
+            None => {
+                assert!(errors.is_empty(), "{name}: {errors:?}");
+                assert_eq!(status, 0, "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_doctored_game_is_an_error_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("recordings/fairymax-cecp-game.jsonl")).unwrap();
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        text.replacen(r#""text":"b8c6""#, r#""text":"b8b6""#, 1),
+    )
+    .unwrap();
+    let out = common::kibitzer()
+        .args(["check", "--color", "never"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "bad.jsonl:95: error[CECP-GUI-MOVE-ILLEGAL] gui: GUI move b8b6 is illegal in"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("FAILED"), "{text}");
+}
+
+#[test]
+fn unknown_inputs_and_options_are_usage_errors() {
+    let run = |args: &[&str]| common::kibitzer().arg("check").args(args).output().unwrap();
+    let rec = Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/stockfish-uci-game.jsonl");
+    let rec = rec.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--rule", "UCI-NO-SUCH-RULE", rec], "unknown rule"),
+        (vec!["--profile", "arena", rec], "unknown profile"),
+        (vec!["--min-severity", "fatal", rec], "unknown severity"),
+        (vec!["/no/such/file"], "cannot open"),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{args:?}"
+        );
+    }
+    // Filters change what is reported and the exit status with it.
+    let bad = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/corpus/python-chess__python-chess-429__1.log");
+    let bad = bad.to_str().unwrap();
+    assert_eq!(run(&[bad]).status.code(), Some(1));
+    assert_eq!(
+        run(&["--ignore", "UCI-BESTMOVE-ILLEGAL", bad])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&["--rule", "uci-bestmove-illegal", bad]).status.code(),
+        Some(1)
+    );
+    let only: Value = serde_json::from_slice(
+        &run(&["--format", "json", "--rule", "UCI-BESTMOVE-ILLEGAL", bad]).stdout,
+    )
+    .unwrap();
+    let rules: Vec<&str> = only["files"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["UCI-BESTMOVE-ILLEGAL"]);
+}
+
+fn schema() -> Value {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/check-report.schema.json");
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+/// The part of JSON Schema the report's schema uses: type, enum, required, properties,
+/// additionalProperties: false, items and local $ref.
+fn validate(root: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
+    if let Some(r) = schema["$ref"].as_str() {
+        let name = r.trim_start_matches("#/$defs/");
+        return validate(root, &root["$defs"][name], v, at);
+    }
+    if let Some(t) = schema["type"].as_str() {
+        let ok = match t {
+            "object" => v.is_object(),
+            "array" => v.is_array(),
+            "string" => v.is_string(),
+            "integer" => v.is_u64() || v.is_i64(),
+            "number" => v.is_number(),
+            "boolean" => v.is_boolean(),
+            other => return Err(format!("{at}: schema type {other} not supported")),
+        };
+        if !ok {
+            return Err(format!("{at}: expected {t}, got {v}"));
+        }
+    }
+    if let Some(e) = schema["enum"].as_array()
+        && !e.contains(v)
+    {
+        return Err(format!("{at}: {v} not in {e:?}"));
+    }
+    if let Some(req) = schema["required"].as_array() {
+        for k in req {
+            let k = k.as_str().unwrap();
+            if v.get(k).is_none() {
+                return Err(format!("{at}: missing {k}"));
+            }
+        }
+    }
+    if let (Some(props), Some(obj)) = (schema["properties"].as_object(), v.as_object()) {
+        for (k, x) in obj {
+            match props.get(k) {
+                Some(s) => validate(root, s, x, &format!("{at}.{k}"))?,
+                None if schema["additionalProperties"] == false => {
+                    return Err(format!("{at}: unexpected field {k}"));
+                }
+                None => {}
+            }
+        }
+    }
+    if let (Some(items), Some(arr)) = (schema.get("items"), v.as_array()) {
+        for (i, x) in arr.iter().enumerate() {
+            validate(root, items, x, &format!("{at}[{i}]"))?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_schema_validator_rejects_what_it_should() {
+    let schema = schema();
+    let dir = tempfile::tempdir().unwrap();
+    let rec = common::transcript::recording(dir.path(), "t", "0.0 > uci\n0.1 < uciok");
+    let (good, _) = check_json(&rec, &[]);
+    assert!(validate(&schema, &schema, &good, "$").is_ok());
+    let mut extra = good.clone();
+    extra["files"][0]["surprise"] = Value::Bool(true);
+    assert!(validate(&schema, &schema, &extra, "$").is_err());
+    let mut bad_severity = good.clone();
+    bad_severity["totals"]["findings"]["error"] = Value::String("none".into());
+    assert!(validate(&schema, &schema, &bad_severity, "$").is_err());
+    let mut no_schema = good;
+    no_schema.as_object_mut().unwrap().remove("schema");
+    assert!(validate(&schema, &schema, &no_schema, "$").is_err());
+}

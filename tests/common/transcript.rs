@@ -1,0 +1,151 @@
+//! Recordings written from short timed transcripts, and `kibitzer check` run over them: the
+//! material of the rule tests.
+//!
+//! A transcript has one event per line: seconds since the start, a direction and the text.
+//! `>` is GUI to engine, `<` engine to GUI, `!` a proxy event whose first word is its kind
+//! (`spawned`, `gui_eof`, `engine_eof`, `engine_exit`, `killed`, `signal`, `write_error`),
+//! optionally followed by `code=N` or `signal=NAME`, then the text. A `\r` at the end of a
+//! `>`/`<` text makes the line end in CR LF; `\z` at the end leaves it without a line ending.
+//!
+//! ```text
+//! 0.000 ! spawned stockfish
+//! 0.001 > uci
+//! 0.050 < uciok
+//! 9.000 ! engine_exit code=0 engine exited with code 0
+//! ```
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Writes the transcript as a recording in `dir` and returns its path.
+pub fn recording(dir: &Path, name: &str, transcript: &str) -> PathBuf {
+    let mut out = String::from(
+        r#"{"kibitzer":"recording","version":1,"tool":"test","started":"2026-11-23T10:00:00Z"}"#,
+    );
+    out.push('\n');
+    let mut seq = 0;
+    for raw in transcript.lines() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (t, rest) = line
+            .split_once(' ')
+            .unwrap_or_else(|| panic!("transcript line without time: {raw:?}"));
+        let secs: f64 = t
+            .parse()
+            .unwrap_or_else(|_| panic!("bad time in transcript line {raw:?}"));
+        let ns = (secs * 1e9).round() as u64;
+        let (dir, text) = rest.split_at(1);
+        // Keep the text's own spaces after the one that follows the direction.
+        let text = text.strip_prefix(' ').unwrap_or(text);
+        seq += 1;
+        let mut ev = serde_json::Map::new();
+        ev.insert("seq".into(), seq.into());
+        ev.insert("t".into(), ns.into());
+        match dir {
+            ">" | "<" => {
+                ev.insert(
+                    "src".into(),
+                    (if dir == ">" { "gui" } else { "engine" }).into(),
+                );
+                let (text, eol) = if let Some(t) = text.strip_suffix("\\r") {
+                    (t, Some("crlf"))
+                } else if let Some(t) = text.strip_suffix("\\z") {
+                    (t, Some("none"))
+                } else {
+                    (text, None)
+                };
+                ev.insert("text".into(), text.into());
+                if let Some(e) = eol {
+                    ev.insert("eol".into(), e.into());
+                }
+            }
+            "!" => {
+                let mut words = text.splitn(2, ' ');
+                let kind = words.next().unwrap_or("");
+                let mut rest = words.next().unwrap_or("").to_owned();
+                ev.insert("src".into(), "proxy".into());
+                ev.insert("kind".into(), kind.into());
+                if let Some(r) = rest.strip_prefix("code=") {
+                    let (n, tail) = r.split_once(' ').unwrap_or((r, ""));
+                    ev.insert("code".into(), n.parse::<i64>().expect("code=N").into());
+                    rest = tail.to_owned();
+                } else if let Some(r) = rest.strip_prefix("signal=") {
+                    let (n, tail) = r.split_once(' ').unwrap_or((r, ""));
+                    ev.insert("signal".into(), n.into());
+                    rest = tail.to_owned();
+                }
+                ev.insert("text".into(), rest.into());
+            }
+            "~" => {
+                ev.insert("src".into(), "stderr".into());
+                ev.insert("text".into(), text.into());
+            }
+            other => panic!("unknown direction {other:?} in {raw:?}"),
+        }
+        out.push_str(&Value::Object(ev).to_string());
+        out.push('\n');
+    }
+    let path = dir.join(format!("{name}.jsonl"));
+    std::fs::write(&path, out).expect("write recording");
+    path
+}
+
+/// `kibitzer check --format json ARGS... FILE`: the report and the exit status.
+pub fn check_json(file: &Path, args: &[&str]) -> (Value, i32) {
+    let out = super::kibitzer()
+        .arg("check")
+        .args(["--format", "json", "--min-severity", "chat"])
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("run kibitzer check");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "check printed no JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (report, out.status.code().unwrap_or(-1))
+}
+
+/// The rule ids of every finding in a report, in order.
+pub fn rules_fired(report: &Value) -> Vec<String> {
+    report["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|f| f["findings"].as_array().cloned().unwrap_or_default())
+        .filter_map(|x| x["rule"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The findings of rule `id`.
+pub fn findings_of(report: &Value, id: &str) -> Vec<Value> {
+    report["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|f| f["findings"].as_array().cloned().unwrap_or_default())
+        .filter(|x| x["rule"] == id)
+        .collect()
+}
+
+/// The hang verdicts of a report.
+pub fn hangs(report: &Value) -> Vec<Value> {
+    report["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|f| f["hangs"].as_array().cloned().unwrap_or_default())
+        .collect()
+}
+
+/// Checks a transcript and returns the rules it fired (profile and other options in `args`).
+pub fn fired(transcript: &str, args: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rec = recording(dir.path(), "t", transcript);
+    rules_fired(&check_json(&rec, args).0)
+}
