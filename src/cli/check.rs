@@ -49,6 +49,9 @@ pub struct CheckArgs {
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always, never
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
+    /// Write the report to FILE instead of standard output
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
     /// Print only the hang verdicts and the summary, not each finding
     #[arg(long)]
     summary_only: bool,
@@ -185,8 +188,13 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         files,
         totals,
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    if let Some(o) = &a.output {
+        for f in &a.files {
+            super::output::refuse_same_file(f, o)?;
+        }
+    }
+    let first_input = a.files.first().cloned().unwrap_or_default();
+    let mut out = super::output::Sink::open(a.output.as_deref(), &first_input)?;
     let written = match a.format {
         OutputFormat::Json => serde_json::to_writer_pretty(&mut out, &report)
             .map_err(std::io::Error::from)
@@ -197,9 +205,9 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             out.write_all(text.as_bytes())
         }
     };
-    match written.and_then(|()| out.flush()) {
+    match written {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
-        _ => {}
+        _ => out.finish()?,
     }
     for f in &report.files {
         if let Some(e) = &f.error {

@@ -5,7 +5,7 @@ use crate::session::{Decoded, Decoder, Handshake, Session};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Print the decoded session: the transcript with each message's kind, the position after
@@ -22,9 +22,16 @@ pub struct DecodeArgs {
     /// Protocol of every session instead of detecting it: uci, xboard (cecp) or nboard
     #[arg(long, value_name = "PROTOCOL")]
     protocol: Option<String>,
-    /// Output: readable text, or one JSON object per line for scripts (same as `--format`)
-    #[arg(long = "output", short = 'O', value_enum)]
-    output: Option<OutputKind>,
+    /// Read the input as this format instead of detecting it: recording, or an importer name
+    #[arg(long, value_name = "NAME")]
+    input_format: Option<String>,
+    /// Write to FILE instead of standard output (`json`/`text` here still select the output,
+    /// as in earlier versions)
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<String>,
+    /// Earlier spelling of `--format json|text`
+    #[arg(short = 'O', value_enum, hide = true)]
+    output_kind: Option<OutputKind>,
     /// Shorthand for `--output json` / `--format json`
     #[arg(long)]
     json: bool,
@@ -84,14 +91,29 @@ fn split_formats(values: &[String]) -> Result<(Option<OutputKind>, Option<&str>)
 
 pub fn run(a: DecodeArgs) -> Result<i32> {
     let protocol = protocol_arg(a.protocol.as_deref())?;
-    let (format_output, input_format) = split_formats(&a.format)?;
-    let output = match (a.output, format_output) {
-        (Some(o), Some(f)) if o != f => bail!("--output and --format ask for different outputs"),
-        (o, f) => o.or(f).unwrap_or(OutputKind::Text),
+    let (format_output, format_input) = split_formats(&a.format)?;
+    let input_format = match (a.input_format.as_deref(), format_input) {
+        (Some(x), Some(y)) if x != y => {
+            bail!("--input-format {x} and --format {y} name two input formats")
+        }
+        (x, y) => x.or(y),
     };
-    let stdout = std::io::stdout();
+    // `--output json|text` selected the output before `-o FILE` named a file.
+    let (output_kind, output_file) = match a.output.as_deref() {
+        Some(v) => match OutputKind::from_str(v, true) {
+            Ok(k) => (Some(k), None),
+            Err(_) => (None, Some(std::path::PathBuf::from(v))),
+        },
+        None => (None, None),
+    };
+    let kinds = [a.output_kind, output_kind, format_output];
+    let mut chosen = kinds.iter().flatten();
+    let output = match (chosen.next(), chosen.next()) {
+        (Some(o), Some(f)) if o != f => bail!("--output and --format ask for different outputs"),
+        (o, _) => o.copied().unwrap_or(OutputKind::Text),
+    };
     let mut out = Printer {
-        out: BufWriter::with_capacity(256 * 1024, stdout.lock()),
+        out: super::output::Sink::open(output_file.as_deref(), &a.file)?,
         json: a.json || output == OutputKind::Json,
         summary_only: a.summary_only,
         buf: String::new(),
@@ -116,10 +138,12 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
     })?;
     let result = stopped.and_then(|()| out.summary(decoder, &shown, &outcome.skipped));
     match result {
-        Ok(()) => Ok(outcome.status(0)),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(outcome.status(0)),
-        Err(e) => Err(e.into()),
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(outcome.status(0)),
+        Err(e) => return Err(e.into()),
     }
+    out.out.finish()?;
+    Ok(outcome.status(0))
 }
 
 /// Writes the transcript and the summaries in the chosen output form.

@@ -2,7 +2,7 @@ use super::input::{Item, Skipped};
 use crate::recording::{Eol, Event};
 use anyhow::Result;
 use clap::Args;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Print a recording (or any supported log) as a readable transcript, one line per event.
@@ -13,9 +13,16 @@ use std::path::PathBuf;
 pub struct DumpArgs {
     /// Recording or log file to print (`-` for standard input)
     file: PathBuf,
-    /// Input format: auto (default), recording, or an importer name (see `kibitzer import --help`)
+    /// Read the input as this format instead of detecting it: recording, or an importer name
+    /// (see `kibitzer import --help`)
     #[arg(long, value_name = "NAME")]
+    input_format: Option<String>,
+    /// Earlier spelling of `--input-format`
+    #[arg(long, value_name = "NAME", hide = true)]
     format: Option<String>,
+    /// Write to FILE instead of standard output
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
     /// Show the time since the previous event instead of since the start
     #[arg(long)]
     since_prev: bool,
@@ -25,10 +32,10 @@ pub struct DumpArgs {
 }
 
 pub fn run(a: DumpArgs) -> Result<i32> {
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
+    let format = super::input::input_format(a.input_format.as_deref(), a.format.as_deref())?;
+    let mut out = super::output::Sink::open(a.output.as_deref(), &a.file)?;
     // Recordings and logs stream: dumping a multi-gigabyte file needs no memory.
-    let input = super::input::Input::open(&a.file, a.format.as_deref())?;
+    let input = super::input::Input::open(&a.file, format)?;
     let shown = input.shown().to_owned();
     let mut prev_t = 0u64;
     let mut line = String::new();
@@ -61,12 +68,14 @@ pub fn run(a: DumpArgs) -> Result<i32> {
             u.line, u.reason, u.text
         );
     }
-    match stopped.and_then(|()| out.flush()) {
-        Ok(()) => Ok(outcome.status(0)),
+    match stopped {
+        Ok(()) => {}
         // `kibitzer dump x | head` is normal use, not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(outcome.status(0)),
-        Err(e) => Err(e.into()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(outcome.status(0)),
+        Err(e) => return Err(e.into()),
     }
+    out.finish()?;
+    Ok(outcome.status(0))
 }
 
 /// `           ?  !! line 12 skipped: malformed event: ...`: where an unreadable line was.

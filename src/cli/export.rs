@@ -21,9 +21,13 @@ pub struct ExportArgs {
     /// Write to FILE instead of stdout
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Input format: auto (default), recording, or an importer name
+    /// `pgn` or `ggf` (same as `--pgn` / `--ggf`); an importer name here is the earlier
+    /// spelling of `--input-format`
     #[arg(long, value_name = "NAME")]
     format: Option<String>,
+    /// Read the input as this format instead of detecting it: recording, or an importer name
+    #[arg(long, value_name = "NAME")]
+    input_format: Option<String>,
     /// Protocol of every session instead of detecting it: uci, xboard (cecp) or nboard
     #[arg(long, value_name = "PROTOCOL")]
     protocol: Option<String>,
@@ -34,7 +38,16 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     if let Some(out) = &a.output {
         super::output::refuse_same_file(&a.file, out)?;
     }
-    let input = super::input::Input::open(&a.file, a.format.as_deref())?;
+    let (ggf, old_input) = match a.format.as_deref() {
+        Some(f) if f.eq_ignore_ascii_case("pgn") => (false, None),
+        Some(f) if f.eq_ignore_ascii_case("ggf") => (true, None),
+        other => (a.ggf, other),
+    };
+    if ggf && a.pgn {
+        anyhow::bail!("--pgn and --format ggf ask for different outputs");
+    }
+    let format = super::input::input_format(a.input_format.as_deref(), old_input)?;
+    let input = super::input::Input::open(&a.file, format)?;
     let shown = input.shown().to_owned();
     // Exporting needs the games (their moves carry the engine's evals), not the transcript,
     // the searches or the PV checks: the input is streamed through a decoder that keeps only
@@ -100,12 +113,12 @@ pub fn run(a: ExportArgs) -> Result<i32> {
             site: header.host.clone().unwrap_or_default(),
             started: header.started.clone(),
         };
-        let (t, n) = if a.ggf {
+        let (t, n) = if ggf {
             ggf_session(s, &ctx)
         } else {
             pgn_session(s, &ctx)
         };
-        if !t.is_empty() && !text.is_empty() && !a.ggf {
+        if !t.is_empty() && !text.is_empty() && !ggf {
             text.push('\n');
         }
         text.push_str(&t);
@@ -117,7 +130,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     if text.is_empty() {
         eprintln!(
             "kibitzer: no {} games in {}",
-            if a.ggf { "Othello" } else { "chess" },
+            if ggf { "Othello" } else { "chess" },
             a.file.display()
         );
     }

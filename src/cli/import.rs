@@ -19,8 +19,11 @@ pub struct ImportArgs {
     /// Output recording (JSONL)
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
-    /// Force the input format instead of detecting it
+    /// Read the log as this format instead of detecting it
     #[arg(long, value_name = "NAME")]
+    input_format: Option<String>,
+    /// Earlier spelling of `--input-format`
+    #[arg(long, value_name = "NAME", hide = true)]
     format: Option<String>,
     /// List the log lines that are neither traffic nor a known tool message
     #[arg(long)]
@@ -29,7 +32,8 @@ pub struct ImportArgs {
 
 pub fn run(a: ImportArgs) -> Result<i32> {
     super::output::refuse_same_file(&a.log, &a.output)?;
-    let input = super::input::Input::open(&a.log, a.format.as_deref())?;
+    let format = super::input::input_format(a.input_format.as_deref(), a.format.as_deref())?;
+    let input = super::input::Input::open(&a.log, format)?;
     let shown = input.shown().to_owned();
     // Nothing is written to the target until the import succeeded: an existing file stays as
     // it was when the input turns out unreadable.

@@ -203,6 +203,17 @@ impl Drop for InputFile {
     }
 }
 
+/// `--input-format NAME`, or its earlier spelling `--format NAME` (dump, import, export):
+/// at most one input format.
+pub fn input_format<'a>(new: Option<&'a str>, old: Option<&'a str>) -> Result<Option<&'a str>> {
+    match (new, old) {
+        (Some(x), Some(y)) if x != y => {
+            bail!("--input-format {x} and --format {y} name two input formats")
+        }
+        (x, y) => Ok(x.or(y)),
+    }
+}
+
 /// The names `--format` accepts for an input, for messages.
 pub fn format_names() -> String {
     format!("auto, recording, {}", LogFormat::names().join(", "))

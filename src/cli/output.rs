@@ -136,6 +136,63 @@ impl Drop for AtomicFile {
     }
 }
 
+/// Where a command's output goes: standard output, or a file given with `-o` (written
+/// beside the target and put in place when the command finishes, see [`AtomicFile`]).
+pub enum Sink {
+    Stdout(BufWriter<std::io::StdoutLock<'static>>),
+    File(AtomicFile),
+}
+
+impl Sink {
+    /// `-o FILE` (refused when it is the input), else standard output.
+    pub fn open(output: Option<&Path>, input: &Path) -> Result<Sink> {
+        match output {
+            Some(p) if p.as_os_str() != "-" => {
+                refuse_same_file(input, p)?;
+                Ok(Sink::File(AtomicFile::create(p)?))
+            }
+            _ => Ok(Sink::Stdout(BufWriter::with_capacity(
+                256 * 1024,
+                std::io::stdout().lock(),
+            ))),
+        }
+    }
+
+    /// Flushes standard output, or puts the file in place.
+    pub fn finish(self) -> Result<()> {
+        match self {
+            Sink::Stdout(mut w) => match w.flush() {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+                _ => Ok(()),
+            },
+            Sink::File(f) => f.commit(),
+        }
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sink::Stdout(w) => w.write(buf),
+            Sink::File(f) => f.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            Sink::Stdout(w) => w.write_all(buf),
+            Sink::File(f) => f.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::Stdout(w) => w.flush(),
+            Sink::File(f) => f.flush(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
