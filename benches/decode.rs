@@ -17,6 +17,8 @@
 //!   decoder mostly measured cache misses on text the reader wrote long before);
 //! - decode, PVs not checked: the same on the same batches with `check_pv_moves(false)`:
 //!   boards tracked and every game move checked, PV moves kept as text only;
+//! - decode + every rule: the default decoder followed by the rules stage (`Judge`), what
+//!   `kibitzer check` runs per line, on the same batches;
 //! - read + decode, streaming: one reused event and one reused decoded line, line by line, as
 //!   a streaming consumer of the library reads a recording: the end-to-end figure;
 //! - `wc -l` on the file;
@@ -33,6 +35,7 @@ use std::time::{Duration, Instant};
 
 use kibitzer::game::{ChessBoard, ChessVariant};
 use kibitzer::recording::{Event, Header, Reader, Source, writer};
+use kibitzer::rules::{Judge, Profile};
 use kibitzer::session::{Decoded, Decoder, Session};
 
 /// One game's traffic: (source, text) lines.
@@ -235,6 +238,8 @@ struct Round {
     decode: Duration,
     /// The same decoder with PV legality off (boards still tracked).
     decode_no_pv: Duration,
+    /// The default decoder followed by every rule of `kibitzer check` (`Judge`).
+    decode_rules: Duration,
     stream: Duration,
 }
 
@@ -256,6 +261,11 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
         .check_pv_moves(false);
     let mut d2 = Decoded::default();
     let mut moved_no_pv = 0usize;
+    let mut rules_decoder = Decoder::new(None).retain_history(false);
+    let mut d3 = Decoded::default();
+    let mut judge = Judge::new(Profile::default_profile());
+    let mut findings = Vec::new();
+    let mut rules_time = Duration::ZERO;
     // Events are read into a small batch of reused slots, as a streaming consumer would.
     let mut chunk: Vec<Event> = (0..1_024)
         .map(|_| Event::line(0, 0, Source::Proxy, String::new()))
@@ -278,12 +288,23 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
         if filled == 0 {
             break;
         }
-        // Both decoders take every batch, in alternating order, so neither always finds the
-        // batch's text in the cache the other one warmed.
+        // The decoders take every batch, in rotating order, so none always finds the batch's
+        // text in the cache another one warmed.
         batch += 1;
-        let even = batch.is_multiple_of(2);
-        for pv_first in [even, !even] {
+        let order = [[0, 1, 2], [1, 2, 0], [2, 0, 1]][batch % 3];
+        for which in order {
             let t = Instant::now();
+            if which == 2 {
+                for e in &chunk[..filled] {
+                    rules_decoder.push_into(e, &mut d3);
+                    judge.line(e, None, &d3, &rules_decoder, &mut findings);
+                }
+                // Findings are kept by `check`; here only counted, so memory stays flat.
+                findings.clear();
+                rules_time += t.elapsed();
+                continue;
+            }
+            let pv_first = which == 0;
             if pv_first {
                 for e in &chunk[..filled] {
                     decoder.push_into(e, &mut d);
@@ -329,6 +350,7 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
             read: read_time,
             decode: decode_time,
             decode_no_pv: no_pv_time,
+            decode_rules: rules_time,
             stream: stream_time,
         },
         (sessions, moved, diags),
@@ -427,7 +449,7 @@ fn run(name: &str, path: &std::path::Path, lines: usize, bytes: u64, rounds: usi
     );
     println!("| stage | time | lines/s | MB/s | vs wc -l |");
     println!("|---|---|---|---|---|");
-    let stages: [(&str, &Stage); 6] = [
+    let stages: [(&str, &Stage); 7] = [
         ("wc -l", &|r: &Round| r.wc),
         ("read (JSONL reader)", &|r: &Round| r.read),
         (
@@ -437,6 +459,10 @@ fn run(name: &str, path: &std::path::Path, lines: usize, bytes: u64, rounds: usi
         (
             "decode (Decoder, boards on, PVs not checked)",
             &|r: &Round| r.decode_no_pv,
+        ),
+        (
+            "decode + every rule (Decoder and Judge, as `check`)",
+            &|r: &Round| r.decode_rules,
         ),
         ("read + decode, batched (sum)", &|r: &Round| {
             r.read + r.decode

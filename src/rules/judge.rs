@@ -61,8 +61,6 @@ pub(crate) struct Tracker {
     pub starts_mid: Option<bool>,
     pub gui_protocol_lines: u64,
     pub pending: HashMap<u64, Pending>,
-    /// Place and text of the GUI's last request line (for the next obligation it opens).
-    pub last_gui: Option<(Place, String)>,
     pub last_gui_t: Option<u64>,
     pub last_engine: Option<(u64, String, Eol)>,
     pub gui_eof: Option<u64>,
@@ -93,7 +91,6 @@ impl Tracker {
             starts_mid: None,
             gui_protocol_lines: 0,
             pending: HashMap::new(),
-            last_gui: None,
             last_gui_t: None,
             last_engine: None,
             gui_eof: None,
@@ -223,10 +220,18 @@ impl Judge {
                 }
                 transport(tr, ev, profile, &mut out);
                 if ev.src == Source::Gui {
-                    tr.last_gui = Some((place, ev.text.trim().to_owned()));
                     tr.last_gui_t = Some(ev.t);
                 } else {
-                    tr.last_engine = Some((ev.t, ev.text.clone(), ev.eol));
+                    // Every engine line passes here: reuse the buffer.
+                    match &mut tr.last_engine {
+                        Some((t, text, eol)) => {
+                            *t = ev.t;
+                            text.clear();
+                            text.push_str(&ev.text);
+                            *eol = ev.eol;
+                        }
+                        None => tr.last_engine = Some((ev.t, ev.text.clone(), ev.eol)),
+                    }
                 }
             }
         }
@@ -524,6 +529,19 @@ pub(crate) fn secs(ns: u64) -> String {
     format!("{:.1} s", ns as f64 / 1e9)
 }
 
+static BESTMOVE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"bestmove "));
+
+/// Control bytes other than tab. Every line is scanned, so in blocks the compiler can
+/// vectorise rather than byte by byte with an early exit.
+fn has_control(b: &[u8]) -> bool {
+    b.chunks(32).any(|c| {
+        c.iter().fold(false, |acc, &x| {
+            acc | ((x < 0x20) & (x != b'\t')) | (x == 0x7f)
+        })
+    })
+}
+
 /// Rules of the bytes themselves, whatever the protocol.
 fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
     let who = if ev.src == Source::Gui {
@@ -555,12 +573,7 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
             format!("the {who} sent bytes that are not UTF-8 (reported once)"),
         );
     }
-    if ev
-        .text
-        .bytes()
-        .any(|b| (b < 0x20 && b != b'\t') || b == 0x7f)
-        && tr.first("X-CONTROL-CHARS")
-    {
+    if has_control(ev.text.as_bytes()) && tr.first("X-CONTROL-CHARS") {
         out.add(
             "X-CONTROL-CHARS",
             format!("the {who} sent control characters (reported once)"),
@@ -578,10 +591,18 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
                     "a line with leading or trailing whitespace (legal in UCI, trips some GUIs; reported once)",
                 );
             }
-            let t = text.trim_start();
-            let inner = ["bestmove ", "readyok", "uciok"]
-                .iter()
-                .find(|k| t.find(**k).is_some_and(|i| i > 0));
+            // Two messages run together: `info ... bestmove e2e4`, `0readyok`. One search
+            // for `bestmove` and two suffix tests keep this cheap on every info line.
+            let t = text.trim();
+            let inner = if t.ends_with("readyok") && t != "readyok" {
+                Some("readyok")
+            } else if t.ends_with("uciok") && t != "uciok" {
+                Some("uciok")
+            } else if BESTMOVE.find(t.as_bytes()).is_some_and(|i| i > 0) {
+                Some("bestmove")
+            } else {
+                None
+            };
             if let Some(k) = inner
                 && !t.starts_with("info string")
                 && !t.starts_with("id ")

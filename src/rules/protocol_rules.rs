@@ -125,9 +125,10 @@ impl Tracker {
                 );
             }
         }
-        let standard = dec
-            .session(session)
-            .is_none_or(|s| s.variant.is_empty() || s.variant == "standard");
+        let standard = || {
+            dec.session(session)
+                .is_none_or(|s| s.variant.is_empty() || s.variant == "standard")
+        };
         let r = &mut self.uci;
         match m {
             M::Uci => r.uci_sent = true,
@@ -307,7 +308,7 @@ impl Tracker {
                 }
                 r.after_bestmove = Some((0, 0));
                 let shaped = |m: &str| uci_move_shaped(m) || m == "(none)";
-                if standard {
+                if standard() {
                     for mv in std::iter::once(best.as_str()).chain(ponder.as_deref()) {
                         if !shaped(mv) {
                             out.add(
@@ -344,7 +345,13 @@ impl Tracker {
             if info.multipv.is_none_or(|k| k == 1)
                 && let Some(first) = info.pv.as_ref().and_then(|pv| pv.iter().next())
             {
-                run.pv_first = Some(first.to_owned());
+                match &mut run.pv_first {
+                    Some(s) => {
+                        s.clear();
+                        s.push_str(first);
+                    }
+                    None => run.pv_first = Some(first.to_owned()),
+                }
             }
             let early = ev.t.saturating_sub(run.started_t) < 1_000_000_000
                 && info.time.is_none_or(|t| t < 1000);
