@@ -239,6 +239,25 @@ impl Judge {
         for o in &d.closed {
             let pending = tr.pending.remove(&o.opened.seq);
             if o.cancelled {
+                // Withdrawn (`quit`, `force`): a deadline that passed before is still late.
+                if let Some(p) = pending
+                    && !p.timed_out
+                    && let Some((rule, allowed, why)) = deadline(tr, profile, o, &p)
+                    && place.t.saturating_sub(o.opened.t) > allowed
+                {
+                    out.add_at(
+                        rule,
+                        p.place,
+                        format!(
+                            "no {} within {} of `{}` ({why}); withdrawn {} later by `{}`",
+                            o.owed,
+                            secs(allowed),
+                            p.text,
+                            secs(place.t.saturating_sub(o.opened.t)),
+                            ev.text.trim()
+                        ),
+                    );
+                }
                 continue;
             }
             let latency = place.t.saturating_sub(o.opened.t);

@@ -129,6 +129,18 @@ impl Tracker {
             dec.session(session)
                 .is_none_or(|s| s.variant.is_empty() || s.variant == "standard")
         };
+        // The engine speaks before it was asked to (`uciok` itself is the decoder's finding).
+        if !from_gui
+            && !self.uci.uci_sent
+            && self.saw_start
+            && !matches!(m, M::Empty | M::Unknown(_) | M::UciOk)
+            && self.first("UCI-UNSOLICITED-OUTPUT")
+        {
+            out.add(
+                "UCI-UNSOLICITED-OUTPUT",
+                format!("`{}` before the GUI sent uci", ev.text.trim()),
+            );
+        }
         let r = &mut self.uci;
         match m {
             M::Uci => r.uci_sent = true,
@@ -155,10 +167,18 @@ impl Tracker {
                 r.position_seen = false;
                 r.newgame_needs_isready = true;
             }
-            M::Position(_) => {
+            M::Position(p) => {
+                if standard() {
+                    if let Some(mv) = p.moves.iter().find(|m| !uci_move_shaped(m)) {
+                        out.add(
+                            "UCI-MOVE-FORMAT",
+                            format!("`{mv}` in position is not a move in long algebraic notation"),
+                        );
+                    }
+                }
+                let r = &mut self.uci;
                 if let Some(run) = &r.running
                     && !run.stop_sent
-                    && !run.ponder
                 {
                     out.add(
                         "UCI-POSITION-WHILE-SEARCHING",

@@ -336,7 +336,12 @@ impl State {
                 "UCI-GO-WHILE-SEARCHING",
                 "go while the previous search has not answered bestmove",
             );
-        } else if let Some(end) = self.board.as_ref().and_then(ChessBoard::outcome) {
+        } else if let Some(end) = self
+            .board
+            .as_ref()
+            .and_then(ChessBoard::outcome)
+            .filter(|e| !matches!(e.reason, crate::game::EndReason::InsufficientMaterial))
+        {
             // `bestmove (none)` is then the engine's right answer; the request is the fault.
             self.finding(
                 "UCI-GO-ON-TERMINAL-POSITION",
