@@ -168,13 +168,13 @@ impl Tracker {
                 r.newgame_needs_isready = true;
             }
             M::Position(p) => {
-                if standard() {
-                    if let Some(mv) = p.moves.iter().find(|m| !uci_move_shaped(m)) {
-                        out.add(
-                            "UCI-MOVE-FORMAT",
-                            format!("`{mv}` in position is not a move in long algebraic notation"),
-                        );
-                    }
+                if standard()
+                    && let Some(mv) = p.moves.iter().find(|m| !uci_move_shaped(m))
+                {
+                    out.add(
+                        "UCI-MOVE-FORMAT",
+                        format!("`{mv}` in position is not a move in long algebraic notation"),
+                    );
                 }
                 let r = &mut self.uci;
                 if let Some(run) = &r.running
