@@ -123,10 +123,20 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
         return Msg::Empty;
     };
     // Thinking output is most of the traffic: try it first, it fails fast on a non-digit.
-    if cmd.as_bytes().first().is_some_and(u8::is_ascii_digit)
-        && let Some(m) = parse_numeric(cmd, &mut toks.clone(), d)
-    {
-        return m;
+    if cmd.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        if let Some(m) = parse_numeric(cmd, &mut toks.clone(), d) {
+            return m;
+        }
+        // Four leading fields, the first a number: meant as thinking output, but not the
+        // `ply score time nodes pv` integers.
+        if line.split_ascii_whitespace().count() >= 5 && cmd.bytes().all(|b| b.is_ascii_digit()) {
+            diag_rule(
+                d,
+                "CECP-THINKING-FORMAT",
+                "thinking output whose ply, score, time and nodes are not all integers",
+            );
+            return Msg::Unknown(line.to_owned());
+        }
     }
     match cmd {
         "feature" => {
@@ -154,6 +164,18 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
         "Error" => {
             let rest = toks.peek_rest();
             return under_rule(d, "CECP-ERROR-FORMAT", |d| parse_error(rest, d));
+        }
+        // `Error: COMMAND` without the type: an error message, in the wrong form.
+        "Error:" => {
+            diag_rule(
+                d,
+                "CECP-ERROR-FORMAT",
+                "expected 'Error (TYPE): COMMAND', got 'Error: ...'",
+            );
+            return Msg::Error {
+                kind: String::new(),
+                command: toks.rest().to_owned(),
+            };
         }
         "resign" => {
             extra("resign", &mut toks, d);

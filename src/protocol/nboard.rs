@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::tokens::Tokens;
-use super::{Diagnostic, Dir, diag, under_rule, word_text};
+use super::{Diagnostic, Dir, diag, diag_rule, under_rule, word_text};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
@@ -285,6 +285,26 @@ fn parse_engine(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Op
         "search" | "book" => {
             let pv = toks.next().unwrap_or("").to_owned();
             let eval = toks.next().unwrap_or("").to_owned();
+            let square = |s: &[u8]| {
+                s.len() == 2
+                    && (b'a'..=b'h').contains(&s[0].to_ascii_lowercase())
+                    && (b'1'..=b'8').contains(&s[1])
+            };
+            let head = pv.as_bytes().get(..2).unwrap_or(b"");
+            if !(square(head) || head.eq_ignore_ascii_case(b"pa")) {
+                diag_rule(
+                    d,
+                    "NBOARD-HINT-PV-FORMAT",
+                    format!("{cmd}: pv `{pv}` does not begin with a move"),
+                );
+            } else if eval.len() == 2 && square(eval.as_bytes()) {
+                // The PV went on after a space: its next move landed where the eval belongs.
+                diag_rule(
+                    d,
+                    "NBOARD-HINT-PV-FORMAT",
+                    format!("{cmd}: pv `{pv} {eval} ...` contains whitespace"),
+                );
+            }
             let games = number(cmd, toks, d).unwrap_or(0);
             let depth = toks.next().unwrap_or("").to_owned();
             if depth.is_empty() {

@@ -1548,7 +1548,7 @@ pub static RULES: &[Rule] = &[
         group: "Moves and notation",
         side: Side::Gui,
         severity: Severity::Error,
-        check: r#"a move the GUI sends is illegal in the decoded position and the engine did not refuse it"#,
+        check: r#"a move the GUI sends is illegal in the decoded position (the GUI's half of CECP-ILLEGAL-MOVE-REPLY, reported on the GUI's line; an engine that refuses the move is right and gets no finding)"#,
         source: r#""If your engine receives a MOVE command that is recognizably a move but is not legal in the current position, your engine must print an error message" (kibitzer)"#,
         decidable: Decidable::Traffic,
     },

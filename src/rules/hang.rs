@@ -93,7 +93,12 @@ pub(crate) fn diagnose(
     });
     // The oldest request the engine still owes an answer to; a session that ended with
     // `quit` owes nothing (the decoder withdrew it).
-    let Some(o) = open.first() else {
+    // The oldest request still owed, except that a `stop` tells more than the `go` it ends.
+    let Some(o) = open
+        .iter()
+        .find(|o| o.request.starts_with("stop"))
+        .or(open.first())
+    else {
         return gui_stall(tr, now, engine_ago, last_line);
     };
     let pending = tr.pending.get(&o.opened.seq);
@@ -138,7 +143,17 @@ pub(crate) fn diagnose(
     if let Some(why) = gone {
         v.class = HangClass::Disconnect;
         v.label = "DISCONNECT";
-        v.summary = format!("{owes}; but it is gone: {why}; {output}");
+        v.summary = match tr.gui_eof {
+            // The GUI gave up waiting: say after how long, and how the engine ended.
+            Some(eof) if eof >= o.opened.t => {
+                v.at_fault = Party::Gui;
+                format!(
+                    "{owes}; the GUI gave up after {} and closed the input; then: {why}; {output}",
+                    secs(eof.saturating_sub(o.opened.t))
+                )
+            }
+            _ => format!("{owes}; but it is gone: {why}; {output}"),
+        };
         return Some(v);
     }
     let unterminated = last_engine.is_some_and(|(_, _, eol)| *eol == Eol::None);

@@ -358,14 +358,22 @@ impl Judge {
                     && let Some((rule, allowed, why)) = deadline(tr, &self.profile, o, p)
                     && now.saturating_sub(o.opened.t) > allowed
                 {
+                    let place = p.place;
+                    if let Some(p) = tr.pending.get_mut(&o.opened.seq) {
+                        p.timed_out = true;
+                    }
+                    let text = tr
+                        .pending
+                        .get(&o.opened.seq)
+                        .map(|p| p.text.clone())
+                        .unwrap_or_default();
                     out.add_at(
                         rule,
-                        p.place,
+                        place,
                         format!(
-                            "no {} within {} of `{}` ({why}); none by the end of the input",
+                            "no {} within {} of `{text}` ({why}); none by the end of the input",
                             o.owed,
                             secs(allowed),
-                            p.text
                         ),
                     );
                 }
@@ -698,6 +706,18 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
                 "X-WRITE-TO-DEAD-PIPE",
                 format!(
                     "the GUI kept writing after the engine was gone: {}",
+                    ev.text
+                ),
+            );
+        }
+        Some(ProxyKind::Signal | ProxyKind::Killed)
+            if tr.done0 && !tr.cecp_done() && tr.first("CECP-DONE0-HONOURED") =>
+        {
+            out.side = Some(Party::Gui);
+            out.add(
+                "CECP-DONE0-HONOURED",
+                format!(
+                    "the engine asked for time with feature done=0 and was stopped before done=1: {}",
                     ev.text
                 ),
             );

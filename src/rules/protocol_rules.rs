@@ -54,6 +54,8 @@ pub(crate) struct UciRules {
 
 #[derive(Debug, Default)]
 pub(crate) struct CecpRules {
+    /// Inside `edit` mode, where `Ke1` is a placement, not a move.
+    editing: bool,
     previous_gui: Option<&'static str>,
     features: Vec<(String, String)>,
     done: bool,
@@ -100,7 +102,38 @@ fn uci_move_shaped(m: &str) -> bool {
             && (b.len() == 4 || b"qrbn".contains(&b[4])))
 }
 
+/// CECP features whose values are booleans, written 0 or 1.
+const BOOLEAN_FEATURES: [&str; 22] = [
+    "ping",
+    "setboard",
+    "playother",
+    "san",
+    "usermove",
+    "time",
+    "draw",
+    "sigint",
+    "sigterm",
+    "reuse",
+    "analyze",
+    "colors",
+    "ics",
+    "name",
+    "pause",
+    "nps",
+    "debug",
+    "memory",
+    "smp",
+    "exclude",
+    "setscore",
+    "highlight",
+];
+
 impl Tracker {
+    /// The engine sent `feature done=1`.
+    pub(crate) fn cecp_done(&self) -> bool {
+        self.cecp.done
+    }
+
     /// Rules about how a session starts apply when the input holds the start.
     fn at_start(&self) -> bool {
         self.saw_start && self.starts_mid == Some(false)
@@ -505,6 +538,21 @@ impl Tracker {
                     self.cecp.ping_on_move = Some(*n);
                 }
             }
+            M::Accepted(_) | M::Rejected(_) => {
+                let name = ev.text.split_ascii_whitespace().nth(1).unwrap_or("");
+                if matches!(m, M::Rejected(_)) && BOOLEAN_FEATURES.contains(&name) {
+                    // A rejected feature is off for the rest of the session.
+                    self.cecp.features.push((name.to_owned(), "0".to_owned()));
+                }
+            }
+            M::Edit => {
+                self.cecp.editing = true;
+                self.cecp.moves_since_new = true;
+            }
+            M::Dot => self.cecp.editing = false,
+            _ if self.cecp.editing => {}
+            M::UserMove(_) if self.cecp.features.is_empty() => self.cecp.moves_since_new = true,
+            M::Move(_) if self.cecp.features.is_empty() => self.cecp.moves_since_new = true,
             M::UserMove(_) => {
                 if feature(&self.cecp, "usermove").as_deref() != Some("1")
                     && self.first("CECP-USERMOVE-FORMAT")
@@ -555,7 +603,6 @@ impl Tracker {
                 }
                 self.cecp.moves_since_new = true;
             }
-            M::Edit => self.cecp.moves_since_new = true,
             M::New => {
                 self.cecp.moves_since_new = false;
                 self.cecp.last_level = None;
@@ -629,6 +676,15 @@ impl Tracker {
                         cecp::FeatureValue::Str(s) | cecp::FeatureValue::Bare(s) => s.clone(),
                         cecp::FeatureValue::Option(o) => o.name.clone(),
                     };
+                    if (BOOLEAN_FEATURES.contains(&f.name.as_str()) || f.name == "done")
+                        && value != "0"
+                        && value != "1"
+                    {
+                        out.add(
+                            "CECP-FEATURE-SYNTAX",
+                            format!("feature {}={value}: a boolean feature is 0 or 1", f.name),
+                        );
+                    }
                     if self.cecp.done && f.name != "option" && f.name != "done" {
                         out.add(
                             "CECP-FEATURE-AFTER-DONE",
@@ -640,7 +696,7 @@ impl Tracker {
                             "0" => self.done0 = true,
                             "1" => {
                                 self.cecp.done = true;
-                                if feature(&self.cecp, "ping").is_none() {
+                                if feature(&self.cecp, "ping").as_deref() != Some("1") {
                                     out.add(
                                         "CECP-PING-NOT-DECLARED",
                                         "feature done=1 without ping=1: the GUI cannot synchronise with the engine",

@@ -151,7 +151,8 @@ impl State {
                 let declared = self.s.features.iter().any(|f| {
                     matches!(&f.name[..], "option") && f.value.split(" -").next() == Some(name)
                 });
-                if !declared && self.s.features.iter().any(|f| f.name == "option") {
+                let features_known = matches!(self.s.handshake, Handshake::Done(_));
+                if !declared && features_known {
                     self.finding(
                         "CECP-OPTION-UNKNOWN",
                         format!("option: the engine declared no option '{name}'"),
@@ -196,14 +197,34 @@ impl State {
             }
             Msg::EngineMove(mv) => {
                 let owed = self.close(at, false, |o| o.owed == Owed::Move);
-                if owed == 0 && self.s.search_count == 0 && self.engine_side.is_none() {
+                // The engine took a GUI move the board found illegal: from here the game
+                // cannot be followed (one finding, on the GUI's move, not a cascade).
+                let accepted_illegal = self.s.games.last().is_some_and(|g| {
+                    g.gaps
+                        .last()
+                        .is_some_and(|gap| gap.by == Mover::Gui && gap.after_ply == g.plies.len())
+                });
+                if accepted_illegal {
+                    let why = "lost track: the engine played on after an illegal GUI move";
+                    self.board = None;
+                    if let Some(g) = self.game() {
+                        g.board_unknown = Some(why.into());
+                    }
+                } else if owed == 0 && self.s.search_count == 0 && self.engine_side.is_none() {
                     self.finding(
                         "X-INPUT-STARTS-MID-SESSION",
                         "move before any request (the log starts mid-session?)",
                     );
+                } else if self.board.is_none() {
+                    // Turns cannot be told without a board (a variant not modelled).
                 } else if owed == 0 {
-                    if self.s.modes.force {
-                        self.finding("CECP-MOVE-IN-FORCE", "move while in force mode");
+                    if self.s.modes.force || self.s.modes.analyze {
+                        let mode = if self.s.modes.force {
+                            "force"
+                        } else {
+                            "analyze"
+                        };
+                        self.finding("CECP-MOVE-IN-FORCE", format!("move while in {mode} mode"));
                     } else {
                         self.finding(
                             "CECP-MOVE-OUT-OF-TURN",
@@ -329,6 +350,11 @@ impl State {
             Err(e) => {
                 if fen.is_some() {
                     self.bad_start("CECP-SETBOARD-BAD-FEN", "setboard", fen, &e);
+                } else {
+                    self.finding(
+                        "X-BOARD-UNKNOWN",
+                        format!("variant {}: {e}", self.s.variant),
+                    );
                 }
                 g.board_unknown = Some(e.to_string());
                 self.board = None;

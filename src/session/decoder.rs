@@ -46,6 +46,9 @@ pub(crate) struct State {
     pub(crate) closed_now: Vec<Obligation>,
     /// The GUI sent `quit`.
     pub(crate) quit_sent: bool,
+    /// The end of the session is accounted for: the GUI closed the input, had the engine
+    /// killed or signalled, or the engine's going was already reported.
+    pub(crate) end_explained: bool,
     /// Protocol chosen by the caller or detected.
     detect_buf: Vec<(Dir, String)>,
     detect_done: bool,
@@ -121,6 +124,7 @@ impl State {
             line_side: None,
             closed_now: Vec::new(),
             quit_sent: false,
+            end_explained: false,
             s: Session::new(label),
             detect_buf: Vec::new(),
             detect_done: false,
@@ -418,10 +422,36 @@ impl State {
                     self.set_outcome(r, reason, at);
                 }
             }
-            Some(ProxyKind::EngineExit | ProxyKind::Killed) => {
-                let unanswered = self.s.open_obligations().count();
-                if unanswered > 0 {
-                    self.finding("X-ENGINE-EXIT", "the engine ended with requests unanswered");
+            // An engine that goes while answers are owed crashed or quit on its own, unless
+            // the GUI gave up first (closed the input, or had it killed): then the hang
+            // verdict tells the story, not an engine fault.
+            Some(ProxyKind::GuiEof | ProxyKind::Killed | ProxyKind::Signal) => {
+                self.end_explained = true;
+            }
+            Some(ProxyKind::EngineExit | ProxyKind::EngineEof) if !self.end_explained => {
+                // Reported once, on the first sign (EOF then exit are one event).
+                self.end_explained = true;
+                let open: Vec<String> = self
+                    .s
+                    .open_obligations()
+                    .map(|o| format!("{} for `{}`", o.owed, o.request))
+                    .collect();
+                if let Some(first) = open.first() {
+                    let what = if ev.text.is_empty() {
+                        "the engine ended"
+                    } else {
+                        ev.text.as_str()
+                    };
+                    self.finding(
+                        "X-ENGINE-EXIT",
+                        format!(
+                            "{what} while it owed {first}{}",
+                            match open.len() {
+                                1 => String::new(),
+                                n => format!(" and {} more", n - 1),
+                            }
+                        ),
+                    );
                 }
             }
             _ => {}

@@ -20,6 +20,9 @@ impl State {
             Msg::BareMove(mv) => self.nboard_gui_move(mv, at),
             Msg::Hint(_) => self.open("hint", Owed::SearchOrBook, at),
             Msg::Go => {
+                if self.othello.is_some_and(|b| b.is_game_over()) {
+                    self.finding("NBOARD-GO-AFTER-GAME-END", "go on a finished game");
+                }
                 self.open("go", Owed::NboardMove, at);
                 if let (Some(b), Some(g)) = (self.othello, self.s.games.last_mut()) {
                     g.engine_side = Some(b.turn());
@@ -42,11 +45,38 @@ impl State {
             Msg::SetMyName(n) => self.s.engine_name = Some(n.clone()),
             Msg::Pong(n) => {
                 // `pong N` answers every ping up to N.
+                let highest = self
+                    .open_obligations()
+                    .filter_map(|o| match &o.owed {
+                        Owed::Pong(v) => v.parse::<i64>().ok(),
+                        _ => None,
+                    })
+                    .max();
+                // A learn asked before this ping should have been acknowledged by now.
+                let ping_seq = self
+                    .open_obligations()
+                    .find(|o| matches!(&o.owed, Owed::Pong(v) if v == &n.to_string()))
+                    .map(|o| o.opened.seq);
+                let unacked_learn = ping_seq.is_some_and(|p| {
+                    self.open_obligations()
+                        .any(|o| o.owed == Owed::Learned && o.opened.seq < p)
+                });
+                if unacked_learn {
+                    self.finding(
+                        "NBOARD-LEARN-ACK",
+                        "pong for a ping sent after learn, but learn was never acknowledged",
+                    );
+                }
                 let answered = self.close(at, false, |o| match &o.owed {
                     Owed::Pong(v) => v.parse::<i64>().is_ok_and(|v| v <= *n),
                     _ => false,
                 });
-                if answered == 0 {
+                if highest.is_some_and(|h| *n > h) {
+                    self.finding(
+                        "NBOARD-PONG-MISMATCH",
+                        format!("pong {n}, but the last ping was {}", highest.unwrap_or(0)),
+                    );
+                } else if answered == 0 {
                     self.finding("NBOARD-PONG-MISMATCH", format!("pong {n} without ping {n}"));
                 }
             }
@@ -137,13 +167,6 @@ impl State {
                     }
                 }
             }
-        }
-        if self.othello.is_some_and(|b| b.is_game_over()) {
-            // The GUI asked for a move in a finished game; any answer is as good as another.
-            self.finding(
-                "NBOARD-GO-AFTER-GAME-END",
-                "go answered after the game ended",
-            );
         }
         let ply = self.s.games.last().map_or(0, |g| g.plies.len());
         self.nboard_proposal = Some((me.mv.to_ascii_uppercase(), eval, ply));
