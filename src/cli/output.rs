@@ -34,9 +34,11 @@ pub fn refuse_same_file(input: &Path, output: &Path) -> Result<()> {
 /// without committing removes the temporary file and leaves the target untouched.
 pub struct AtomicFile {
     target: PathBuf,
-    temp: PathBuf,
+    /// `None` when the target is no regular file (`/dev/null`, a FIFO, a terminal): written
+    /// directly, since nothing may be renamed over a device.
+    temp: Option<PathBuf>,
     writer: Option<BufWriter<File>>,
-    _cleanup: Registered,
+    _cleanup: Option<Registered>,
 }
 
 impl AtomicFile {
@@ -48,6 +50,18 @@ impl AtomicFile {
         };
         if target.is_dir() {
             bail!("{} is a directory, not an output file", target.display());
+        }
+        if std::fs::metadata(&target).is_ok_and(|m| !m.is_file()) {
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .with_context(|| format!("cannot open {}", target.display()))?;
+            return Ok(AtomicFile {
+                target,
+                temp: None,
+                writer: Some(BufWriter::with_capacity(256 * 1024, f)),
+                _cleanup: None,
+            });
         }
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -69,9 +83,9 @@ impl AtomicFile {
                     let cleanup = Registered::new(&temp);
                     return Ok(AtomicFile {
                         target,
-                        temp,
+                        temp: Some(temp),
                         writer: Some(BufWriter::with_capacity(256 * 1024, f)),
-                        _cleanup: cleanup,
+                        _cleanup: Some(cleanup),
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -94,13 +108,16 @@ impl AtomicFile {
             .into_inner()
             .map_err(|e| e.into_error())
             .with_context(|| format!("cannot write {}", self.target.display()))?;
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
         file.sync_all()
             .with_context(|| format!("cannot write {}", self.target.display()))?;
         // Keep the permissions an existing target had (a rename would replace them).
         if let Ok(meta) = std::fs::metadata(&self.target) {
-            let _ = std::fs::set_permissions(&self.temp, meta.permissions());
+            let _ = std::fs::set_permissions(&temp, meta.permissions());
         }
-        std::fs::rename(&self.temp, &self.target)
+        std::fs::rename(&temp, &self.target)
             .with_context(|| format!("cannot put {} in place", self.target.display()))
     }
 }
@@ -130,8 +147,10 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.writer.take().is_some() {
-            let _ = std::fs::remove_file(&self.temp);
+        if self.writer.take().is_some()
+            && let Some(temp) = &self.temp
+        {
+            let _ = std::fs::remove_file(temp);
         }
     }
 }
@@ -213,6 +232,21 @@ mod tests {
         f.commit().unwrap();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_device_is_written_in_place_never_replaced() {
+        let mut f = AtomicFile::create(Path::new("/dev/null")).unwrap();
+        f.write_all(b"discarded").unwrap();
+        f.commit().unwrap();
+        let meta = std::fs::metadata("/dev/null").unwrap();
+        assert!(!meta.is_file(), "/dev/null was replaced by a file");
+        assert!(
+            std::fs::read_dir("/dev")
+                .unwrap()
+                .flatten()
+                .all(|e| { !e.file_name().to_string_lossy().contains("kibitzer") })
+        );
     }
 
     #[test]
