@@ -8,10 +8,7 @@
 //!
 //! Rules of these families that docs/rules.md does not mark implemented, and are not tested:
 //!
-//! - not yet: CECP-PONG-WHILE-PONDERING-DELAYED, CECP-STALE-MOVE, CECP-SAN-FEATURE,
-//!   CECP-TIME-UNITS, CECP-RESULT-CLAIM-INVALID, CECP-RESULT-MISSING, CECP-SIGINT-DISABLED,
-//!   NBOARD-VERSION, NBOARD-SET-GAME-PARSE, NBOARD-GO-NO-MOVE, NBOARD-OUTPUT-AFTER-PONG,
-//!   NBOARD-STALE-RESULT, X-OUTPUT-NOT-FLUSHED, X-LATENCY-BUDGET
+//! - not yet: CECP-STALE-MOVE, NBOARD-OUTPUT-AFTER-PONG, NBOARD-STALE-RESULT
 //! - not decidable from traffic: CECP-PONG-BEFORE-PENDING, CECP-NEW-STATE, X-STDERR-MIXED,
 //!   X-PIPE-DEADLOCK
 
@@ -355,6 +352,41 @@ fn latin1_cafe(rec: &Path) {
     std::fs::write(rec, out).expect("write recording");
 }
 
+/// Fool's mate with the engine as Black: `d8h4` mates, and the engine says so.
+const FOOLS_MATE: &str = "
+1.000 > usermove f2f3
+1.100 < move e7e5
+1.200 > usermove g2g4
+1.300 < move d8h4
+1.301 < 0-1 {Black mates}
+";
+
+/// A UCI search whose 32 info lines of 127 characters (4096 bytes with their newlines) arrive
+/// in one read at 0.115 (`burst`), or one a millisecond from 0.040 (flushed per line).
+fn info_block(burst: bool) -> String {
+    let mut s = String::new();
+    for i in 0..32u32 {
+        let line = format!(
+            "info depth {} seldepth {} multipv 1 score cp {} nodes {} nps {} hashfull {} time {} pv e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",
+            10 + i,
+            14 + i,
+            20 + i,
+            1_000_000 + i * 31_000,
+            1_000_000 + i * 1_000,
+            100 + i * 10,
+            20 + 2 * i
+        );
+        assert_eq!(line.len(), 127, "{line}");
+        let t = if burst {
+            0.115
+        } else {
+            0.040 + f64::from(i) * 0.001
+        };
+        s.push_str(&format!("{t:.3} < {line}\n"));
+    }
+    uci(&format!("{s}0.135 < bestmove e2e4"))
+}
+
 // ---------------------------------------------------------------------------------------------
 // CECP: handshake and features
 // ---------------------------------------------------------------------------------------------
@@ -370,6 +402,19 @@ fn cecp_handshake_and_feature_cases() -> Vec<Case> {
         0.020 < feature ping=1
         0.021 > accepted ping
     ";
+    // The GUI interrupts the engine with SIGINT before `force` (xboard's habit).
+    let sigint = |value: &str| {
+        xb(&format!(
+            "0.010 < feature ping=1 sigint={value} done=1
+             0.011 > accepted ping
+             0.012 > accepted sigint
+             0.020 > new
+             1.000 > e2e4
+             1.500 < move e7e5
+             2.000 ! signal signal=SIGINT SIGINT forwarded to engine
+             2.001 > force"
+        ))
+    };
     vec![
         case("CECP-XBOARD-FIRST", "first line is new")
             .fires(
@@ -508,6 +553,18 @@ fn cecp_handshake_and_feature_cases() -> Vec<Case> {
         .fires(xb("0.010 < feature ping=1 done=1
              0.011 > accepted ping
              0.020 > option Hash=128")),
+        case("CECP-SIGINT-DISABLED", "SIGINT although sigint=0")
+            .fires(sigint("0"))
+            .near(sigint("1")),
+        case("CECP-SIGINT-DISABLED", "SIGTERM after quit, sigint=0").near(xb(
+            "0.010 < feature ping=1 sigint=0 done=1
+             0.011 > accepted ping
+             0.012 > accepted sigint
+             0.020 > new
+             1.000 > quit
+             6.000 ! signal signal=SIGTERM forwarded SIGTERM
+             6.010 ! engine_exit signal=SIGTERM engine killed by SIGTERM",
+        )),
     ]
 }
 
@@ -521,6 +578,16 @@ fn cecp_ping_rules() {
 }
 
 fn cecp_ping_cases() -> Vec<Case> {
+    // The engine moved and ponders (with `hard`) when the GUI pings at 2.000.
+    let ponder = |mode: &str, pong: &str| {
+        cecp(&format!(
+            "0.030 > {mode}
+             1.000 > usermove e2e4
+             1.500 < move e7e5
+             2.000 > ping 2
+             {pong} < pong 2"
+        ))
+    };
     vec![
         case("CECP-PING-NOT-ENABLED", "ping without feature ping=1")
             .fires(xb("0.010 < feature usermove=1 done=1
@@ -589,6 +656,17 @@ fn cecp_ping_cases() -> Vec<Case> {
             .near(cecp(
                 "1.000 > ping 1\n1.010 < pong 1\n1.100 > ping 2\n1.110 < pong 2",
             )),
+        case(
+            "CECP-PONG-WHILE-PONDERING-DELAYED",
+            "hard, engine moved: pong 800 ms after the ping",
+        )
+        .fires(ponder("hard", "2.800"))
+        .near(ponder("hard", "2.400")),
+        case(
+            "CECP-PONG-WHILE-PONDERING-DELAYED",
+            "easy: no pondering, a slow pong is no delay of this kind",
+        )
+        .near(ponder("easy", "2.800")),
     ]
 }
 
@@ -602,6 +680,17 @@ fn cecp_move_rules() {
 }
 
 fn cecp_move_cases() -> Vec<Case> {
+    let san = |gui: &str, engine: &str| {
+        xb(&format!(
+            "0.010 < feature ping=1 usermove=1 san=1 done=1
+             0.011 > accepted ping
+             0.012 > accepted usermove
+             0.013 > accepted san
+             0.020 > new
+             1.000 > usermove {gui}
+             1.500 < move {engine}"
+        ))
+    };
     vec![
         case("CECP-USERMOVE-FORMAT", "bare move although usermove=1")
             .fires(cecp("1.000 > e2e4\n1.500 < move e7e5"))
@@ -679,6 +768,21 @@ fn cecp_move_cases() -> Vec<Case> {
         )
         .fires(cecp("1.000 > usermove e2e5\n1.010 < Illegal move: e2e5"))
         .side("gui"),
+        case("CECP-SAN-FEATURE", "SAN move, the engine did not set san=1")
+            .fires(cecp("1.000 > usermove Nf3\n1.500 < move g8f6"))
+            .near(cecp("1.000 > usermove g1f3\n1.500 < move g8f6")),
+        case("CECP-SAN-FEATURE", "coordinates although san=1")
+            .fires(san("e2e4", "e5"))
+            .near(san("e4", "e5")),
+        case(
+            "CECP-SAN-FEATURE",
+            "input starts mid-session: features unknown",
+        )
+        .near(
+            "0.000 < move e5
+             0.100 > usermove Nf3
+             0.500 < move Nc6",
+        ),
     ]
 }
 
@@ -761,6 +865,39 @@ fn cecp_time_control_cases() -> Vec<Case> {
                  1.720 > usermove d2d4
                  2.000 < move d7d5",
         )),
+        case(
+            "CECP-TIME-UNITS",
+            "time in milliseconds for a 5-minute game",
+        )
+        .fires(cecp(
+            "0.030 > level 40 5 0
+                 1.000 > time 300000
+                 1.010 > otim 300000
+                 1.020 > usermove e2e4
+                 1.500 < move e7e5",
+        ))
+        .near(cecp(
+            "0.030 > level 40 5 0
+                 1.000 > time 30000
+                 1.010 > otim 30000
+                 1.020 > usermove e2e4
+                 1.500 < move e7e5",
+        )),
+        case(
+            "CECP-TIME-UNITS",
+            "8 cs left late in the game is a real clock",
+        )
+        .near(cecp(
+            "0.030 > level 40 5 0
+             1.000 > time 30000
+             1.010 > otim 30000
+             1.020 > usermove e2e4
+             1.500 < move e7e5
+             2.000 > time 8
+             2.010 > otim 9000
+             2.020 > usermove g1f3
+             2.050 < move b8c6",
+        )),
     ]
 }
 
@@ -813,6 +950,23 @@ fn cecp_game_state_cases() -> Vec<Case> {
         0.600 > usermove c1d3
         0.900 < move h8g6"#;
     let black_to_move = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    // e4 e5, then the knights out and back `n` times: after 2 the position after e4 e5 stands
+    // for the third time.
+    let shuffle = |n: usize| {
+        let mut s = String::from("1.000 > usermove e2e4\n1.100 < move e7e5\n");
+        let mut t = 1.2;
+        for _ in 0..n {
+            for (gui, engine) in [("g1f3", "b8c6"), ("f3g1", "c6b8")] {
+                s.push_str(&format!(
+                    "{t:.3} > usermove {gui}\n{:.3} < move {engine}\n",
+                    t + 0.1
+                ));
+                t += 0.2;
+            }
+        }
+        s
+    };
+    let claim = "9.000 < 1/2-1/2 {Draw by repetition}";
     vec![
         case("CECP-VARIANT-ORDER", "variant after setboard")
             .fires(variants(&format!(
@@ -916,6 +1070,37 @@ fn cecp_game_state_cases() -> Vec<Case> {
         case("CECP-UNDO-BEYOND-START", "undo on an empty game")
             .fires(cecp("0.030 > force\n0.040 > undo"))
             .near(cecp("0.030 > force\n0.035 > usermove e2e4\n0.040 > undo")),
+        case("CECP-RESULT-CLAIM-INVALID", "repetition claimed at the second occurrence")
+            .fires(cecp(&format!("{}\n{claim}", shuffle(1))))
+            .near(cecp(&format!("{}\n{claim}", shuffle(2)))),
+        case("CECP-RESULT-CLAIM-INVALID", "0-1 claimed after two moves")
+            .fires(cecp(
+                "1.000 > usermove f2f3\n1.100 < move e7e5\n1.200 > usermove g2g3\n1.300 < move d8h4\n1.301 < 0-1 {Black mates}",
+            ))
+            .near(cecp(FOOLS_MATE)),
+        case("CECP-RESULT-CLAIM-INVALID", "resignation said as RESULT").near(cecp(
+            "1.000 > usermove e2e4\n1.500 < move e7e5\n2.000 > usermove d1h5\n2.500 < 1-0 {Black resigns}",
+        )),
+        case("CECP-RESULT-MISSING", "mate, then new without result")
+            .fires(cecp(&format!("{FOOLS_MATE}\n2.000 > new")))
+            .near(cecp(&format!(
+                "{FOOLS_MATE}\n1.900 > result 0-1 {{Black mates}}\n2.000 > new"
+            ))),
+        case("CECP-RESULT-MISSING", "mate, then quit without result")
+            .fires(cecp(&format!(
+                "{FOOLS_MATE}\n2.000 > quit\n2.050 ! engine_exit code=0 engine exited with code 0"
+            )))
+            .near(cecp(&format!(
+                "{FOOLS_MATE}
+                 1.900 > result 0-1 {{Black mates}}
+                 2.000 > quit
+                 2.050 ! engine_exit code=0 engine exited with code 0"
+            ))),
+        case("CECP-RESULT-MISSING", "mate, then the input ends")
+            .fires(cecp(&format!("{FOOLS_MATE}\n2.000 ! gui_eof"))),
+        case("CECP-RESULT-MISSING", "no mate on the board: new without result is fine").near(
+            cecp("1.000 > usermove e2e4\n1.500 < move e7e5\n2.000 > new"),
+        ),
     ]
 }
 
@@ -1004,6 +1189,7 @@ fn nboard_rules() {
 
 fn nboard_cases() -> Vec<Case> {
     let go = |answer: &str| nb(&format!("0.010 > go\n0.500 < {answer}"));
+    let quit = "30.000 > quit\n30.100 ! engine_exit code=0 engine exited with code 0";
     vec![
         case("NBOARD-FIRST-COMMAND", "set depth before nboard")
             .fires(format!(
@@ -1075,6 +1261,29 @@ fn nboard_cases() -> Vec<Case> {
              2.000 > quit
              2.100 ! engine_exit code=0 engine exited with code 0"
         )),
+        case("NBOARD-VERSION", "Edax refuses nboard 2 on stderr")
+            .fires(
+                "0.000 ! spawned edax
+                 0.001 > nboard 2
+                 0.002 ~ Error: Edax expected \"nboard 1\" protocol",
+            )
+            .near(
+                "0.000 ! spawned edax
+                 0.001 > nboard 2
+                 0.002 ~ Edax 4.4 loading the opening book
+                 0.003 < set myname Edax",
+            ),
+        case("NBOARD-VERSION", "the refusal on stdout").fires(
+            "0.000 ! spawned edax
+             0.001 > nboard 2
+             0.002 < unsupported protocol version 2",
+        ),
+        // Black is to move at the start; E3 is White's move: the engine's board has the other
+        // side to move (what a missed trailing pass does).
+        case("NBOARD-SET-GAME-PARSE", "the engine answers for the wrong side")
+            .fires(go("=== E3"))
+            .near(go("=== F5"))
+            .near(go("=== A1")),
         case("NBOARD-PONG-MISMATCH", "ping 2 answered by pong 1")
             .fires(nb("0.010 > ping 2\n0.020 < pong 1"))
             .near(nb("0.010 > ping 2\n0.020 < pong 2")),
@@ -1114,6 +1323,22 @@ fn nboard_cases() -> Vec<Case> {
         case("NBOARD-UNSOLICITED", "learned without learn")
             .fires(nb("0.100 < learned"))
             .near(nb("0.010 > learn\n0.100 < learned")),
+        case("NBOARD-GO-NO-MOVE", "go, 30 s of thinking, then quit")
+            .fires(nb(&format!(
+                "0.010 > go\n0.020 < status Edax is thinking\n{quit}"
+            )))
+            .near(nb(&format!(
+                "0.010 > go\n0.020 < status Edax is thinking\n0.500 < === F5/0.50/0.5\n{quit}"
+            ))),
+        case("NBOARD-GO-NO-MOVE", "the engine exits during the search")
+            .fires(nb(
+                "0.010 > go\n0.020 < status Edax is thinking\n0.400 ! engine_exit code=139 engine exited with code 139",
+            ))
+            .near(nb(
+                "0.010 > go\n0.020 < status Edax is thinking\n0.300 < === F5\n0.400 ! engine_exit code=139 engine exited with code 139",
+            )),
+        case("NBOARD-GO-NO-MOVE", "the GUI closes the input during the search")
+            .fires(nb("0.010 > go\n0.020 < status Edax is thinking\n0.400 ! gui_eof")),
     ]
 }
 
@@ -1179,6 +1404,9 @@ fn cross_protocol_transport_cases() -> Vec<Case> {
         case("X-OUTPUT-FLOOD", "1100 lines in 0.9 s")
             .fires(thinking_burst(1100, 1.001, 0.0008))
             .near(thinking_burst(900, 1.001, 0.0011)),
+        case("X-OUTPUT-NOT-FLUSHED", "32 info lines, 4096 bytes in one read")
+            .fires(info_block(true))
+            .near(info_block(false)),
     ]
 }
 
@@ -1202,6 +1430,12 @@ fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
         ))
     };
     let quit_exit = "2.000 > quit\n2.050 ! engine_exit code=0 engine exited with code 0";
+    // go movetime 100 at 0.031; the engine's last info reports 90 ms of search.
+    let latency = |bestmove: &str| {
+        uci(&format!(
+            "0.120 < info depth 8 score cp 20 nodes 5000 time 90 pv e2e4\n{bestmove} < bestmove e2e4"
+        ))
+    };
     vec![
         case("X-CLOCK-UNDERFLOW", "move after the 5 s left on the clock")
             .fires(clock("6.500"))
@@ -1359,6 +1593,12 @@ fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
             .args(&["--at", "20"])
             .side("engine")
             .hang("ping", "TIMEOUT"),
+        case(
+            "X-LATENCY-BUDGET",
+            "engine searched 90 ms, bestmove 369 ms after go",
+        )
+        .fires(latency("0.400"))
+        .near(latency("0.300")),
     ]
 }
 

@@ -10,8 +10,7 @@
 //! Not tested here: the UCI rules docs/rules.md does not mark "implemented" (the test
 //! `the_cases_cover_exactly_the_implemented_uci_rules` keeps this list in step with the page):
 //!
-//! - not yet: UCI-PONDERHIT-WRONG-POSITION, UCI-STALE-BESTMOVE, UCI-GO-EMPTY-SEARCHMOVES,
-//!   UCI-BESTMOVE-NULL-FORMAT, UCI-CHESS960-OPTION-NOT-SET, UCI-INFO-MULTIPV-INCOMPLETE
+//! - not yet: UCI-PONDERHIT-WRONG-POSITION, UCI-STALE-BESTMOVE
 //! - not decidable from traffic: UCI-INFO-STRING-REST-OF-LINE, UCI-UNKNOWN-TOKEN-IGNORED
 
 mod common;
@@ -24,10 +23,6 @@ use std::collections::BTreeSet;
 const SKIPPED: &[&str] = &[
     "UCI-PONDERHIT-WRONG-POSITION",
     "UCI-STALE-BESTMOVE",
-    "UCI-GO-EMPTY-SEARCHMOVES",
-    "UCI-BESTMOVE-NULL-FORMAT",
-    "UCI-CHESS960-OPTION-NOT-SET",
-    "UCI-INFO-MULTIPV-INCOMPLETE",
     "UCI-INFO-STRING-REST-OF-LINE",
     "UCI-UNKNOWN-TOKEN-IGNORED",
 ];
@@ -70,6 +65,9 @@ struct Run {
     args: Vec<&'static str>,
     /// Firing runs: the side every finding of the rule must name.
     side: Option<&'static str>,
+    /// Firing runs: the severity every finding of the rule must carry, where the catalogue
+    /// names a lesser one for this form of the fault (`(none)` "as a note").
+    severity: Option<&'static str>,
     /// Firing runs: a text some finding's message must contain.
     says: Option<&'static str>,
     /// Near misses: warnings and errors of these rules are expected (the session breaks them
@@ -83,6 +81,7 @@ fn t(label: &'static str, text: impl Into<String>) -> Run {
         text: text.into(),
         args: Vec::new(),
         side: None,
+        severity: None,
         says: None,
         allow: Vec::new(),
     }
@@ -96,6 +95,11 @@ impl Run {
 
     fn side(mut self, side: &'static str) -> Run {
         self.side = Some(side);
+        self
+    }
+
+    fn severity(mut self, severity: &'static str) -> Run {
+        self.severity = Some(severity);
         self
     }
 
@@ -210,11 +214,11 @@ fn check_rule(id: &'static str) {
             why.push(format!("{id} was not reported"));
         }
         for f in &found {
-            if f["severity"] != entry.severity.as_str() {
+            let severity = run.severity.unwrap_or(entry.severity.as_str());
+            if f["severity"] != severity {
                 why.push(format!(
-                    "severity {} instead of the catalogue's {}: {}",
+                    "severity {} instead of the catalogue's {severity}: {}",
                     f["severity"],
-                    entry.severity,
                     show(f)
                 ));
             }
@@ -1283,6 +1287,46 @@ fn case(id: &str) -> Case {
             ")))
             .misses(t("go on a drawn ending that is no mate or stalemate (K+B v K)", in_game(KB_V_K))),
 
+        "UCI-GO-EMPTY-SEARCHMOVES" => {
+            let search = |moves: &str, go: &str, best: &str| {
+                in_game(&format!(
+                    "
+                    0.100 > position startpos moves {moves}
+                    0.101 > {go}
+                    0.200 < bestmove {best}
+                    0.300 > quit
+                    0.350 ! engine_exit code=0 engine exited with code 0
+                    "
+                ))
+            };
+            const ITALIAN: &str = "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6";
+            Case::new("UCI-GO-EMPTY-SEARCHMOVES")
+                .fires(t(
+                    "searchmoves names a white move with black to move",
+                    search("e2e4", "go movetime 100 searchmoves e7e5 d2d4", "e7e5"),
+                ).says("d2d4"))
+                .fires(t(
+                    "every searchmove is illegal: the restriction is empty",
+                    search("e2e4", "go movetime 100 searchmoves e2e4", "e7e5"),
+                ))
+                .fires(t(
+                    "an illegal searchmove, then the clock (the list ends at the keyword)",
+                    search("e2e4", "go searchmoves e7e5 e5e4 movetime 100", "e7e5"),
+                ))
+                .misses(t(
+                    "legal searchmoves",
+                    search("e2e4", "go movetime 100 searchmoves e7e5 c7c5", "e7e5"),
+                ))
+                .misses(t(
+                    "legal searchmoves, then the clock",
+                    search("e2e4", "go searchmoves e7e5 c7c5 movetime 100", "c7c5"),
+                ))
+                .misses(t(
+                    "castling (e1g1) among the searchmoves",
+                    search(ITALIAN, "go movetime 100 searchmoves e1g1 d2d3", "e1g1"),
+                ))
+        }
+
         "UCI-STOP-WITHOUT-SEARCH" => Case::new("UCI-STOP-WITHOUT-SEARCH")
             .fires(t("stop with no search ever started", in_game("
                 0.100 > stop
@@ -1351,6 +1395,37 @@ fn case(id: &str) -> Case {
                     "position fen 7k/4P3/8/8/8/8/8/4K3 w - - 0 1",
                     "bestmove e7e8q",
                 )))
+        }
+
+        "UCI-BESTMOVE-NULL-FORMAT" => {
+            const STALEMATE: &str = "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+            const MATED: &str = "position startpos moves f2f3 e7e5 g2g4 d8h4";
+            let answer = |position: &str, best: &str| {
+                in_game(&format!(
+                    "
+                    0.100 > {position}
+                    0.101 > go movetime 100
+                    0.110 < bestmove {best}
+                    0.200 > quit
+                    0.250 ! engine_exit code=0 engine exited with code 0
+                    "
+                ))
+            };
+            // The GUI's `go` on a finished game is its own fault (UCI-GO-ON-TERMINAL-POSITION).
+            let terminal = ["UCI-GO-ON-TERMINAL-POSITION"];
+            Case::new("UCI-BESTMOVE-NULL-FORMAT")
+                .fires(t("bestmove a1a1 on a stalemate", answer(STALEMATE, "a1a1")).says("0000"))
+                .fires(t("bestmove e1e1 after fool's mate", answer(MATED, "e1e1")))
+                .fires(t(
+                    "Stockfish's bestmove (none) on a stalemate: a note",
+                    answer(STALEMATE, "(none)"),
+                ).severity("note"))
+                .misses(t("bestmove 0000 on a stalemate", answer(STALEMATE, "0000")).allow(&terminal))
+                .misses(t("bestmove 0000 after fool's mate", answer(MATED, "0000")).allow(&terminal))
+                .misses(t(
+                    "bestmove a1a1 where moves exist: an illegal move, not a null move",
+                    answer("position startpos moves e2e4", "a1a1"),
+                ).allow(&["UCI-BESTMOVE-ILLEGAL"]))
         }
 
         "UCI-POSITION-ILLEGAL-MOVE" => Case::new("UCI-POSITION-ILLEGAL-MOVE")
@@ -1489,6 +1564,59 @@ fn case(id: &str) -> Case {
                 .misses(t("GUI sends e1g1 in standard chess", gui("e1g1")))
         }
 
+        "UCI-CHESS960-OPTION-NOT-SET" => {
+            // The Chess960 start position BBQNNRKR: king on g1, rooks on f1 and h1.
+            const SHREDDER: &str = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+            const XFEN: &str = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1";
+            const NO_CASTLING: &str = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w - - 0 1";
+            const STANDARD: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+            let game = |setoption: &str, fen: &str| {
+                after_ready(&format!(
+                    "
+                    {setoption}
+                    0.031 > ucinewgame
+                    0.032 > isready
+                    0.033 < readyok
+                    0.100 > position fen {fen} moves e2e4
+                    0.101 > go movetime 100
+                    0.200 < bestmove e7e5
+                    0.300 > quit
+                    0.350 ! engine_exit code=0 engine exited with code 0
+                    "
+                ))
+            };
+            let on = "0.030 > setoption name UCI_Chess960 value true";
+            let off = "0.030 > setoption name UCI_Chess960 value false";
+            Case::new("UCI-CHESS960-OPTION-NOT-SET")
+                .fires(t("Shredder castling rights (HFhf), option never set", game("", SHREDDER))
+                    .says("UCI_Chess960"))
+                .fires(t("KQkq rights with the king on g1, option never set", game("", XFEN)))
+                .fires(t("Shredder castling rights, option set to false", game(off, SHREDDER)))
+                .misses(t("Shredder castling rights, UCI_Chess960 set to true", game(on, SHREDDER)))
+                .misses(t("KQkq rights with the king on g1, UCI_Chess960 set", game(on, XFEN)))
+                .misses(t("the standard start as a FEN (KQkq, king on e1)", game("", STANDARD)))
+                .misses(t("a Chess960 position without castling rights", game("", NO_CASTLING)))
+                // Without Chess960 on, the board reads HFhf as no castling rights of standard
+                // chess: that is UCI-POSITION-BAD-FEN's to say, not this rule's.
+                .misses(t("an engine that declares no UCI_Chess960", "
+                    0.000 ! spawned engine
+                    0.001 > uci
+                    0.010 < id name Engine 1.0
+                    0.011 < option name Hash type spin default 16 min 1 max 1024
+                    0.012 < uciok
+                    0.020 > isready
+                    0.021 < readyok
+                    0.030 > ucinewgame
+                    0.031 > isready
+                    0.032 < readyok
+                    0.100 > position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 moves e2e4
+                    0.101 > go movetime 100
+                    0.200 < bestmove e7e5
+                    0.300 > quit
+                    0.350 ! engine_exit code=0 engine exited with code 0
+                ").allow(&["UCI-POSITION-BAD-FEN"]))
+        }
+
         // ----- Info lines -----
         "UCI-INFO-AFTER-BESTMOVE" => Case::new("UCI-INFO-AFTER-BESTMOVE")
             .fires(t("the final info after bestmove", in_game("
@@ -1598,6 +1726,83 @@ fn case(id: &str) -> Case {
                 .misses(t("integers everywhere", info(
                     "depth 5 seldepth 7 score cp -20 nodes 2000 nps 40816 time 49",
                 )))
+        }
+
+        "UCI-INFO-MULTIPV-INCOMPLETE" => {
+            // MultiPV `k`, then `go depth 3` on `position` with the engine's `lines`.
+            let analysis = |k: u32, position: &str, lines: &str, best: &str| {
+                format!(
+                    "
+                    0.000 ! spawned engine
+                    0.001 > uci
+                    0.010 < id name Engine 1.0
+                    0.011 < option name MultiPV type spin default 1 min 1 max 500
+                    0.012 < uciok
+                    0.020 > setoption name MultiPV value {k}
+                    0.021 > isready
+                    0.022 < readyok
+                    0.030 > ucinewgame
+                    0.031 > isready
+                    0.032 < readyok
+                    0.100 > position {position}
+                    0.101 > go depth 3
+                    {lines}
+                    0.400 < bestmove {best}
+                    0.500 > quit
+                    0.550 ! engine_exit code=0 engine exited with code 0
+                    "
+                )
+            };
+            const DEPTH_1: &str = "
+                0.150 < info depth 1 multipv 1 score cp 30 nodes 60 time 49 pv e7e5
+                0.151 < info depth 1 multipv 2 score cp 25 nodes 60 time 50 pv c7c5
+                0.152 < info depth 1 multipv 3 score cp 20 nodes 60 time 51 pv e7e6";
+            const DEPTH_2: &str = "
+                0.250 < info depth 2 multipv 1 score cp 20 nodes 600 time 149 pv e7e5 g1f3
+                0.251 < info depth 2 multipv 2 score cp 15 nodes 600 time 150 pv c7c5 g1f3
+                0.252 < info depth 2 multipv 3 score cp 10 nodes 600 time 151 pv e7e6 d2d4";
+            const DEPTH_2_OF_3: &str = "
+                0.250 < info depth 2 multipv 1 score cp 20 nodes 600 time 149 pv e7e5 g1f3
+                0.251 < info depth 2 multipv 2 score cp 15 nodes 600 time 150 pv c7c5 g1f3";
+            const DEPTH_2_REPEATS_1: &str = "
+                0.250 < info depth 2 multipv 1 score cp 25 upperbound nodes 500 time 149 pv e7e5 g1f3
+                0.251 < info depth 2 multipv 1 score cp 20 nodes 600 time 150 pv e7e5 g1f3
+                0.252 < info depth 2 multipv 2 score cp 15 nodes 600 time 151 pv c7c5 g1f3";
+            const DEPTH_3: &str = "
+                0.350 < info depth 3 multipv 1 score cp 20 nodes 6000 time 249 pv e7e5 g1f3 b8c6
+                0.351 < info depth 3 multipv 2 score cp 15 nodes 6000 time 250 pv c7c5 g1f3 d7d6
+                0.352 < info depth 3 multipv 3 score cp 10 nodes 6000 time 251 pv e7e6 d2d4 d7d5";
+            const E4: &str = "startpos moves e2e4";
+            // 1.e4 f6 2.Qh5+: g6 is black's only move, so one line is all MultiPV 3 can show.
+            const ONE_REPLY: &str = "
+                0.150 < info depth 1 multipv 1 score cp -300 nodes 10 time 49 pv g7g6
+                0.250 < info depth 2 multipv 1 score cp -300 nodes 40 time 149 pv g7g6 h5g6
+                0.350 < info depth 3 multipv 1 score cp -250 nodes 90 time 249 pv g7g6 h5g6 h7g6";
+            Case::new("UCI-INFO-MULTIPV-INCOMPLETE")
+                .fires(t(
+                    "MultiPV 3: depth 2 reports two lines, then depth 3 starts",
+                    analysis(3, E4, &format!("{DEPTH_1}{DEPTH_2_OF_3}{DEPTH_3}"), "e7e5"),
+                ).says("depth 2"))
+                .fires(t(
+                    "MultiPV 3: depth 2 sends multipv 1 twice (a re-search) and multipv 2, never 3",
+                    analysis(3, E4, &format!("{DEPTH_1}{DEPTH_2_REPEATS_1}{DEPTH_3}"), "e7e5"),
+                ))
+                .misses(t(
+                    "MultiPV 3: every depth reports its three lines",
+                    analysis(3, E4, &format!("{DEPTH_1}{DEPTH_2}{DEPTH_3}"), "e7e5"),
+                ))
+                .misses(t(
+                    "MultiPV 2: depths of two lines (the third is not asked for)",
+                    analysis(2, E4, &format!("{DEPTH_1}{DEPTH_2}{DEPTH_3}")
+                        .lines()
+                        .filter(|l| !l.contains("multipv 3"))
+                        .collect::<Vec<_>>()
+                        .join("\n"), "e7e5"),
+                ))
+                .misses(t(
+                    "MultiPV 3 on a position with one legal move: one line per depth",
+                    analysis(3, "startpos moves e2e4 f7f6 d1h5", ONE_REPLY, "g7g6"),
+                ))
         }
 
         "UCI-INFO-BESTMOVE-PV-MISMATCH" => {
@@ -1805,18 +2010,22 @@ rule_tests! {
     uci_ponder_autostart => "UCI-PONDER-AUTOSTART",
     uci_ponderhit_without_ponder => "UCI-PONDERHIT-WITHOUT-PONDER",
     uci_go_on_terminal_position => "UCI-GO-ON-TERMINAL-POSITION",
+    uci_go_empty_searchmoves => "UCI-GO-EMPTY-SEARCHMOVES",
     uci_stop_without_search => "UCI-STOP-WITHOUT-SEARCH",
     uci_move_format => "UCI-MOVE-FORMAT",
+    uci_bestmove_null_format => "UCI-BESTMOVE-NULL-FORMAT",
     uci_position_illegal_move => "UCI-POSITION-ILLEGAL-MOVE",
     uci_position_bad_fen => "UCI-POSITION-BAD-FEN",
     uci_bestmove_illegal => "UCI-BESTMOVE-ILLEGAL",
     uci_ponder_move_illegal => "UCI-PONDER-MOVE-ILLEGAL",
     uci_castling_notation => "UCI-CASTLING-NOTATION",
+    uci_chess960_option_not_set => "UCI-CHESS960-OPTION-NOT-SET",
     uci_info_after_bestmove => "UCI-INFO-AFTER-BESTMOVE",
     uci_info_pv_illegal => "UCI-INFO-PV-ILLEGAL",
     uci_info_score_unit => "UCI-INFO-SCORE-UNIT",
     uci_info_seldepth_without_depth => "UCI-INFO-SELDEPTH-WITHOUT-DEPTH",
     uci_info_noninteger => "UCI-INFO-NONINTEGER",
+    uci_info_multipv_incomplete => "UCI-INFO-MULTIPV-INCOMPLETE",
     uci_info_bestmove_pv_mismatch => "UCI-INFO-BESTMOVE-PV-MISMATCH",
     uci_info_currmove_early => "UCI-INFO-CURRMOVE-EARLY",
     uci_info_flood => "UCI-INFO-FLOOD",

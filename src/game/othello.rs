@@ -307,6 +307,13 @@ impl OthelloBoard {
     ///
     /// # Errors
     /// Moves are available, or the game is over.
+    /// The same discs with the other side to move (what a reader that missed a pass sees).
+    pub fn with_other_side_to_move(&self) -> OthelloBoard {
+        let mut b = *self;
+        b.turn = self.turn.other();
+        b
+    }
+
     pub fn pass(&mut self) -> Result<(), IllegalMove> {
         if self.is_game_over() {
             return Err(IllegalMove::GameOver);

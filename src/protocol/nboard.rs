@@ -164,6 +164,9 @@ fn parse_move_eval(toks: &mut Tokens<'_>, spaced: bool, d: &mut Vec<Diagnostic>)
         me.time = opt_decimal("time", parts.next().unwrap_or(""), d);
     } else if spaced {
         if let Some(e) = toks.next() {
+            // The text's own example writes `=== F5 -1.00 0.0`; its definition, and NBoard,
+            // use `F5/-1.00/0.0`.
+            diag(d, "=== with spaces instead of slashes (MOVE/EVAL/TIME)");
             me.eval = opt_decimal("eval", e, d);
         }
         if let Some(t) = toks.next() {

@@ -94,9 +94,18 @@ pub(crate) fn diagnose(
     // The oldest request the engine still owes an answer to; a session that ended with
     // `quit` owes nothing (the decoder withdrew it).
     // The oldest request still owed, except that a `stop` tells more than the `go` it ends.
+    // An infinite or ponder search owes nothing until it is stopped: a ping, or anything past
+    // its deadline, tells more.
+    let open_ended = |o: &&Obligation| {
+        tr.pending
+            .get(&o.opened.seq)
+            .is_some_and(|p| p.text.contains("infinite") || p.text.contains("ponder"))
+    };
     let Some(o) = open
         .iter()
-        .find(|o| o.request.starts_with("stop"))
+        .find(|o| tr.pending.get(&o.opened.seq).is_some_and(|p| p.timed_out))
+        .or_else(|| open.iter().find(|o| o.request.starts_with("stop")))
+        .or_else(|| open.iter().find(|o| !open_ended(o)))
         .or(open.first())
     else {
         return gui_stall(tr, now, engine_ago, last_line);

@@ -62,6 +62,8 @@ pub(crate) struct Tracker {
     pub gui_protocol_lines: u64,
     pub pending: HashMap<u64, Pending>,
     pub last_gui_t: Option<u64>,
+    pub first_gui_t: Option<u64>,
+    pub first_engine_t: Option<u64>,
     pub last_engine: Option<(u64, String, Eol)>,
     pub gui_eof: Option<u64>,
     pub quit: Option<Place>,
@@ -69,6 +71,10 @@ pub(crate) struct Tracker {
     pub engine_eof: Option<u64>,
     once: Vec<&'static str>,
     flood_window: (u64, u32),
+    /// Engine lines read at one instant: (time, bytes).
+    burst: (u64, u64),
+    /// The GUI's `quit` withdrew requests the engine still owed.
+    owed_at_quit: bool,
     pub uci: UciRules,
     pub cecp: CecpRules,
     pub nboard: NboardRules,
@@ -92,6 +98,8 @@ impl Tracker {
             gui_protocol_lines: 0,
             pending: HashMap::new(),
             last_gui_t: None,
+            first_gui_t: None,
+            first_engine_t: None,
             last_engine: None,
             gui_eof: None,
             quit: None,
@@ -99,6 +107,8 @@ impl Tracker {
             engine_eof: None,
             once: Vec::new(),
             flood_window: (0, 0),
+            burst: (u64::MAX, 0),
+            owed_at_quit: false,
             uci: UciRules::default(),
             cecp: CecpRules::default(),
             nboard: NboardRules::default(),
@@ -213,7 +223,13 @@ impl Judge {
         }
         match ev.src {
             Source::Proxy => proxy_event(tr, ev, profile, &mut out),
-            Source::Stderr => {}
+            Source::Stderr => {
+                // Edax refuses `nboard 2` on stderr and then says nothing on stdout.
+                if tr.protocol == Some(Protocol::Nboard) && tr.gui_protocol_lines <= 2 {
+                    out.side = Some(Party::Engine);
+                    tr.nboard_version_complaint(&ev.text, &mut out);
+                }
+            }
             Source::Gui | Source::Engine => {
                 if tr.starts_mid.is_none() && !ev.text.trim().is_empty() {
                     tr.starts_mid = Some(ev.src == Source::Engine);
@@ -221,7 +237,9 @@ impl Judge {
                 transport(tr, ev, profile, &mut out);
                 if ev.src == Source::Gui {
                     tr.last_gui_t = Some(ev.t);
+                    tr.first_gui_t.get_or_insert(ev.t);
                 } else {
+                    tr.first_engine_t.get_or_insert(ev.t);
                     // Every engine line passes here: reuse the buffer.
                     match &mut tr.last_engine {
                         Some((t, text, eol)) => {
@@ -235,9 +253,23 @@ impl Judge {
                 }
             }
         }
+        if ev.src == Source::Gui && ev.text.trim() == "quit" && d.closed.iter().any(|o| o.cancelled)
+        {
+            tr.owed_at_quit = true;
+        }
         // Answers: latency, and lateness against the request's budget and the profile.
         for o in &d.closed {
             let pending = tr.pending.remove(&o.opened.seq);
+            if o.cancelled && o.owed == Owed::NboardMove {
+                out.add_at(
+                    "NBOARD-GO-NO-MOVE",
+                    pending.as_ref().map_or(place, |p| p.place),
+                    format!(
+                        "go was never answered with === (withdrawn by `{}`)",
+                        ev.text.trim()
+                    ),
+                );
+            }
             if o.cancelled {
                 // Withdrawn (`quit`, `force`): a deadline that passed before is still late.
                 if let Some(p) = pending
@@ -270,6 +302,9 @@ impl Judge {
                 && let Some((rule, allowed, why)) = deadline(tr, profile, o, &p)
                 && latency > allowed
             {
+                if rule == "X-CLOCK-UNDERFLOW" && tr.protocol == Some(Protocol::Cecp) {
+                    tr.cecp.game_ended("a loss on time");
+                }
                 out.add(
                     rule,
                     format!(
@@ -378,6 +413,24 @@ impl Judge {
                     );
                 }
             }
+            let ended = tr.exit.is_some() || tr.engine_eof.is_some() || tr.gui_eof.is_some();
+            for o in open.iter().filter(|o| o.owed == Owed::NboardMove && ended) {
+                let place = tr.pending.get(&o.opened.seq).map_or(end, |p| p.place);
+                out.side = Some(Party::Engine);
+                out.add_at(
+                    "NBOARD-GO-NO-MOVE",
+                    place,
+                    "go was never answered with === before the session ended",
+                );
+            }
+            if let Some(how) = tr.cecp.take_ended_by_rule() {
+                out.side = Some(Party::Gui);
+                out.add(
+                    "CECP-RESULT-MISSING",
+                    format!("the game ended ({how}) and the GUI sent no result"),
+                );
+            }
+            block_burst(tr, &mut out);
             tr.session_end(dec.session(i), &mut out);
             if let Some(v) = hang::diagnose(tr, &open, &self.profile, now) {
                 if v.is_timeout {
@@ -654,7 +707,13 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
         }
         Some(Protocol::Cecp) => {
             let t = text.trim();
-            if (t == "uciok" || t.starts_with("id name ") || t.starts_with("option name "))
+            let lower = t.to_ascii_lowercase();
+            let rejects_cecp = (lower.contains("unknown command") || lower.contains("error"))
+                && (lower.contains("xboard") || lower.contains("protover"));
+            if (t == "uciok"
+                || t.starts_with("id name ")
+                || t.starts_with("option name ")
+                || rejects_cecp)
                 && tr.first("X-PROTOCOL-MISMATCH")
             {
                 out.add(
@@ -664,6 +723,15 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
             }
         }
         _ => {}
+    }
+    // Buffered output arrives in blocks of the stdio buffer: many lines in one read whose
+    // bytes add up to a multiple of 4 KiB.
+    let bytes = ev.text.len() as u64 + 1;
+    if tr.burst.0 == ev.t {
+        tr.burst.1 += bytes;
+    } else {
+        block_burst(tr, out);
+        tr.burst = (ev.t, bytes);
     }
     // Floods: engine lines per second, over one-second windows.
     let (start, n) = tr.flood_window;
@@ -697,6 +765,21 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
             tr.saw_start = true;
         }
         Some(ProxyKind::GuiEof) => tr.gui_eof = Some(ev.t),
+        Some(ProxyKind::EngineEof | ProxyKind::EngineExit)
+            if tr.engine_eof.is_none() && tr.exit.is_none() && unflushed_until_exit(tr, ev.t) =>
+        {
+            tr.engine_eof = Some(ev.t);
+            if tr.first("X-OUTPUT-NOT-FLUSHED") {
+                out.side = Some(Party::Engine);
+                out.add(
+                    "X-OUTPUT-NOT-FLUSHED",
+                    "everything the engine wrote arrived only when it exited: its stdout is buffered, not flushed per line",
+                );
+            }
+            if ev.kind == Some(ProxyKind::EngineExit) {
+                tr.exit = Some((ev.t, ev.text.clone()));
+            }
+        }
         Some(ProxyKind::EngineEof) => tr.engine_eof = Some(ev.t),
         Some(ProxyKind::WriteError)
             if ev.text.contains("to the engine") && tr.first("X-WRITE-TO-DEAD-PIPE") =>
@@ -708,6 +791,17 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
                     "the GUI kept writing after the engine was gone: {}",
                     ev.text
                 ),
+            );
+        }
+        Some(ProxyKind::Signal)
+            if ev.signal.as_deref() == Some("SIGINT")
+                && tr.cecp.feature_value("sigint").as_deref() == Some("0")
+                && tr.first("CECP-SIGINT-DISABLED") =>
+        {
+            out.side = Some(Party::Gui);
+            out.add(
+                "CECP-SIGINT-DISABLED",
+                "SIGINT sent to the engine although it set feature sigint=0",
             );
         }
         Some(ProxyKind::Signal | ProxyKind::Killed)
@@ -749,6 +843,31 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
         }
         _ => {}
     }
+}
+
+/// The burst of engine lines that just ended, if its bytes are whole 4 KiB blocks.
+fn block_burst(tr: &mut Tracker, out: &mut Out<'_>) {
+    let bytes = tr.burst.1;
+    if bytes >= 4096 && bytes.is_multiple_of(4096) && tr.first("X-OUTPUT-NOT-FLUSHED") {
+        out.side = Some(Party::Engine);
+        out.add(
+            "X-OUTPUT-NOT-FLUSHED",
+            format!(
+                "{bytes} bytes of engine output arrived at once, a whole number of 4 KiB blocks: stdout is buffered, not flushed per line (reported once)"
+            ),
+        );
+    }
+}
+
+/// The answers the GUI waited for came only when the engine exited, after `quit`: what a
+/// block-buffered stdout does.
+fn unflushed_until_exit(tr: &Tracker, t: u64) -> bool {
+    let (burst_t, _) = tr.burst;
+    tr.owed_at_quit
+        && tr
+            .quit
+            .is_some_and(|q| burst_t != u64::MAX && burst_t >= q.t)
+        && t.saturating_sub(burst_t) < 50_000_000
 }
 
 fn quit_rule(tr: &mut Tracker, out: &mut Out<'_>, why: &str) {

@@ -28,6 +28,26 @@ pub(crate) struct Running {
     pub pv_first: Option<String>,
     /// An `isready` the GUI sent during the search, not yet answered.
     pub isready_pending: bool,
+    /// The engine's own `time` in its last info line (ms of search it reports).
+    pub reported_ms: Option<u64>,
+    /// MultiPV lines of the iteration being reported: (depth, the `multipv` indices seen, as
+    /// bits).
+    pub iteration: (u32, u64),
+    /// The most lines any iteration of this search reported: an engine sends fewer than
+    /// MultiPV when the position has fewer legal moves, and does so at every depth.
+    pub most_lines: u32,
+}
+
+impl Running {
+    /// Ends the iteration being reported; `(depth, lines, lines owed)` when it fell short.
+    fn close_iteration(&mut self, k: u32) -> Option<(u32, u32, u32)> {
+        let (depth, seen) = self.iteration;
+        let n = seen.count_ones();
+        self.iteration = (0, 0);
+        let owed = k.min(self.most_lines.max(n));
+        self.most_lines = self.most_lines.max(n);
+        (depth > 0 && n > 0 && n < owed).then_some((depth, n, owed))
+    }
 }
 
 #[derive(Debug, Default)]
@@ -50,12 +70,20 @@ pub(crate) struct UciRules {
     registration_error: bool,
     register_sent: bool,
     copyprotection_error: bool,
+    /// `setoption name MultiPV value K`.
+    multipv: u32,
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct CecpRules {
     /// Inside `edit` mode, where `Ke1` is a placement, not a move.
     editing: bool,
+    /// The current game ended on the board (mate, stalemate...) and no `result` came yet.
+    ended_by_rule: Option<String>,
+    /// `level`'s base in seconds, for the units of `time`.
+    base_seconds: Option<u64>,
+    /// A `ping` sent while the engine ponders (its move done, hard on): when.
+    ping_while_pondering: Option<(i64, u64)>,
     previous_gui: Option<&'static str>,
     features: Vec<(String, String)>,
     done: bool,
@@ -72,6 +100,26 @@ pub(crate) struct NboardRules {
     depth_set: bool,
     game_set: bool,
 }
+
+/// A pong to a ping sent while pondering later than this is not "immediately".
+const PONDER_PONG_MS: u64 = 500;
+
+/// A move in the other notation than the `san` feature asks for: coordinates
+/// (`e2e4`, `e7e8q`) when SAN is expected, or an unmistakable SAN move (`Nf3`, `O-O`, `exd5`,
+/// `e4`) when coordinates are.
+fn san_mismatch(mv: &str, san: bool) -> bool {
+    let b = mv.as_bytes();
+    let sq = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    let coordinate = matches!(b.len(), 4 | 5) && sq(b[0], b[1]) && sq(b[2], b[3]);
+    let san_shaped = mv.starts_with("O-O")
+        || (b.len() == 2 && sq(b[0], b[1]))
+        || (b.len() >= 3 && b"KQRBN".contains(&b[0]) && !coordinate)
+        || (b.len() >= 4 && b[1] == b'x' && (b'a'..=b'h').contains(&b[0]));
+    if san { coordinate } else { san_shaped }
+}
+
+/// GUI-observed search time beyond the engine's own report that counts as lost.
+const LATENCY_BUDGET_MS: u64 = 200;
 
 /// Options whose setting takes time (hash allocation, tablebase and network loading): the
 /// UCI text asks for `isready` after them.
@@ -127,6 +175,27 @@ const BOOLEAN_FEATURES: [&str; 22] = [
     "setscore",
     "highlight",
 ];
+
+impl CecpRules {
+    /// The value the engine gave a feature last (`0` once the GUI rejected a boolean one).
+    pub(crate) fn feature_value(&self, name: &str) -> Option<String> {
+        self.features
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The game ended off the board (a loss on time): the GUI owes a `result`.
+    pub(crate) fn game_ended(&mut self, how: &str) {
+        self.ended_by_rule = Some(how.to_owned());
+    }
+
+    /// The game's end by rule, if no result followed it yet.
+    pub(crate) fn take_ended_by_rule(&mut self) -> Option<String> {
+        self.ended_by_rule.take()
+    }
+}
 
 impl Tracker {
     /// The engine sent `feature done=1`.
@@ -184,7 +253,13 @@ impl Tracker {
                     run.isready_pending = true;
                 }
             }
-            M::SetOption { name, .. } => {
+            M::SetOption { name, value } => {
+                if name.eq_ignore_ascii_case("MultiPV") {
+                    r.multipv = value
+                        .as_deref()
+                        .and_then(|v| v.trim().parse().ok())
+                        .unwrap_or(1);
+                }
                 if r.running.is_some() {
                     out.add(
                         "UCI-SETOPTION-WHILE-SEARCHING",
@@ -290,7 +365,8 @@ impl Tracker {
                 if !r.id_name && r.uci_sent {
                     out.add("UCI-ID-MISSING", "uciok without `id name` before it");
                 }
-                r.uciok = true;
+                // A uciok before uci (printed at boot) does not end the handshake.
+                r.uciok = r.uciok || r.uci_sent;
             }
             M::ReadyOk => {
                 if r.uci_sent && !r.first_go {
@@ -324,9 +400,19 @@ impl Tracker {
             }
             M::Info(info) => self.uci_info(info, ev, out),
             M::BestMove { best, ponder } => {
-                let r = &mut self.uci;
-                if let Some(run) = r.running.take() {
-                    let unasked = !run.stop_sent && (run.infinite || run.ponder);
+                let k = self.uci.multipv;
+                let short = match self.uci.running.as_mut() {
+                    Some(run) if k > 1 => run.close_iteration(k),
+                    _ => None,
+                };
+                self.multipv_incomplete(short, out);
+                if let Some(run) = self.uci.running.take() {
+                    // After the GUI closed the input (Stockfish takes EOF as quit), a
+                    // bestmove is the search's end the GUI asked for.
+                    let unasked = !run.stop_sent
+                        && (run.infinite || run.ponder)
+                        && self.gui_eof.is_none()
+                        && self.quit.is_none();
                     if unasked && run.isready_pending {
                         out.add(
                             "UCI-ISREADY-STOPS-SEARCH",
@@ -343,9 +429,25 @@ impl Tracker {
                             format!("bestmove {best} during go ponder before stop or ponderhit"),
                         );
                     }
-                    if run.isready_pending {
-                        r.readyok_owed_after_search = true;
+                    if run.isready_pending && !unasked {
+                        self.uci.readyok_owed_after_search = true;
                     }
+                    // The GUI saw the search take longer than the engine says it searched.
+                    let seen_ms = ev.t.saturating_sub(run.started_t) / 1_000_000;
+                    if let Some(rep) = run.reported_ms
+                        && seen_ms > rep + LATENCY_BUDGET_MS
+                        && !unasked
+                        && self.first("X-LATENCY-BUDGET")
+                    {
+                        out.add(
+                            "X-LATENCY-BUDGET",
+                            format!(
+                                "bestmove {seen_ms} ms after go, but the engine reports {rep} ms of search: {} ms lost between the two (reported once)",
+                                seen_ms - rep
+                            ),
+                        );
+                    }
+                    let r = &mut self.uci;
                     if let Some(first) = &run.pv_first
                         && first != best
                         && !uci::is_null_move(best)
@@ -357,9 +459,13 @@ impl Tracker {
                             ),
                         );
                     }
-                    r.running = r.queued.take();
+                    r.running = r.queued.take().map(|mut q| {
+                        // The engine starts a queued go once this search answered.
+                        q.started_t = ev.t;
+                        q
+                    });
                 }
-                r.after_bestmove = Some((0, 0));
+                self.uci.after_bestmove = Some((0, 0));
                 let shaped = |m: &str| uci_move_shaped(m) || m == "(none)";
                 if standard() {
                     for mv in std::iter::once(best.as_str()).chain(ponder.as_deref()) {
@@ -383,6 +489,20 @@ impl Tracker {
         self.first(rule)
     }
 
+    fn multipv_incomplete(&mut self, short: Option<(u32, u32, u32)>, out: &mut Out<'_>) {
+        if let Some((d, n, owed)) = short
+            && self.first("UCI-INFO-MULTIPV-INCOMPLETE")
+        {
+            out.add(
+                "UCI-INFO-MULTIPV-INCOMPLETE",
+                format!(
+                    "depth {d} reported {n} of the {owed} lines MultiPV {} asks for (reported once)",
+                    self.uci.multipv
+                ),
+            );
+        }
+    }
+
     fn uci_info(&mut self, info: &uci::Info, ev: &Event, out: &mut Out<'_>) {
         if info.seldepth.is_some()
             && info.depth.is_none()
@@ -394,6 +514,26 @@ impl Tracker {
             );
         }
         let searching = info.depth.is_some() || info.pv.is_some() || info.score.is_some();
+        let k = self.uci.multipv;
+        let mut incomplete = None;
+        if let Some(run) = self.uci.running.as_mut() {
+            if let Some(t) = info.time {
+                run.reported_ms = Some(t);
+            }
+            // A new depth closes the iteration before it: with MultiPV k it owed k lines.
+            if k > 1
+                && info.pv.is_some()
+                && let Some(depth) = info.depth
+            {
+                if depth != run.iteration.0 {
+                    incomplete = run.close_iteration(k);
+                    run.iteration.0 = depth;
+                }
+                let index = info.multipv.unwrap_or(1).clamp(1, 64) - 1;
+                run.iteration.1 |= 1u64 << index;
+            }
+        }
+        self.multipv_incomplete(incomplete, out);
         if let Some(run) = self.uci.running.as_mut() {
             if info.multipv.is_none_or(|k| k == 1)
                 && let Some(first) = info.pv.as_ref().and_then(|pv| pv.iter().next())
@@ -462,6 +602,18 @@ impl Tracker {
                 .map(|(_, v)| v.clone())
         }
         let force = dec.session(session).is_some_and(|s| s.modes.force);
+        if matches!(m, M::UserMove(_) | M::Move(_) | M::EngineMove(_))
+            && let Some(o) = dec
+                .session(session)
+                .and_then(|s| s.games.last())
+                .and_then(|g| g.outcome.as_ref())
+            && matches!(
+                o.reason.as_str(),
+                "checkmate" | "stalemate" | "insufficientmaterial" | "variantend" | "bareking"
+            )
+        {
+            self.cecp.ended_by_rule = Some(o.reason.clone());
+        }
         if from_gui && !matches!(m, M::Unknown(_)) {
             self.gui_protocol_lines += 1;
             if self.gui_protocol_lines == 1 && !matches!(m, M::Xboard) && self.at_start() {
@@ -536,6 +688,8 @@ impl Tracker {
                 }
                 if owed_move > 0 {
                     self.cecp.ping_on_move = Some(*n);
+                } else if dec.session(session).is_some_and(|s| s.modes.ponder) {
+                    self.cecp.ping_while_pondering = Some((*n, ev.t));
                 }
             }
             M::Accepted(_) | M::Rejected(_) => {
@@ -543,6 +697,23 @@ impl Tracker {
                 if matches!(m, M::Rejected(_)) && BOOLEAN_FEATURES.contains(&name) {
                     // A rejected feature is off for the rest of the session.
                     self.cecp.features.push((name.to_owned(), "0".to_owned()));
+                }
+            }
+            M::Result { .. } => self.cecp.ended_by_rule = None,
+            M::New | M::Quit if self.cecp.ended_by_rule.is_some() => {
+                let how = self.cecp.ended_by_rule.take().unwrap_or_default();
+                out.add(
+                    "CECP-RESULT-MISSING",
+                    format!(
+                        "the game ended ({how}) and the GUI sent no result before `{}`",
+                        ev.text.trim()
+                    ),
+                );
+                if matches!(m, M::New) {
+                    self.cecp.moves_since_new = false;
+                    self.cecp.last_level = None;
+                } else {
+                    self.quit = Some(out.place);
                 }
             }
             M::Edit => {
@@ -553,6 +724,20 @@ impl Tracker {
             _ if self.cecp.editing => {}
             M::UserMove(_) if self.cecp.features.is_empty() => self.cecp.moves_since_new = true,
             M::Move(_) if self.cecp.features.is_empty() => self.cecp.moves_since_new = true,
+            M::UserMove(mv) | M::Move(mv)
+                if san_mismatch(mv, feature(&self.cecp, "san").as_deref() == Some("1"))
+                    && self.first("CECP-SAN-FEATURE") =>
+            {
+                let want = if feature(&self.cecp, "san").as_deref() == Some("1") {
+                    "SAN (the engine set san=1)"
+                } else {
+                    "coordinates (the engine did not set san=1)"
+                };
+                out.add(
+                    "CECP-SAN-FEATURE",
+                    format!("move `{mv}` should be in {want}"),
+                );
+            }
             M::UserMove(_) => {
                 if feature(&self.cecp, "usermove").as_deref() != Some("1")
                     && self.first("CECP-USERMOVE-FORMAT")
@@ -577,6 +762,28 @@ impl Tracker {
             }
             M::Time(t) => {
                 self.cecp_time_cs = Some(*t);
+                // `time` counts centiseconds: milliseconds are ten times the whole clock,
+                // seconds a few units for a game of minutes.
+                if let Some(base) = self.cecp.base_seconds.filter(|b| *b >= 60) {
+                    let base_cs = i64::try_from(base).unwrap_or(i64::MAX).saturating_mul(100);
+                    let wrong = if *t > base_cs.saturating_mul(5) {
+                        Some("milliseconds?")
+                    } else if (0..=10).contains(t) && self.cecp.moves_since_new {
+                        None
+                    } else if (0..=10).contains(t) {
+                        Some("seconds?")
+                    } else {
+                        None
+                    };
+                    if let Some(w) = wrong
+                        && self.first("CECP-TIME-UNITS")
+                    {
+                        out.add(
+                            "CECP-TIME-UNITS",
+                            format!("time {t} for a {base} s game: time counts centiseconds ({w})"),
+                        );
+                    }
+                }
                 if feature(&self.cecp, "time").as_deref() == Some("0")
                     && self.first("CECP-TIME-WITHOUT-FEATURE")
                 {
@@ -632,6 +839,20 @@ impl Tracker {
                 );
             }
             M::Level(l) => {
+                if l.mps == 0
+                    && l.inc_ms == 0
+                    && l.base_seconds < 60
+                    && self.first("CECP-TC-SEMANTICS")
+                {
+                    out.add(
+                        "CECP-TC-SEMANTICS",
+                        format!(
+                            "level 0 {} 0 gives the whole game {} s: for a time per move, st is the command",
+                            l.base_seconds, l.base_seconds
+                        ),
+                    );
+                }
+                self.cecp.base_seconds = Some(l.base_seconds);
                 let text = format!("{} {} {}", l.mps, l.base_seconds, l.inc_ms);
                 if self.cecp.st_set && self.first("CECP-TC-SEMANTICS") {
                     out.add(
@@ -718,6 +939,19 @@ impl Tracker {
                 );
             }
             M::Pong(n) => {
+                if let Some((p, t)) = self.cecp.ping_while_pondering.take()
+                    && p == *n
+                    && ev.t.saturating_sub(t) > PONDER_PONG_MS * 1_000_000
+                    && self.first("CECP-PONG-WHILE-PONDERING-DELAYED")
+                {
+                    out.add(
+                        "CECP-PONG-WHILE-PONDERING-DELAYED",
+                        format!(
+                            "pong {n} {} ms after the ping, while pondering: it should come at once (reported once)",
+                            ev.t.saturating_sub(t) / 1_000_000
+                        ),
+                    );
+                }
                 let pinged_on_move = self.cecp.ping_on_move.take() == Some(*n);
                 if pinged_on_move && owed_move > 0 {
                     out.add(
@@ -746,6 +980,12 @@ impl Tracker {
                 );
             }
         }
+        if !from_gui
+            && let M::Unknown(text) = m
+            && self.gui_protocol_lines <= 2
+        {
+            self.nboard_version_complaint(text, out);
+        }
         match m {
             M::SetDepth(_) => self.nboard.depth_set = true,
             M::SetGame(_) => self.nboard.game_set = true,
@@ -763,6 +1003,20 @@ impl Tracker {
             }
             M::Quit => self.quit = Some(out.place),
             _ => {}
+        }
+    }
+
+    /// An engine line (stdout or stderr) refusing the `nboard` version.
+    pub(crate) fn nboard_version_complaint(&mut self, text: &str, out: &mut Out<'_>) {
+        let t = text.to_ascii_lowercase();
+        if (t.contains("nboard") || t.contains("version") || t.contains("protocol"))
+            && (t.contains("error") || t.contains("expected") || t.contains("unsupported"))
+            && self.first("NBOARD-VERSION")
+        {
+            out.add(
+                "NBOARD-VERSION",
+                format!("the engine rejects the protocol version: {}", text.trim()),
+            );
         }
     }
 

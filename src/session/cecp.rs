@@ -205,11 +205,8 @@ impl State {
                         .is_some_and(|gap| gap.by == Mover::Gui && gap.after_ply == g.plies.len())
                 });
                 if accepted_illegal {
-                    let why = "lost track: the engine played on after an illegal GUI move";
+                    // Stop following the board; the game keeps its moves up to the gap.
                     self.board = None;
-                    if let Some(g) = self.game() {
-                        g.board_unknown = Some(why.into());
-                    }
                 } else if owed == 0 && self.s.search_count == 0 && self.engine_side.is_none() {
                     self.finding(
                         "X-INPUT-STARTS-MID-SESSION",
@@ -294,6 +291,25 @@ impl State {
                 }
             }
             Msg::GameEnd { result, comment } if *result != GameResult::Unfinished => {
+                // RESULT is for a game over by rule; a resignation said this way is tolerated
+                // (xboard takes it), a claim the board does not bear out is not.
+                let resigns = comment
+                    .as_deref()
+                    .is_some_and(|c| c.to_ascii_lowercase().contains("resign"));
+                if let Some(board) = self.board.as_ref()
+                    && !resigns
+                    && board.outcome().is_none()
+                {
+                    let draw = result.as_str() == "1/2-1/2";
+                    if !draw || board.draw_claim().is_none() {
+                        let msg = format!(
+                            "{} claimed, but the game is not over by rule in {}",
+                            result.as_str(),
+                            board.fen()
+                        );
+                        self.finding("CECP-RESULT-CLAIM-INVALID", msg);
+                    }
+                }
                 let reason = comment
                     .clone()
                     .unwrap_or_else(|| "claimed by the engine".into());

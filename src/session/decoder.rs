@@ -174,6 +174,19 @@ impl State {
         }
     }
 
+    /// [`State::finding`] at a severity the catalogue's row names for this case (`(none)` as
+    /// a note where the rule is a warning).
+    pub(crate) fn finding_as(
+        &mut self,
+        id: &'static str,
+        severity: crate::rules::Severity,
+        message: impl Into<String>,
+    ) {
+        let mut d = Diagnostic::new(id, self.line_side, message);
+        d.severity = severity;
+        self.diags.push(d);
+    }
+
     /// Reports that the current line breaks rule `id` (a catalogue id).
     pub(crate) fn finding(&mut self, id: &'static str, message: impl Into<String>) {
         // After `quit` the GUI listens no more: a last bestmove or pong from a search that was
@@ -183,6 +196,7 @@ impl State {
                 id,
                 "UCI-BESTMOVE-WITHOUT-GO"
                     | "UCI-READYOK-UNSOLICITED"
+                    | "UCI-UNSOLICITED-OUTPUT"
                     | "CECP-PONG-MISMATCH"
                     | "CECP-MOVE-OUT-OF-TURN"
                     | "NBOARD-UNSOLICITED"

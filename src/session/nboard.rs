@@ -164,6 +164,17 @@ impl State {
                     if let Err(e) = board.clone().play_move(mv) {
                         let msg = format!("engine's move {} is illegal in {before}: {e}", me.mv);
                         self.finding("NBOARD-MOVE-ILLEGAL", msg);
+                        // Legal for the other side: the engine read `set game` to a
+                        // different position (a trailing pass it missed, M7).
+                        if board.with_other_side_to_move().play_move(mv).is_ok() {
+                            self.finding(
+                                "NBOARD-SET-GAME-PARSE",
+                                format!(
+                                    "{} is legal only with the other side to move: the engine's board after set game is not the game's end (a trailing pass?)",
+                                    me.mv
+                                ),
+                            );
+                        }
                     }
                 }
             }

@@ -126,11 +126,13 @@ fn null_bestmove_with_legal_moves_is_flagged_but_not_at_mate() {
         > go depth 1
         < bestmove (none)
     ");
-    // `(none)` on the mated root is the right answer: the GUI's `go` is what is named.
+    // On the mated root the GUI's `go` is what is named; `(none)` (not the text's `0000`) is
+    // a note only.
     let c = codes(&s);
-    assert_eq!(c.len(), 2, "{c:?}");
+    assert_eq!(c.len(), 3, "{c:?}");
     assert_eq!(c[0].0, "UCI-BESTMOVE-ILLEGAL");
     assert_eq!(c[1].0, "UCI-GO-ON-TERMINAL-POSITION");
+    assert_eq!(c[2].0, "UCI-BESTMOVE-NULL-FORMAT");
     assert_eq!(
         s.games[0].outcome.as_ref().map(|o| o.result.as_str()),
         Some("0-1")

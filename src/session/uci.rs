@@ -145,6 +145,16 @@ impl State {
     }
 
     fn uci_position(&mut self, p: &uci::Position, at: At) {
+        if let Some(fen) = p.fen.as_deref()
+            && !self.s.chess960
+            && self.s.option("UCI_Chess960").is_some()
+            && fischer_random_castling(fen)
+        {
+            self.finding(
+                "UCI-CHESS960-OPTION-NOT-SET",
+                "a Chess960 start position (castling rights off the standard squares) without setoption name UCI_Chess960 value true",
+            );
+        }
         let variant = self.uci_variant();
         let chess960 = self.s.chess960 || variant.implies_chess960();
         let start = p.fen.as_deref().map(normalize_fen);
@@ -277,6 +287,10 @@ impl State {
                 );
                 self.finding("UCI-POSITION-ILLEGAL-MOVE", msg);
                 self.gap(&error.text, Mover::Gui, at, error.reason.to_string());
+                // Engines differ on an illegal position (drop the move, play it, stop at it):
+                // what they answer cannot be judged against any one board.
+                self.board = None;
+                self.board_from_cache = false;
             }
             // Every `position` states the whole game: one that replays is the game, whatever
             // an earlier one got wrong.
@@ -347,6 +361,15 @@ impl State {
                 "UCI-GO-ON-TERMINAL-POSITION",
                 format!("go on a finished game ({:?})", end.reason).to_ascii_lowercase(),
             );
+        }
+        if let Some(board) = self.board.as_ref()
+            && let Some(bad) = go
+                .searchmoves
+                .iter()
+                .find(|m| board.clone().play_uci(m).is_err())
+        {
+            let msg = format!("searchmoves {bad} is not a legal move in {}", board.fen());
+            self.finding("UCI-GO-EMPTY-SEARCHMOVES", msg);
         }
         self.s.modes.ponder = go.ponder;
         self.s.modes.analyze = go.infinite;
@@ -503,6 +526,24 @@ impl State {
             }
             return;
         };
+        let no_legal_move = board.legal_moves_uci().is_empty();
+        if best == "(none)" && no_legal_move {
+            // Stockfish's way: understood by every GUI, but not the text's `0000`.
+            self.finding_as(
+                "UCI-BESTMOVE-NULL-FORMAT",
+                crate::rules::Severity::Note,
+                "bestmove (none) where no move is legal: the text's null move is 0000",
+            );
+            return;
+        }
+        if !uci::is_null_move(best) && board.legal_moves_uci().is_empty() {
+            let msg = format!(
+                "bestmove {best} where no move is legal ({}): the text's null move is 0000",
+                board.fen()
+            );
+            self.finding("UCI-BESTMOVE-NULL-FORMAT", msg);
+            return;
+        }
         if uci::is_null_move(best) {
             let legal = board.legal_moves_uci().len();
             if legal > 0 && board.outcome().is_none() {
@@ -603,6 +644,44 @@ fn never_legal(mv: &str) -> Option<&'static str> {
         && b.get(1).is_some_and(u8::is_ascii_digit)
         && square(0) == square(2))
     .then_some("the from and to squares are the same")
+}
+
+/// Castling rights that only Chess960 has: Shredder/X-FEN file letters, or `KQkq` rights with
+/// the king off the e-file.
+fn fischer_random_castling(fen: &str) -> bool {
+    let mut fields = fen.split_ascii_whitespace();
+    let (Some(board), Some(_), Some(castling)) = (fields.next(), fields.next(), fields.next())
+    else {
+        return false;
+    };
+    if castling == "-" {
+        return false;
+    }
+    if castling
+        .chars()
+        .any(|c| !matches!(c, 'K' | 'Q' | 'k' | 'q'))
+    {
+        return true;
+    }
+    let ranks: Vec<&str> = board.split('/').collect();
+    let king_file = |rank: &str, king: char| {
+        let mut file = 0usize;
+        for c in rank.chars() {
+            if let Some(d) = c.to_digit(10) {
+                file += d as usize;
+            } else if c == king {
+                return Some(file);
+            } else {
+                file += 1;
+            }
+        }
+        None
+    };
+    let white =
+        castling.contains(['K', 'Q']) && ranks.get(7).and_then(|r| king_file(r, 'K')) != Some(4);
+    let black =
+        castling.contains(['k', 'q']) && ranks.first().and_then(|r| king_file(r, 'k')) != Some(4);
+    white || black
 }
 
 /// FENs compare equal whatever the spacing.
