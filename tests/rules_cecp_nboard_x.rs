@@ -8,7 +8,6 @@
 //!
 //! Rules of these families that docs/rules.md does not mark implemented, and are not tested:
 //!
-//! - not yet: CECP-STALE-MOVE, NBOARD-OUTPUT-AFTER-PONG, NBOARD-STALE-RESULT
 //! - not decidable from traffic: CECP-PONG-BEFORE-PENDING, CECP-NEW-STATE, X-STDERR-MIXED,
 //!   X-PIPE-DEADLOCK
 
@@ -754,6 +753,34 @@ fn cecp_move_cases() -> Vec<Case> {
             "engine rightly refuses the illegal e2e5",
         )
         .near(cecp("1.000 > usermove e2e5\n1.010 < Illegal move: e2e5")),
+        // The engine's move crosses the GUI's force + ping: the GUI that plays on as if it had
+        // been made (white's g1f3 next) applied a stale move; one that ignores it (black's
+        // own e7e6 in force mode) did not.
+        case(
+            "CECP-STALE-MOVE",
+            "the GUI plays on after a move from before its pong",
+        )
+        .fires(cecp(
+            "1.000 > usermove e2e4
+                 1.500 > force
+                 1.501 > ping 5
+                 1.600 < move e7e5
+                 1.700 < pong 5
+                 2.000 > usermove g1f3",
+        ))
+        .near(cecp(
+            "1.000 > usermove e2e4
+                 1.500 > force
+                 1.501 > ping 5
+                 1.600 < move e7e5
+                 1.700 < pong 5
+                 2.000 > usermove e7e6",
+        ))
+        .near(cecp(
+            "1.000 > usermove e2e4
+                 1.600 < move e7e5
+                 2.000 > usermove g1f3",
+        )),
         case("CECP-ILLEGAL-MOVE-FORMAT", "no colon before the move")
             .fires(cecp("1.000 > usermove e2e5\n1.010 < Illegal move e2e5"))
             .near(cecp(
@@ -1284,6 +1311,43 @@ fn nboard_cases() -> Vec<Case> {
             .fires(go("=== E3"))
             .near(go("=== F5"))
             .near(go("=== A1")),
+        // The GUI moves, pings; after the pong the engine must not answer the old go.
+        case("NBOARD-OUTPUT-AFTER-PONG", "=== for the old position after pong")
+            .fires(nb(
+                "0.010 > go
+                 0.100 > move F5
+                 0.101 > ping 2
+                 0.200 < pong 2
+                 0.300 < === D6",
+            ))
+            .near(nb(
+                "0.010 > go
+                 0.050 < === F5
+                 0.100 > move F5
+                 0.101 > ping 2
+                 0.200 < pong 2
+                 0.300 > go
+                 0.400 < === D6",
+            )),
+        case("NBOARD-STALE-RESULT", "the GUI plays an === that came before its pong")
+            .fires(nb(
+                "0.010 > go
+                 0.100 > set game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)
+                 0.101 > ping 2
+                 0.150 < === F5
+                 0.200 < pong 2
+                 0.300 > move F5",
+            ))
+            .near(nb(
+                "0.010 > go
+                 0.100 > set game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)
+                 0.101 > ping 2
+                 0.150 < === F5
+                 0.200 < pong 2
+                 0.300 > go
+                 0.400 < === F6
+                 0.500 > move F6",
+            )),
         case("NBOARD-PONG-MISMATCH", "ping 2 answered by pong 1")
             .fires(nb("0.010 > ping 2\n0.020 < pong 1"))
             .near(nb("0.010 > ping 2\n0.020 < pong 2")),

@@ -10,7 +10,6 @@
 //! Not tested here: the UCI rules docs/rules.md does not mark "implemented" (the test
 //! `the_cases_cover_exactly_the_implemented_uci_rules` keeps this list in step with the page):
 //!
-//! - not yet: UCI-PONDERHIT-WRONG-POSITION, UCI-STALE-BESTMOVE
 //! - not decidable from traffic: UCI-INFO-STRING-REST-OF-LINE, UCI-UNKNOWN-TOKEN-IGNORED
 
 mod common;
@@ -20,12 +19,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// UCI rules of the catalogue that have no check yet, or cannot have one.
-const SKIPPED: &[&str] = &[
-    "UCI-PONDERHIT-WRONG-POSITION",
-    "UCI-STALE-BESTMOVE",
-    "UCI-INFO-STRING-REST-OF-LINE",
-    "UCI-UNKNOWN-TOKEN-IGNORED",
-];
+const SKIPPED: &[&str] = &["UCI-INFO-STRING-REST-OF-LINE", "UCI-UNKNOWN-TOKEN-IGNORED"];
 
 // ---------------------------------------------------------------------------------------------
 // The catalogue, as docs/rules.md states it.
@@ -319,6 +313,39 @@ fn after_ready(body: &str) -> String {
 
 /// The handshake, `isready`, and a new game synchronised with `isready`; then `body` (times
 /// from 0.100 on).
+/// REPLAY-NONDETERMINISTIC-SETUP is a replay diagnostic: `check` shows it only when asked
+/// for by id.
+#[test]
+fn replay_nondeterministic_setup_is_said_when_asked_for() {
+    let clocked = in_game(
+        "
+        0.100 > position startpos
+        0.101 > go wtime 60000 btime 60000
+        0.200 < bestmove e2e4
+        0.300 > quit
+        0.350 ! engine_exit code=0 engine exited with code 0
+        ",
+    );
+    let asked = common::transcript::fired(&clocked, &["--rule", "REPLAY-NONDETERMINISTIC-SETUP"]);
+    assert_eq!(asked, ["REPLAY-NONDETERMINISTIC-SETUP"]);
+    let default = common::transcript::fired(&clocked, &[]);
+    assert!(
+        !default.iter().any(|r| r.starts_with("REPLAY-")),
+        "{default:?}"
+    );
+    let fixed = in_game(
+        "
+        0.100 > position startpos
+        0.101 > go nodes 10000
+        0.200 < bestmove e2e4
+        0.300 > quit
+        0.350 ! engine_exit code=0 engine exited with code 0
+        ",
+    );
+    let asked = common::transcript::fired(&fixed, &["--rule", "REPLAY-NONDETERMINISTIC-SETUP"]);
+    assert!(asked.is_empty(), "{asked:?}");
+}
+
 fn in_game(body: &str) -> String {
     after_ready(&format!(
         "    0.030 > ucinewgame\n    0.031 > isready\n    0.032 < readyok\n{body}"
@@ -1961,6 +1988,61 @@ fn case(id: &str) -> Case {
                 0.350 ! engine_exit code=0 engine exited with code 0
             "))),
 
+        "UCI-STALE-BESTMOVE" => {
+            // The GUI moved on to the position after 1.e4 e5 while the engine still searched
+            // 1.e4; the late bestmove answers the old position.
+            let late = |then: &str| {
+                in_game(&format!(
+                    "
+                    0.100 > position startpos moves e2e4
+                    0.101 > go movetime 100
+                    0.150 > stop
+                    0.151 > position startpos moves e2e4 c7c5
+                    0.300 < bestmove e7e5
+                    {then}
+                    0.500 > quit
+                    0.550 ! engine_exit code=0 engine exited with code 0
+                    "
+                ))
+            };
+            Case::new("UCI-STALE-BESTMOVE")
+                .fires(
+                    t(
+                        "the GUI plays the late bestmove on the position it left",
+                        late("0.400 > position startpos moves e2e4 e7e5"),
+                    )
+                    .says("e7e5"),
+                )
+                .misses(t(
+                    "the GUI goes on with its own position",
+                    late("0.400 > position startpos moves e2e4 c7c5 g1f3"),
+                ))
+        }
+        "UCI-PONDERHIT-WRONG-POSITION" => {
+            // The engine ponders on 2...Nc6 after 1.e4 e5 2.Nf3; ponderhit says Black played it.
+            let ponder = |next: &str| {
+                in_game(&format!(
+                    "
+                    0.100 > position startpos moves e2e4 e7e5 g1f3 b8c6
+                    0.101 > go ponder movetime 100
+                    0.200 > ponderhit
+                    0.300 < bestmove f1b5 ponder a7a6
+                    0.400 > {next}
+                    0.500 > quit
+                    0.550 ! engine_exit code=0 engine exited with code 0
+                    "
+                ))
+            };
+            Case::new("UCI-PONDERHIT-WRONG-POSITION")
+                .fires(t(
+                    "after ponderhit the game goes on from 2...Nf6, not the pondered 2...Nc6",
+                    ponder("position startpos moves e2e4 e7e5 g1f3 g8f6 f1c4"),
+                ))
+                .misses(t(
+                    "the game goes on from the pondered position",
+                    ponder("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"),
+                ))
+        }
         other => panic!("no case for {other}"),
     }
 }
@@ -2011,6 +2093,8 @@ rule_tests! {
     uci_ponderhit_without_ponder => "UCI-PONDERHIT-WITHOUT-PONDER",
     uci_go_on_terminal_position => "UCI-GO-ON-TERMINAL-POSITION",
     uci_go_empty_searchmoves => "UCI-GO-EMPTY-SEARCHMOVES",
+    uci_stale_bestmove => "UCI-STALE-BESTMOVE",
+    uci_ponderhit_wrong_position => "UCI-PONDERHIT-WRONG-POSITION",
     uci_stop_without_search => "UCI-STOP-WITHOUT-SEARCH",
     uci_move_format => "UCI-MOVE-FORMAT",
     uci_bestmove_null_format => "UCI-BESTMOVE-NULL-FORMAT",

@@ -36,6 +36,10 @@ pub(crate) struct Running {
     /// The most lines any iteration of this search reported: an engine sends fewer than
     /// MultiPV when the position has fewer legal moves, and does so at every depth.
     pub most_lines: u32,
+    /// The GUI's position when it sent this search's `go`.
+    pub position: String,
+    /// `ponderhit` came: the pondered move was played.
+    pub ponderhit: bool,
 }
 
 impl Running {
@@ -72,6 +76,33 @@ pub(crate) struct UciRules {
     copyprotection_error: bool,
     /// `setoption name MultiPV value K`.
     multipv: u32,
+    /// The GUI's last `position`, as `startpos|FEN moves ...`.
+    last_position: String,
+    /// A bestmove that came after the GUI had moved on to another position: (the position
+    /// it was for, the move).
+    stale: Option<(String, String)>,
+    /// The search a ponderhit confirmed: (its position, the engine's move).
+    pondered: Option<(String, String)>,
+    /// What makes a replay of this session not deterministic (replay's setup note).
+    pub nondeterministic: Vec<&'static str>,
+}
+
+/// `startpos moves e2e4 e7e5` / `FEN moves ...`, comparable by prefix.
+fn position_key(p: &uci::Position) -> String {
+    let start = p.fen.as_deref().unwrap_or("startpos").trim();
+    let moves = p.moves.as_str().trim();
+    if moves.is_empty() {
+        start.to_owned()
+    } else {
+        format!("{start} moves {moves}")
+    }
+}
+
+/// `key` extends `prefix` by whole moves.
+fn extends(key: &str, prefix: &str) -> bool {
+    key == prefix
+        || (key.starts_with(prefix)
+            && (key[prefix.len()..].starts_with(' ') || !prefix.contains(" moves")))
 }
 
 #[derive(Debug, Default)]
@@ -99,6 +130,16 @@ pub(crate) struct CecpRules {
 pub(crate) struct NboardRules {
     depth_set: bool,
     game_set: bool,
+    /// The GUI changed the position (`set game`, a move) since its last ping.
+    moved_since_ping: bool,
+    /// A ping sent after a position change, not answered yet: (n, when).
+    sync_ping: Option<(i64, u64)>,
+    /// When the engine answered such a ping: its later output is for the new position only.
+    synced_at: Option<u64>,
+    /// A `===` that came while that ping was unanswered: stale for the GUI to play.
+    stale_move: Option<String>,
+    /// When the GUI last asked for output (`go`, `hint`).
+    request_t: Option<u64>,
 }
 
 /// A pong to a ping sent while pondering later than this is not "immediately".
@@ -254,6 +295,13 @@ impl Tracker {
                 }
             }
             M::SetOption { name, value } => {
+                let threads = value.as_deref().and_then(|v| v.trim().parse::<u32>().ok());
+                if name.eq_ignore_ascii_case("Threads")
+                    && threads.is_some_and(|n| n > 1)
+                    && !r.nondeterministic.contains(&"Threads above 1")
+                {
+                    r.nondeterministic.push("Threads above 1");
+                }
                 if name.eq_ignore_ascii_case("MultiPV") {
                     r.multipv = value
                         .as_deref()
@@ -274,6 +322,8 @@ impl Tracker {
             M::UciNewGame => {
                 r.position_seen = false;
                 r.newgame_needs_isready = true;
+                r.stale = None;
+                r.pondered = None;
             }
             M::Position(p) => {
                 if standard()
@@ -294,6 +344,34 @@ impl Tracker {
                     );
                 }
                 r.position_seen = true;
+                let key = position_key(p);
+                if let Some((old, best)) = r.stale.take()
+                    && key
+                        == format!(
+                            "{} {best}",
+                            if old.contains(" moves") {
+                                old.clone()
+                            } else {
+                                format!("{old} moves")
+                            }
+                        )
+                {
+                    out.add(
+                        "UCI-STALE-BESTMOVE",
+                        format!("the GUI plays {best}, a bestmove that came after it had moved on to another position"),
+                    );
+                }
+                if let Some((pondered, best)) = r.pondered.take()
+                    && !extends(&key, &pondered)
+                {
+                    out.add(
+                        "UCI-PONDERHIT-WRONG-POSITION",
+                        format!(
+                            "after ponderhit (on `{pondered}`, answered {best}) the game goes on from another position"
+                        ),
+                    );
+                }
+                r.last_position = key;
             }
             M::Go(go) => {
                 if !r.position_seen && r.uci_sent {
@@ -341,8 +419,20 @@ impl Tracker {
                     infinite: go.infinite,
                     ponder: go.ponder,
                     started_t: ev.t,
+                    position: r.last_position.clone(),
                     ..Running::default()
                 };
+                let clocked = go.wtime.is_some() || go.btime.is_some() || go.movetime.is_some();
+                if clocked
+                    && !r
+                        .nondeterministic
+                        .contains(&"searches limited by the clock")
+                {
+                    r.nondeterministic.push("searches limited by the clock");
+                }
+                if go.ponder && !r.nondeterministic.contains(&"pondering") {
+                    r.nondeterministic.push("pondering");
+                }
                 if r.running.is_some() {
                     r.queued = Some(run);
                 } else {
@@ -358,6 +448,7 @@ impl Tracker {
             M::PonderHit => {
                 if let Some(run) = r.running.as_mut() {
                     run.ponder = false;
+                    run.ponderhit = true;
                 }
             }
             M::Id(uci::Id::Name(_)) => r.id_name = true,
@@ -448,6 +539,11 @@ impl Tracker {
                         );
                     }
                     let r = &mut self.uci;
+                    if run.position != r.last_position && !uci::is_null_move(best) {
+                        r.stale = Some((run.position.clone(), best.clone()));
+                    } else if run.ponderhit {
+                        r.pondered = Some((run.position.clone(), best.clone()));
+                    }
                     if let Some(first) = &run.pv_first
                         && first != best
                         && !uci::is_null_move(best)
@@ -986,6 +1082,50 @@ impl Tracker {
         {
             self.nboard_version_complaint(text, out);
         }
+        let nb = &mut self.nboard;
+        match m {
+            M::SetGame(_) | M::Move(_) | M::BareMove(_) => {
+                nb.moved_since_ping = true;
+                nb.synced_at = None;
+            }
+            M::Ping(n) if nb.moved_since_ping => {
+                nb.sync_ping = Some((*n, ev.t));
+                nb.moved_since_ping = false;
+            }
+            M::Pong(n) if nb.sync_ping.is_some_and(|(p, _)| p == *n) => {
+                nb.synced_at = nb.sync_ping.take().map(|(_, t)| t);
+            }
+            M::BestMove(me) if nb.sync_ping.is_some() => {
+                nb.stale_move = Some(me.mv.to_ascii_uppercase());
+            }
+            M::Go | M::Hint(_) => nb.request_t = Some(ev.t),
+            _ => {}
+        }
+        // After the pong that follows a position change, answers to earlier requests are stale.
+        if let Some(ping_t) = self.nboard.synced_at
+            && !from_gui
+            && matches!(m, M::BestMove(_) | M::Search(_) | M::Book(_))
+            && self.nboard.request_t.is_some_and(|r| r < ping_t)
+        {
+            out.add(
+                "NBOARD-OUTPUT-AFTER-PONG",
+                format!(
+                    "`{}` after pong, for the position before the ping",
+                    ev.text.trim()
+                ),
+            );
+        }
+        if from_gui && let M::Move(me) = m {
+            let played = me.mv.to_ascii_uppercase();
+            if self.nboard.stale_move.take().is_some_and(|s| s == played) {
+                out.add(
+                    "NBOARD-STALE-RESULT",
+                    format!(
+                        "the GUI plays {played}, an === that came while its ping was unanswered"
+                    ),
+                );
+            }
+        }
         match m {
             M::SetDepth(_) => self.nboard.depth_set = true,
             M::SetGame(_) => self.nboard.game_set = true,
@@ -1022,6 +1162,16 @@ impl Tracker {
 
     /// Rules decided once the session's input is over.
     pub(crate) fn session_end(&mut self, s: Option<&Session>, out: &mut Out<'_>) {
+        if !self.uci.nondeterministic.is_empty() {
+            out.side = None;
+            out.add(
+                "REPLAY-NONDETERMINISTIC-SETUP",
+                format!(
+                    "a replay of this session would not give the same searches: {}",
+                    self.uci.nondeterministic.join(", ")
+                ),
+            );
+        }
         if self.uci.registration_error && !self.uci.register_sent {
             out.side = None;
             out.add(

@@ -15,6 +15,23 @@ impl State {
             self.cecp_edit(text, at);
             return;
         }
+        // A ping after a reset (`new`, `force`, a new position, a takeback) fences off the
+        // engine's moves from before it: until the pong they are stale (xboard: "Ignoring
+        // extra move").
+        match m {
+            Msg::New | Msg::Force | Msg::SetBoard(_) | Msg::Undo | Msg::Remove | Msg::Edit => {
+                self.cecp_sync.reset = true;
+            }
+            Msg::Ping(n) if self.cecp_sync.reset => {
+                self.cecp_sync.reset = false;
+                self.cecp_sync.ping = Some(*n);
+            }
+            // Asking for a move after the reset: the engine's next move answers that.
+            Msg::Go | Msg::UserMove(_) | Msg::Move(_) | Msg::PlayOther | Msg::Analyze => {
+                self.cecp_sync.reset = false;
+            }
+            _ => {}
+        }
         match m {
             Msg::Xboard if self.s.handshake == Handshake::NotStarted => {
                 self.s.handshake = Handshake::Started(at);
@@ -108,6 +125,23 @@ impl State {
             Msg::Time(t) => self.s.clocks.time = Some(*t),
             Msg::Otim(t) => self.s.clocks.otim = Some(*t),
             Msg::UserMove(mv) | Msg::Move(mv) => {
+                // A GUI move that only follows from a stale engine move means the GUI played it.
+                if let Some(stale) = self.cecp_sync.stale.take()
+                    && let Some(board) = self.board.as_ref()
+                    && board.clone().play_cecp(mv).is_err()
+                    && {
+                        let mut after = board.clone();
+                        after.play_cecp(&stale).is_ok() && after.play_cecp(mv).is_ok()
+                    }
+                {
+                    self.finding(
+                        "CECP-STALE-MOVE",
+                        format!(
+                            "{mv} follows from {stale}, an engine move that came before the pong after the reset: the GUI played a stale move"
+                        ),
+                    );
+                    self.cecp_move(&stale, Mover::Engine, at);
+                }
                 self.cecp_move(mv, Mover::Gui, at);
                 let engine_turn = self.board.as_ref().map(ChessBoard::turn) == self.engine_side;
                 if self.s.modes.analyze {
@@ -195,6 +229,14 @@ impl State {
                     }
                 }
             }
+            Msg::EngineMove(mv)
+                if self.cecp_sync.ping.is_some() && !self.has_open(|o| o.owed == Owed::Move) =>
+            {
+                // Sent before the engine saw the reset: not part of the game the GUI now plays.
+                self.cecp_sync.stale = Some(mv.clone());
+                self.close(at, false, |o| o.owed == Owed::Move);
+                self.end_search(Some(at));
+            }
             Msg::EngineMove(mv) => {
                 let owed = self.close(at, false, |o| o.owed == Owed::Move);
                 // The engine took a GUI move the board found illegal: from here the game
@@ -251,6 +293,9 @@ impl State {
                 self.end_search(Some(at));
             }
             Msg::Pong(n) => {
+                if self.cecp_sync.ping == Some(*n) {
+                    self.cecp_sync.ping = None;
+                }
                 let want = format!("pong {n}");
                 let number = n.to_string();
                 if self.close(at, true, |o| o.owed == Owed::Pong(number.clone())) > 0 {

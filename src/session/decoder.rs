@@ -46,6 +46,8 @@ pub(crate) struct State {
     pub(crate) closed_now: Vec<Obligation>,
     /// The GUI sent `quit`.
     pub(crate) quit_sent: bool,
+    /// CECP: engine moves fenced off by a ping after a reset.
+    pub(crate) cecp_sync: CecpSync,
     /// The end of the session is accounted for: the GUI closed the input, had the engine
     /// killed or signalled, or the engine's going was already reported.
     pub(crate) end_explained: bool,
@@ -124,6 +126,7 @@ impl State {
             line_side: None,
             closed_now: Vec::new(),
             quit_sent: false,
+            cecp_sync: CecpSync::default(),
             end_explained: false,
             s: Session::new(label),
             detect_buf: Vec::new(),
@@ -471,6 +474,18 @@ impl State {
             _ => {}
         }
     }
+}
+
+/// CECP's ping fence: after `new`, `force` or another reset, the GUI pings; engine moves that
+/// arrive before the pong belong to the time before the reset.
+#[derive(Debug, Default)]
+pub(crate) struct CecpSync {
+    /// A reset since the last fencing ping.
+    pub reset: bool,
+    /// The fencing ping, not answered yet.
+    pub ping: Option<i64>,
+    /// The last engine move that arrived inside the fence.
+    pub stale: Option<String>,
 }
 
 /// Splits events into sessions and decodes them line by line.

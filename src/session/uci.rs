@@ -526,8 +526,14 @@ impl State {
             }
             return;
         };
-        let no_legal_move = board.legal_moves_uci().is_empty();
-        if best == "(none)" && no_legal_move {
+        // Listing every legal move costs; a game end rules them out for far less.
+        let no_legal_move = || {
+            matches!(
+                board.outcome().map(|e| e.reason),
+                Some(crate::game::EndReason::Checkmate | crate::game::EndReason::Stalemate)
+            )
+        };
+        if best == "(none)" && no_legal_move() {
             // Stockfish's way: understood by every GUI, but not the text's `0000`.
             self.finding_as(
                 "UCI-BESTMOVE-NULL-FORMAT",
@@ -536,7 +542,7 @@ impl State {
             );
             return;
         }
-        if !uci::is_null_move(best) && board.legal_moves_uci().is_empty() {
+        if !uci::is_null_move(best) && no_legal_move() {
             let msg = format!(
                 "bestmove {best} where no move is legal ({}): the text's null move is 0000",
                 board.fen()
