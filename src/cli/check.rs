@@ -360,15 +360,7 @@ fn render_text(r: &CheckReport, a: &CheckArgs, color: bool, out: &mut String) {
 
 /// `FILE:LINE: error[UCI-BESTMOVE-ILLEGAL] engine: bestmove e1g1 is illegal in <FEN>`
 fn finding_line(file: &str, x: &Finding, st: &Style, out: &mut String) {
-    let at = match x.line {
-        Some(l) => format!("{file}:{l}:"),
-        None => format!("{file}: event {}:", x.seq),
-    };
-    let session = x
-        .session
-        .as_deref()
-        .map(|s| format!(" [{s}]"))
-        .unwrap_or_default();
+    let (at, session) = place(file, x.line, Some(x.seq), x.session.as_deref());
     let _ = writeln!(
         out,
         "{} {}[{}] {}{session}: {}",
@@ -380,16 +372,24 @@ fn finding_line(file: &str, x: &Finding, st: &Style, out: &mut String) {
     );
 }
 
-fn hang_line(file: &str, h: &HangVerdict, st: &Style, out: &mut String) {
-    let at = match h.request_line {
-        Some(l) => format!("{file}:{l}:"),
-        None => format!("{file}:"),
+/// `FILE:LINE:` (or the event number, or the file alone) and ` [session]`.
+fn place(
+    file: &str,
+    line: Option<u64>,
+    seq: Option<u64>,
+    session: Option<&str>,
+) -> (String, String) {
+    let at = match (line, seq) {
+        (Some(l), _) => format!("{file}:{l}:"),
+        (None, Some(s)) => format!("{file}: event {s}:"),
+        (None, None) => format!("{file}:"),
     };
-    let session = h
-        .session
-        .as_deref()
-        .map(|s| format!(" [{s}]"))
-        .unwrap_or_default();
+    let session = session.map(|s| format!(" [{s}]")).unwrap_or_default();
+    (at, session)
+}
+
+fn hang_line(file: &str, h: &HangVerdict, st: &Style, out: &mut String) {
+    let (at, session) = place(file, h.request_line, None, h.session.as_deref());
     let _ = writeln!(
         out,
         "{} {}{session} {}: {}",

@@ -1714,6 +1714,20 @@ pub static RULES: &[Rule] = &[
     },
 ];
 
+/// The severity and the side at fault of a finding of rule `id` on a line `line_side` sent:
+/// the catalogue's severity, and its side, or for rules of either side the sender's. An id
+/// missing from the catalogue (a bug a test catches) still counts, as an error.
+pub fn weigh(id: &str, line_side: Option<Side>) -> (Severity, Side) {
+    let (severity, side) = match rule(id) {
+        Some(r) => (r.severity, r.side),
+        None => (Severity::Error, Side::Either),
+    };
+    match (side, line_side) {
+        (Side::Either, Some(s)) => (severity, s),
+        (s, _) => (severity, s),
+    }
+}
+
 /// The rule with this id, ignoring ASCII case (users type ids in lowercase too).
 pub fn rule(id: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.id.eq_ignore_ascii_case(id))

@@ -40,14 +40,7 @@ impl Finding {
         session: Option<&str>,
         message: impl Into<String>,
     ) -> Finding {
-        let (severity, rule_side) = match super::catalogue::rule(id) {
-            Some(r) => (r.severity, r.side),
-            None => (Severity::Error, Side::Either),
-        };
-        let side = match (rule_side, side) {
-            (Side::Either, Some(s)) => s,
-            (s, _) => s,
-        };
+        let (severity, side) = super::catalogue::weigh(id, side);
         Finding {
             rule: id,
             severity,

@@ -29,14 +29,7 @@ impl Diagnostic {
     /// catalogue is a bug that a test (`every_rule_id_in_the_code_is_catalogued`) catches;
     /// it is still reported, as an error, rather than lost.
     pub fn new(id: &'static str, line_side: Option<Party>, message: impl Into<String>) -> Self {
-        let (severity, side) = match crate::rules::catalogue::rule(id) {
-            Some(r) => (r.severity, r.side),
-            None => (Severity::Error, Party::Either),
-        };
-        let side = match (side, line_side) {
-            (Party::Either, Some(s)) => s,
-            (s, _) => s,
-        };
+        let (severity, side) = crate::rules::catalogue::weigh(id, line_side);
         Diagnostic {
             rule: id,
             severity,
