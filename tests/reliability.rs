@@ -340,7 +340,7 @@ fn an_interrupted_copy_of_standard_input_is_removed() {
     let tmp = tempfile::tempdir().unwrap();
     let head = std::fs::read(repo("recordings/stockfish-uci-game.jsonl")).unwrap();
     let mut child = kibitzer()
-        .args(["dump", "-"])
+        .args(["decode", "--summary-only", "-"])
         .env("TMPDIR", tmp.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -573,4 +573,42 @@ fn an_engine_flooding_after_the_gui_left_is_recorded_up_to_a_bound() {
         "no limit event"
     );
     assert_eq!(proxy_kinds(&r).last(), Some(&"engine_exit"));
+}
+
+#[test]
+fn dump_streams_a_recording_from_standard_input_without_a_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rec = repo("recordings/stockfish-uci-game.jsonl");
+    let run_with = |cmd: &str| {
+        kibitzer()
+            .args([cmd, "-"])
+            .env("TMPDIR", tmp.path())
+            // Far below the recording's size: only a command that streams can read it.
+            .env("KIBITZER_SPOOL_LIMIT", "1K")
+            .stdin(std::fs::File::open(&rec).unwrap())
+            .output()
+            .unwrap()
+    };
+    let o = run_with("dump");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("engine_exit: engine exited with code 0"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().count(),
+        String::from_utf8_lossy(&run(&["dump", rec.to_str().unwrap()]).stdout)
+            .lines()
+            .count()
+    );
+    // decode reads twice, so it copies: over the limit it says so.
+    let o = run_with("decode");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("longer than 1024 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(spool_files(tmp.path()).is_empty());
 }

@@ -75,4 +75,3 @@ pub fn generate(path: &std::path::Path, target_bytes: u64) -> u64 {
     f.flush().expect("flush log");
     lines
 }
-

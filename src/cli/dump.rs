@@ -35,7 +35,7 @@ pub fn run(a: DumpArgs) -> Result<i32> {
     let format = super::input::input_format(a.input_format.as_deref(), a.format.as_deref())?;
     let mut out = super::output::Sink::open(a.output.as_deref(), &a.file)?;
     // Recordings and logs stream: dumping a multi-gigabyte file needs no memory.
-    let input = super::input::Input::open(&a.file, format)?;
+    let input = super::input::Input::open_once(&a.file, format)?;
     let shown = input.shown().to_owned();
     let mut prev_t = 0u64;
     let mut line = String::new();

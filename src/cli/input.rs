@@ -61,6 +61,16 @@ impl InputFile {
         InputFile::spool(&mut file, &shown, format)
     }
 
+    /// An input read as a stream: no file behind it.
+    fn unnamed(shown: &str) -> InputFile {
+        InputFile {
+            path: PathBuf::new(),
+            shown: shown.to_owned(),
+            spooled: false,
+            _cleanup: None,
+        }
+    }
+
     /// Where to read the input.
     pub fn path(&self) -> &Path {
         &self.path
@@ -121,7 +131,7 @@ impl InputFile {
                 .and_then(|()| std::io::copy(&mut from.take(room.saturating_add(1)), &mut file))
                 .and_then(|n| file.flush().map(|()| n))
                 .with_context(|| format!("cannot copy {name} to {}", spool.path.display()))?;
-            if limit != 0 && copied > room {
+            if limit != 0 && (head.len() as u64).saturating_add(copied) > limit {
                 bail!(
                     "{name} is longer than {} (the limit for the temporary copy kibitzer keeps of \
                      standard input and pipes; set KIBITZER_SPOOL_LIMIT, e.g. 20G or 0 for none, \
@@ -416,6 +426,33 @@ pub struct Input {
 enum Body {
     Recording(Header),
     Log(MappedLog),
+    /// A recording on standard input, read as it arrives (commands that read once).
+    Stream(Header, std::cell::RefCell<Option<Box<StdinRecording>>>),
+}
+
+/// Standard input after the bytes looked at to recognise it, read as one stream.
+type StdinRecording = Reader<BufReader<std::io::Chain<std::io::Cursor<Vec<u8>>, std::io::Stdin>>>;
+
+/// Every event and unreadable line of `reader` to `f`; stops at `f`'s first error.
+fn read_recording_into<R: std::io::BufRead>(
+    reader: &mut Reader<R>,
+    outcome: &mut ReadOutcome,
+    f: &mut impl FnMut(Item<'_>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut ev = Event::line(0, 0, Source::Proxy, String::new());
+    while let Some(item) = reader.read_into(&mut ev) {
+        let r = match item {
+            Ok(()) => f(Item::Event(&ev, Some(reader.line()))),
+            Err(issue) => {
+                let s = Skipped::from_issue(&issue);
+                let r = f(Item::Skipped(&s));
+                outcome.skipped.push(s);
+                r
+            }
+        };
+        r?;
+    }
+    Ok(())
 }
 
 /// What reading an input found besides its events.
@@ -453,6 +490,37 @@ impl Input {
         Ok(Input { file, body })
     }
 
+    /// [`Input::open`] for commands that read their input once (`dump`): a recording on
+    /// standard input is then streamed as it arrives, never copied to disk; anything else is
+    /// opened as [`Input::open`] does.
+    pub fn open_once(path: &Path, format: Option<&str>) -> Result<Input> {
+        let recording_allowed = forced_format(format)?.is_none_or(|f| f.is_none());
+        if path.as_os_str() != "-" || !recording_allowed {
+            return Input::open(path, format);
+        }
+        let mut stdin = std::io::stdin();
+        let mut head = Vec::with_capacity(4096);
+        std::io::Read::read_to_end(&mut std::io::Read::take(&mut stdin, 4096), &mut head)
+            .context("cannot read <stdin>")?;
+        if head.is_empty() {
+            bail!("nothing to read: <stdin> is empty");
+        }
+        let recording = looks_like_recording(&head);
+        let mut rest = std::io::Read::chain(std::io::Cursor::new(head), stdin);
+        if !recording {
+            let file = InputFile::spool(&mut rest, "<stdin>", format)?;
+            let body = Body::Log(open_log(&file, format)?);
+            return Ok(Input { file, body });
+        }
+        let reader = Reader::new(BufReader::with_capacity(256 * 1024, rest))
+            .context("<stdin>: not a readable kibitzer recording")?;
+        let header = reader.header().clone();
+        Ok(Input {
+            file: InputFile::unnamed("<stdin>"),
+            body: Body::Stream(header, std::cell::RefCell::new(Some(Box::new(reader)))),
+        })
+    }
+
     /// The name for messages.
     pub fn shown(&self) -> &str {
         self.file.shown()
@@ -461,7 +529,7 @@ impl Input {
     /// The recording's header; `None` for a log.
     pub fn recording_header(&self) -> Option<&Header> {
         match &self.body {
-            Body::Recording(h) => Some(h),
+            Body::Recording(h) | Body::Stream(h, _) => Some(h),
             Body::Log(_) => None,
         }
     }
@@ -470,7 +538,7 @@ impl Input {
     pub fn log(&self) -> Option<&MappedLog> {
         match &self.body {
             Body::Log(l) => Some(l),
-            Body::Recording(_) => None,
+            Body::Recording(_) | Body::Stream(..) => None,
         }
     }
 
@@ -478,7 +546,7 @@ impl Input {
     pub fn format_name(&self) -> &'static str {
         match &self.body {
             Body::Log(l) => l.format().name(),
-            Body::Recording(_) => "recording",
+            Body::Recording(_) | Body::Stream(..) => "recording",
         }
     }
 
@@ -490,6 +558,8 @@ impl Input {
         match &self.body {
             Body::Recording(h) => recording_protocols(&self.file, h, forced),
             Body::Log(l) => l.protocols(forced),
+            // Detected by the decoder as it reads: the stream cannot be read twice.
+            Body::Stream(..) => Ok(Vec::new()),
         }
     }
 
@@ -505,24 +575,13 @@ impl Input {
                 let Some(mut reader) = open_recording(&self.file, Some("recording"))? else {
                     bail!("{}: not a recording", self.shown());
                 };
-                let mut ev = Event::line(0, 0, Source::Proxy, String::new());
-                let mut stopped = Ok(());
-                while let Some(item) = reader.read_into(&mut ev) {
-                    let r = match item {
-                        Ok(()) => f(Item::Event(&ev, Some(reader.line()))),
-                        Err(issue) => {
-                            let s = Skipped::from_issue(&issue);
-                            let r = f(Item::Skipped(&s));
-                            outcome.skipped.push(s);
-                            r
-                        }
-                    };
-                    if let Err(e) = r {
-                        stopped = Err(e);
-                        break;
-                    }
-                }
-                stopped
+                read_recording_into(&mut reader, &mut outcome, &mut f)
+            }
+            Body::Stream(_, cell) => {
+                let Some(mut reader) = cell.borrow_mut().take() else {
+                    bail!("{}: standard input can be read only once", self.shown());
+                };
+                read_recording_into(reader.as_mut(), &mut outcome, &mut f)
             }
             Body::Log(log) => {
                 let mut events = log.events()?;
