@@ -271,13 +271,7 @@ impl State {
                         );
                     }
                 }
-                let echo = self
-                    .s
-                    .games
-                    .last()
-                    .and_then(|g| g.plies.last())
-                    .is_some_and(|p| p.by == Mover::Gui && p.text == *mv);
-                if echo {
+                if self.last_ply_is_gui(mv) {
                     self.finding(
                         "CECP-MOVE-ECHO",
                         format!("move {mv} repeats the GUI's last move"),
@@ -313,12 +307,7 @@ impl State {
                 self.close(at, true, |o| o.owed == Owed::Hint);
             }
             Msg::IllegalMove { mv, .. } => {
-                let last_is_gui = self
-                    .s
-                    .games
-                    .last()
-                    .and_then(|g| g.plies.last())
-                    .is_some_and(|p| p.by == Mover::Gui && p.text == *mv);
+                let last_is_gui = self.last_ply_is_gui(mv);
                 if last_is_gui {
                     self.finding(
                         "CECP-ILLEGAL-MOVE-REPLY",
@@ -378,6 +367,16 @@ impl State {
             Msg::Unknown(_) => self.finding("CECP-UNDOCUMENTED-OUTPUT", "not a CECP message"),
             _ => {}
         }
+    }
+
+    /// The game's last move is the GUI's `mv`: an engine answering with the same move echoes
+    /// it, an engine refusing it refused a move the board played.
+    fn last_ply_is_gui(&self, mv: &str) -> bool {
+        self.s
+            .games
+            .last()
+            .and_then(|g| g.plies.last())
+            .is_some_and(|p| p.by == Mover::Gui && p.text == mv)
     }
 
     fn cecp_new_game(&mut self, at: At, fen: Option<&str>) {
