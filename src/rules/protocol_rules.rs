@@ -326,8 +326,20 @@ impl Tracker {
                 r.pondered = None;
             }
             M::Position(p) => {
+                // GUIs resend the whole game every move: only the moves past the last
+                // position's need looking at.
+                let key = position_key(p);
+                let last = &self.uci.last_position;
+                let fresh = match key.strip_prefix(last.as_str()) {
+                    Some(rest)
+                        if !last.is_empty() && (rest.is_empty() || rest.starts_with(' ')) =>
+                    {
+                        rest.trim_start_matches(" moves")
+                    }
+                    _ => p.moves.as_str(),
+                };
                 if standard()
-                    && let Some(mv) = p.moves.iter().find(|m| !uci_move_shaped(m))
+                    && let Some(mv) = fresh.split_ascii_whitespace().find(|m| !uci_move_shaped(m))
                 {
                     out.add(
                         "UCI-MOVE-FORMAT",
@@ -344,7 +356,6 @@ impl Tracker {
                     );
                 }
                 r.position_seen = true;
-                let key = position_key(p);
                 if let Some((old, best)) = r.stale.take()
                     && key
                         == format!(

@@ -78,9 +78,10 @@ pub(crate) struct State {
     pub(crate) check_pv: bool,
     /// The running search (pushed into `s.searches` when it ends).
     pub(crate) search: Option<Search>,
-    /// UCI: the board the running search started from, and its PV-cache key. The GUI may
-    /// send the next `position` before the search answered (a violation of its own): the
-    /// engine's `info` and `bestmove` still belong to this board.
+    /// UCI: the board the running search started from, and its PV-cache key, kept only once
+    /// the GUI sent the next `position` before the search answered (a violation of its own):
+    /// the engine's `info` and `bestmove` still belong to this board. `None`: the search's
+    /// board is `board` (copying it for every search would cost every search).
     pub(crate) search_board: Option<(ChessBoard, u64)>,
     /// UCI: a `go` sent while a search was running, which engines start once that search
     /// answered: (request, time, ponder, infinite).
@@ -326,7 +327,7 @@ impl State {
     /// Starts a search for `request` at the current game and ply, ending any running one.
     pub(crate) fn start_search(&mut self, request: &str, at: At, ponder: bool, infinite: bool) {
         self.end_search(None);
-        self.search_board = self.board.clone().map(|b| (b, self.board_id));
+        self.search_board = None;
         self.search = Some(Search {
             started: at,
             ended: None,

@@ -145,6 +145,9 @@ impl State {
     }
 
     fn uci_position(&mut self, p: &uci::Position, at: At) {
+        if self.search.is_some() && self.search_board.is_none() {
+            self.search_board = self.board.clone().map(|b| (b, self.board_id));
+        }
         if let Some(fen) = p.fen.as_deref()
             && !self.s.chess960
             && self.s.option("UCI_Chess960").is_some()
