@@ -208,6 +208,21 @@ impl Judge {
             side,
             session: label.as_deref(),
         };
+        // Earlier lines decoded only now (streaming detection), at their own place.
+        for e in &d.earlier {
+            for diag in &e.diagnostics {
+                out.findings.push(Finding {
+                    rule: diag.rule,
+                    severity: diag.severity,
+                    side: diag.side,
+                    message: diag.message.clone(),
+                    session: label.clone(),
+                    line: e.line,
+                    seq: e.at.seq,
+                    t_ns: e.at.t,
+                });
+            }
+        }
         // What the decoder found on the line itself.
         for diag in &d.diagnostics {
             out.findings.push(Finding {

@@ -33,6 +33,19 @@ pub struct Decoded {
     /// Obligations the line closed (answered, or withdrawn: `cancelled`), for the timing
     /// rules: the decoder itself may forget them once closed.
     pub closed: Vec<Obligation>,
+    /// Earlier lines of the session decoded only now, because this line decided the protocol
+    /// (streaming detection): each with its own time, input line and findings.
+    pub earlier: Vec<EarlierLine>,
+}
+
+/// A line that went out undecoded while the protocol was unknown, decoded once it was known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EarlierLine {
+    pub at: At,
+    /// Its line in the input file, when known.
+    pub line: Option<u64>,
+    pub msg: Msg,
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Live per-session state besides the public model.
@@ -51,8 +64,11 @@ pub(crate) struct State {
     /// The end of the session is accounted for: the GUI closed the input, had the engine
     /// killed or signalled, or the engine's going was already reported.
     pub(crate) end_explained: bool,
-    /// Protocol chosen by the caller or detected.
-    detect_buf: Vec<(Dir, String)>,
+    /// Lines seen while the protocol is unknown (streaming detection), with their time and
+    /// input line, replayed once a line decides.
+    detect_buf: Vec<(Dir, Event)>,
+    /// Earlier lines replayed by the current line (see [`Decoded::earlier`]).
+    earlier: Vec<EarlierLine>,
     detect_done: bool,
     /// Games dropped from `s.games` (retain off), so `PosRef::game` stays absolute.
     pub(crate) games_dropped: usize,
@@ -131,6 +147,7 @@ impl State {
             end_explained: false,
             s: Session::new(label),
             detect_buf: Vec::new(),
+            earlier: Vec::new(),
             detect_done: false,
             games_dropped: 0,
             retain,
@@ -675,7 +692,7 @@ impl Decoder {
         };
         if let Some(dir) = dir {
             if st.s.protocol.is_none() {
-                detect_streaming(st, dir, &ev.text);
+                detect_streaming(st, dir, ev);
             }
             if let Some(p) = st.s.protocol {
                 out.msg = Some(st.dispatch(p, ev, dir, at));
@@ -686,7 +703,10 @@ impl Decoder {
         std::mem::swap(&mut out.diagnostics, &mut st.diags);
         out.closed.clear();
         std::mem::swap(&mut out.closed, &mut st.closed_now);
-        for d in &out.diagnostics {
+        out.earlier.clear();
+        std::mem::swap(&mut out.earlier, &mut st.earlier);
+        let replayed = out.earlier.iter().flat_map(|e| &e.diagnostics);
+        for d in out.diagnostics.iter().chain(replayed) {
             st.s.diagnostic_counts[d.severity as usize] += 1;
         }
         out.position = st.game_index().map(|game| PosRef {
@@ -696,6 +716,12 @@ impl Decoder {
         out.session = idx;
         out.moved = st.moved;
         if self.keep_lines {
+            for e in &out.earlier {
+                if let Some(l) = st.s.lines.iter_mut().rev().find(|l| l.seq == e.at.seq) {
+                    l.msg = Some(e.msg.clone());
+                    l.diagnostics.extend(e.diagnostics.iter().cloned());
+                }
+            }
             st.s.lines.push(Line {
                 index: st.s.lines.len(),
                 seq: ev.seq,
@@ -740,13 +766,16 @@ impl Decoder {
 }
 
 /// Streaming detection: buffer the first lines until one decides, then replay them into the
-/// session state (their `Decoded` already went out undecoded).
-fn detect_streaming(st: &mut State, dir: Dir, text: &str) {
+/// session state at their own time and input line; their findings go out with the deciding
+/// line ([`Decoded::earlier`]), as their own `Decoded` already went out undecoded.
+fn detect_streaming(st: &mut State, dir: Dir, ev: &Event) {
     if st.detect_done {
         return;
     }
-    st.detect_buf.push((dir, text.to_owned()));
-    let found = protocol::detect(st.detect_buf.iter().map(|(d, t)| (*d, t.as_str())));
+    let mut kept = ev.clone();
+    kept.line = st.line;
+    st.detect_buf.push((dir, kept));
+    let found = protocol::detect(st.detect_buf.iter().map(|(d, e)| (*d, e.text.as_str())));
     let Some(found) = found else {
         if st.detect_buf.len() >= DETECT_WINDOW {
             st.detect_done = true;
@@ -761,19 +790,24 @@ fn detect_streaming(st: &mut State, dir: Dir, text: &str) {
     // The current line is decoded by the caller; replay only the earlier ones.
     let earlier = buffered.len().saturating_sub(1);
     let saved = std::mem::take(&mut st.diags);
-    for (d, t) in buffered.into_iter().take(earlier) {
-        let ev = Event::line(
-            0,
-            st.s.last.map_or(0, |a| a.t),
-            match d {
-                Dir::ToEngine => Source::Gui,
-                Dir::FromEngine => Source::Engine,
-            },
-            t,
-        );
-        let at = st.s.last.unwrap_or(At { seq: 0, t: 0 });
-        st.dispatch(found.protocol, &ev, d, at);
+    let (line, side) = (st.line, st.line_side);
+    for (d, e) in buffered.into_iter().take(earlier) {
+        let at = At { seq: e.seq, t: e.t };
+        st.line = e.line;
+        st.line_side = Some(match d {
+            Dir::ToEngine => Party::Gui,
+            Dir::FromEngine => Party::Engine,
+        });
+        let msg = st.dispatch(found.protocol, &e, d, at);
+        let diagnostics = std::mem::take(&mut st.diags);
+        st.earlier.push(EarlierLine {
+            at,
+            line: e.line,
+            msg,
+            diagnostics,
+        });
     }
+    (st.line, st.line_side) = (line, side);
     st.diags = saved;
 }
 

@@ -20,7 +20,7 @@ mod uci;
 #[cfg(test)]
 mod tests;
 
-pub use decoder::{Decoded, Decoder};
+pub use decoder::{Decoded, Decoder, EarlierLine};
 pub use model::{
     At, Clocks, Diagnostic, Eval, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake, Line,
     Modes, Mover, Obligation, OptionSet, Owed, Party, Ply, PosRef, Search, SearchReport, Session,
