@@ -17,3 +17,4 @@ pub mod recording;
 pub mod rules;
 pub mod session;
 mod swar;
+pub mod tui;

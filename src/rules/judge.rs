@@ -379,6 +379,39 @@ impl Judge {
         }
     }
 
+    /// The hang verdict of every session at `now` (ns since the start) without ending the
+    /// input: what a live view shows while a recording is still being written. A deadline
+    /// passed since the last line makes the verdict a timeout, as [`Judge::finish`] would;
+    /// no finding is added and nothing is changed.
+    pub fn verdicts_at(&mut self, dec: &Decoder, now: u64) -> Vec<HangVerdict> {
+        let mut verdicts = Vec::new();
+        for (i, tr) in self.trackers.iter_mut().enumerate() {
+            let open: Vec<Obligation> = dec.open_obligations(i).cloned().collect();
+            let mut marked = Vec::new();
+            for o in &open {
+                if let Some(p) = tr.pending.get(&o.opened.seq)
+                    && !p.timed_out
+                    && deadline(tr, &self.profile, o, p)
+                        .is_some_and(|(_, allowed, _)| now.saturating_sub(o.opened.t) > allowed)
+                {
+                    marked.push(o.opened.seq);
+                }
+            }
+            for seq in &marked {
+                if let Some(p) = tr.pending.get_mut(seq) {
+                    p.timed_out = true;
+                }
+            }
+            verdicts.extend(hang::diagnose(tr, &open, &self.profile, now));
+            for seq in &marked {
+                if let Some(p) = tr.pending.get_mut(seq) {
+                    p.timed_out = false;
+                }
+            }
+        }
+        verdicts
+    }
+
     /// Ends the input (at `now` ns, the last event's time unless given): requests never
     /// answered, session-level rules, and the hang verdict of every session.
     pub fn finish(

@@ -1,0 +1,257 @@
+//! What the board and search panes show at a line, looked up in the decoded session (the
+//! games' plies and searches) and computed when the cursor lands there.
+
+use super::doc::Doc;
+use crate::game::{ChessBoard, ChessVariant};
+use crate::protocol::{self, Dir, Msg};
+use crate::session::{Game, GameKind, Session};
+
+/// The board after a line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Position {
+    pub kind: GameKind,
+    /// FEN (chess) or the GGF board (`8 ---...--- *`, Othello): what `y` copies.
+    pub text: String,
+    /// Rank 8 (row 1 for Othello) first; `.` empty; chess letters, Othello `*` black `O` white.
+    pub cells: Vec<Vec<char>>,
+    /// `White`/`Black` to move, when the text says.
+    pub to_move: Option<&'static str>,
+    /// Squares of the last move as (file, rank-from-top) indices.
+    pub last: Vec<(usize, usize)>,
+    /// The last move in SAN (chess) or as sent.
+    pub last_san: Option<String>,
+    pub ply: usize,
+    pub game: usize,
+}
+
+fn session_of(doc: &Doc, r: usize) -> Option<&Session> {
+    doc.decoder.session(usize::from(doc.rows.get(r)?.session))
+}
+
+fn game_at(s: &Session, game: usize) -> Option<&Game> {
+    s.games.get(game)
+}
+
+/// The board after row `r`, when the line is inside a game with a known board.
+pub fn position_at(doc: &Doc, r: usize) -> Option<Position> {
+    let row = doc.rows.get(r)?;
+    let p = row.pos?;
+    let g = game_at(session_of(doc, r)?, p.game)?;
+    let text = g.position_after(p.ply)?;
+    let last_ply = p.ply.checked_sub(1).and_then(|i| g.plies.get(i));
+    let last_san = last_ply.map(|x| x.san.clone().unwrap_or_else(|| x.text.clone()));
+    let canonical = last_ply
+        .and_then(|x| x.canonical.clone())
+        .unwrap_or_default();
+    let (cells, to_move, last) = match g.kind {
+        GameKind::Chess => {
+            let placement = text.split(' ').next().unwrap_or("");
+            let mut cells = Vec::new();
+            for rank in placement.split('/') {
+                let mut row = Vec::new();
+                for c in rank.chars() {
+                    match c.to_digit(10) {
+                        Some(n) => row.extend(std::iter::repeat_n('.', n as usize)),
+                        None if c.is_ascii_alphabetic() => row.push(c),
+                        None => {}
+                    }
+                }
+                cells.push(row);
+            }
+            let to_move = match text.split(' ').nth(1) {
+                Some("w") => Some("White"),
+                Some("b") => Some("Black"),
+                _ => None,
+            };
+            let squares = [canonical.get(0..2), canonical.get(2..4)];
+            let last = squares.iter().flatten().filter_map(|s| square(s)).collect();
+            (cells, to_move, last)
+        }
+        GameKind::Othello => {
+            let mut parts = text.split(' ');
+            let board: Vec<char> = parts.next().unwrap_or("").chars().collect();
+            let cells = board
+                .chunks(8)
+                .map(|c| c.iter().map(|&x| if x == '-' { '.' } else { x }).collect())
+                .collect();
+            let to_move = match parts.next() {
+                Some("*") => Some("Black"),
+                Some("O") => Some("White"),
+                _ => None,
+            };
+            let last = square(&canonical.to_ascii_lowercase())
+                .into_iter()
+                .map(|(f, r)| (f, 7 - r))
+                .collect();
+            (cells, to_move, last)
+        }
+    };
+    Some(Position {
+        kind: g.kind,
+        text: match g.kind {
+            GameKind::Chess => text,
+            // The GGF `BO` form NBoard uses: what other Othello tools read.
+            GameKind::Othello => format!("8 {text}"),
+        },
+        cells,
+        to_move,
+        last,
+        last_san,
+        ply: p.ply,
+        game: p.game,
+    })
+}
+
+/// `e4` as (file, rank from the top).
+fn square(s: &str) -> Option<(usize, usize)> {
+    let b = s.as_bytes();
+    let (f, r) = (*b.first()?, *b.get(1)?);
+    if !(b'a'..=b'h').contains(&f) || !(b'1'..=b'8').contains(&r) {
+        return None;
+    }
+    Some((usize::from(f - b'a'), 7 - usize::from(r - b'1')))
+}
+
+/// The search in progress (or last ended) at a line, from its latest report up to there.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SearchView {
+    pub request: String,
+    pub running: bool,
+    pub depth: Option<u32>,
+    pub seldepth: Option<u32>,
+    /// `+0.25`, `M3`, `-M2`; Othello discs.
+    pub score: Option<String>,
+    pub nodes: Option<u64>,
+    pub nps: Option<u64>,
+    pub time_ms: Option<u64>,
+    /// The PV in SAN when the board is known, else as sent.
+    pub pv: String,
+    /// Row of the report shown.
+    pub report_row: Option<usize>,
+}
+
+/// How far back from the cursor a report is looked for.
+const REPORT_LOOKBACK: usize = 50_000;
+
+pub fn search_at(doc: &Doc, r: usize) -> Option<SearchView> {
+    let row = doc.rows.get(r)?;
+    let s = session_of(doc, r)?;
+    let protocol = s.protocol?;
+    let i = s.searches.partition_point(|x| x.started.seq <= row.seq);
+    let search = s.searches.get(i.checked_sub(1)?)?;
+    let end_seq = search.ended.map_or(u64::MAX, |e| e.seq);
+    let mut v = SearchView {
+        request: search.request.clone(),
+        running: end_seq >= row.seq,
+        ..SearchView::default()
+    };
+    // The last report of this search at or before the cursor.
+    let lo = r.saturating_sub(REPORT_LOOKBACK);
+    for k in (lo..=r).rev() {
+        let x = &doc.rows[k];
+        if x.seq < search.started.seq {
+            break;
+        }
+        if x.session != row.session || x.seq > end_seq || !matches!(x.kind, "info" | "thinking") {
+            continue;
+        }
+        let (msg, _) = protocol::parse(protocol, Dir::FromEngine, &x.text);
+        match msg {
+            Msg::Uci(crate::protocol::uci::Msg::Info(info)) => {
+                if info.pv.is_none() && info.score.is_none() {
+                    continue;
+                }
+                v.depth = info.depth;
+                v.seldepth = info.seldepth;
+                v.nodes = info.nodes;
+                v.nps = info.nps;
+                v.time_ms = info.time;
+                v.score = info.score.and_then(|sc| sc.value).map(|sv| match sv {
+                    crate::protocol::uci::ScoreValue::Cp(cp) => {
+                        crate::session::Eval::Cp(i64::from(cp)).to_string()
+                    }
+                    crate::protocol::uci::ScoreValue::Mate(m) => {
+                        crate::session::Eval::Mate(m).to_string()
+                    }
+                });
+                v.pv = info.pv.map(|p| p.as_str().to_owned()).unwrap_or_default();
+            }
+            Msg::Cecp(crate::protocol::cecp::Msg::Thinking(t)) => {
+                v.depth = Some(t.ply);
+                v.nodes = Some(t.nodes);
+                v.time_ms = Some(t.time_centis() * 10);
+                v.nps = (t.time_centis() > 0).then(|| t.nodes * 100 / t.time_centis());
+                v.score = Some(crate::session::Eval::Cp(t.score).to_string());
+                v.pv = t.pv.clone();
+            }
+            _ => continue,
+        }
+        v.report_row = Some(k);
+        break;
+    }
+    if let Some(g) = search.game.and_then(|gi| game_at(s, gi))
+        && g.kind == GameKind::Chess
+        && v.report_row.is_some()
+        && let Some(san) = san_line(g, search.ply, &v.pv)
+    {
+        v.pv = san;
+    }
+    Some(v)
+}
+
+/// `pv` (UCI moves) as SAN with move numbers from the position after `ply` plies of `g`;
+/// `None` when the board or a move does not replay.
+fn san_line(g: &Game, ply: usize, pv: &str) -> Option<String> {
+    let fen = g.position_after(ply)?;
+    let mut b = ChessBoard::from_fen(&fen, ChessVariant::from_cecp(&g.variant), g.chess960).ok()?;
+    let mut out = String::new();
+    for (i, mv) in pv.split_ascii_whitespace().enumerate() {
+        let white = b.turn() == crate::game::Side::White;
+        let n = b.fullmove();
+        let played = b.play_uci(mv).ok()?;
+        if white {
+            out.push_str(&format!("{n}. "));
+        } else if i == 0 {
+            out.push_str(&format!("{n}... "));
+        }
+        out.push_str(&played.san);
+        out.push(' ');
+    }
+    Some(out.trim_end().to_owned())
+}
+
+/// Evaluations of a game's plies from White's (chess) or Black's (Othello, first to move)
+/// point of view, in pawns or discs, mates clamped to ±`clamp`: (ply, value).
+pub fn eval_series(doc: &Doc, r: usize, clamp: f64) -> Option<(Vec<(f64, f64)>, usize)> {
+    let row = doc.rows.get(r)?;
+    let p = row.pos?;
+    let g = game_at(session_of(doc, r)?, p.game)?;
+    let first_is_second_player = g
+        .start
+        .as_deref()
+        .is_some_and(|s| s.split(' ').nth(1) == Some("b") || s.ends_with(" O"));
+    let pts = g
+        .plies
+        .iter()
+        .enumerate()
+        .filter_map(|(i, ply)| {
+            let e = ply.eval?;
+            let v = match e {
+                crate::session::Eval::Cp(cp) => cp as f64 / 100.0,
+                crate::session::Eval::Mate(m) => {
+                    if m >= 0 {
+                        clamp
+                    } else {
+                        -clamp
+                    }
+                }
+                crate::session::Eval::Discs(d) => d,
+            };
+            // The engine scores its own move: flip for the second player.
+            let second = (i % 2 == 1) != first_is_second_player;
+            let v = if second { -v } else { v };
+            Some(((i + 1) as f64, v.clamp(-clamp, clamp)))
+        })
+        .collect();
+    Some((pts, p.ply))
+}

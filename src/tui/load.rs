@@ -1,0 +1,173 @@
+//! The reader thread: the input's events into the [`Doc`], in batches, through the one input
+//! module; `--follow` keeps reading a recording as the recorder appends to it.
+
+use super::doc::Doc;
+use crate::cli::input::{Input, Item};
+use crate::recording::{Event, ProxyKind, Reader};
+use std::io::Read;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// Events decoded per lock of the document: the UI thread never waits longer than a batch.
+const BATCH: usize = 2048;
+
+pub fn lock(doc: &Mutex<Doc>) -> MutexGuard<'_, Doc> {
+    // A panic on the reader thread leaves the document as far as it got: still worth showing.
+    doc.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Reads the whole input into `doc`; `notify` is called after each batch.
+pub fn load(input: &Input, doc: &Mutex<Doc>, notify: &dyn Fn()) {
+    let mut batch: Vec<(Event, Option<u64>)> = Vec::with_capacity(BATCH);
+    let mut last_flush = Instant::now();
+    let flush = |batch: &mut Vec<(Event, Option<u64>)>| {
+        let mut d = lock(doc);
+        for (ev, line) in batch.drain(..) {
+            d.push(&ev, line);
+        }
+        drop(d);
+        notify();
+    };
+    let read = input.read(|item| {
+        match item {
+            Item::Event(ev, line) => batch.push((ev.clone(), line)),
+            Item::Skipped(s) => {
+                flush(&mut batch);
+                lock(doc).skip(s.line, s.reason.clone());
+            }
+        }
+        // The first screen comes early; later batches are bigger.
+        if batch.len() >= BATCH
+            || (batch.len() >= 64 && last_flush.elapsed() > Duration::from_millis(50))
+        {
+            flush(&mut batch);
+            last_flush = Instant::now();
+        }
+        Ok(())
+    });
+    flush(&mut batch);
+    let mut d = lock(doc);
+    match read {
+        Ok((_, Err(e))) => d.error = Some(format!("{}: {e}", d.file)),
+        Err(e) => d.error = Some(format!("{e:#}")),
+        Ok(_) => {}
+    }
+    d.finish(None);
+    drop(d);
+    notify();
+}
+
+/// The last event's time and wall-clock time, and when it was read.
+type LastEvent = (u64, Option<u64>, Instant);
+
+/// A file that is still being written: at its end, waits for more instead of ending, and
+/// between polls lets `idle` run (the live hang verdict).
+struct Tail<'a> {
+    file: std::fs::File,
+    stop: &'a AtomicBool,
+    idle: &'a mut dyn FnMut(),
+}
+
+impl Read for Tail<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let n = self.file.read(buf)?;
+            if n > 0 || self.stop.load(Ordering::Relaxed) {
+                return Ok(n);
+            }
+            (self.idle)();
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// Follows a recording being written by `kibitzer record`: decodes each line as it is
+/// appended (the reader waits at the end of the file for the rest of a line), updates the hang
+/// verdict as time passes, and stops at the proxy's last event (`engine_exit`) or `stop`.
+pub fn follow(path: &std::path::Path, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn()) {
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            lock(doc).error = Some(format!("{}: {e}", path.display()));
+            notify();
+            return;
+        }
+    };
+    // Time of the last event, and when it was read: the recording's clock runs on meanwhile.
+    let clock: Mutex<Option<LastEvent>> = Mutex::new(None);
+    let mut idle = || {
+        let last = *clock.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((t, ts, seen)) = last {
+            let now = match ts {
+                // Wall clock when the events carry it: right even if we started late.
+                Some(ts) => {
+                    let wall = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_nanos() as u64);
+                    t + wall.saturating_sub(ts)
+                }
+                None => t + seen.elapsed().as_nanos() as u64,
+            };
+            lock(doc).live_verdicts(now);
+            notify();
+        }
+    };
+    let tail = Tail {
+        file,
+        stop,
+        idle: &mut idle,
+    };
+    let mut reader = match Reader::new(std::io::BufReader::new(tail)) {
+        Ok(r) => r,
+        Err(e) => {
+            lock(doc).error = Some(format!("{}: {e}", path.display()));
+            notify();
+            return;
+        }
+    };
+    let mut ev = Event::line(0, 0, crate::recording::Source::Proxy, String::new());
+    while let Some(item) = reader.read_into(&mut ev) {
+        let mut d = lock(doc);
+        match item {
+            Ok(()) => {
+                d.push(&ev, Some(reader.line()));
+                *clock.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some((ev.t, ev.ts, Instant::now()));
+            }
+            Err(issue) => d.skip(issue.line, issue.to_string()),
+        }
+        let ended = ev.kind == Some(ProxyKind::EngineExit);
+        if !ended {
+            let now = ev.t;
+            d.live_verdicts(now);
+        }
+        drop(d);
+        notify();
+        if ended || stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    lock(doc).finish(None);
+    notify();
+}
+
+/// Reads a whole input into a new document on this thread (tests, and inputs read before
+/// the screen opens): what the viewer shows once its reader is done.
+pub fn read_file(
+    path: &std::path::Path,
+    input_format: Option<&str>,
+    protocol: Option<crate::protocol::Protocol>,
+    profile: crate::rules::Profile,
+) -> anyhow::Result<Doc> {
+    let input = Input::open(path, input_format)?;
+    let decoder = Doc::decoder(protocol, input.protocols(protocol)?);
+    let doc = Mutex::new(Doc::new(
+        input.shown(),
+        input.format_name(),
+        decoder,
+        profile,
+    ));
+    load(&input, &doc, &|| {});
+    Ok(doc.into_inner().unwrap_or_else(|e| e.into_inner()))
+}

@@ -1,0 +1,176 @@
+//! The terminal side: raw mode and the alternate screen, restored on every way out (quit,
+//! Ctrl-C, an error, a panic, SIGTERM/SIGHUP/SIGINT), and the loop that turns terminal
+//! events into actions and redraws at most once per batch of events.
+
+use super::app::App;
+use super::doc::Doc;
+use super::draw::draw;
+use super::load::lock;
+use anyhow::{Context, Result};
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use nix::sys::signal::{SigSet, Signal};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// What wakes the UI thread.
+pub enum Wake {
+    Term(Event),
+    /// The reader added something.
+    Doc,
+    Signal(i32),
+}
+
+/// The signals that end the viewer, blocked in every thread and waited for by one: the
+/// terminal is then restored by the normal way out, not from a signal handler.
+fn signals() -> SigSet {
+    let mut s = SigSet::empty();
+    s.add(Signal::SIGTERM);
+    s.add(Signal::SIGHUP);
+    s.add(Signal::SIGINT);
+    s
+}
+
+/// Blocks the ending signals in this thread and every thread it starts from now on; call it
+/// before starting the reader thread.
+pub fn block_signals() -> Result<()> {
+    signals().thread_block().context("cannot block signals")
+}
+
+fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        std::io::stdout(),
+        LeaveAlternateScreen,
+        DisableMouseCapture,
+        crossterm::cursor::Show
+    );
+}
+
+/// Restores the terminal when dropped: on return and on unwinding.
+struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Runs the viewer until the user quits; returns the exit status.
+pub fn run(
+    mut app: App,
+    doc: Arc<Mutex<Doc>>,
+    tx: Sender<Wake>,
+    rx: Receiver<Wake>,
+    stop: Arc<AtomicBool>,
+) -> Result<i32> {
+    let sig_tx = tx.clone();
+    std::thread::spawn(move || {
+        if let Ok(sig) = signals().wait() {
+            let _ = sig_tx.send(Wake::Signal(sig as i32));
+        }
+    });
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        prev(info);
+    }));
+    enable_raw_mode().context("cannot put the terminal in raw mode")?;
+    let guard = Guard;
+    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)
+        .context("cannot set up the terminal")?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    let input_stop = stop.clone();
+    std::thread::spawn(move || {
+        while !input_stop.load(Ordering::Relaxed) {
+            match event::poll(Duration::from_millis(200)) {
+                Ok(true) => match event::read() {
+                    Ok(ev) => {
+                        if tx.send(Wake::Term(ev)).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                },
+                Ok(false) => {}
+                Err(_) => break,
+            }
+        }
+    });
+    let mut status = 0;
+    let mut generation = u64::MAX;
+    let mut dirty = true;
+    loop {
+        if dirty {
+            let d = lock(&doc);
+            let size = terminal.size()?;
+            app.set_size(size.width, size.height);
+            app.sync(&d);
+            let mut areas = app.areas;
+            terminal.draw(|f| areas = draw(f, &app, &d))?;
+            app.areas = areas;
+            generation = d.generation;
+            drop(d);
+            if let Some(seq) = app.osc52.take() {
+                let mut out = std::io::stdout();
+                let _ = out.write_all(seq.as_bytes());
+                let _ = out.flush();
+            }
+            dirty = false;
+        }
+        let first = match rx.recv_timeout(Duration::from_millis(250)) {
+            Ok(w) => Some(w),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        // Everything that is already waiting is applied before the next frame: a flood of
+        // lines or keys costs one redraw.
+        let mut wakes: Vec<Wake> = first.into_iter().collect();
+        wakes.extend(rx.try_iter());
+        let d = lock(&doc);
+        for w in wakes {
+            match w {
+                Wake::Term(Event::Key(k)) if k.kind != event::KeyEventKind::Release => {
+                    app.key(&d, k);
+                    dirty = true;
+                }
+                Wake::Term(Event::Mouse(m)) => {
+                    app.mouse(&d, m);
+                    dirty = true;
+                }
+                Wake::Term(Event::Resize(..)) => dirty = true,
+                Wake::Term(_) => {}
+                Wake::Doc => {}
+                Wake::Signal(s) => {
+                    status = 128 + s;
+                    app.quit = true;
+                }
+            }
+        }
+        dirty |= d.generation != generation;
+        drop(d);
+        if app.quit {
+            break;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    drop(terminal);
+    drop(guard);
+    let _ = std::panic::take_hook();
+    if let Some(p) = &app.copied {
+        println!("{p}");
+    }
+    if let Some(e) = lock(&doc).error.clone() {
+        eprintln!("kibitzer: {e}");
+        status = status.max(2);
+    }
+    Ok(status)
+}

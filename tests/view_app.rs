@@ -1,0 +1,224 @@
+//! `kibitzer view` without a terminal: `App::update` on real recordings and logs, and the
+//! main screens drawn into a fixed-size `TestBackend` and compared with insta snapshots.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use kibitzer::rules::Profile;
+use kibitzer::tui::{Action, App, Doc, KeyMap, Options, Theme, draw::draw, load::read_file};
+use ratatui::{Terminal, backend::TestBackend};
+use std::path::Path;
+
+const W: u16 = 120;
+const H: u16 = 36;
+
+fn open(path: &str) -> Doc {
+    read_file(
+        Path::new(path),
+        None,
+        None,
+        Profile::named("cutechess").unwrap(),
+    )
+    .unwrap()
+}
+
+fn app(doc: &Doc) -> App {
+    let mut a = App::new(KeyMap::default(), Theme::default(), Options::default());
+    a.set_size(W, H);
+    a.sync(doc);
+    a
+}
+
+/// Types `keys` as the terminal would send them.
+fn keys(a: &mut App, doc: &Doc, keys: &str) {
+    for c in keys.chars() {
+        let code = match c {
+            '\n' => KeyCode::Enter,
+            '\x1b' => KeyCode::Esc,
+            '\t' => KeyCode::Tab,
+            c => KeyCode::Char(c),
+        };
+        a.key(doc, KeyEvent::new(code, KeyModifiers::NONE));
+    }
+}
+
+fn screen(a: &App, doc: &Doc) -> TestBackend {
+    let mut t = Terminal::new(TestBackend::new(W, H)).unwrap();
+    t.draw(|f| {
+        draw(f, a, doc);
+    })
+    .unwrap();
+    t.backend().clone()
+}
+
+fn selected_text(a: &App, doc: &Doc) -> String {
+    doc.rows[a.selected().unwrap()].text.to_string()
+}
+
+#[test]
+fn moving_around_a_uci_game() {
+    let doc = open("recordings/stockfish-uci-game.jsonl");
+    let mut a = app(&doc);
+    assert_eq!(a.selected(), Some(0));
+    keys(&mut a, &doc, "jjj");
+    assert_eq!(a.selected(), Some(3));
+    keys(&mut a, &doc, "k");
+    assert_eq!(a.selected(), Some(2));
+    keys(&mut a, &doc, "G");
+    assert_eq!(a.selected(), Some(doc.rows.len() - 1));
+    keys(&mut a, &doc, "g");
+    assert_eq!(a.selected(), Some(0));
+    a.update(&doc, Action::PageDown);
+    assert_eq!(a.selected(), Some(a.page));
+    // Next search: the first `go`, with the board and the search of that line.
+    keys(&mut a, &doc, "g)");
+    assert!(
+        selected_text(&a, &doc).starts_with("go"),
+        "{}",
+        selected_text(&a, &doc)
+    );
+    keys(&mut a, &doc, "}");
+    assert!(
+        a.message
+            .as_ref()
+            .is_some_and(|(m, err)| *err && m.contains("game"))
+    );
+}
+
+#[test]
+fn the_illegal_bestmove_is_one_key_away() {
+    let doc = open("tests/fixtures/corpus/python-chess__python-chess-429__1.log");
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "e");
+    assert_eq!(selected_text(&a, &doc), "bestmove a1a1 ponder c6a5");
+    let f = doc.findings_of(a.selected().unwrap());
+    assert_eq!(f[0].rule, "UCI-BESTMOVE-ILLEGAL");
+    // And from the violations panel: the error group comes first, Enter jumps to its line.
+    keys(&mut a, &doc, "gx");
+    assert_eq!(a.focus, kibitzer::tui::app::Focus::Violations);
+    keys(&mut a, &doc, "\n");
+    assert_eq!(selected_text(&a, &doc), "bestmove a1a1 ponder c6a5");
+    insta::assert_snapshot!("violation_selected", screen(&a, &doc));
+}
+
+#[test]
+fn filter_search_marks_and_time() {
+    let doc = open("recordings/stockfish-uci-game.jsonl");
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "fengine kind:bestmove\n");
+    assert!(!a.view.is_empty());
+    assert!(
+        a.view
+            .iter()
+            .all(|&r| doc.rows[r as usize].kind == "bestmove")
+    );
+    let shown = a.view.len();
+    // A bad filter says why and keeps the one in force.
+    keys(&mut a, &doc, "f");
+    a.prompt.as_mut().unwrap().1 = "sev:loud".into();
+    keys(&mut a, &doc, "\n");
+    assert!(
+        a.message
+            .as_ref()
+            .is_some_and(|(m, err)| *err && m.contains("severity"))
+    );
+    assert_eq!(a.view.len(), shown);
+    insta::assert_snapshot!("filter_active", screen(&a, &doc));
+    a.update(&doc, Action::ClearFilter);
+    assert_eq!(a.view.len(), doc.rows.len());
+    // Regex search, n and N.
+    keys(&mut a, &doc, "/ponder h\n");
+    let first = a.selected().unwrap();
+    assert!(doc.rows[first].text.contains("ponder h"));
+    keys(&mut a, &doc, "n");
+    let second = a.selected().unwrap();
+    assert!(second > first && doc.rows[second].text.contains("ponder h"));
+    keys(&mut a, &doc, "N");
+    assert_eq!(a.selected(), Some(first));
+    // Marks.
+    keys(&mut a, &doc, "magG'a");
+    assert_eq!(a.selected(), Some(first));
+    keys(&mut a, &doc, "'z");
+    assert!(
+        a.message
+            .as_ref()
+            .is_some_and(|(m, _)| m.contains("no mark 'z'"))
+    );
+    // Time column modes cycle.
+    let modes: Vec<_> = (0..4)
+        .map(|_| {
+            keys(&mut a, &doc, "t");
+            a.time_mode
+        })
+        .collect();
+    assert_eq!(
+        modes.last(),
+        Some(&kibitzer::tui::app::TimeMode::SinceStart)
+    );
+    assert_eq!(
+        modes.iter().collect::<std::collections::HashSet<_>>().len(),
+        4
+    );
+}
+
+#[test]
+fn silence_gaps_and_copy() {
+    let doc = open("recordings/stockfish-uci-game.jsonl");
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "s");
+    if let Some(r) = a.selected().filter(|&r| r > 0) {
+        assert!(doc.rows[r].t - doc.rows[r - 1].t > 1_000_000_000);
+    }
+    keys(&mut a, &doc, "g))jjj");
+    keys(&mut a, &doc, "y");
+    let fen = a.copied.clone().expect("a FEN");
+    assert_eq!(fen.split(' ').count(), 6, "{fen}");
+    assert!(
+        a.osc52
+            .as_ref()
+            .is_some_and(|s| s.starts_with("\x1b]52;c;"))
+    );
+    insta::assert_snapshot!("uci_game", screen(&a, &doc));
+}
+
+#[test]
+fn help_is_generated_from_the_keys_and_closes_on_any_key() {
+    let doc = open("recordings/stockfish-uci-game.jsonl");
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "?");
+    assert!(a.show_help);
+    let s = screen(&a, &doc);
+    insta::assert_snapshot!("help", s);
+    keys(&mut a, &doc, "j");
+    assert!(a.show_help, "j scrolls the help");
+    keys(&mut a, &doc, "x");
+    assert!(!a.show_help);
+}
+
+#[test]
+fn cecp_and_nboard_games_show_their_boards() {
+    let doc = open("recordings/fairymax-cecp-game.jsonl");
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "))))jj");
+    assert!(kibitzer::tui::board::position_at(&doc, a.selected().unwrap()).is_some());
+    insta::assert_snapshot!("cecp_game", screen(&a, &doc));
+    let doc = open("recordings/nboard-scripted-engine.jsonl");
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "G");
+    let p =
+        kibitzer::tui::board::position_at(&doc, a.selected().unwrap()).expect("an Othello board");
+    assert_eq!(p.kind, kibitzer::session::GameKind::Othello);
+    insta::assert_snapshot!("nboard_game", screen(&a, &doc));
+}
+
+#[test]
+fn sessions_of_a_multi_engine_log_are_switchable() {
+    let doc = open("tests/fixtures/corpus/cutechess-cli__cutechess-464__1.log");
+    let mut a = app(&doc);
+    assert!(doc.decoder.sessions().len() >= 2);
+    let all = a.view.len();
+    keys(&mut a, &doc, "l");
+    keys(&mut a, &doc, "j\n");
+    assert!(a.view.len() < all);
+    assert!(a.view.iter().all(|&r| doc.rows[r as usize].session == 0));
+    keys(&mut a, &doc, "lk\n");
+    assert_eq!(a.view.len(), all);
+}
