@@ -705,7 +705,39 @@ fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         })
         .collect();
     let c = doc.counts();
-    let mut spans = vec![
+    // The live state and the hang verdict first: they are what a stuck session is about.
+    let mut spans = Vec::new();
+    if !doc.done {
+        spans.push(Span::styled(
+            if app.opts.follow {
+                format!(
+                    " following{} ",
+                    if app.autoscroll { " ●" } else { " (paused)" }
+                )
+            } else {
+                match doc.progress {
+                    Some((a, b)) if b > 0 && a > 0 => format!(" indexing {}% ", a * 100 / b),
+                    _ => " indexing… ".to_owned(),
+                }
+            },
+            base.add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        ));
+    } else if app.opts.follow {
+        spans.push(Span::styled(
+            " ended ",
+            base.add_modifier(Modifier::REVERSED),
+        ));
+    }
+    for h in &doc.hangs {
+        let short = h.summary.split("; ").next().unwrap_or(&h.summary);
+        spans.push(Span::styled(
+            format!(" {}: {short} ", h.label),
+            base.fg(Color::Black)
+                .bg(t.hang)
+                .add_modifier(Modifier::BOLD),
+        ));
+    }
+    spans.extend([
         Span::styled(format!(" {} ", doc.file), base.add_modifier(Modifier::BOLD)),
         Span::styled(format!("· {} · ", doc.format), base),
         Span::styled(
@@ -728,34 +760,7 @@ fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         ),
         Span::styled(format!("{}W ", c[1]), base),
         Span::styled(format!("{}N ", c[2]), base),
-    ];
-    for h in &doc.hangs {
-        let short = h.summary.split("; ").next().unwrap_or(&h.summary);
-        spans.push(Span::styled(
-            format!("· {} {}: {short} ", h.label, h.class.as_str()),
-            base.fg(Color::Black)
-                .bg(t.hang)
-                .add_modifier(Modifier::BOLD),
-        ));
-    }
-    if !doc.done {
-        spans.push(Span::styled(
-            if app.opts.follow {
-                format!(
-                    " · following{}",
-                    if app.autoscroll { " ●" } else { " (paused)" }
-                )
-            } else {
-                match doc.progress {
-                    Some((a, b)) if b > 0 => format!(" · indexing {}%", a * 100 / b),
-                    _ => " · indexing…".to_owned(),
-                }
-            },
-            base.add_modifier(Modifier::BOLD),
-        ));
-    } else if app.opts.follow {
-        spans.push(Span::styled(" · the engine exited", base));
-    }
+    ]);
     if !app.filter_text.is_empty() {
         spans.push(Span::styled(
             format!(" · filter: {}", app.filter_text),
