@@ -222,3 +222,27 @@ fn sessions_of_a_multi_engine_log_are_switchable() {
     keys(&mut a, &doc, "lk\n");
     assert_eq!(a.view.len(), all);
 }
+
+#[test]
+fn themes_colour_the_screen() {
+    let doc = open("tests/fixtures/corpus/python-chess__python-chess-429__1.log");
+    for (name, error) in [
+        ("dark", ratatui::style::Color::Rgb(0xff, 0x5f, 0x5f)),
+        (
+            "high-contrast",
+            ratatui::style::Color::Rgb(0xd5, 0x5e, 0x00),
+        ),
+    ] {
+        let theme = kibitzer::tui::config::theme(name).unwrap();
+        let mut a = App::new(KeyMap::default(), theme, Options::default());
+        a.set_size(W, H);
+        a.sync(&doc);
+        let b = screen(&a, &doc);
+        let buf = b.buffer();
+        let gutter = (0..H)
+            .map(|y| &buf[(1, y)])
+            .find(|c| c.symbol() == "●")
+            .expect("the error's gutter mark");
+        assert_eq!(gutter.fg, error, "{name}");
+    }
+}

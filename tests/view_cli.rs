@@ -38,3 +38,39 @@ fn bad_usage_exits_2_before_drawing() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_bad_config_or_theme_names_the_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("view.toml");
+    std::fs::write(&cfg, "theme = \"light\"\n\n[keys]\nnext_error = \"ee\"\n").unwrap();
+    let theme = dir.path().join("mine.toml");
+    std::fs::write(&theme, "[colors]\ngui = \"blurple\"\n").unwrap();
+    let cases = [
+        (
+            vec!["--config".as_ref(), cfg.as_os_str()],
+            format!("{}:4:14: `ee` is no key", cfg.display()),
+        ),
+        (
+            vec!["--theme".as_ref(), theme.as_os_str()],
+            format!("{}:2:7: `blurple` is no colour", theme.display()),
+        ),
+        (
+            vec!["--theme".as_ref(), "neon".as_ref()],
+            "unknown theme `neon`".to_owned(),
+        ),
+    ];
+    for (args, want) in cases {
+        // The config is read before the terminal is checked: the error shows in a pipe too.
+        let out = common::kibitzer()
+            .arg("view")
+            .args(&args)
+            .arg("recordings/stockfish-uci-game.jsonl")
+            .env("XDG_CONFIG_HOME", dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&want), "want {want:?} in {err}");
+    }
+}

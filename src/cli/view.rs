@@ -28,12 +28,18 @@ pub struct ViewArgs {
     /// Watch a recording that `kibitzer record` is still writing
     #[arg(long)]
     follow: bool,
-    /// Silence gaps (keys s/S) are pauses longer than this: 500ms, 2s...
-    #[arg(long, value_name = "DURATION", default_value = "1s")]
-    gap: String,
+    /// Silence gaps (keys s/S) are pauses longer than this: 500ms, 2s... (default 1s)
+    #[arg(long, value_name = "DURATION")]
+    gap: Option<String>,
     /// Letters instead of Unicode chess pieces and discs
     #[arg(long)]
     ascii: bool,
+    /// Colour theme: dark (default), light, high-contrast, or a path to a theme file
+    #[arg(long, value_name = "NAME|PATH")]
+    theme: Option<String>,
+    /// Config file (theme, keys) instead of $XDG_CONFIG_HOME/kibitzer/view.toml
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
 }
 
 pub fn run(a: ViewArgs) -> Result<i32> {
@@ -45,9 +51,21 @@ pub fn run(a: ViewArgs) -> Result<i32> {
             Profile::NAMES.join(", ")
         );
     };
-    let Some(gap_ns) = tui::filter::duration_ns(&a.gap) else {
-        bail!("--gap {}: expected a duration such as 500ms or 2s", a.gap);
+    let gap_flag = match a.gap.as_deref() {
+        Some(g) => match tui::filter::duration_ns(g) {
+            Some(ns) => Some(ns),
+            None => bail!("--gap {g}: expected a duration such as 500ms or 2s"),
+        },
+        None => None,
     };
+    let config = tui::config::load(a.config.as_deref())?;
+    let theme = match a.theme.as_deref().or(config.theme.as_deref()) {
+        Some(t) => tui::config::theme(t)?,
+        None => tui::Theme::default(),
+    };
+    let gap_ns = gap_flag
+        .or(config.gap_ns)
+        .unwrap_or(Options::default().gap_ns);
     if !std::io::stdout().is_terminal() {
         bail!(
             "view draws on a terminal and standard output is not one; for a pipe or a file use \
@@ -81,11 +99,11 @@ pub fn run(a: ViewArgs) -> Result<i32> {
         tui::load::lock(&doc).progress = Some((0, log.size() as u64));
     }
     let app = App::new(
-        tui::KeyMap::default(),
-        tui::Theme::default(),
+        config.keys,
+        theme,
         Options {
             gap_ns,
-            ascii: a.ascii,
+            ascii: a.ascii || config.ascii == Some(true),
             follow: a.follow,
         },
     );

@@ -359,6 +359,11 @@ impl App {
             }
             return;
         }
+        // Ctrl-C always quits, whatever the key config says: the way out must not depend on it.
+        if ev.code == KeyCode::Char('c') && Key::of(&ev).ctrl {
+            self.quit = true;
+            return;
+        }
         if let Some(a) = self.keys.action(Key::of(&ev)) {
             self.update(doc, a);
         }

@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod board;
+pub mod config;
 pub mod doc;
 pub mod draw;
 pub mod filter;
