@@ -50,7 +50,7 @@ fn screen(a: &App, doc: &Doc) -> TestBackend {
 }
 
 fn selected_text(a: &App, doc: &Doc) -> String {
-    doc.rows[a.selected().unwrap()].text.to_string()
+    doc.text(a.selected().unwrap()).into_owned()
 }
 
 #[test]
@@ -105,11 +105,7 @@ fn filter_search_marks_and_time() {
     let mut a = app(&doc);
     keys(&mut a, &doc, "fengine kind:bestmove\n");
     assert!(!a.view.is_empty());
-    assert!(
-        a.view
-            .iter()
-            .all(|&r| doc.rows[r as usize].kind == "bestmove")
-    );
+    assert!(a.view.iter().all(|&r| doc.kind(r as usize) == "bestmove"));
     let shown = a.view.len();
     // A bad filter says why and keeps the one in force.
     keys(&mut a, &doc, "f");
@@ -127,10 +123,10 @@ fn filter_search_marks_and_time() {
     // Regex search, n and N.
     keys(&mut a, &doc, "/ponder h\n");
     let first = a.selected().unwrap();
-    assert!(doc.rows[first].text.contains("ponder h"));
+    assert!(doc.text(first).contains("ponder h"));
     keys(&mut a, &doc, "n");
     let second = a.selected().unwrap();
-    assert!(second > first && doc.rows[second].text.contains("ponder h"));
+    assert!(second > first && doc.text(second).contains("ponder h"));
     keys(&mut a, &doc, "N");
     assert_eq!(a.selected(), Some(first));
     // Marks.
@@ -244,5 +240,33 @@ fn themes_colour_the_screen() {
             .find(|c| c.symbol() == "●")
             .expect("the error's gutter mark");
         assert_eq!(gutter.fg, error, "{name}");
+    }
+}
+
+#[test]
+fn a_mapped_recording_reads_back_every_line_as_kept_text_does() {
+    for f in [
+        "recordings/stockfish-uci-game.jsonl",
+        "recordings/fairymax-cecp-game.jsonl",
+        "recordings/gnuchess-cecp-game.jsonl",
+        "recordings/nboard-scripted-engine.jsonl",
+    ] {
+        let p = || Profile::named("cutechess").unwrap();
+        let mapped =
+            kibitzer::tui::load::read_file_with(Path::new(f), None, None, p(), true).unwrap();
+        let kept =
+            kibitzer::tui::load::read_file_with(Path::new(f), None, None, p(), false).unwrap();
+        assert!(mapped.map().is_some() && kept.map().is_none());
+        assert_eq!(mapped.rows.len(), kept.rows.len());
+        let rec =
+            kibitzer::recording::read_all(std::io::BufReader::new(std::fs::File::open(f).unwrap()))
+                .unwrap();
+        assert_eq!(rec.events.len(), kept.rows.len(), "{f}");
+        for (i, ev) in rec.events.iter().enumerate() {
+            assert_eq!(mapped.event(i).as_ref(), Some(ev), "{f} row {i}");
+            assert_eq!(kept.text(i), ev.text, "{f} row {i}");
+            assert_eq!(mapped.kind(i), kept.kind(i));
+            assert_eq!(mapped.pos(i), kept.pos(i));
+        }
     }
 }

@@ -24,7 +24,7 @@ fn wait_for(doc: &Mutex<Doc>, what: &str, pred: impl Fn(&Doc) -> bool) {
         std::thread::sleep(Duration::from_millis(50));
     }
     let d = load::lock(doc);
-    let rows: Vec<&str> = d.rows.iter().map(|r| &*r.text).collect();
+    let rows: Vec<String> = (0..d.rows.len()).map(|i| d.text(i).into_owned()).collect();
     panic!(
         "timed out waiting for {what}; rows {rows:?}, hangs {:?}",
         d.hangs
@@ -83,13 +83,14 @@ fn follows_a_live_recording_and_the_hang_verdict_grows_while_the_engine_is_silen
     gui.write_all(b"uci\n").unwrap();
     gui.flush().unwrap();
     wait_for(&doc, "uciok", |d| {
-        d.rows.iter().any(|r| &*r.text == "uciok")
+        (0..d.rows.len()).any(|i| d.text(i) == "uciok")
     });
     {
         let d = load::lock(&doc);
-        let debug = d.rows.iter().find(|r| &*r.text == "debug off").unwrap();
-        let uci = d.rows.iter().find(|r| &*r.text == "uci").unwrap();
-        assert_eq!(debug.kind, "debug", "decoded once the protocol was known");
+        let find = |t: &str| (0..d.rows.len()).find(|&i| d.text(i) == t).unwrap();
+        let (di, ui) = (find("debug off"), find("uci"));
+        let (debug, uci) = (&d.rows[di], &d.rows[ui]);
+        assert_eq!(d.kind(di), "debug", "decoded once the protocol was known");
         assert!(
             uci.t - debug.t >= 250_000_000,
             "each line keeps its own time: {} then {}",

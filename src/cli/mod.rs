@@ -6,7 +6,7 @@ mod dump;
 mod export;
 mod import;
 pub(crate) mod input;
-mod mapguard;
+pub(crate) mod mapguard;
 mod output;
 mod record;
 mod view;

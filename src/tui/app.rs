@@ -202,9 +202,9 @@ impl App {
         self.view.get(self.cursor).map(|&r| r as usize)
     }
 
-    fn shows(&self, doc: &Doc, r: usize, row: &Row) -> bool {
-        self.session.is_none_or(|s| row.session == s)
-            && self.filter.as_ref().is_none_or(|f| f.matches(doc, r, row))
+    fn shows(&self, doc: &Doc, r: usize) -> bool {
+        self.session.is_none_or(|s| doc.rows[r].session == s)
+            && self.filter.as_ref().is_none_or(|f| f.matches(doc, r))
     }
 
     /// Takes in what the reader added since the last call.
@@ -219,7 +219,7 @@ impl App {
             self.rebuild(doc);
         }
         for r in self.seen..doc.rows.len() {
-            if self.shows(doc, r, &doc.rows[r]) {
+            if self.shows(doc, r) {
                 self.view.push(r as u32);
             }
         }
@@ -243,7 +243,7 @@ impl App {
     fn rebuild(&mut self, doc: &Doc) {
         let keep = self.selected();
         self.view = (0..doc.rows.len())
-            .filter(|&r| self.shows(doc, r, &doc.rows[r]))
+            .filter(|&r| self.shows(doc, r))
             .map(|r| r as u32)
             .collect();
         self.seen = doc.rows.len();
@@ -404,7 +404,7 @@ impl App {
             return;
         };
         let what = format!("match of /{}/", self.search_text);
-        self.seek(doc, forward, &what, |_, row| re.is_match(&row.text));
+        self.seek(doc, forward, &what, |r, _| re.is_match(&doc.text(r)));
     }
 
     /// Applies one action.
@@ -446,16 +446,16 @@ impl App {
                 doc,
                 a == Action::NextViolation,
                 "line with a finding",
-                |_, r| r.sev.is_some_and(|s| s >= Severity::Note),
+                |_, r| r.sev().is_some_and(|s| s >= Severity::Note),
             ),
             Action::NextError | Action::PrevError => {
                 self.seek(doc, a == Action::NextError, "error", |_, r| {
-                    r.sev == Some(Severity::Error)
+                    r.sev() == Some(Severity::Error)
                 })
             }
             Action::NextWarning | Action::PrevWarning => {
                 self.seek(doc, a == Action::NextWarning, "warning", |_, r| {
-                    r.sev >= Some(Severity::Warning)
+                    r.sev() >= Some(Severity::Warning)
                 })
             }
             Action::NextGap | Action::PrevGap => {
@@ -467,12 +467,11 @@ impl App {
             }
             Action::NextGame | Action::PrevGame => {
                 self.seek(doc, a == Action::NextGame, "game", |r, row| {
-                    let Some(p) = row.pos else { return false };
+                    let Some(p) = doc.pos(r) else { return false };
                     (0..r)
                         .rev()
-                        .map(|i| &doc.rows[i])
-                        .find(|x| x.session == row.session)
-                        .is_none_or(|x| x.pos.is_none_or(|q| q.game != p.game))
+                        .find(|&i| doc.rows[i].session == row.session)
+                        .is_none_or(|i| doc.pos(i).is_none_or(|q| q.game != p.game))
                 })
             }
             Action::NextSearch | Action::PrevSearch => {
@@ -679,13 +678,9 @@ impl App {
 /// `(session, seq)` of every search start, sorted.
 fn search_starts(doc: &Doc) -> Vec<(u16, u64)> {
     let mut v: Vec<(u16, u64)> = doc
-        .decoder
-        .sessions()
-        .enumerate()
-        .flat_map(|(i, s)| {
-            let i = u16::try_from(i).unwrap_or(u16::MAX);
-            s.searches.iter().map(move |x| (i, x.started.seq))
-        })
+        .searches
+        .iter()
+        .map(|x| (x.session, doc.rows[x.start as usize].seq))
         .collect();
     v.sort_unstable();
     v

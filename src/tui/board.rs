@@ -34,8 +34,7 @@ fn game_at(s: &Session, game: usize) -> Option<&Game> {
 
 /// The board after row `r`, when the line is inside a game with a known board.
 pub fn position_at(doc: &Doc, r: usize) -> Option<Position> {
-    let row = doc.rows.get(r)?;
-    let p = row.pos?;
+    let p = doc.pos(r)?;
     let g = game_at(session_of(doc, r)?, p.game)?;
     let text = g.position_after(p.ply)?;
     let last_ply = p.ply.checked_sub(1).and_then(|i| g.plies.get(i));
@@ -137,25 +136,28 @@ pub fn search_at(doc: &Doc, r: usize) -> Option<SearchView> {
     let row = doc.rows.get(r)?;
     let s = session_of(doc, r)?;
     let protocol = s.protocol?;
-    let i = s.searches.partition_point(|x| x.started.seq <= row.seq);
-    let search = s.searches.get(i.checked_sub(1)?)?;
-    let end_seq = search.ended.map_or(u64::MAX, |e| e.seq);
+    // The last search of the line's session that started at or before it.
+    let search = doc
+        .searches
+        .iter()
+        .rev()
+        .filter(|x| x.start as usize <= r)
+        .find(|x| x.session == row.session)?;
+    let start = search.start as usize;
+    let end = search.end as usize;
     let mut v = SearchView {
-        request: search.request.clone(),
-        running: end_seq >= row.seq,
+        request: doc.text(start).trim().to_owned(),
+        running: end >= r,
         ..SearchView::default()
     };
     // The last report of this search at or before the cursor.
-    let lo = r.saturating_sub(REPORT_LOOKBACK);
-    for k in (lo..=r).rev() {
+    let lo = r.saturating_sub(REPORT_LOOKBACK).max(start);
+    for k in (lo..=r.min(end)).rev() {
         let x = &doc.rows[k];
-        if x.seq < search.started.seq {
-            break;
-        }
-        if x.session != row.session || x.seq > end_seq || !matches!(x.kind, "info" | "thinking") {
+        if x.session != row.session || !matches!(doc.kind(k), "info" | "thinking") {
             continue;
         }
-        let (msg, _) = protocol::parse(protocol, Dir::FromEngine, &x.text);
+        let (msg, _) = protocol::parse(protocol, Dir::FromEngine, &doc.text(k));
         match msg {
             Msg::Uci(crate::protocol::uci::Msg::Info(info)) => {
                 if info.pv.is_none() && info.score.is_none() {
@@ -189,10 +191,11 @@ pub fn search_at(doc: &Doc, r: usize) -> Option<SearchView> {
         v.report_row = Some(k);
         break;
     }
-    if let Some(g) = search.game.and_then(|gi| game_at(s, gi))
+    if let Some(p) = doc.pos(start)
+        && let Some(g) = game_at(s, p.game)
         && g.kind == GameKind::Chess
         && v.report_row.is_some()
-        && let Some(san) = san_line(g, search.ply, &v.pv)
+        && let Some(san) = san_line(g, p.ply, &v.pv)
     {
         v.pv = san;
     }
@@ -223,8 +226,7 @@ fn san_line(g: &Game, ply: usize, pv: &str) -> Option<String> {
 /// Evaluations of a game's plies from White's (chess) or Black's (Othello, first to move)
 /// point of view, in pawns or discs, mates clamped to ±`clamp`: (ply, value).
 pub fn eval_series(doc: &Doc, r: usize, clamp: f64) -> Option<(Vec<(f64, f64)>, usize)> {
-    let row = doc.rows.get(r)?;
-    let p = row.pos?;
+    let p = doc.pos(r)?;
     let g = game_at(session_of(doc, r)?, p.game)?;
     let first_is_second_player = g
         .start

@@ -1,42 +1,122 @@
-//! What the viewer shows, built by a reader thread: one compact row per line of the input,
-//! and the one decoder and judge that `decode` and `check` run, fed the same events.
+//! What the viewer shows, built by a reader thread: a compact index of the input (32 bytes a
+//! line), and the one decoder and judge that `decode` and `check` run, fed the same events.
 //!
-//! The UI thread draws from this under a lock (trippy's snapshot model): the reader appends
-//! rows in batches, so a frame never waits for more than one batch.
+//! A recording is memory-mapped and each line's text is read from the map when it is drawn
+//! (parsed as the recording format defines it); a log's lines are kept once, back to back in
+//! one buffer, since an imported event cannot be re-read from its place in the log. What the
+//! panes need besides (positions, searches, answered requests) is kept where it changes, not
+//! per line. The UI thread draws from this under a lock: the reader appends in batches, so a
+//! frame never waits for more than one batch.
 
 use crate::protocol::Protocol;
 use crate::recording::{Eol, Event, Source};
 use crate::rules::{Finding, HangVerdict, Judge, LatencyStats, Profile, Severity};
-use crate::session::{Decoded, Decoder, PosRef};
+use crate::session::{Decoded, Decoder, Owed, PosRef};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-/// One line of the input, as the list needs it. The decoded message itself is not kept: the
-/// detail pane parses the selected line again with the same parser.
-#[derive(Debug, Clone)]
+/// One line of the input: 32 bytes.
+#[derive(Debug, Clone, Copy)]
 pub struct Row {
     pub seq: u64,
     /// Nanoseconds since the start of the input.
     pub t: u64,
+    /// Offset of the text (40 bits: in the file for a recording, in the text buffer for a
+    /// log) and the flags below.
+    packed: u64,
     /// Line of the input file (0: unknown).
-    pub line: u64,
-    pub text: Box<str>,
-    /// The exact bytes, when `text` is not them (invalid UTF-8).
-    pub raw: Option<Box<[u8]>>,
-    /// The board after the line.
-    pub pos: Option<PosRef>,
-    /// Decoded kind (`go`, `bestmove`, `info`...), `-` when undecoded.
-    pub kind: &'static str,
+    pub line: u32,
     pub session: u16,
-    pub src: Source,
-    pub eol: Eol,
+    kind: u8,
+    _spare: u8,
+}
+
+const OFFSET_BITS: u32 = 40;
+const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+const SEV_SHIFT: u32 = 40; // 3 bits: 0 none, 1 + Severity
+const SRC_SHIFT: u32 = 43; // 2 bits
+const EOL_SHIFT: u32 = 45; // 2 bits
+const MOVED: u64 = 1 << 47;
+const OPEN: u64 = 1 << 48;
+const ANSWER: u64 = 1 << 49;
+
+impl Row {
+    fn offset(&self) -> u64 {
+        self.packed & OFFSET_MASK
+    }
+
+    pub fn src(&self) -> Source {
+        match (self.packed >> SRC_SHIFT) & 3 {
+            0 => Source::Gui,
+            1 => Source::Engine,
+            2 => Source::Stderr,
+            _ => Source::Proxy,
+        }
+    }
+
+    pub fn eol(&self) -> Eol {
+        match (self.packed >> EOL_SHIFT) & 3 {
+            0 => Eol::Lf,
+            1 => Eol::Crlf,
+            _ => Eol::None,
+        }
+    }
+
     /// The worst finding on the line.
-    pub sev: Option<Severity>,
+    pub fn sev(&self) -> Option<Severity> {
+        match (self.packed >> SEV_SHIFT) & 7 {
+            1 => Some(Severity::Chat),
+            2 => Some(Severity::Note),
+            3 => Some(Severity::Warning),
+            4 => Some(Severity::Error),
+            _ => None,
+        }
+    }
+
+    fn set_sev(&mut self, s: Severity) {
+        if self.sev() < Some(s) {
+            self.packed = (self.packed & !(7 << SEV_SHIFT)) | ((s as u64 + 1) << SEV_SHIFT);
+        }
+    }
+
     /// The line changed the board.
-    pub moved: bool,
-    /// The line answered a request: how long after it (ns).
-    pub latency: Option<u64>,
-    /// The line is a request the engine still owes an answer to.
-    pub open: bool,
+    pub fn moved(&self) -> bool {
+        self.packed & MOVED != 0
+    }
+
+    /// The line is a request still owed an answer at the end of the input.
+    pub fn open(&self) -> bool {
+        self.packed & OPEN != 0
+    }
+}
+
+/// Where the lines' text is.
+enum Texts {
+    /// Lines back to back: row `i`'s text ends where row `i + 1`'s starts.
+    Buffer(Vec<u8>),
+    /// The recording, mapped: each row points at its JSON line.
+    Map {
+        map: memmap2::Mmap,
+        guard: crate::cli::mapguard::MapGuard,
+    },
+}
+
+/// An obligation once answered or withdrawn.
+#[derive(Debug, Clone)]
+pub struct Answered {
+    pub open_row: u32,
+    pub close_row: u32,
+    pub cancelled: bool,
+    pub owed: Owed,
+}
+
+/// A search: the line that started it and the one that ended it.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchSpan {
+    pub session: u16,
+    pub start: u32,
+    /// `u32::MAX` while it runs.
+    pub end: u32,
 }
 
 /// Everything the reader built so far.
@@ -46,6 +126,17 @@ pub struct Doc {
     /// `recording` or the log format.
     pub format: String,
     pub rows: Vec<Row>,
+    texts: Texts,
+    /// The kinds rows point at.
+    kinds: Vec<&'static str>,
+    /// Per session: (first row, position) each time the position changes.
+    positions: Vec<Vec<(u32, Option<PosRef>)>>,
+    /// Latency of the lines that answered a request: (row, ns), in row order.
+    latencies_by_row: Vec<(u32, u64)>,
+    pub answered: Vec<Answered>,
+    answered_by_open: HashMap<u32, u32>,
+    pub searches: Vec<SearchSpan>,
+    search_counts: Vec<u64>,
     pub findings: Vec<Finding>,
     /// Findings by row index.
     pub row_findings: HashMap<u32, Vec<u32>>,
@@ -80,6 +171,14 @@ impl Doc {
             file: file.into(),
             format: format.into(),
             rows: Vec::new(),
+            texts: Texts::Buffer(Vec::new()),
+            kinds: vec!["-"],
+            positions: Vec::new(),
+            latencies_by_row: Vec::new(),
+            answered: Vec::new(),
+            answered_by_open: HashMap::new(),
+            searches: Vec::new(),
+            search_counts: Vec::new(),
             findings: Vec::new(),
             row_findings: HashMap::new(),
             decoder,
@@ -97,17 +196,75 @@ impl Doc {
         }
     }
 
-    /// A decoder as `check` sets it up, keeping what the panes need (games, searches,
-    /// obligations) but not the lines.
+    /// Reads the lines' text from this map of the recording instead of keeping it: rows are
+    /// then pushed with their byte offset in it ([`Doc::push_at`]).
+    pub fn use_map(&mut self, map: memmap2::Mmap) {
+        let guard = crate::cli::mapguard::MapGuard::new(&map);
+        self.texts = Texts::Map { map, guard };
+    }
+
+    /// The mapped recording, when the text comes from it.
+    pub fn map(&self) -> Option<&[u8]> {
+        match &self.texts {
+            Texts::Map { map, .. } => Some(map),
+            Texts::Buffer(_) => None,
+        }
+    }
+
+    /// The recording shrank under the map: lines past its new end read as zeros.
+    pub fn map_shrunk(&self) -> bool {
+        matches!(&self.texts, Texts::Map { guard, .. } if guard.shrunk())
+    }
+
+    /// A decoder as `check` sets it up, keeping the games (for the boards) but neither the
+    /// lines nor finished searches and answered requests: the document keeps those compactly.
     pub fn decoder(
         protocol: Option<Protocol>,
         presets: Vec<(Option<String>, Protocol, String)>,
     ) -> Decoder {
-        Decoder::new(protocol).with_detected(presets)
+        Decoder::new(protocol)
+            .with_detected(presets)
+            .retain_searches(false)
     }
 
-    /// Decodes and judges one event and adds its row.
+    fn intern(&mut self, kind: &'static str) -> u8 {
+        match self.kinds.iter().position(|k| *k == kind) {
+            Some(i) => i as u8,
+            None if self.kinds.len() < 255 => {
+                self.kinds.push(kind);
+                (self.kinds.len() - 1) as u8
+            }
+            None => 0,
+        }
+    }
+
+    pub fn kind(&self, r: usize) -> &'static str {
+        self.rows
+            .get(r)
+            .and_then(|row| self.kinds.get(usize::from(row.kind)))
+            .copied()
+            .unwrap_or("-")
+    }
+
+    /// Decodes and judges one event and adds its row, keeping its text.
     pub fn push(&mut self, ev: &Event, line: Option<u64>) {
+        let offset = match &mut self.texts {
+            Texts::Buffer(b) => {
+                let at = b.len() as u64;
+                match &ev.hex {
+                    Some(_) => b.extend_from_slice(&ev.line_bytes()),
+                    None => b.extend_from_slice(ev.text.as_bytes()),
+                }
+                at
+            }
+            // A row without its offset in the map would show another line's text.
+            Texts::Map { .. } => u64::MAX,
+        };
+        self.push_at(ev, line, offset);
+    }
+
+    /// [`Doc::push`] for a mapped recording: `offset` is where the event's line starts.
+    pub fn push_at(&mut self, ev: &Event, line: Option<u64>, offset: u64) {
         if let Some(l) = line {
             self.decoder.set_input_line(l);
         }
@@ -125,48 +282,206 @@ impl Doc {
         if self.wall_start.is_none() {
             self.wall_start = ev.ts.map(|ts| ts.saturating_sub(ev.t));
         }
+        let r = self.rows.len() as u32;
+        let kind = match (&self.decoded.msg, ev.kind) {
+            (Some(m), _) => m.kind(),
+            (None, Some(k)) => k.as_str(),
+            (None, None) => "-",
+        };
+        let kind = self.intern(kind);
+        let src = match ev.src {
+            Source::Gui => 0,
+            Source::Engine => 1,
+            Source::Stderr => 2,
+            Source::Proxy => 3,
+        };
+        let eol = match ev.eol {
+            Eol::Lf => 0,
+            Eol::Crlf => 1,
+            Eol::None => 2,
+        };
         let d = &self.decoded;
-        let raw = ev.hex.as_ref().map(|_| ev.line_bytes().into_boxed_slice());
+        let mut packed = (offset.min(OFFSET_MASK)) | (src << SRC_SHIFT) | (eol << EOL_SHIFT);
+        if d.moved {
+            packed |= MOVED;
+        }
+        let session = d.session;
+        let pos = d.position;
         self.rows.push(Row {
             seq: ev.seq,
             t: ev.t,
-            line: line.or(ev.line).unwrap_or(0),
-            text: ev.text.as_str().into(),
-            raw,
-            pos: d.position,
-            kind: match (&d.msg, ev.kind) {
-                (Some(m), _) => m.kind(),
-                (None, Some(k)) => k.as_str(),
-                (None, None) => "-",
-            },
-            session: u16::try_from(d.session).unwrap_or(u16::MAX),
-            src: ev.src,
-            eol: ev.eol,
-            sev: None,
-            moved: d.moved,
-            latency: None,
-            open: false,
+            packed,
+            line: u32::try_from(line.or(ev.line).unwrap_or(0)).unwrap_or(u32::MAX),
+            session: u16::try_from(session).unwrap_or(u16::MAX),
+            kind,
+            _spare: 0,
         });
-        for e in &self.decoded.earlier {
-            let kind = e.msg.kind();
-            if let Some(r) = self.row_of_seq(e.at.seq) {
-                self.rows[r].kind = kind;
+        // Positions, where they change.
+        if self.positions.len() <= session {
+            self.positions.resize_with(session + 1, Vec::new);
+        }
+        let changes = &mut self.positions[session];
+        if changes.last().is_none_or(|(_, p)| *p != pos) {
+            changes.push((r, pos));
+        }
+        let earlier: Vec<(u64, &'static str)> = self
+            .decoded
+            .earlier
+            .iter()
+            .map(|e| (e.at.seq, e.msg.kind()))
+            .collect();
+        for (seq, kind) in earlier {
+            let k = self.intern(kind);
+            if let Some(i) = self.row_of_seq(seq) {
+                self.rows[i].kind = k;
             }
         }
-        let closed: Vec<(u64, Option<u64>)> = self
-            .decoded
-            .closed
-            .iter()
-            .filter(|o| !o.cancelled)
-            .map(|o| (o.opened.t, Some(ev.t.saturating_sub(o.opened.t))))
-            .collect();
-        if let Some((_, lat)) = closed.first()
-            && let Some(last) = self.rows.last_mut()
-        {
-            last.latency = *lat;
-        }
+        self.track_answers(r, ev.t);
+        self.track_searches(session, r);
         self.place_findings(from);
         self.generation += 1;
+    }
+
+    fn track_answers(&mut self, r: u32, t: u64) {
+        let closed = std::mem::take(&mut self.decoded.closed);
+        for o in &closed {
+            let open_row = self.row_of_seq(o.opened.seq).map_or(u32::MAX, |x| x as u32);
+            if !o.cancelled && open_row != r && self.rows[r as usize].packed & ANSWER == 0 {
+                self.latencies_by_row
+                    .push((r, t.saturating_sub(o.opened.t)));
+                self.rows[r as usize].packed |= ANSWER;
+            }
+            self.answered_by_open
+                .insert(open_row, self.answered.len() as u32);
+            self.answered.push(Answered {
+                open_row,
+                close_row: r,
+                cancelled: o.cancelled,
+                owed: o.owed.clone(),
+            });
+            if matches!(o.owed, Owed::BestMove | Owed::Move | Owed::NboardMove) {
+                let s = self.rows[r as usize].session;
+                if let Some(x) = self
+                    .searches
+                    .iter_mut()
+                    .rev()
+                    .find(|x| x.session == s && x.end == u32::MAX)
+                {
+                    x.end = r;
+                }
+            }
+        }
+        self.decoded.closed = closed;
+    }
+
+    fn track_searches(&mut self, session: usize, r: u32) {
+        let count = self.decoder.session(session).map_or(0, |s| s.search_count);
+        if self.search_counts.len() <= session {
+            self.search_counts.resize(session + 1, 0);
+        }
+        if count > self.search_counts[session] {
+            self.search_counts[session] = count;
+            let s = u16::try_from(session).unwrap_or(u16::MAX);
+            // A new search ends the one before it in the same session.
+            if let Some(x) = self
+                .searches
+                .iter_mut()
+                .rev()
+                .find(|x| x.session == s && x.end == u32::MAX)
+            {
+                x.end = r;
+            }
+            self.searches.push(SearchSpan {
+                session: s,
+                start: r,
+                end: u32::MAX,
+            });
+        }
+    }
+
+    /// The board after row `r`.
+    pub fn pos(&self, r: usize) -> Option<PosRef> {
+        let row = self.rows.get(r)?;
+        let changes = self.positions.get(usize::from(row.session))?;
+        let i = changes.partition_point(|(x, _)| *x as usize <= r);
+        changes.get(i.checked_sub(1)?)?.1
+    }
+
+    /// How long after its request row `r` came, when it answered one.
+    pub fn latency(&self, r: usize) -> Option<u64> {
+        let row = self.rows.get(r)?;
+        if row.packed & ANSWER == 0 {
+            return None;
+        }
+        let i = self
+            .latencies_by_row
+            .binary_search_by_key(&(r as u32), |(x, _)| *x)
+            .ok()?;
+        Some(self.latencies_by_row[i].1)
+    }
+
+    /// The request row `r` opened, once answered or withdrawn.
+    pub fn answer_of(&self, r: usize) -> Option<&Answered> {
+        let i = *self.answered_by_open.get(&(r as u32))?;
+        self.answered.get(i as usize)
+    }
+
+    /// The requests row `r` answered or withdrew.
+    pub fn answers_by(&self, r: usize) -> &[Answered] {
+        let r = r as u32;
+        let lo = self.answered.partition_point(|a| a.close_row < r);
+        let hi = self.answered.partition_point(|a| a.close_row <= r);
+        &self.answered[lo..hi]
+    }
+
+    /// The event of row `r` as read again (a recording's line from the map; for a log, the
+    /// kept text with the row's source and ending).
+    pub fn event(&self, r: usize) -> Option<Event> {
+        let row = self.rows.get(r)?;
+        let off = row.offset() as usize;
+        match &self.texts {
+            Texts::Buffer(b) => {
+                let end = self
+                    .rows
+                    .get(r + 1)
+                    .map_or(b.len(), |n| n.offset() as usize);
+                let bytes = b.get(off..end.max(off))?;
+                let mut ev = Event::line(row.seq, row.t, row.src(), String::from_utf8_lossy(bytes));
+                if std::str::from_utf8(bytes).is_err() {
+                    ev.hex = Some(crate::recording::event::to_hex(bytes));
+                }
+                ev.eol = row.eol();
+                Some(ev)
+            }
+            Texts::Map { map, .. } => {
+                let rest = map.get(off..)?;
+                let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+                let line = rest[..end].strip_suffix(b"\r").unwrap_or(&rest[..end]);
+                serde_json::from_slice::<Event>(line).ok()
+            }
+        }
+    }
+
+    /// The text of row `r` (invalid UTF-8 replaced; [`Doc::event`] has the exact bytes).
+    pub fn text(&self, r: usize) -> Cow<'_, str> {
+        let Some(row) = self.rows.get(r) else {
+            return Cow::Borrowed("");
+        };
+        match &self.texts {
+            Texts::Buffer(b) => {
+                let off = row.offset() as usize;
+                let end = self
+                    .rows
+                    .get(r + 1)
+                    .map_or(b.len(), |n| n.offset() as usize);
+                b.get(off..end.max(off))
+                    .map_or(Cow::Borrowed(""), String::from_utf8_lossy)
+            }
+            Texts::Map { .. } => Cow::Owned(
+                self.event(r)
+                    .map_or_else(|| "(unreadable: the file changed)".to_owned(), |e| e.text),
+            ),
+        }
     }
 
     /// Files findings from index `from` on under their rows, at the profile's severity.
@@ -188,8 +503,7 @@ impl Doc {
                 continue;
             };
             let sev = f.severity;
-            let row = &mut self.rows[r];
-            row.sev = row.sev.max(Some(sev));
+            self.rows[r].set_sev(sev);
             self.row_findings
                 .entry(r as u32)
                 .or_default()
@@ -239,7 +553,7 @@ impl Doc {
             .collect();
         for seq in open {
             if let Some(r) = self.row_of_seq(seq) {
-                self.rows[r].open = true;
+                self.rows[r].packed |= OPEN;
             }
         }
         self.done = true;
@@ -271,5 +585,13 @@ impl Doc {
             }
         }
         c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_row_is_32_bytes() {
+        assert_eq!(std::mem::size_of::<super::Row>(), 32);
     }
 }

@@ -3,9 +3,9 @@
 
 use super::app::{App, Areas, Focus, PromptKind, TimeMode, ViolationItem, secs};
 use super::board::{self, Position};
-use super::doc::{Doc, Row};
+use super::doc::Doc;
 use crate::protocol::{self, Dir};
-use crate::recording::{Eol, Source};
+use crate::recording::{Eol, Event, Source};
 use crate::rules::Severity;
 use crate::session::GameKind;
 use ratatui::Frame;
@@ -128,7 +128,8 @@ pub fn visible(text: &str) -> String {
     s
 }
 
-fn time_cell(app: &App, doc: &Doc, view_i: usize, row: &Row) -> String {
+fn time_cell(app: &App, doc: &Doc, view_i: usize, r: usize) -> String {
+    let row = &doc.rows[r];
     match app.time_mode {
         TimeMode::SinceStart => format!("{:>11.6}", row.t as f64 / 1e9),
         TimeMode::Delta => {
@@ -149,7 +150,7 @@ fn time_cell(app: &App, doc: &Doc, view_i: usize, row: &Row) -> String {
             }
             None => format!("{:>11.6}", row.t as f64 / 1e9),
         },
-        TimeMode::SinceRequest => match row.latency {
+        TimeMode::SinceRequest => match doc.latency(r) {
             Some(l) => format!("↳{:>10.6}", l as f64 / 1e9),
             None => " ".repeat(11),
         },
@@ -184,8 +185,9 @@ fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     )];
     for (k, &r) in app.view.iter().enumerate().skip(app.offset).take(height) {
         let row = &doc.rows[r as usize];
+        let text = doc.text(r as usize);
         let selected = k == app.cursor;
-        let gutter = match row.sev {
+        let gutter = match row.sev() {
             Some(Severity::Error) => Span::styled("●", Style::default().fg(t.error)),
             Some(Severity::Warning) => Span::styled("▲", Style::default().fg(t.warning)),
             Some(Severity::Note) => Span::styled("•", Style::default().fg(t.note)),
@@ -196,16 +198,19 @@ fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
             .iter()
             .find(|(_, m)| **m == r)
             .map_or(" ".to_owned(), |(c, _)| c.to_string());
-        let color = src_color(app, row.src);
+        let color = src_color(app, row.src());
         let mut text_style = Style::default().fg(color);
-        if app.search.as_ref().is_some_and(|re| re.is_match(&row.text)) {
+        if app.search.as_ref().is_some_and(|re| re.is_match(&text)) {
             text_style = text_style.bg(t.match_bg);
         }
         let mut spans = vec![
             gutter,
             Span::styled(mark, Style::default().fg(t.focus)),
             Span::raw(" "),
-            Span::styled(time_cell(app, doc, k, row), Style::default().fg(t.dim)),
+            Span::styled(
+                time_cell(app, doc, k, r as usize),
+                Style::default().fg(t.dim),
+            ),
             Span::raw(" "),
         ];
         if sessions > 1 {
@@ -216,13 +221,16 @@ fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         }
         spans.extend([
             Span::styled(
-                format!("{} ", arrow(app, row.src)),
+                format!("{} ", arrow(app, row.src())),
                 Style::default().fg(color),
             ),
-            Span::styled(format!("{:<12} ", row.kind), Style::default().fg(t.dim)),
-            Span::styled(visible(&row.text), text_style),
+            Span::styled(
+                format!("{:<12} ", doc.kind(r as usize)),
+                Style::default().fg(t.dim),
+            ),
+            Span::styled(visible(&text), text_style),
         ]);
-        if row.open {
+        if row.open() {
             spans.push(Span::styled("  ⏳ unanswered", Style::default().fg(t.hang)));
         }
         let mut line = Line::from(spans);
@@ -249,8 +257,8 @@ fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
 }
 
 /// The exact bytes of a line: control bytes, CR and invalid UTF-8 escaped, the ending named.
-fn bytes_line(row: &Row) -> String {
-    let bytes: &[u8] = row.raw.as_deref().unwrap_or(row.text.as_bytes());
+fn bytes_line(ev: &Event) -> String {
+    let bytes = ev.line_bytes();
     let mut s = String::new();
     for chunk in bytes.utf8_chunks() {
         s.push_str(&visible(chunk.valid()));
@@ -258,7 +266,7 @@ fn bytes_line(row: &Row) -> String {
             s.push_str(&format!("\\x{b:02x}"));
         }
     }
-    match row.eol {
+    match ev.eol {
         Eol::Lf => s.push_str("\\n"),
         Eol::Crlf => s.push_str("\\r\\n"),
         Eol::None => s.push_str("  (no line ending)"),
@@ -285,9 +293,16 @@ fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
         return;
     };
     let row = &doc.rows[r];
+    let Some(ev) = doc.event(r) else {
+        f.render_widget(
+            Paragraph::new("the line can no longer be read: the file changed").block(b),
+            area,
+        );
+        return;
+    };
     let session = doc.decoder.session(usize::from(row.session));
     let dim = Style::default().fg(t.dim);
-    let who = match row.src {
+    let who = match row.src() {
         Source::Gui => "GUI → engine",
         Source::Engine => "engine → GUI",
         Source::Stderr => "engine stderr",
@@ -306,25 +321,25 @@ fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
             format!("event {} · {:.6} s · ", row.seq, row.t as f64 / 1e9),
             dim,
         ),
-        Span::styled(who, Style::default().fg(src_color(app, row.src))),
+        Span::styled(who, Style::default().fg(src_color(app, row.src()))),
         Span::styled(
-            format!(" · {}", row.kind),
+            format!(" · {}", doc.kind(r)),
             Style::default().add_modifier(Modifier::BOLD),
         ),
     ])];
     lines.push(Line::from(vec![
         Span::styled("bytes  ", dim),
-        Span::raw(bytes_line(row)),
+        Span::raw(bytes_line(&ev)),
     ]));
     if let (Some(s), Some(dir)) = (
         session.and_then(|s| s.protocol),
-        match row.src {
+        match row.src() {
             Source::Gui => Some(Dir::ToEngine),
             Source::Engine => Some(Dir::FromEngine),
             _ => None,
         },
     ) {
-        let (msg, _) = protocol::parse(s, dir, &row.text);
+        let (msg, _) = protocol::parse(s, dir, &ev.text);
         lines.push(Line::from(vec![
             Span::styled("fields ", dim),
             Span::raw(fields(&msg)),
@@ -346,54 +361,62 @@ fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
             lines.push(Line::styled(format!("  spec: {}", rule.source), dim));
         }
     }
-    if let Some(s) = session {
-        for o in &s.obligations {
-            if o.opened.seq == row.seq {
-                let state = match o.closed {
-                    Some(c) if o.cancelled => {
-                        format!("withdrawn after {}", secs(c.t.saturating_sub(o.opened.t)))
-                    }
-                    Some(c) => {
-                        let at = doc
-                            .row_of_seq(c.seq)
-                            .map(|i| doc.rows[i].line)
-                            .filter(|&l| l > 0);
-                        format!(
-                            "answered after {}{}",
-                            secs(c.t.saturating_sub(o.opened.t)),
-                            at.map(|l| format!(" (line {l})")).unwrap_or_default()
-                        )
-                    }
-                    None => "still owed".to_owned(),
-                };
-                lines.push(Line::from(vec![
-                    Span::styled("opens  ", dim),
-                    Span::styled(
-                        format!("engine owes {}: {state}", o.owed),
-                        Style::default().fg(t.hang),
-                    ),
-                ]));
-            }
-            if o.closed.is_some_and(|c| c.seq == row.seq) && o.opened.seq != row.seq {
-                let line = doc
-                    .row_of_seq(o.opened.seq)
-                    .map(|i| doc.rows[i].line)
-                    .filter(|&l| l > 0);
-                lines.push(Line::from(vec![
-                    Span::styled("closes ", dim),
-                    Span::styled(
-                        format!(
-                            "{} `{}`{} after {}",
-                            if o.cancelled { "withdraws" } else { "answers" },
-                            o.request,
-                            line.map(|l| format!(" (line {l})")).unwrap_or_default(),
-                            secs(o.closed.map_or(0, |c| c.t).saturating_sub(o.opened.t))
-                        ),
-                        Style::default().fg(t.hang),
-                    ),
-                ]));
-            }
-        }
+    // The request this line made: answered (when, by which line), or still owed.
+    let line_of = |i: u32| {
+        doc.rows
+            .get(i as usize)
+            .map(|x| x.line)
+            .filter(|&l| l > 0)
+            .map(|l| format!(" (line {l})"))
+            .unwrap_or_default()
+    };
+    let t_of = |i: u32| doc.rows.get(i as usize).map_or(row.t, |x| x.t);
+    if let Some(a) = doc.answer_of(r) {
+        let after = secs(t_of(a.close_row).saturating_sub(row.t));
+        let state = if a.cancelled {
+            format!("withdrawn after {after}{}", line_of(a.close_row))
+        } else {
+            format!("answered after {after}{}", line_of(a.close_row))
+        };
+        lines.push(Line::from(vec![
+            Span::styled("opens  ", dim),
+            Span::styled(
+                format!("engine owes {}: {state}", a.owed),
+                Style::default().fg(t.hang),
+            ),
+        ]));
+    }
+    if let Some(o) = doc
+        .decoder
+        .open_obligations(usize::from(row.session))
+        .find(|o| o.opened.seq == row.seq)
+    {
+        lines.push(Line::from(vec![
+            Span::styled("opens  ", dim),
+            Span::styled(
+                format!("engine owes {}: still owed", o.owed),
+                Style::default().fg(t.hang),
+            ),
+        ]));
+    }
+    for a in doc
+        .answers_by(r)
+        .iter()
+        .filter(|a| a.open_row as usize != r)
+    {
+        lines.push(Line::from(vec![
+            Span::styled("closes ", dim),
+            Span::styled(
+                format!(
+                    "{} `{}`{} after {}",
+                    if a.cancelled { "withdraws" } else { "answers" },
+                    doc.text(a.open_row as usize).trim(),
+                    line_of(a.open_row),
+                    secs(row.t.saturating_sub(t_of(a.open_row)))
+                ),
+                Style::default().fg(t.hang),
+            ),
+        ]));
     }
     f.render_widget(
         Paragraph::new(lines).block(b).wrap(Wrap { trim: false }),

@@ -14,7 +14,7 @@
 //! | `session:N` | session N (1-based, as in the session list) |
 //! | anything else | a regular expression on the text (case-insensitive); `re:X` forces it |
 
-use super::doc::{Doc, Row};
+use super::doc::Doc;
 use crate::recording::Source;
 use crate::rules::Severity;
 use regex::{Regex, RegexBuilder};
@@ -55,10 +55,10 @@ impl Filter {
         self.terms.is_empty()
     }
 
-    pub fn matches(&self, doc: &Doc, r: usize, row: &Row) -> bool {
+    pub fn matches(&self, doc: &Doc, r: usize) -> bool {
         self.terms
             .iter()
-            .all(|(neg, t)| term_matches(t, doc, r, row) != *neg)
+            .all(|(neg, t)| term_matches(t, doc, r) != *neg)
     }
 }
 
@@ -126,10 +126,11 @@ pub fn duration_ns(x: &str) -> Option<u64> {
     (v.is_finite() && v >= 0.0).then_some((v * scale) as u64)
 }
 
-fn term_matches(t: &Term, doc: &Doc, r: usize, row: &Row) -> bool {
+fn term_matches(t: &Term, doc: &Doc, r: usize) -> bool {
+    let row = &doc.rows[r];
     match t {
-        Term::Src(s) => row.src == *s,
-        Term::Kind(k) => row.kind.eq_ignore_ascii_case(k),
+        Term::Src(s) => row.src() == *s,
+        Term::Kind(k) => doc.kind(r).eq_ignore_ascii_case(k),
         Term::Rule { id, prefix } => doc.findings_of(r).iter().any(|f| {
             if *prefix {
                 f.rule.starts_with(id.as_str())
@@ -137,11 +138,11 @@ fn term_matches(t: &Term, doc: &Doc, r: usize, row: &Row) -> bool {
                 f.rule == id
             }
         }),
-        Term::Sev(s) => row.sev.is_some_and(|x| x >= *s),
-        Term::Open => row.open,
-        Term::Latency(ns) => row.latency.is_some_and(|l| l > *ns),
+        Term::Sev(s) => row.sev().is_some_and(|x| x >= *s),
+        Term::Open => row.open(),
+        Term::Latency(ns) => doc.latency(r).is_some_and(|l| l > *ns),
         Term::Session(s) => row.session == *s,
-        Term::Text(re) => re.is_match(&row.text),
+        Term::Text(re) => re.is_match(&doc.text(r)),
     }
 }
 

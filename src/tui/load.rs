@@ -17,14 +17,61 @@ pub fn lock(doc: &Mutex<Doc>) -> MutexGuard<'_, Doc> {
     doc.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Reads the whole input into `doc`; `notify` is called after each batch.
+/// Maps `path` when it is a recording read in place, so the rows point into it instead of
+/// keeping their text; `None` for logs and standard input (their text is kept).
+pub fn map_recording(input: &Input, path: &std::path::Path) -> Option<memmap2::Mmap> {
+    if input.recording_header().is_none() || path.as_os_str() == "-" {
+        return None;
+    }
+    let f = std::fs::File::open(path).ok()?;
+    // SAFETY: the map is read-only. A recording truncated while it is shown would fault
+    // (SIGBUS): the document registers the map with the guard, which maps zeros instead, and
+    // the lines past the end then say they can no longer be read.
+    #[allow(unsafe_code)]
+    let map = unsafe { memmap2::Mmap::map(&f) }.ok()?;
+    Some(map)
+}
+
+/// Byte offsets of a mapped recording's lines, found as the reader reports line numbers.
+struct Offsets {
+    line: u64,
+    at: usize,
+}
+
+impl Offsets {
+    /// Where line `n` (1-based, the header is line 1) starts.
+    fn of(&mut self, map: &[u8], n: u64) -> u64 {
+        while self.line < n {
+            match memchr::memchr(b'\n', &map[self.at.min(map.len())..]) {
+                Some(i) => self.at += i + 1,
+                None => self.at = map.len(),
+            }
+            self.line += 1;
+        }
+        self.at as u64
+    }
+}
+
+/// Reads the whole input into `doc`; `notify` is called after each batch. A mapped
+/// recording's rows point into the map ([`Doc::use_map`] before).
 pub fn load(input: &Input, doc: &Mutex<Doc>, notify: &dyn Fn()) {
     let mut batch: Vec<(Event, Option<u64>)> = Vec::with_capacity(BATCH);
     let mut last_flush = Instant::now();
-    let flush = |batch: &mut Vec<(Event, Option<u64>)>| {
+    let mut offsets = Offsets { line: 1, at: 0 };
+    let mut flush = |batch: &mut Vec<(Event, Option<u64>)>| {
         let mut d = lock(doc);
         for (ev, line) in batch.drain(..) {
-            d.push(&ev, line);
+            let off = d.map().map(|m| match line {
+                Some(n) => offsets.of(m, n),
+                None => u64::MAX,
+            });
+            match off {
+                Some(off) => d.push_at(&ev, line, off),
+                None => d.push(&ev, line),
+            }
+        }
+        if let Some(len) = d.map().map(<[u8]>::len) {
+            d.progress = Some((offsets.at as u64, len as u64));
         }
         drop(d);
         notify();
@@ -52,6 +99,9 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, notify: &dyn Fn()) {
         Ok((_, Err(e))) => d.error = Some(format!("{}: {e}", d.file)),
         Err(e) => d.error = Some(format!("{e:#}")),
         Ok(_) => {}
+    }
+    if d.map_shrunk() {
+        d.error = Some(format!("{}: the file shrank while it was read", d.file));
     }
     d.finish(None);
     drop(d);
@@ -160,14 +210,24 @@ pub fn read_file(
     protocol: Option<crate::protocol::Protocol>,
     profile: crate::rules::Profile,
 ) -> anyhow::Result<Doc> {
+    read_file_with(path, input_format, protocol, profile, true)
+}
+
+/// [`read_file`], the recording's text kept (`map` false) or read from a map (true).
+pub fn read_file_with(
+    path: &std::path::Path,
+    input_format: Option<&str>,
+    protocol: Option<crate::protocol::Protocol>,
+    profile: crate::rules::Profile,
+    map: bool,
+) -> anyhow::Result<Doc> {
     let input = Input::open(path, input_format)?;
     let decoder = Doc::decoder(protocol, input.protocols(protocol)?);
-    let doc = Mutex::new(Doc::new(
-        input.shown(),
-        input.format_name(),
-        decoder,
-        profile,
-    ));
+    let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);
+    if map && let Some(m) = map_recording(&input, path) {
+        d.use_map(m);
+    }
+    let doc = Mutex::new(d);
     load(&input, &doc, &|| {});
     Ok(doc.into_inner().unwrap_or_else(|e| e.into_inner()))
 }
