@@ -89,15 +89,13 @@ pub fn run(a: ViewArgs) -> Result<i32> {
         input.protocols(protocol)?
     };
     let decoder = Doc::decoder(protocol, presets);
-    let doc = Arc::new(Mutex::new(Doc::new(
-        input.shown(),
-        input.format_name(),
-        decoder,
-        profile,
-    )));
-    if let Some(log) = input.log() {
-        tui::load::lock(&doc).progress = Some((0, log.size() as u64));
+    let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);
+    if !a.follow
+        && let Some(map) = tui::load::map_recording(&input, &a.file)
+    {
+        d.use_map(map);
     }
+    let doc = Arc::new(Mutex::new(d));
     let app = App::new(
         config.keys,
         theme,

@@ -137,6 +137,8 @@ pub struct Doc {
     answered_by_open: HashMap<u32, u32>,
     pub searches: Vec<SearchSpan>,
     search_counts: Vec<u64>,
+    /// Per session, the search still running (index in `searches`).
+    running: Vec<Option<usize>>,
     pub findings: Vec<Finding>,
     /// Findings by row index.
     pub row_findings: HashMap<u32, Vec<u32>>,
@@ -179,6 +181,7 @@ impl Doc {
             answered_by_open: HashMap::new(),
             searches: Vec::new(),
             search_counts: Vec::new(),
+            running: Vec::new(),
             findings: Vec::new(),
             row_findings: HashMap::new(),
             decoder,
@@ -360,14 +363,9 @@ impl Doc {
                 owed: o.owed.clone(),
             });
             if matches!(o.owed, Owed::BestMove | Owed::Move | Owed::NboardMove) {
-                let s = self.rows[r as usize].session;
-                if let Some(x) = self
-                    .searches
-                    .iter_mut()
-                    .rev()
-                    .find(|x| x.session == s && x.end == u32::MAX)
-                {
-                    x.end = r;
+                let s = usize::from(self.rows[r as usize].session);
+                if let Some(i) = self.running.get_mut(s).and_then(Option::take) {
+                    self.searches[i].end = r;
                 }
             }
         }
@@ -381,18 +379,16 @@ impl Doc {
         }
         if count > self.search_counts[session] {
             self.search_counts[session] = count;
-            let s = u16::try_from(session).unwrap_or(u16::MAX);
-            // A new search ends the one before it in the same session.
-            if let Some(x) = self
-                .searches
-                .iter_mut()
-                .rev()
-                .find(|x| x.session == s && x.end == u32::MAX)
-            {
-                x.end = r;
+            if self.running.len() <= session {
+                self.running.resize(session + 1, None);
             }
+            // A new search ends the one before it in the same session.
+            if let Some(i) = self.running[session].take() {
+                self.searches[i].end = r;
+            }
+            self.running[session] = Some(self.searches.len());
             self.searches.push(SearchSpan {
-                session: s,
+                session: u16::try_from(session).unwrap_or(u16::MAX),
                 start: r,
                 end: u32::MAX,
             });
