@@ -277,12 +277,19 @@ fn bytes_line(ev: &Event) -> String {
 /// The Debug form of a message without its empty fields: every message type shows, with no
 /// printer to keep in step with the parser.
 fn fields(msg: &protocol::Msg) -> String {
-    let d = format!("{msg:?}");
-    let empty = regex::Regex::new(r#"\w+: (None|false|\[\]|Moves\(""\)|""), ?"#).ok();
-    let some = regex::Regex::new(r"Some\(([^()]*)\)").ok();
-    let d = empty.map_or(d.clone(), |re| re.replace_all(&d, "").into_owned());
-    let d = some.map_or(d.clone(), |re| re.replace_all(&d, "$1").into_owned());
-    d.replace(", }", " }")
+    let mut d = format!("{msg:?}");
+    for (pat, with) in [
+        (r#"Some\(Moves\(("[^"]*")\)\)"#, "$1"),
+        (r#"Moves\(("[^"]*")\)"#, "$1"),
+        (r#"\w+: (None|false|\[\]|""), "#, ""),
+        (r#", \w+: (None|false|\[\]|"") \}"#, " }"),
+        (r"Some\(([^()]*)\)", "$1"),
+    ] {
+        if let Ok(re) = regex::Regex::new(pat) {
+            d = re.replace_all(&d, with).into_owned();
+        }
+    }
+    d
 }
 
 fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
@@ -527,26 +534,22 @@ fn square<'a>(app: &App, p: &Position, file: usize, rank: usize, c: char) -> Spa
 
 fn search_pane(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
     let t = &app.theme;
-    let b = block(app, "search", false);
     let dim = Style::default().fg(t.dim);
     let Some(s) = sel.and_then(|r| board::search_at(doc, r)) else {
+        let b = block(app, "search", false);
         f.render_widget(
             Paragraph::new(Line::styled("no search yet", dim)).block(b),
             area,
         );
         return;
     };
-    let mut lines = vec![Line::from(vec![
-        Span::styled(s.request.clone(), Style::default().fg(t.gui)),
-        Span::styled(
-            if s.running {
-                " · running"
-            } else {
-                " · ended"
-            },
-            dim,
-        ),
-    ])];
+    let title = format!(
+        "search · {} · {}",
+        s.request,
+        if s.running { "running" } else { "ended" }
+    );
+    let b = block(app, &title, false);
+    let mut lines = Vec::new();
     let n = |v: Option<u64>| v.map_or("-".to_owned(), human);
     lines.push(Line::from(vec![
         Span::styled("depth ", dim),
