@@ -76,7 +76,10 @@ pub struct Header {
     pub version: u32,
     /// Producing tool and version, e.g. `kibitzer 0.1.0`.
     pub tool: String,
-    /// Wall-clock time of `t = 0`, RFC 3339 with nanoseconds (UTC).
+    /// Wall-clock time of `t = 0`, RFC 3339 with nanoseconds (UTC). Empty (and left out of
+    /// the file) for an imported log that gives no date: a made-up 1970 date would be read as
+    /// a real one by people and tools.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub started: String,
     /// Engine command line (for imports: as far as the log tells).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
