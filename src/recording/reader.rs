@@ -102,7 +102,9 @@ impl<R: BufRead> Reader<R> {
             match serde_json::from_slice(trim_eol(&buf)) {
                 Ok(h) => break h,
                 // A pretty-printed header: take lines until the object closes.
-                Err(e) if e.is_eof() && buf.len() < MAX_OBJECT_BYTES => {
+                Err(e)
+                    if e.is_eof() && buf.len() < MAX_OBJECT_BYTES && lineno_opens(&buf, lineno) =>
+                {
                     if inner.read_until(b'\n', &mut buf)? == 0 {
                         return Err(RecordingError::BadHeader(e.to_string()));
                     }
@@ -238,6 +240,11 @@ fn read_error(line: u64, e: &io::Error) -> ReadIssue {
     }
 }
 
+/// A header is read over several lines only when its first line is a lone `{`.
+fn lineno_opens(buf: &[u8], lines_read: u64) -> bool {
+    lines_read > 1 || trim_eol(buf).trim_ascii() == b"{"
+}
+
 enum LineOutcome {
     Blank,
     Done(Result<(), ReadIssue>),
@@ -264,9 +271,10 @@ fn decode_line(raw: &[u8], line: u64, e: &mut Event) -> LineOutcome {
             line,
             kind: IssueKind::TornTail,
         }),
-        Err(err) if err.is_eof() && body.trim_ascii_start().starts_with(b"{") => {
-            return LineOutcome::Spread;
-        }
+        // Only a line that is nothing but `{` opens a spread object (how `jq .` and other
+        // pretty-printers start one): a compact line cut short stays one malformed line, and
+        // the next event is not swallowed into it.
+        Err(_) if body.trim_ascii() == b"{" => return LineOutcome::Spread,
         Err(err) => Err(ReadIssue {
             line,
             kind: IssueKind::Malformed(err.to_string()),
@@ -316,6 +324,32 @@ mod tests {
 
     const HDR: &str =
         r#"{"kibitzer":"recording","version":1,"tool":"t","started":"2026-01-01T00:00:00Z"}"#;
+
+    #[test]
+    fn a_pretty_printed_recording_reads_with_its_line_numbers() {
+        let text = "{\n  \"kibitzer\": \"recording\",\n  \"version\": 1,\n  \"tool\": \"t\"\n}\n\
+                    {\n  \"seq\": 1,\n  \"t\": 5,\n  \"src\": \"gui\",\n  \"text\": \"uci\"\n}\n\
+                    {\"seq\":2,\"t\":9,\"src\":\"engine\",\"text\":\"uciok\"}\nnot json\n";
+        let rec = read_all(text.as_bytes()).unwrap();
+        assert_eq!(rec.header.started, "");
+        assert_eq!(rec.events.len(), 2);
+        assert_eq!(rec.events[0].text, "uci");
+        assert_eq!(rec.issues.len(), 1);
+        assert_eq!(rec.issues[0].line, 13, "lines of spread objects are counted");
+    }
+
+    #[test]
+    fn a_compact_line_cut_short_does_not_swallow_the_next() {
+        let text = format!(
+            "{HDR}\n{}\n{}\n",
+            r#"{"seq":1,"t":5,"src":"gui","te"#,
+            r#"{"seq":2,"t":9,"src":"engine","text":"uciok"}"#
+        );
+        let rec = read_all(text.as_bytes()).unwrap();
+        assert_eq!(rec.events.len(), 1);
+        assert_eq!(rec.events[0].text, "uciok");
+        assert_eq!(rec.issues[0].line, 2);
+    }
 
     #[test]
     fn reads_events_and_numbers_bad_lines() {
