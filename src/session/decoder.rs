@@ -429,6 +429,15 @@ impl State {
     }
 
     fn proxy_event(&mut self, ev: &Event, at: At) {
+        if let Some(v) = ev.verdict.as_deref() {
+            self.s.verdicts.push(super::verdicts::VerdictSeen {
+                at,
+                line: ev.line,
+                text: ev.text.clone(),
+                kibitzer: super::verdicts::check(v),
+                verdict: v.clone(),
+            });
+        }
         match ev.kind {
             Some(ProxyKind::GameFinished) => {
                 if let Some(r) = ev.result.as_deref().filter(|r| *r != "*") {
