@@ -61,3 +61,60 @@ fn python_chess_arrows_after_any_prefix_pair_up() {
         "the process names the session: {summary}"
     );
 }
+
+const PLAY_THEN_ANALYSE: &str = r#"
+import chess, chess.engine, sys
+kib, rec, sf = sys.argv[1:4]
+eng = chess.engine.SimpleEngine.popen_uci([kib, "record", "-o", rec, "--", sf])
+eng.configure({"Threads": 1})
+board = chess.Board()
+sans = []
+for _ in range(12):
+    move = eng.play(board, chess.engine.Limit(depth=6)).move
+    sans.append(board.san(move))
+    board.push(move)
+eng.analyse(board, chess.engine.Limit(depth=8), multipv=2)
+eng.quit()
+print(" ".join(sans))
+"#;
+
+/// Point 5: a bestmove is a game move only when the GUI plays it. python-chess plays 12 plies
+/// and then analyses the final position with `multipv=2`: the game has 12 plies, not 13.
+#[test]
+fn an_analysis_after_the_game_adds_no_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("pc.jsonl");
+    let script = dir.path().join("play.py");
+    std::fs::write(&script, PLAY_THEN_ANALYSE).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_kibitzer"))
+        .arg(&rec)
+        .arg(common::engine("stockfish"))
+        .output()
+        .expect("python3 with python-chess");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let played: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(played.len(), 12);
+    let rec = rec.to_str().unwrap();
+    let (decode, _) = run_ok(&["decode", rec]);
+    assert!(decode.contains("game 1: normal 12 plies"), "{decode}");
+    let (pgn, _) = run_ok(&["export", rec, "--pgn"]);
+    let movetext: String = pgn
+        .lines()
+        .skip_while(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let sans: Vec<&str> = movetext
+        .split_whitespace()
+        .filter(|t| !t.starts_with('{') && !t.ends_with('}') && !t.ends_with('.') && *t != "*")
+        .collect();
+    assert_eq!(sans, played, "{pgn}");
+}

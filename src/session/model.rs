@@ -427,6 +427,10 @@ pub struct Modes {
     pub ponder: bool,
     /// CECP `post`: thinking output on.
     pub post: bool,
+    /// UCI: the GUI asked for analysis (`UCI_AnalyseMode` true, or `MultiPV` above 1): the
+    /// engine's bestmove is then an answer, not a move the GUI is about to play.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub analysis_options: bool,
 }
 
 /// The clocks as the GUI last told them.
