@@ -188,3 +188,50 @@ fn release_binaries_carry_no_debug_info() {
         "release profile sets debug: {release}"
     );
 }
+
+#[test]
+fn an_engine_killed_while_it_owes_a_move_is_one_engine_exit_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("k.jsonl");
+    let script = "read x; echo uciok; read y; echo readyok; read z; read w; kill -9 $$";
+    let mut child = kibitzer()
+        .args(["record", "-o"])
+        .arg(&rec)
+        .args(["--", "sh", "-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::{BufRead, Write};
+        let mut stdin = child.stdin.take().unwrap();
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        stdin.write_all(b"uci\n").unwrap();
+        out.read_line(&mut line).unwrap();
+        stdin.write_all(b"isready\n").unwrap();
+        out.read_line(&mut line).unwrap();
+        stdin
+            .write_all(b"position startpos\ngo infinite\n")
+            .unwrap();
+        // The engine dies; the GUI notices its output closing.
+        line.clear();
+        assert_eq!(out.read_line(&mut line).unwrap(), 0, "{line}");
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(137));
+    let r = rec.to_str().unwrap();
+    let out = kibitzer()
+        .args(["check", "--format", "json", r])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let exits = report["files"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "X-ENGINE-EXIT")
+        .count();
+    assert_eq!(exits, 1, "{report}");
+    let (decode, _) = run_ok(&["decode", r]);
+    assert_eq!(decode.matches("X-ENGINE-EXIT").count(), 1, "{decode}");
+}
