@@ -335,15 +335,17 @@ mod tests {
         assert_eq!(rec.events.len(), 2);
         assert_eq!(rec.events[0].text, "uci");
         assert_eq!(rec.issues.len(), 1);
-        assert_eq!(rec.issues[0].line, 13, "lines of spread objects are counted");
+        assert_eq!(
+            rec.issues[0].line, 13,
+            "lines of spread objects are counted"
+        );
     }
 
     #[test]
     fn a_compact_line_cut_short_does_not_swallow_the_next() {
         let text = format!(
             "{HDR}\n{}\n{}\n",
-            r#"{"seq":1,"t":5,"src":"gui","te"#,
-            r#"{"seq":2,"t":9,"src":"engine","text":"uciok"}"#
+            r#"{"seq":1,"t":5,"src":"gui","te"#, r#"{"seq":2,"t":9,"src":"engine","text":"uciok"}"#
         );
         let rec = read_all(text.as_bytes()).unwrap();
         assert_eq!(rec.events.len(), 1);
