@@ -17,6 +17,11 @@ const FAULTY: &[(&str, &[&str])] = &[
         "python-chess__python-chess-429__1.log",
         &["UCI-BESTMOVE-ILLEGAL"],
     ),
+    // Written as fastchess writes an illegal-move warning: sf2 plays e2e4 as Black.
+    (
+        "fastchess__illegal-move-quoted.log",
+        &["UCI-BESTMOVE-ILLEGAL"],
+    ),
 ];
 
 fn inputs() -> Vec<PathBuf> {
@@ -167,4 +172,79 @@ fn the_schema_validator_rejects_what_it_should() {
     let mut no_schema = good;
     no_schema.as_object_mut().unwrap().remove("schema");
     assert!(validate(&schema, &schema, &no_schema, "$").is_err());
+}
+
+/// Issue 13, point 3: the runner's own verdicts come typed, beside kibitzer's findings, and
+/// the runner's messages are not a protocol session.
+#[test]
+fn runner_verdicts_show_beside_the_findings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    type Verdict<'a> = (&'a str, Option<&'a str>, Option<&'a str>);
+    let cases: &[(&str, &[Verdict])] = &[
+        (
+            "corpus/fastchess__fastchess-443__1.log",
+            &[
+                ("bad_output", None, None),
+                ("bad_output", None, None),
+                ("illegal_move", Some("sf1"), Some("aaaa")),
+            ],
+        ),
+        (
+            "corpus/cutechess-cli-stdout__cutechess-767__1.log",
+            &[("stall", Some("XboardEngine"), None)],
+        ),
+        (
+            "corpus/python-chess__python-chess-429__1.log",
+            &[("bad_output", None, None)],
+        ),
+        (
+            "logs/fastchess__illegal-move-quoted.log",
+            &[
+                ("illegal_move", Some("sf2"), Some("e2e4")),
+                ("illegal_move", Some("sf2"), None),
+            ],
+        ),
+    ];
+    for (file, want) in cases {
+        let (report, _) = check_json(&root.join(file), &[]);
+        let got: Vec<(String, Option<String>, Option<String>)> =
+            report["files"][0]["runner_verdicts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| {
+                    let s = |k: &str| v["verdict"][k].as_str().map(str::to_owned);
+                    (s("kind").unwrap(), s("engine"), s("move"))
+                })
+                .collect();
+        let want: Vec<_> = want
+            .iter()
+            .map(|(k, e, m)| (k.to_string(), e.map(str::to_owned), m.map(str::to_owned)))
+            .collect();
+        assert_eq!(got, want, "{file}");
+        // No session of the runner's own in the report's sessions.
+        for s in report["files"][0]["sessions"].as_array().unwrap() {
+            let label = s["label"].as_str().unwrap_or("");
+            assert!(
+                !label.starts_with('['),
+                "{file}: {label} listed as a session"
+            );
+        }
+    }
+    // The quoted position lets kibitzer check the claim.
+    let (report, _) = check_json(&root.join("logs/fastchess__illegal-move-quoted.log"), &[]);
+    let v = &report["files"][0]["runner_verdicts"][0];
+    assert_eq!(v["verdict"]["position"], "position startpos moves e2e4");
+    assert_eq!(v["kibitzer"]["agrees"], "yes");
+    let out = common::kibitzer()
+        .arg("decode")
+        .arg(root.join("corpus/python-chess__python-chess-429__1.log"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("runner python-chess: 9 message(s) of its own, 1 verdict(s)"),
+        "{text}"
+    );
+    assert!(!text.contains("session [[python-chess]]"), "{text}");
 }

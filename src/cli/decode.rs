@@ -351,12 +351,52 @@ fn secs(ns: u64) -> String {
     format!("{:.1} s", ns as f64 / 1e9)
 }
 
+/// `  verdict (line 11): illegal move aaaa by sf1; kibitzer agrees: ...`
+pub(crate) fn verdict_lines(s: &Session, out: &mut String) {
+    use crate::session::verdicts::VerdictCheck;
+    for v in &s.verdicts {
+        let line = v.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+        let _ = write!(out, "  runner's verdict{line}: {}", v.verdict.kind.as_str());
+        if let Some(m) = &v.verdict.mv {
+            let _ = write!(out, " {m}");
+        }
+        if let Some(e) = &v.verdict.engine {
+            let _ = write!(out, " by {e}");
+        }
+        match &v.kibitzer {
+            Some(VerdictCheck::Agrees(why)) => {
+                let _ = write!(out, "; kibitzer agrees: {why}");
+            }
+            Some(VerdictCheck::Disagrees(why)) => {
+                let _ = write!(out, "; kibitzer DISAGREES: {why}");
+            }
+            None => {}
+        }
+        let _ = writeln!(out, "\n    \"{}\"", v.text);
+    }
+}
+
 fn text_summary(s: &Session, out: &mut String) {
     let label = s
         .label
         .as_deref()
         .map(|l| format!(" [{l}]"))
         .unwrap_or_default();
+    if s.is_runner() {
+        // The tool's own messages are no protocol session: no handshake, no engine.
+        let _ = writeln!(
+            out,
+            "\nrunner {}: {} message(s) of its own, {} verdict(s) on engines",
+            s.label
+                .as_deref()
+                .unwrap_or_default()
+                .trim_matches(['[', ']']),
+            s.counts[3],
+            s.verdicts.len()
+        );
+        verdict_lines(s, out);
+        return;
+    }
     let _ = write!(out, "\nsession{label}: ");
     match s.protocol {
         Some(p) => {
@@ -410,6 +450,7 @@ fn text_summary(s: &Session, out: &mut String) {
             g.plies.len()
         );
     }
+    verdict_lines(s, out);
     let end = s.last.map_or(0, |a| a.t);
     let mut any = false;
     for o in s.open_obligations() {
@@ -481,6 +522,8 @@ fn json_summary(s: &Session, out: &mut String) {
         "games": games,
         "searches": s.search_count,
         "open": open,
+        "runner": s.is_runner(),
+        "verdicts": s.verdicts,
     });
     out.push_str(&v.to_string());
     out.push('\n');

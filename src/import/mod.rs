@@ -27,6 +27,7 @@ pub mod clock;
 mod detect;
 mod formats;
 mod lines;
+pub mod verdict;
 mod vocab;
 
 pub use clock::{ClockKind, PLACEHOLDER_STARTED};
