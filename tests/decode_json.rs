@@ -145,6 +145,7 @@ const UCI_ALL: &str = r#"
 0.0 > debug on
 0.0 > setoption name Hash value 32
 0.0 > register later
+0.0 > register name Bob code 42
 0.0 > isready
 0.0 < copyprotection ok
 0.0 < registration checking
@@ -166,12 +167,14 @@ const XBOARD_ALL: &str = r#"
 0.0 > xboard
 0.0 > protover 2
 0.0 < feature ping=1 myname="Max" option="Resign -check 0" option="Style -combo Solid /// *Normal" option="Depth -spin 5 1 9" option="Book -file x.bin" option="Clear -button" odd=abc done=1
+0.0 < feature san option="Weird -frob 1 2" option="Bad -spin x"
 0.0 > accepted ping
 0.0 > rejected san
 0.0 > new
 0.0 > variant normal
 0.0 > random
 0.0 > level 40 5:30 0.5
+0.0 > level 40 25+5 0
 0.0 > st 10
 0.0 > sd 4
 0.0 > nps 1000
