@@ -118,3 +118,39 @@ fn an_analysis_after_the_game_adds_no_move() {
         .collect();
     assert_eq!(sans, played, "{pgn}");
 }
+
+/// Point 7: an engine-vs-engine log holds one game, seen once by each engine's session: it
+/// exports as one game with both engines' names and each side's evaluations.
+#[test]
+fn an_engine_vs_engine_game_exports_once_with_both_names() {
+    let log = fixture("logs/xboard-debug__fairymax-vs-polyglot-stockfish.log");
+    let (pgn, _) = run_ok(&["export", log.to_str().unwrap(), "--pgn"]);
+    assert_eq!(pgn.matches("[Event ").count(), 1, "{pgn}");
+    assert!(pgn.contains("[White \"Fairy-Max 5.0b\"]"), "{pgn}");
+    assert!(pgn.contains("[Black \"Stockfish 15.1\"]"), "{pgn}");
+    assert!(!pgn.contains("\"GUI\""), "{pgn}");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    // Fairy-Max's eval after its first move, Stockfish's after its reply.
+    assert!(pgn.contains("1. d4 {+0.08/6} Nf6 {-0.38/18}"), "{pgn}");
+    assert!(pgn.contains("Rd1#"), "{pgn}");
+
+    let log = fixture("logs/fastchess__illegal-move-quoted.log");
+    let (pgn, _) = run_ok(&["export", log.to_str().unwrap(), "--pgn"]);
+    assert_eq!(pgn.matches("[Event ").count(), 1, "{pgn}");
+    assert!(pgn.contains("[White \"Stockfish 15.1\"]"), "{pgn}");
+    assert!(pgn.contains("[Black \"BuggyFish 0.1\"]"), "{pgn}");
+
+    // Two games of one engine each (not a pair: the same side) stay two games.
+    let one = std::fs::read_to_string(fixture("logs/fastchess__illegal-move-quoted.log")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let twice = dir.path().join("fastchess__two.log");
+    let only_sf1: String = one
+        .lines()
+        .filter(|l| l.contains(" sf1 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let renamed = only_sf1.replace(" sf1 ", " sf3 ");
+    std::fs::write(&twice, format!("{only_sf1}{renamed}")).unwrap();
+    let (pgn, _) = run_ok(&["export", twice.to_str().unwrap(), "--pgn"]);
+    assert_eq!(pgn.matches("[Event ").count(), 2, "{pgn}");
+}
