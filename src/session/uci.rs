@@ -226,6 +226,18 @@ impl State {
         if !variant.is_supported() {
             self.board = None;
             let reason = format!("variant {variant_name} is not modelled");
+            // Said once per game: its moves are kept as tokens, the session is not at fault.
+            if self
+                .s
+                .games
+                .last()
+                .is_none_or(|g| g.board_unknown.is_none())
+            {
+                self.finding(
+                    "X-BOARD-UNKNOWN",
+                    format!("{reason}: moves kept as sent, not checked"),
+                );
+            }
             self.tokens_only(&moves().collect::<Vec<_>>(), common, at, reason);
             return;
         }
