@@ -140,7 +140,7 @@ fn finds_the_illegal_move_shows_help_and_quits_cleanly() {
 #[test]
 fn ctrl_c_restores_the_terminal() {
     let t = Tmux::start("ctrlc", "recordings/stockfish-uci-game.jsonl");
-    t.wait_for("traffic ·");
+    t.wait_for("traffic · 947 lines");
     t.keys(&["G"]);
     t.wait_for("engine_exit");
     t.keys(&["C-c"]);
