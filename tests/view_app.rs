@@ -270,3 +270,117 @@ fn a_mapped_recording_reads_back_every_line_as_kept_text_does() {
         }
     }
 }
+
+#[test]
+fn mouse_wheel_and_clicks() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let doc = open("tests/fixtures/corpus/python-chess__python-chess-429__1.log");
+    let mut a = app(&doc);
+    a.areas = draw_areas(&a, &doc);
+    let ev = |kind, column, row| MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    a.mouse(&doc, ev(MouseEventKind::ScrollDown, 10, 5));
+    assert_eq!(a.selected(), Some(3));
+    a.mouse(&doc, ev(MouseEventKind::ScrollUp, 10, 5));
+    assert_eq!(a.selected(), Some(0));
+    // The list has a border and a header: screen row 2 is its first line.
+    let l = a.areas.list;
+    a.mouse(
+        &doc,
+        ev(
+            MouseEventKind::Down(MouseButton::Left),
+            l.x + 5,
+            l.y + 2 + 4,
+        ),
+    );
+    assert_eq!(a.selected(), Some(4));
+    // A click on the violations panel's first finding jumps to its line.
+    keys(&mut a, &doc, "g");
+    let v = a.areas.violations;
+    a.mouse(
+        &doc,
+        ev(MouseEventKind::Down(MouseButton::Left), v.x + 3, v.y + 2),
+    );
+    assert_eq!(selected_text(&a, &doc), "bestmove a1a1 ponder c6a5");
+}
+
+fn draw_areas(a: &App, doc: &Doc) -> kibitzer::tui::app::Areas {
+    let mut t = Terminal::new(TestBackend::new(W, H)).unwrap();
+    let mut areas = a.areas;
+    t.draw(|f| areas = draw(f, a, doc)).unwrap();
+    areas
+}
+
+#[test]
+fn a_small_terminal_still_draws_and_pages_follow_its_height() {
+    let doc = open("recordings/stockfish-uci-game.jsonl");
+    let mut a = app(&doc);
+    let big = a.page;
+    a.set_size(60, 16);
+    assert!(a.page < big);
+    a.update(&doc, Action::PageDown);
+    assert_eq!(a.selected(), Some(a.page));
+    let mut t = Terminal::new(TestBackend::new(60, 16)).unwrap();
+    t.draw(|f| {
+        draw(f, &a, &doc);
+    })
+    .unwrap();
+    let s = format!("{}", t.backend());
+    assert!(s.contains("traffic"), "{s}");
+    assert!(!s.contains("board"), "no room for the board at 60 columns");
+}
+
+#[test]
+fn the_eval_chart_plots_the_game_from_whites_side() {
+    let doc = open("recordings/stockfish-uci-long-game.jsonl");
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "G");
+    let (pts, ply) = kibitzer::tui::board::eval_series(&doc, a.selected().unwrap(), 10.0).unwrap();
+    assert!(
+        pts.len() > 20 && ply > 20,
+        "{} points, ply {ply}",
+        pts.len()
+    );
+    assert!(
+        pts.iter().all(|(_, y)| (-10.0..=10.0).contains(y)),
+        "mates and big scores clamped"
+    );
+    assert!(pts.iter().any(|(_, y)| *y < 0.0) || pts.iter().any(|(_, y)| *y > 0.0));
+    keys(&mut a, &doc, "c");
+    assert!(a.show_chart);
+    let s = format!("{}", screen(&a, &doc));
+    assert!(s.contains("eval chart"), "{s}");
+}
+
+#[test]
+fn follow_auto_scroll_toggles() {
+    let doc = open("recordings/stockfish-uci-game.jsonl");
+    let mut a = App::new(
+        KeyMap::default(),
+        Theme::default(),
+        Options {
+            follow: true,
+            ..Options::default()
+        },
+    );
+    a.set_size(W, H);
+    a.sync(&doc);
+    assert_eq!(a.selected(), Some(doc.rows.len() - 1));
+    keys(&mut a, &doc, "F");
+    assert!(!a.autoscroll);
+    keys(&mut a, &doc, "gF");
+    assert!(a.autoscroll);
+    assert_eq!(a.selected(), Some(doc.rows.len() - 1));
+    // Without --follow, F says why it does nothing.
+    let mut b = app(&doc);
+    keys(&mut b, &doc, "F");
+    assert!(
+        b.message
+            .as_ref()
+            .is_some_and(|(m, err)| *err && m.contains("--follow"))
+    );
+}
