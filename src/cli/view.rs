@@ -86,7 +86,7 @@ pub fn run(a: ViewArgs) -> Result<i32> {
     let presets = if a.follow {
         Vec::new()
     } else {
-        input.protocols(protocol)?
+        tui::load::presets(&input, protocol)?
     };
     let decoder = Doc::decoder(protocol, presets);
     let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);

@@ -17,6 +17,47 @@ pub fn lock(doc: &Mutex<Doc>) -> MutexGuard<'_, Doc> {
     doc.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Events looked at to detect the sessions' protocols before the screen opens.
+const PRESCAN: usize = 50_000;
+
+/// The protocols of the sessions, as `check` detects them but from the input's first events
+/// only: a pass over all of a 1 GB log takes seconds before the first screen could show. A
+/// session that starts later is detected as its lines come (streaming detection, which keeps
+/// the lines before the deciding one at their own time and with their findings).
+pub fn presets(
+    input: &Input,
+    forced: Option<crate::protocol::Protocol>,
+) -> anyhow::Result<Vec<(Option<String>, crate::protocol::Protocol, String)>> {
+    if forced.is_some() {
+        return Ok(Vec::new());
+    }
+    if input
+        .recording_header()
+        .is_some_and(|h| h.imported_from.is_none())
+    {
+        // One session: its detection stops after its first lines anyway.
+        return input.protocols(forced);
+    }
+    let mut detector = crate::session::SessionDetector::default();
+    let mut n = 0;
+    let (_, stopped) = input.read(|item| {
+        if let Item::Event(ev, _) = item {
+            detector.push(ev);
+            n += 1;
+            if n >= PRESCAN {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+        }
+        Ok(())
+    })?;
+    if let Err(e) = stopped
+        && e.kind() != std::io::ErrorKind::Interrupted
+    {
+        return Err(e.into());
+    }
+    Ok(detector.finish())
+}
+
 /// Maps `path` when it is a recording read in place, so the rows point into it instead of
 /// keeping their text; `None` for logs and standard input (their text is kept).
 pub fn map_recording(input: &Input, path: &std::path::Path) -> Option<memmap2::Mmap> {
@@ -222,7 +263,7 @@ pub fn read_file_with(
     map: bool,
 ) -> anyhow::Result<Doc> {
     let input = Input::open(path, input_format)?;
-    let decoder = Doc::decoder(protocol, input.protocols(protocol)?);
+    let decoder = Doc::decoder(protocol, presets(&input, protocol)?);
     let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);
     if map && let Some(m) = map_recording(&input, path) {
         d.use_map(m);
