@@ -384,3 +384,35 @@ fn follow_auto_scroll_toggles() {
             .is_some_and(|(m, err)| *err && m.contains("--follow"))
     );
 }
+
+#[test]
+fn a_mapped_log_reads_back_every_event_text_as_kept_text_does() {
+    let mut logs: Vec<std::path::PathBuf> = Vec::new();
+    for dir in ["tests/fixtures/corpus", "tests/fixtures/logs"] {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "log") {
+                logs.push(p);
+            }
+        }
+    }
+    assert!(logs.len() > 20);
+    let (mut kept_total, mut text_total) = (0, 0);
+    for f in &logs {
+        let p = || Profile::named("cutechess").unwrap();
+        let mapped = kibitzer::tui::load::read_file_with(f, None, None, p(), true).unwrap();
+        let kept = kibitzer::tui::load::read_file_with(f, None, None, p(), false).unwrap();
+        assert_eq!(mapped.rows.len(), kept.rows.len());
+        for i in 0..kept.rows.len() {
+            assert_eq!(mapped.text(i), kept.text(i), "{} row {i}", f.display());
+            assert_eq!(mapped.event(i), kept.event(i), "{} row {i}", f.display());
+            text_total += kept.text(i).len();
+        }
+        kept_total += mapped.kept_bytes();
+    }
+    // Most of the text is read from the log itself, not copied.
+    assert!(
+        kept_total * 3 < text_total,
+        "kept {kept_total} of {text_total} bytes"
+    );
+}

@@ -607,6 +607,11 @@ impl Input {
         self.file.shown()
     }
 
+    /// The file read: the input itself, or its temporary copy (standard input, gzip).
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
     /// The recording's header; `None` for a log.
     pub fn recording_header(&self) -> Option<&Header> {
         match &self.body {

@@ -91,9 +91,9 @@ pub fn run(a: ViewArgs) -> Result<i32> {
     let decoder = Doc::decoder(protocol, presets);
     let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);
     if !a.follow
-        && let Some(map) = tui::load::map_recording(&input, &a.file)
+        && let Some((map, recording)) = tui::load::map_input(&input)
     {
-        d.use_map(map);
+        d.use_map(map, recording);
     }
     let doc = Arc::new(Mutex::new(d));
     let app = App::new(

@@ -1,11 +1,11 @@
 //! What the viewer shows, built by a reader thread: a compact index of the input (32 bytes a
 //! line), and the one decoder and judge that `decode` and `check` run, fed the same events.
 //!
-//! A recording is memory-mapped and each line's text is read from the map when it is drawn
-//! (parsed as the recording format defines it); a log's lines are kept once, back to back in
-//! one buffer, since an imported event cannot be re-read from its place in the log. What the
-//! panes need besides (positions, searches, answered requests) is kept where it changes, not
-//! per line. The UI thread draws from this under a lock: the reader appends in batches, so a
+//! The input is memory-mapped and each line's text is read from the map when it is drawn: a
+//! recording's JSON line is parsed as the recording format defines it; a log event's text is
+//! found in its log line (where an importer rewrote it, or for standard input, the text is
+//! kept instead, back to back in one buffer). What the panes need besides (positions,
+//! searches, answered requests) is kept where it changes, not per line. The UI thread draws from this under a lock: the reader appends in batches, so a
 //! frame never waits for more than one batch.
 
 use crate::protocol::Protocol;
@@ -39,6 +39,11 @@ const EOL_SHIFT: u32 = 45; // 2 bits
 const MOVED: u64 = 1 << 47;
 const OPEN: u64 = 1 << 48;
 const ANSWER: u64 = 1 << 49;
+/// The text is in the map (else in the buffer, after its length as 4 bytes).
+const IN_MAP: u64 = 1 << 50;
+/// A log row's text length in the map (13 bits: longer texts go to the buffer).
+const LEN_SHIFT: u32 = 51;
+const MAX_MAPPED_LEN: usize = (1 << 13) - 1;
 
 impl Row {
     fn offset(&self) -> u64 {
@@ -90,15 +95,37 @@ impl Row {
     }
 }
 
-/// Where the lines' text is.
-enum Texts {
-    /// Lines back to back: row `i`'s text ends where row `i + 1`'s starts.
-    Buffer(Vec<u8>),
-    /// The recording, mapped: each row points at its JSON line.
-    Map {
-        map: memmap2::Mmap,
-        guard: crate::cli::mapguard::MapGuard,
-    },
+/// The input's map, and what it holds.
+struct Mapped {
+    map: memmap2::Mmap,
+    guard: crate::cli::mapguard::MapGuard,
+    /// A recording (rows point at JSON lines) or a log (rows point at their text).
+    recording: bool,
+    /// Byte offsets of the lines, found as line numbers come.
+    offsets: Offsets,
+}
+
+/// Byte offsets of a map's lines, found as increasing line numbers come.
+struct Offsets {
+    line: u64,
+    at: usize,
+}
+
+impl Offsets {
+    /// Where line `n` (1-based) starts; `None` for a line before the last one asked for.
+    fn of(&mut self, map: &[u8], n: u64) -> Option<usize> {
+        if n < self.line {
+            return None;
+        }
+        while self.line < n {
+            match memchr::memchr(b'\n', map.get(self.at..).unwrap_or_default()) {
+                Some(i) => self.at += i + 1,
+                None => self.at = map.len(),
+            }
+            self.line += 1;
+        }
+        Some(self.at)
+    }
 }
 
 /// An obligation once answered or withdrawn.
@@ -126,7 +153,9 @@ pub struct Doc {
     /// `recording` or the log format.
     pub format: String,
     pub rows: Vec<Row>,
-    texts: Texts,
+    map: Option<Mapped>,
+    /// Texts not read from the map, each after its length (u32, little-endian).
+    buffer: Vec<u8>,
     /// The kinds rows point at.
     kinds: Vec<&'static str>,
     /// Per session: (first row, position) each time the position changes.
@@ -173,7 +202,8 @@ impl Doc {
             file: file.into(),
             format: format.into(),
             rows: Vec::new(),
-            texts: Texts::Buffer(Vec::new()),
+            map: None,
+            buffer: Vec::new(),
             kinds: vec!["-"],
             positions: Vec::new(),
             latencies_by_row: Vec::new(),
@@ -199,24 +229,31 @@ impl Doc {
         }
     }
 
-    /// Reads the lines' text from this map of the recording instead of keeping it: rows are
-    /// then pushed with their byte offset in it ([`Doc::push_at`]).
-    pub fn use_map(&mut self, map: memmap2::Mmap) {
+    /// Reads the lines' text from this map of the input (`recording`: a kibitzer recording,
+    /// else the log the events are imported from) instead of keeping it.
+    pub fn use_map(&mut self, map: memmap2::Mmap, recording: bool) {
         let guard = crate::cli::mapguard::MapGuard::new(&map);
-        self.texts = Texts::Map { map, guard };
+        self.map = Some(Mapped {
+            map,
+            guard,
+            recording,
+            offsets: Offsets { line: 1, at: 0 },
+        });
     }
 
-    /// The mapped recording, when the text comes from it.
-    pub fn map(&self) -> Option<&[u8]> {
-        match &self.texts {
-            Texts::Map { map, .. } => Some(map),
-            Texts::Buffer(_) => None,
-        }
+    /// The mapped input, when the text comes from it, and how far it is read.
+    pub fn map(&self) -> Option<(&[u8], usize)> {
+        self.map.as_ref().map(|m| (&m.map[..], m.offsets.at))
     }
 
-    /// The recording shrank under the map: lines past its new end read as zeros.
+    /// Bytes of text kept in memory (the rest is read from the map).
+    pub fn kept_bytes(&self) -> usize {
+        self.buffer.len()
+    }
+
+    /// The input shrank under the map: lines past its new end read as zeros.
     pub fn map_shrunk(&self) -> bool {
-        matches!(&self.texts, Texts::Map { guard, .. } if guard.shrunk())
+        self.map.as_ref().is_some_and(|m| m.guard.shrunk())
     }
 
     /// A decoder as `check` sets it up, keeping the games (for the boards) but neither the
@@ -249,25 +286,38 @@ impl Doc {
             .unwrap_or("-")
     }
 
-    /// Decodes and judges one event and adds its row, keeping its text.
-    pub fn push(&mut self, ev: &Event, line: Option<u64>) {
-        let offset = match &mut self.texts {
-            Texts::Buffer(b) => {
-                let at = b.len() as u64;
-                match &ev.hex {
-                    Some(_) => b.extend_from_slice(&ev.line_bytes()),
-                    None => b.extend_from_slice(ev.text.as_bytes()),
+    /// Where the event's text is: (offset, flags) in the map, or kept in the buffer.
+    fn place_text(&mut self, ev: &Event, line: Option<u64>) -> u64 {
+        if let Some(m) = self.map.as_mut() {
+            let map = &m.map[..];
+            if m.recording {
+                // The JSON line of the event, read again when drawn.
+                if let Some(at) = line.and_then(|n| m.offsets.of(map, n)) {
+                    return at as u64 | IN_MAP;
                 }
-                at
+            } else if ev.hex.is_none()
+                && ev.text.len() <= MAX_MAPPED_LEN
+                && let Some(at) = ev.line.and_then(|n| m.offsets.of(map, n))
+            {
+                // An imported event's text is usually a piece of its log line.
+                let rest = map.get(at..).unwrap_or_default();
+                let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+                if let Some(i) = memchr::memmem::find(&rest[..end], ev.text.as_bytes()) {
+                    return (at + i) as u64 | IN_MAP | ((ev.text.len() as u64) << LEN_SHIFT);
+                }
             }
-            // A row without its offset in the map would show another line's text.
-            Texts::Map { .. } => u64::MAX,
-        };
-        self.push_at(ev, line, offset);
+        }
+        let at = self.buffer.len() as u64;
+        let bytes = ev.line_bytes();
+        let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+        self.buffer.extend_from_slice(&len.to_le_bytes());
+        self.buffer.extend_from_slice(&bytes[..len as usize]);
+        at
     }
 
-    /// [`Doc::push`] for a mapped recording: `offset` is where the event's line starts.
-    pub fn push_at(&mut self, ev: &Event, line: Option<u64>, offset: u64) {
+    /// Decodes and judges one event and adds its row.
+    pub fn push(&mut self, ev: &Event, line: Option<u64>) {
+        let placed = self.place_text(ev, line);
         if let Some(l) = line {
             self.decoder.set_input_line(l);
         }
@@ -304,7 +354,7 @@ impl Doc {
             Eol::None => 2,
         };
         let d = &self.decoded;
-        let mut packed = (offset.min(OFFSET_MASK)) | (src << SRC_SHIFT) | (eol << EOL_SHIFT);
+        let mut packed = placed | (src << SRC_SHIFT) | (eol << EOL_SHIFT);
         if d.moved {
             packed |= MOVED;
         }
@@ -430,32 +480,37 @@ impl Doc {
         &self.answered[lo..hi]
     }
 
-    /// The event of row `r` as read again (a recording's line from the map; for a log, the
-    /// kept text with the row's source and ending).
+    /// The kept bytes of a row whose text is in the buffer.
+    fn kept(&self, row: &Row) -> Option<&[u8]> {
+        let off = row.offset() as usize;
+        let len = u32::from_le_bytes(self.buffer.get(off..off + 4)?.try_into().ok()?) as usize;
+        self.buffer.get(off + 4..off + 4 + len)
+    }
+
+    /// The event of row `r` as read again (a recording's line from the map; for a log, its
+    /// text with the row's source and ending).
     pub fn event(&self, r: usize) -> Option<Event> {
         let row = self.rows.get(r)?;
-        let off = row.offset() as usize;
-        match &self.texts {
-            Texts::Buffer(b) => {
-                let end = self
-                    .rows
-                    .get(r + 1)
-                    .map_or(b.len(), |n| n.offset() as usize);
-                let bytes = b.get(off..end.max(off))?;
-                let mut ev = Event::line(row.seq, row.t, row.src(), String::from_utf8_lossy(bytes));
-                if std::str::from_utf8(bytes).is_err() {
-                    ev.hex = Some(crate::recording::event::to_hex(bytes));
-                }
-                ev.eol = row.eol();
-                Some(ev)
-            }
-            Texts::Map { map, .. } => {
-                let rest = map.get(off..)?;
+        let bytes = match (&self.map, row.packed & IN_MAP != 0) {
+            (Some(m), true) if m.recording => {
+                let rest = m.map.get(row.offset() as usize..)?;
                 let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
                 let line = rest[..end].strip_suffix(b"\r").unwrap_or(&rest[..end]);
-                serde_json::from_slice::<Event>(line).ok()
+                return serde_json::from_slice::<Event>(line).ok();
             }
+            (Some(m), true) => {
+                let len = (row.packed >> LEN_SHIFT) as usize;
+                m.map
+                    .get(row.offset() as usize..row.offset() as usize + len)?
+            }
+            _ => self.kept(row)?,
+        };
+        let mut ev = Event::line(row.seq, row.t, row.src(), String::from_utf8_lossy(bytes));
+        if std::str::from_utf8(bytes).is_err() {
+            ev.hex = Some(crate::recording::event::to_hex(bytes));
         }
+        ev.eol = row.eol();
+        Some(ev)
     }
 
     /// The text of row `r` (invalid UTF-8 replaced; [`Doc::event`] has the exact bytes).
@@ -463,20 +518,20 @@ impl Doc {
         let Some(row) = self.rows.get(r) else {
             return Cow::Borrowed("");
         };
-        match &self.texts {
-            Texts::Buffer(b) => {
-                let off = row.offset() as usize;
-                let end = self
-                    .rows
-                    .get(r + 1)
-                    .map_or(b.len(), |n| n.offset() as usize);
-                b.get(off..end.max(off))
-                    .map_or(Cow::Borrowed(""), String::from_utf8_lossy)
-            }
-            Texts::Map { .. } => Cow::Owned(
+        match (&self.map, row.packed & IN_MAP != 0) {
+            (Some(m), true) if m.recording => Cow::Owned(
                 self.event(r)
                     .map_or_else(|| "(unreadable: the file changed)".to_owned(), |e| e.text),
             ),
+            (Some(m), true) => {
+                let (off, len) = (row.offset() as usize, (row.packed >> LEN_SHIFT) as usize);
+                m.map
+                    .get(off..off + len)
+                    .map_or(Cow::Borrowed(""), String::from_utf8_lossy)
+            }
+            _ => self
+                .kept(row)
+                .map_or(Cow::Borrowed(""), String::from_utf8_lossy),
         }
     }
 

@@ -58,61 +58,35 @@ pub fn presets(
     Ok(detector.finish())
 }
 
-/// Maps `path` when it is a recording read in place, so the rows point into it instead of
-/// keeping their text; `None` for logs and standard input (their text is kept).
-pub fn map_recording(input: &Input, path: &std::path::Path) -> Option<memmap2::Mmap> {
-    if input.recording_header().is_none() || path.as_os_str() == "-" {
-        return None;
-    }
-    let f = std::fs::File::open(path).ok()?;
-    // SAFETY: the map is read-only. A recording truncated while it is shown would fault
-    // (SIGBUS): the document registers the map with the guard, which maps zeros instead, and
-    // the lines past the end then say they can no longer be read.
+/// Maps the input (the file, or its temporary copy for standard input and gzip) so that rows
+/// point into it instead of keeping their text; `true` with a recording.
+pub fn map_input(input: &Input) -> Option<(memmap2::Mmap, bool)> {
+    let f = std::fs::File::open(input.path()).ok()?;
+    // SAFETY: the map is read-only. A file truncated while it is shown would fault (SIGBUS):
+    // the document registers the map with the guard, which maps zeros instead, and the lines
+    // past the end then say they can no longer be read.
     #[allow(unsafe_code)]
     let map = unsafe { memmap2::Mmap::map(&f) }.ok()?;
-    Some(map)
-}
-
-/// Byte offsets of a mapped recording's lines, found as the reader reports line numbers.
-struct Offsets {
-    line: u64,
-    at: usize,
-}
-
-impl Offsets {
-    /// Where line `n` (1-based, the header is line 1) starts.
-    fn of(&mut self, map: &[u8], n: u64) -> u64 {
-        while self.line < n {
-            match memchr::memchr(b'\n', &map[self.at.min(map.len())..]) {
-                Some(i) => self.at += i + 1,
-                None => self.at = map.len(),
-            }
-            self.line += 1;
-        }
-        self.at as u64
+    let recording = input.recording_header().is_some();
+    // What is mapped must be what is read: a recording's JSON lines.
+    if recording && !crate::recording::reader::looks_like_recording(&map) {
+        return None;
     }
+    Some((map, recording))
 }
 
 /// Reads the whole input into `doc`; `notify` is called after each batch. A mapped
-/// recording's rows point into the map ([`Doc::use_map`] before).
+/// input's rows point into the map ([`Doc::use_map`] before).
 pub fn load(input: &Input, doc: &Mutex<Doc>, notify: &dyn Fn()) {
     let mut batch: Vec<(Event, Option<u64>)> = Vec::with_capacity(BATCH);
     let mut last_flush = Instant::now();
-    let mut offsets = Offsets { line: 1, at: 0 };
-    let mut flush = |batch: &mut Vec<(Event, Option<u64>)>| {
+    let flush = |batch: &mut Vec<(Event, Option<u64>)>| {
         let mut d = lock(doc);
         for (ev, line) in batch.drain(..) {
-            let off = d.map().map(|m| match line {
-                Some(n) => offsets.of(m, n),
-                None => u64::MAX,
-            });
-            match off {
-                Some(off) => d.push_at(&ev, line, off),
-                None => d.push(&ev, line),
-            }
+            d.push(&ev, line);
         }
-        if let Some(len) = d.map().map(<[u8]>::len) {
-            d.progress = Some((offsets.at as u64, len as u64));
+        if let Some((map, at)) = d.map() {
+            d.progress = Some((at as u64, map.len() as u64));
         }
         drop(d);
         notify();
@@ -265,8 +239,8 @@ pub fn read_file_with(
     let input = Input::open(path, input_format)?;
     let decoder = Doc::decoder(protocol, presets(&input, protocol)?);
     let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);
-    if map && let Some(m) = map_recording(&input, path) {
-        d.use_map(m);
+    if map && let Some((m, recording)) = map_input(&input) {
+        d.use_map(m, recording);
     }
     let doc = Mutex::new(d);
     load(&input, &doc, &|| {});
