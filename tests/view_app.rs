@@ -187,6 +187,8 @@ fn help_is_generated_from_the_keys_and_closes_on_any_key() {
     assert!(a.show_help, "j scrolls the help");
     keys(&mut a, &doc, "x");
     assert!(!a.show_help);
+    keys(&mut a, &doc, "?h");
+    assert!(!a.show_help, "a key bound to nothing closes it too");
 }
 
 #[test]

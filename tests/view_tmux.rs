@@ -69,6 +69,17 @@ impl Tmux {
         }
     }
 
+    fn wait_for_gone(&self, what: &str) {
+        let start = Instant::now();
+        while self.screen().contains(what) {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "{what:?} stays on the screen"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
     fn keys(&self, keys: &[&str]) {
         let st = Command::new("tmux")
             .args(["send-keys", "-t", &self.name])
@@ -130,7 +141,9 @@ fn finds_the_illegal_move_shows_help_and_quits_cleanly() {
     t.keys(&["?"]);
     let s = t.wait_for("help · any key closes");
     assert!(s.contains("next error"), "{s}");
-    t.keys(&["Escape"]);
+    // Any key closes the help (not Esc: a key right after it would read as Alt+key).
+    t.keys(&["h"]);
+    t.wait_for_gone("help · any key closes");
     t.keys(&["/", "^ValueError", "Enter"]);
     t.wait_for("bytes  ValueError");
     t.keys(&["q"]);

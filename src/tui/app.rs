@@ -128,7 +128,9 @@ pub struct App {
     pub show_chart: bool,
     pub time_mode: TimeMode,
     pub violations: Vec<ViolationItem>,
-    violations_generation: u64,
+    /// Findings grouped last time, and when: regrouping sorts them all, so while the input is
+    /// read it happens at most twice a second.
+    violations_seen: (usize, bool, Option<std::time::Instant>),
     pub viol_cursor: usize,
     pub session_cursor: usize,
     /// Only this session's lines (`None`: every session).
@@ -174,7 +176,7 @@ impl App {
             show_chart: false,
             time_mode: TimeMode::default(),
             violations: Vec::new(),
-            violations_generation: u64::MAX,
+            violations_seen: (usize::MAX, false, None),
             viol_cursor: 0,
             session_cursor: 0,
             session: None,
@@ -228,9 +230,15 @@ impl App {
             self.cursor = self.view.len() - 1;
         }
         self.cursor = self.cursor.min(self.view.len().saturating_sub(1));
-        if self.violations_generation != doc.generation {
+        let (n, done, when) = self.violations_seen;
+        let due = doc.done || when.is_none_or(|w| w.elapsed().as_millis() >= 500);
+        if (n != doc.findings.len() || done != doc.done) && due {
             self.violations = violation_items(&doc.findings);
-            self.violations_generation = doc.generation;
+            self.violations_seen = (
+                doc.findings.len(),
+                doc.done,
+                Some(std::time::Instant::now()),
+            );
             self.viol_cursor = self
                 .viol_cursor
                 .min(self.violations.len().saturating_sub(1));
@@ -364,8 +372,10 @@ impl App {
             self.quit = true;
             return;
         }
-        if let Some(a) = self.keys.action(Key::of(&ev)) {
-            self.update(doc, a);
+        match self.keys.action(Key::of(&ev)) {
+            Some(a) => self.update(doc, a),
+            // Any key closes the help, bound or not.
+            None => self.show_help = false,
         }
     }
 

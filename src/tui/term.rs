@@ -128,7 +128,12 @@ pub fn run(
         }
         let first = match rx.recv_timeout(Duration::from_millis(250)) {
             Ok(w) => Some(w),
-            Err(RecvTimeoutError::Timeout) => None,
+            // While the input is read, redraw now and then even without news: the
+            // violations panel regroups at most twice a second.
+            Err(RecvTimeoutError::Timeout) => {
+                dirty |= !lock(&doc).done;
+                None
+            }
             Err(RecvTimeoutError::Disconnected) => break,
         };
         // Everything that is already waiting is applied before the next frame: a flood of
