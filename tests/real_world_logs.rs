@@ -84,24 +84,7 @@ print(" ".join(sans))
 fn an_analysis_after_the_game_adds_no_move() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("pc.jsonl");
-    let script = dir.path().join("play.py");
-    std::fs::write(&script, PLAY_THEN_ANALYSE).unwrap();
-    let out = std::process::Command::new("python3")
-        .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_kibitzer"))
-        .arg(&rec)
-        .arg(common::engine("stockfish"))
-        .output()
-        .expect("python3 with python-chess");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let played: Vec<String> = String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .map(str::to_owned)
-        .collect();
+    let played = common::python_gui(PLAY_THEN_ANALYSE, &rec, &common::engine("stockfish"));
     assert_eq!(played.len(), 12);
     let rec = rec.to_str().unwrap();
     let (decode, _) = run_ok(&["decode", rec]);
