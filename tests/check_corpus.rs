@@ -8,7 +8,7 @@ mod common;
 use common::schema::validate;
 use common::transcript::check_json;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Corpus logs with real faults, and the error rules each must report.
 const FAULTY: &[(&str, &[&str])] = &[

@@ -9,7 +9,7 @@ mod common;
 use common::schema::{load, validate};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// `kibitzer decode --format json ARGS`, which must succeed, as one value per line.
 fn decode(args: &[&str]) -> Vec<Value> {

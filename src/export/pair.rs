@@ -63,7 +63,7 @@ pub fn games(sessions: &[Session]) -> Vec<Exported> {
 }
 
 /// The colours the session's engine moved (or was asked to move) in this game.
-fn engine_colours(g: &Game) -> (bool, bool) {
+pub(crate) fn engine_colours(g: &Game) -> (bool, bool) {
     let first = match g.kind {
         GameKind::Chess => g.chess_start().map(|b| b.turn()),
         GameKind::Othello => g.othello_start().map(|b| b.turn()),
