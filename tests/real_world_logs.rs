@@ -122,6 +122,12 @@ fn an_engine_vs_engine_game_exports_once_with_both_names() {
     assert_eq!(pgn.matches("[Event ").count(), 1, "{pgn}");
     assert!(pgn.contains("[White \"Stockfish 15.1\"]"), "{pgn}");
     assert!(pgn.contains("[Black \"BuggyFish 0.1\"]"), "{pgn}");
+    // The engines never learn the result: the runner's `Finished game` line gives it.
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[Termination \"Black makes an illegal move\"]"),
+        "{pgn}"
+    );
 
     // Two games of one engine each (not a pair: the same side) stay two games.
     let one = std::fs::read_to_string(fixture("logs/fastchess__illegal-move-quoted.log")).unwrap();
