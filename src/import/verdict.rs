@@ -86,7 +86,7 @@ fn engine_of(msg: &str) -> Option<String> {
     if let Some(side) = finished_game_side(msg) {
         return Some(side);
     }
-    for key in [" played by ", " from ", "Engine "] {
+    for key in [" played by ", " from ", "Engine ", " by "] {
         if let Some(i) = msg.find(key) {
             let rest = &msg[i + key.len()..];
             let name: String = rest
@@ -96,7 +96,20 @@ fn engine_of(msg: &str) -> Option<String> {
                 .trim_end_matches('.')
                 .to_owned();
             if !name.is_empty()
-                && !matches!(name.as_str(), "engine" | "the" | "a" | "-" | "uci" | "move")
+                && !matches!(
+                    name.as_str(),
+                    "engine"
+                        | "the"
+                        | "a"
+                        | "-"
+                        | "uci"
+                        | "move"
+                        | "repetition"
+                        | "adjudication"
+                        | "agreement"
+                        | "stalemate"
+                        | "timeout"
+                )
             {
                 return Some(name);
             }
@@ -165,7 +178,10 @@ mod tests {
             v("Warning; Engine sf1 loses on time"),
             (TimeLoss, s("sf1"), None)
         );
-        assert_eq!(v("False draw claim: 'draw' by first").0, FalseClaim);
+        assert_eq!(
+            v("False draw claim: 'draw' by first"),
+            (FalseClaim, s("first"), None)
+        );
         assert_eq!(
             v("Illegal move \"e2e5\" from first machine"),
             (IllegalMove, s("first"), s("e2e5"))
