@@ -108,7 +108,7 @@ pub fn run(a: ViewArgs) -> Result<i32> {
     tui::term::block_signals()?;
     let (tx, rx) = std::sync::mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
-    {
+    let reader = {
         let doc = doc.clone();
         let tx = tx.clone();
         let stop = stop.clone();
@@ -118,12 +118,33 @@ pub fn run(a: ViewArgs) -> Result<i32> {
             let notify = || {
                 let _ = tx.send(tui::term::Wake::Doc);
             };
-            if follow {
-                tui::load::follow(&path, &doc, &stop, &notify);
-            } else {
-                tui::load::load(&input, &doc, &notify);
+            // A bug in the reader must not take the screen with it: the viewer shows what
+            // was read and says what happened.
+            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                if follow {
+                    tui::load::follow(&path, &doc, &stop, &notify);
+                } else {
+                    tui::load::load(&input, &doc, &stop, &notify);
+                }
+            }));
+            if let Err(p) = read {
+                let what = p
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                let mut d = tui::load::lock(&doc);
+                d.error = Some(format!("internal error while reading {}: {what}", d.file));
+                d.done = true;
+                drop(d);
+                notify();
             }
-        });
-    }
-    tui::term::run(app, doc, tx, rx, stop)
+            // The input (and its temporary copy, for standard input and gzip) goes here.
+            drop(input);
+        })
+    };
+    let status = tui::term::run(app, doc, tx, rx, stop);
+    // Quit while reading: the reader stops at its next batch and removes its temporary copy.
+    let _ = reader.join();
+    status
 }

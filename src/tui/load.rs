@@ -76,8 +76,9 @@ pub fn map_input(input: &Input) -> Option<(memmap2::Mmap, bool)> {
 }
 
 /// Reads the whole input into `doc`; `notify` is called after each batch. A mapped
-/// input's rows point into the map ([`Doc::use_map`] before).
-pub fn load(input: &Input, doc: &Mutex<Doc>, notify: &dyn Fn()) {
+/// input's rows point into the map ([`Doc::use_map`] before). `stop` ends the reading early
+/// (the viewer quit).
+pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn()) {
     let mut batch: Vec<(Event, Option<u64>)> = Vec::with_capacity(BATCH);
     let mut last_flush = Instant::now();
     let flush = |batch: &mut Vec<(Event, Option<u64>)>| {
@@ -105,12 +106,16 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, notify: &dyn Fn()) {
         {
             flush(&mut batch);
             last_flush = Instant::now();
+            if stop.load(Ordering::Relaxed) {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
         }
         Ok(())
     });
     flush(&mut batch);
     let mut d = lock(doc);
     match read {
+        Ok((_, Err(e))) if e.kind() == std::io::ErrorKind::Interrupted => return,
         Ok((_, Err(e))) => d.error = Some(format!("{}: {e}", d.file)),
         Err(e) => d.error = Some(format!("{e:#}")),
         Ok(_) => {}
@@ -243,6 +248,6 @@ pub fn read_file_with(
         d.use_map(m, recording);
     }
     let doc = Mutex::new(d);
-    load(&input, &doc, &|| {});
+    load(&input, &doc, &AtomicBool::new(false), &|| {});
     Ok(doc.into_inner().unwrap_or_else(|e| e.into_inner()))
 }

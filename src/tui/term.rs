@@ -78,10 +78,16 @@ pub fn run(
             let _ = sig_tx.send(Wake::Signal(sig as i32));
         }
     });
+    // A panic on this thread ends the viewer: the terminal is restored before the message.
+    // The reader thread's panics are caught there and shown on the screen instead.
+    let ui = std::thread::current().id();
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        restore();
-        prev(info);
+        if std::thread::current().id() == ui {
+            restore();
+            prev(info);
+        }
+        // Elsewhere the message would be drawn over the screen; the reader reports it.
     }));
     enable_raw_mode().context("cannot put the terminal in raw mode")?;
     let guard = Guard;
