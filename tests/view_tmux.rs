@@ -173,3 +173,14 @@ fn sigterm_restores_the_terminal() {
     assert!(st.success());
     t.assert_ended("143");
 }
+
+#[test]
+fn standard_input_is_read_and_keys_still_come_from_the_terminal() {
+    let t = Tmux::start("stdin", "- < recordings/stockfish-uci-game.jsonl");
+    let s = t.wait_for("traffic · 947 lines");
+    assert!(s.contains("<stdin> · recording"), "{s}");
+    t.keys(&["G"]);
+    t.wait_for("engine_exit");
+    t.keys(&["q"]);
+    t.assert_ended("0");
+}
