@@ -418,3 +418,25 @@ fn a_mapped_log_reads_back_every_event_text_as_kept_text_does() {
         "kept {kept_total} of {text_total} bytes"
     );
 }
+
+#[test]
+fn since_the_request_shows_latencies_and_search_time() {
+    let doc = open("recordings/stockfish-uci-game.jsonl");
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "ttt");
+    assert_eq!(a.time_mode, kibitzer::tui::app::TimeMode::SinceRequest);
+    // The first bestmove answers its go: the time column is the latency.
+    keys(&mut a, &doc, "g");
+    a.prompt = None;
+    keys(&mut a, &doc, "/^bestmove\n");
+    let r = a.selected().unwrap();
+    let lat = doc.latency(r).expect("bestmove answers go");
+    let s = format!("{}", screen(&a, &doc));
+    assert!(s.contains(&format!("↳{:>10.6}", lat as f64 / 1e9)), "{s}");
+    // The info line before it is inside the search: time since its go.
+    keys(&mut a, &doc, "k");
+    let s = format!("{}", screen(&a, &doc));
+    let x = doc.search_of(r - 1).expect("in a search");
+    let since = doc.rows[r - 1].t - doc.rows[x.start as usize].t;
+    assert!(s.contains(&format!("+{:>10.6}", since as f64 / 1e9)), "{s}");
+}

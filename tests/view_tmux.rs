@@ -184,3 +184,27 @@ fn standard_input_is_read_and_keys_still_come_from_the_terminal() {
     t.keys(&["q"]);
     t.assert_ended("0");
 }
+
+#[test]
+fn y_prints_the_copied_position_when_the_viewer_ends() {
+    let t = Tmux::start("copy", "recordings/stockfish-uci-game.jsonl");
+    t.wait_for("traffic · 947 lines");
+    // The first search's `go`: the board after the GUI's position.
+    t.keys(&[")"]);
+    t.wait_for("search · go");
+    t.keys(&["y"]);
+    let s = t.wait_for("copied ");
+    let fen = s
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("copied "))
+        .unwrap()
+        .trim()
+        .to_owned();
+    assert_eq!(fen.split(' ').count(), 6, "{fen}");
+    t.keys(&["q"]);
+    let s = t.wait_for("EXIT=0");
+    assert!(
+        s.lines().any(|l| l.trim() == fen),
+        "the FEN is printed on exit:\n{s}"
+    );
+}

@@ -29,7 +29,7 @@ impl TimeMode {
             TimeMode::SinceStart => "since start",
             TimeMode::Delta => "delta",
             TimeMode::Absolute => "wall clock",
-            TimeMode::SinceRequest => "since request",
+            TimeMode::SinceRequest => "since the request (↳ answers, + in a search)",
         }
     }
 

@@ -472,6 +472,19 @@ impl Doc {
         self.answered.get(i as usize)
     }
 
+    /// The search row `r` belongs to: the last one of its session started at or before it and
+    /// not ended before it (looking back over at most a few searches of other sessions).
+    pub fn search_of(&self, r: usize) -> Option<&SearchSpan> {
+        let session = self.rows.get(r)?.session;
+        let i = self.searches.partition_point(|x| x.start as usize <= r);
+        self.searches[..i]
+            .iter()
+            .rev()
+            .take(64)
+            .find(|x| x.session == session)
+            .filter(|x| x.end as usize >= r)
+    }
+
     /// The requests row `r` answered or withdrew.
     pub fn answers_by(&self, r: usize) -> &[Answered] {
         let r = r as u32;

@@ -150,9 +150,14 @@ fn time_cell(app: &App, doc: &Doc, view_i: usize, r: usize) -> String {
             }
             None => format!("{:>11.6}", row.t as f64 / 1e9),
         },
-        TimeMode::SinceRequest => match doc.latency(r) {
-            Some(l) => format!("↳{:>10.6}", l as f64 / 1e9),
-            None => " ".repeat(11),
+        // An answer: since its request; a line of a search: since the search started.
+        TimeMode::SinceRequest => match (doc.latency(r), doc.search_of(r)) {
+            (Some(l), _) => format!("↳{:>10.6}", l as f64 / 1e9),
+            (None, Some(x)) if x.start as usize != r => {
+                let since = row.t.saturating_sub(doc.rows[x.start as usize].t);
+                format!("+{:>10.6}", since as f64 / 1e9)
+            }
+            _ => " ".repeat(11),
         },
     }
 }
