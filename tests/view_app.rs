@@ -334,6 +334,19 @@ fn a_small_terminal_still_draws_and_pages_follow_its_height() {
     let s = format!("{}", t.backend());
     assert!(s.contains("traffic"), "{s}");
     assert!(!s.contains("board"), "no room for the board at 60 columns");
+    // Tiny terminals draw what fits, with every panel open, and never panic.
+    keys(&mut a, &doc, "?");
+    for (w, h) in [(20, 6), (8, 3), (1, 1), (200, 2)] {
+        a.set_size(w, h);
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        for k in ["", "?", "l", "c", "x"] {
+            keys(&mut a, &doc, k);
+            t.draw(|f| {
+                draw(f, &a, &doc);
+            })
+            .unwrap();
+        }
+    }
 }
 
 #[test]
@@ -439,4 +452,18 @@ fn since_the_request_shows_latencies_and_search_time() {
     let x = doc.search_of(r - 1).expect("in a search");
     let since = doc.rows[r - 1].t - doc.rows[x.start as usize].t;
     assert!(s.contains(&format!("+{:>10.6}", since as f64 / 1e9)), "{s}");
+}
+
+#[test]
+fn an_empty_recording_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("empty.jsonl");
+    let header = std::fs::read_to_string("recordings/stockfish-uci-game.jsonl").unwrap();
+    std::fs::write(&p, format!("{}\n", header.lines().next().unwrap())).unwrap();
+    let doc = read_file(&p, None, None, Profile::named("cutechess").unwrap()).unwrap();
+    assert!(doc.rows.is_empty() && doc.done);
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "jGgevs}/x\n");
+    let s = format!("{}", screen(&a, &doc));
+    assert!(s.contains("the input has no lines"), "{s}");
 }

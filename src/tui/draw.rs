@@ -250,10 +250,10 @@ fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     }
     if app.view.is_empty() {
         lines.push(Line::styled(
-            if doc.done {
-                "no line matches the filter"
-            } else {
-                "reading…"
+            match (doc.done, doc.rows.is_empty()) {
+                (true, true) => "the input has no lines",
+                (true, false) => "no line matches the filter",
+                (false, _) => "reading…",
             },
             Style::default().fg(t.dim),
         ));
