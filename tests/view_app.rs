@@ -467,3 +467,47 @@ fn an_empty_recording_says_so() {
     let s = format!("{}", screen(&a, &doc));
     assert!(s.contains("the input has no lines"), "{s}");
 }
+
+#[test]
+fn games_searches_and_marks_jump_without_scanning_every_line() {
+    let doc = open("tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log");
+    let starts = doc.game_starts();
+    assert_eq!(starts.len(), 2);
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "}");
+    assert_eq!(a.selected(), Some(starts[0] as usize));
+    keys(&mut a, &doc, "}");
+    assert_eq!(a.selected(), Some(starts[1] as usize));
+    keys(&mut a, &doc, "{");
+    assert_eq!(a.selected(), Some(starts[0] as usize));
+    // Every search start in order, then no further one.
+    keys(&mut a, &doc, "g");
+    let mut seen = Vec::new();
+    for _ in 0..doc.searches.len() + 1 {
+        keys(&mut a, &doc, ")");
+        seen.push(a.selected().unwrap() as u32);
+    }
+    seen.dedup();
+    let mut want: Vec<u32> = doc
+        .searches
+        .iter()
+        .map(|x| x.start)
+        .filter(|&r| r > 0)
+        .collect();
+    want.sort_unstable();
+    want.dedup();
+    assert_eq!(seen, want);
+    assert!(
+        a.message
+            .as_ref()
+            .is_some_and(|(m, _)| m.contains("no further search"))
+    );
+    // Marks: u and U go through them in line order.
+    keys(&mut a, &doc, "gjjjjjmbjjjjjjjjjjma");
+    keys(&mut a, &doc, "gu");
+    assert_eq!(a.selected(), Some(5));
+    keys(&mut a, &doc, "u");
+    assert_eq!(a.selected(), Some(15));
+    keys(&mut a, &doc, "U");
+    assert_eq!(a.selected(), Some(5));
+}

@@ -329,6 +329,27 @@ impl App {
         }
     }
 
+    /// [`App::seek`] over a few known rows (sorted): the next (or previous) of them after the
+    /// cursor that is shown, without looking at every line in between.
+    fn seek_rows(&mut self, forward: bool, what: &str, rows: &[u32]) {
+        let here = self.selected().map_or(0, |r| r as u32);
+        let shown = |r: &&u32| self.view.binary_search(r).ok();
+        let found = if forward {
+            let from = rows.partition_point(|&r| r <= here);
+            rows[from..].iter().find_map(|r| shown(&r))
+        } else {
+            let to = rows.partition_point(|&r| r < here);
+            rows[..to].iter().rev().find_map(|r| shown(&r))
+        };
+        match found {
+            Some(i) => self.go(i),
+            None => self.complain(format!(
+                "no {} {what}",
+                if forward { "further" } else { "earlier" }
+            )),
+        }
+    }
+
     /// A key from the terminal.
     pub fn key(&mut self, doc: &Doc, ev: KeyEvent) {
         self.message = None;
@@ -476,19 +497,13 @@ impl App {
                 })
             }
             Action::NextGame | Action::PrevGame => {
-                self.seek(doc, a == Action::NextGame, "game", |r, row| {
-                    let Some(p) = doc.pos(r) else { return false };
-                    (0..r)
-                        .rev()
-                        .find(|&i| doc.rows[i].session == row.session)
-                        .is_none_or(|i| doc.pos(i).is_none_or(|q| q.game != p.game))
-                })
+                let starts = doc.game_starts();
+                self.seek_rows(a == Action::NextGame, "game", &starts);
             }
             Action::NextSearch | Action::PrevSearch => {
-                let starts = search_starts(doc);
-                self.seek(doc, a == Action::NextSearch, "search", |_, row| {
-                    starts.binary_search(&(row.session, row.seq)).is_ok()
-                })
+                let mut starts: Vec<u32> = doc.searches.iter().map(|x| x.start).collect();
+                starts.sort_unstable();
+                self.seek_rows(a == Action::NextSearch, "search", &starts);
             }
             Action::Search => self.prompt = Some((PromptKind::Search, String::new())),
             Action::SearchNext => self.search_step(doc, true),
@@ -505,10 +520,9 @@ impl App {
             Action::SetMark => self.pending = Some(Pending::SetMark),
             Action::JumpMark => self.pending = Some(Pending::JumpMark),
             Action::NextMark | Action::PrevMark => {
-                let marked: Vec<u32> = self.marks.values().copied().collect();
-                self.seek(doc, a == Action::NextMark, "mark", |r, _| {
-                    marked.contains(&(r as u32))
-                })
+                let mut marked: Vec<u32> = self.marks.values().copied().collect();
+                marked.sort_unstable();
+                self.seek_rows(a == Action::NextMark, "mark", &marked);
             }
             Action::TimeMode => {
                 self.time_mode = self.time_mode.next();
@@ -683,17 +697,6 @@ impl App {
             _ => {}
         }
     }
-}
-
-/// `(session, seq)` of every search start, sorted.
-fn search_starts(doc: &Doc) -> Vec<(u16, u64)> {
-    let mut v: Vec<(u16, u64)> = doc
-        .searches
-        .iter()
-        .map(|x| (x.session, doc.rows[x.start as usize].seq))
-        .collect();
-    v.sort_unstable();
-    v
 }
 
 /// Findings grouped by severity (worst first), then rule, in line order within a rule.

@@ -472,6 +472,24 @@ impl Doc {
         self.answered.get(i as usize)
     }
 
+    /// The rows where a game begins (its first line with a board), sorted.
+    pub fn game_starts(&self) -> Vec<u32> {
+        let mut v = Vec::new();
+        for changes in &self.positions {
+            let mut last = None;
+            for (r, p) in changes {
+                if let Some(p) = p {
+                    if last != Some(p.game) {
+                        v.push(*r);
+                    }
+                    last = Some(p.game);
+                }
+            }
+        }
+        v.sort_unstable();
+        v
+    }
+
     /// The search row `r` belongs to: the last one of its session started at or before it and
     /// not ended before it (looking back over at most a few searches of other sessions).
     pub fn search_of(&self, r: usize) -> Option<&SearchSpan> {
