@@ -103,6 +103,22 @@ pub struct Header {
     /// For imports: the original file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_file: Option<String>,
+    /// `record --c2w`: the Chess Academy profile the engine was started from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c2w: Option<C2wNote>,
+}
+
+/// The `.c2w` profile a recording's engine was started from (`record --c2w`), with its text so
+/// that the recording can be checked against it after the file changed or went away.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct C2wNote {
+    /// The profile's path, absolute.
+    pub file: String,
+    /// `EngineName` and `EngineVersion`.
+    pub name: String,
+    pub version: String,
+    /// The profile as read.
+    pub text: String,
 }
 
 impl Header {
