@@ -511,3 +511,45 @@ fn games_searches_and_marks_jump_without_scanning_every_line() {
     keys(&mut a, &doc, "U");
     assert_eq!(a.selected(), Some(5));
 }
+
+#[test]
+fn a_long_search_goes_on_in_slices_and_esc_stops_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("long.jsonl");
+    let header = std::fs::read_to_string("recordings/stockfish-uci-game.jsonl").unwrap();
+    let mut text = format!("{}\n", header.lines().next().unwrap());
+    text.push_str("{\"seq\":1,\"t\":0,\"src\":\"gui\",\"text\":\"uci\"}\n");
+    for i in 2..150_000u64 {
+        text.push_str(&format!(
+            "{{\"seq\":{i},\"t\":{},\"src\":\"engine\",\"text\":\"info string line {i}\"}}\n",
+            i * 1000
+        ));
+    }
+    std::fs::write(&p, text).unwrap();
+    let doc = read_file(&p, None, None, Profile::named("cutechess").unwrap()).unwrap();
+    let mut a = app(&doc);
+    keys(&mut a, &doc, "/no such line\n");
+    assert!(
+        a.is_searching(),
+        "150,000 parsed lines take longer than one slice"
+    );
+    assert!(
+        a.message
+            .as_ref()
+            .is_some_and(|(m, _)| m.contains("searching"))
+    );
+    keys(&mut a, &doc, "\x1b");
+    assert!(!a.is_searching());
+    assert_eq!(a.selected(), Some(0));
+    // Left to run, it ends where it should.
+    keys(&mut a, &doc, "/line 149998$\n");
+    while a.work(&doc) {}
+    assert_eq!(selected_text(&a, &doc), "info string line 149998");
+    keys(&mut a, &doc, "n");
+    while a.work(&doc) {}
+    assert!(
+        a.message
+            .as_ref()
+            .is_some_and(|(m, err)| *err && m.contains("no further match"))
+    );
+}

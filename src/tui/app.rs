@@ -63,6 +63,15 @@ enum Pending {
     JumpMark,
 }
 
+/// A regex search under way: where it goes on from.
+#[derive(Debug, Clone)]
+struct Searching {
+    re: Regex,
+    forward: bool,
+    /// Forward: the next view position to look at; backward: one past it.
+    next: usize,
+}
+
 /// An entry of the violations panel: grouped by severity (worst first), then rule.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ViolationItem {
@@ -118,6 +127,8 @@ pub struct App {
     pub search: Option<Regex>,
     pub search_text: String,
     pub prompt: Option<(PromptKind, String)>,
+    /// A search that has not reached its match yet (see [`App::work`]).
+    searching: Option<Searching>,
     pending: Option<Pending>,
     pub marks: BTreeMap<char, u32>,
     pub focus: Focus,
@@ -166,6 +177,7 @@ impl App {
             search: None,
             search_text: String::new(),
             prompt: None,
+            searching: None,
             pending: None,
             marks: BTreeMap::new(),
             focus: Focus::List,
@@ -434,8 +446,69 @@ impl App {
             self.complain("no search: / starts one");
             return;
         };
-        let what = format!("match of /{}/", self.search_text);
-        self.seek(doc, forward, &what, |r, _| re.is_match(&doc.text(r)));
+        self.searching = Some(Searching {
+            re,
+            forward,
+            next: if forward {
+                self.cursor + 1
+            } else {
+                self.cursor
+            },
+        });
+        self.work(doc);
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.searching.is_some()
+    }
+
+    /// A search in progress looks at the lines for a while, then lets the screen answer: on a
+    /// big recording each line is parsed again, and a search that finds nothing reads them
+    /// all. `true` while there is more to do (Esc cancels).
+    pub fn work(&mut self, doc: &Doc) -> bool {
+        const SLICE: std::time::Duration = std::time::Duration::from_millis(40);
+        let Some(mut s) = self.searching.take() else {
+            return false;
+        };
+        let start = std::time::Instant::now();
+        let n = self.view.len();
+        let mut looked = 0usize;
+        loop {
+            let i = if s.forward {
+                if s.next >= n {
+                    break;
+                }
+                s.next
+            } else {
+                if s.next == 0 {
+                    break;
+                }
+                s.next - 1
+            };
+            if s.re.is_match(&doc.text(self.view[i] as usize)) {
+                self.go(i);
+                self.message = None;
+                return false;
+            }
+            s.next = if s.forward { i + 1 } else { i };
+            looked += 1;
+            if looked.is_multiple_of(1024) && start.elapsed() > SLICE {
+                let done = if s.forward { s.next } else { n - s.next };
+                self.message = Some((
+                    format!(
+                        "searching /{}/ … {}% (esc stops)",
+                        self.search_text,
+                        done * 100 / n.max(1)
+                    ),
+                    false,
+                ));
+                self.searching = Some(s);
+                return true;
+            }
+        }
+        let way = if s.forward { "further" } else { "earlier" };
+        self.complain(format!("no {way} match of /{}/", self.search_text));
+        false
     }
 
     /// Applies one action.
@@ -572,6 +645,9 @@ impl App {
             }
             Action::Enter => {}
             Action::Escape => {
+                if self.searching.take().is_some() {
+                    self.say("search stopped");
+                }
                 self.show_sessions = false;
                 self.focus = Focus::List;
             }

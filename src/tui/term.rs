@@ -132,7 +132,19 @@ pub fn run(
             }
             dirty = false;
         }
-        let first = match rx.recv_timeout(Duration::from_millis(250)) {
+        // A search under way goes on between events, a slice at a time.
+        let busy = if app.is_searching() {
+            dirty = true;
+            app.work(&lock(&doc))
+        } else {
+            false
+        };
+        let wait = if busy {
+            Duration::ZERO
+        } else {
+            Duration::from_millis(250)
+        };
+        let first = match rx.recv_timeout(wait) {
             Ok(w) => Some(w),
             // While the input is read, redraw now and then even without news: the
             // violations panel regroups at most twice a second.
