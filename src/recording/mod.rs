@@ -5,5 +5,5 @@ pub mod event;
 pub mod reader;
 pub mod writer;
 
-pub use event::{Eol, Event, FORMAT_VERSION, Header, ProxyKind, Source};
+pub use event::{Eol, Event, FORMAT_VERSION, Header, ProxyKind, ReplayOf, Source};
 pub use reader::{IssueKind, ReadIssue, Reader, Recording, RecordingError, read_all};

@@ -1,0 +1,630 @@
+//! The semantic diff of a replay against its original: protocol behaviour (obligations
+//! answered, findings, the engine's end, hangs) apart from search results, searches compared
+//! by fingerprint with the volatile fields masked, and the verdict.
+
+use super::analysis::Analysis;
+use super::report::{
+    DiffKind, Difference, Fingerprint, HangPair, Row, SearchDiff, SearchTally, SideBySide, Verdict,
+    VerdictKind,
+};
+use super::run::Outcome;
+use super::script::Script;
+use crate::protocol::Protocol;
+use crate::recording::Source;
+use crate::rules::{HangVerdict, Severity, Side};
+use crate::session::{Line, Search};
+
+/// Everything the comparison finds.
+pub struct Comparison {
+    pub verdict: Verdict,
+    pub tally: SearchTally,
+    pub searches: Vec<SearchDiff>,
+    pub differences: Vec<Difference>,
+    pub first_divergence: Option<SideBySide>,
+    pub hang: HangPair,
+}
+
+/// Compares the replay `r` of `script` (cut short as `outcome` says) with the original `o`.
+pub fn compare(o: &Analysis, r: &Analysis, script: &Script, outcome: &Outcome) -> Comparison {
+    let map = LineMap::new(r, script);
+    let mut differences = Vec::new();
+    obligations(o, r, script, &map, &mut differences);
+    findings(o, r, &map, &mut differences);
+    exits(o, r, &map, &mut differences);
+    let (searches, tally, sides) = searches(o, r, script, &map);
+    for s in &searches {
+        differences.push(Difference {
+            kind: DiffKind::Search,
+            expected: s.expected,
+            line: s.line,
+            replay_line: s.replay_line,
+            message: s.message.clone(),
+        });
+    }
+    let hang = HangPair {
+        original: o.hangs.first().cloned(),
+        replay: r.hangs.first().cloned(),
+    };
+    hangs(o, &hang, outcome, script, &mut differences);
+    differences.sort_by_key(|d| {
+        (
+            d.line.unwrap_or(u64::MAX),
+            d.replay_line.unwrap_or(u64::MAX),
+        )
+    });
+    let verdict = verdict(&differences, &hang, &searches);
+    let first_divergence = verdict
+        .search
+        .and_then(|k| sides.into_iter().find(|s| s.search == k));
+    Comparison {
+        verdict,
+        tally,
+        searches,
+        differences,
+        first_divergence,
+        hang,
+    }
+}
+
+/// Lines of the replay told by the original's line numbers: a replayed GUI line is the step
+/// it replays; an engine line follows the last GUI line sent before it.
+struct LineMap {
+    /// Per replay GUI line (in order): the step it replays.
+    gui_steps: Vec<(u64, usize)>,
+    /// Per step: the original's input line.
+    step_lines: Vec<Option<u64>>,
+    /// Per step: the replay's GUI line sequence number, when it was sent.
+    step_seqs: Vec<Option<u64>>,
+}
+
+impl LineMap {
+    fn new(r: &Analysis, script: &Script) -> LineMap {
+        let sent: Vec<usize> = script
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.send.is_some())
+            .map(|(i, _)| i)
+            .collect();
+        let gui_steps: Vec<(u64, usize)> = r.gui_lines().map(|l| l.seq).zip(sent).collect();
+        let mut step_seqs = vec![None; script.steps.len()];
+        for (seq, step) in &gui_steps {
+            step_seqs[*step] = Some(*seq);
+        }
+        LineMap {
+            gui_steps,
+            step_lines: script.steps.iter().map(|s| s.line).collect(),
+            step_seqs,
+        }
+    }
+
+    /// The original's line for a replay event `seq`: that of the last step sent before it.
+    fn original_line(&self, seq: u64) -> Option<u64> {
+        let i = self.gui_steps.partition_point(|(s, _)| *s <= seq);
+        self.gui_steps[..i]
+            .iter()
+            .rev()
+            .find_map(|(_, step)| self.step_lines[*step])
+    }
+}
+
+fn answered(a: &Analysis, o: &crate::session::Obligation) -> bool {
+    o.closed.is_some_and(|c| {
+        !o.cancelled
+            && a.line_by_seq(c.seq)
+                .is_some_and(|l| l.src == Source::Engine)
+    })
+}
+
+/// Obligations the original engine answered and the replay's did not, or the other way.
+fn obligations(
+    o: &Analysis,
+    r: &Analysis,
+    script: &Script,
+    map: &LineMap,
+    out: &mut Vec<Difference>,
+) {
+    for (i, step) in script.steps.iter().enumerate() {
+        let (Some(oseq), Some(rseq)) = (step.seq, map.step_seqs[i]) else {
+            continue;
+        };
+        let orig: Vec<_> = o
+            .session
+            .obligations
+            .iter()
+            .filter(|x| x.opened.seq == oseq)
+            .collect();
+        for ob in orig {
+            let rep = r
+                .session
+                .obligations
+                .iter()
+                .find(|x| x.opened.seq == rseq && x.owed == ob.owed);
+            let (was, is) = (answered(o, ob), rep.is_some_and(|x| answered(r, x)));
+            if was == is {
+                continue;
+            }
+            let message = if was {
+                format!(
+                    "the original engine answered `{}` with {}; the replayed engine did not",
+                    step.text, ob.owed
+                )
+            } else {
+                format!(
+                    "the replayed engine answered `{}` with {}; the original engine did not",
+                    step.text, ob.owed
+                )
+            };
+            out.push(Difference {
+                kind: DiffKind::Protocol,
+                expected: false,
+                line: step.line,
+                replay_line: r.file_line_of_seq(rseq),
+                message,
+            });
+        }
+    }
+}
+
+/// Rules whose findings depend on timing, not on what the engine says.
+fn timing_rule(id: &str) -> bool {
+    id.starts_with("REPLAY-")
+        || [
+            "TIMEOUT", "LATE", "DELAY", "FLOOD", "LATENCY", "HANG", "CLOCK",
+        ]
+        .iter()
+        .any(|w| id.contains(w))
+}
+
+/// Engine-side errors and warnings one engine drew and the other did not.
+fn findings(o: &Analysis, r: &Analysis, map: &LineMap, out: &mut Vec<Difference>) {
+    let relevant = |a: &Analysis| -> Vec<(&'static str, Option<u64>, u64, String)> {
+        a.findings
+            .iter()
+            .filter(|f| {
+                f.side == Side::Engine
+                    && matches!(f.severity, Severity::Error | Severity::Warning)
+                    && !timing_rule(f.rule)
+            })
+            .map(|f| (f.rule, f.line, f.seq, f.message.clone()))
+            .collect()
+    };
+    let (of, rf) = (relevant(o), relevant(r));
+    for (rule, line, _, msg) in &of {
+        if !rf.iter().any(|(x, ..)| x == rule) {
+            out.push(Difference {
+                kind: DiffKind::Protocol,
+                expected: false,
+                line: *line,
+                replay_line: None,
+                message: format!(
+                    "the original engine broke {rule} ({msg}); the replayed engine did not"
+                ),
+            });
+        }
+    }
+    for (rule, line, seq, msg) in &rf {
+        if !of.iter().any(|(x, ..)| x == rule) {
+            out.push(Difference {
+                kind: DiffKind::Protocol,
+                expected: false,
+                line: map.original_line(*seq),
+                replay_line: *line,
+                message: format!(
+                    "the replayed engine broke {rule} ({msg}); the original engine did not"
+                ),
+            });
+        }
+    }
+}
+
+/// A crash in one run and not the other, or different exit codes.
+fn exits(o: &Analysis, r: &Analysis, map: &LineMap, out: &mut Vec<Difference>) {
+    let (Some(oe), Some(re)) = (&o.exit, &r.exit) else {
+        return;
+    };
+    let own = |e: &super::analysis::Exit| (!e.killed).then(|| (e.code, e.signal.clone()));
+    if own(oe) == own(re) {
+        return;
+    }
+    let describe = |e: &super::analysis::Exit| {
+        if e.killed {
+            format!("{} (killed)", e.text)
+        } else {
+            e.text.clone()
+        }
+    };
+    let last_line = |a: &Analysis| a.file_lines.iter().rev().find_map(|l| *l);
+    let rseq = r.events.last().map_or(0, |e| e.seq);
+    out.push(Difference {
+        kind: DiffKind::Exit,
+        expected: false,
+        line: map.original_line(rseq).or(last_line(o)),
+        replay_line: last_line(r),
+        message: format!(
+            "the original: {}; the replay: {}",
+            describe(oe),
+            describe(re)
+        ),
+    });
+}
+
+fn same_hang(a: &HangVerdict, b: &HangVerdict) -> bool {
+    a.class == b.class && a.owed == b.owed
+}
+
+fn hangs(
+    o: &Analysis,
+    pair: &HangPair,
+    outcome: &Outcome,
+    script: &Script,
+    out: &mut Vec<Difference>,
+) {
+    match (&pair.original, &pair.replay) {
+        (Some(a), Some(b)) if same_hang(a, b) => {}
+        (Some(a), _) => out.push(Difference {
+            kind: DiffKind::Hang,
+            expected: false,
+            line: a
+                .request_line
+                .or(o.file_lines.iter().rev().find_map(|l| *l)),
+            replay_line: None,
+            message: match &pair.replay {
+                Some(b) => format!(
+                    "the original hung ({}); the replay hung differently ({})",
+                    a.summary, b.summary
+                ),
+                None => format!("the original hung ({}); the replay did not", a.summary),
+            },
+        }),
+        (None, Some(b)) => {
+            let line = outcome
+                .stall
+                .as_ref()
+                .and_then(|s| script.steps[s.request_step].line)
+                .or(b.request_line);
+            out.push(Difference {
+                kind: DiffKind::Hang,
+                expected: false,
+                line,
+                replay_line: b.request_line,
+                message: format!("the replay hung: {}", b.summary),
+            });
+        }
+        (None, None) => {}
+    }
+}
+
+fn verdict(diffs: &[Difference], hang: &HangPair, searches: &[SearchDiff]) -> Verdict {
+    let first = diffs.iter().find(|d| !d.expected);
+    let expected = diffs.iter().filter(|d| d.expected).count();
+    let search_of = |d: &Difference| {
+        searches
+            .iter()
+            .find(|s| d.kind == DiffKind::Search && s.line == d.line && s.message == d.message)
+            .map(|s| s.index)
+    };
+    if let (Some(a), Some(b)) = (&hang.original, &hang.replay)
+        && same_hang(a, b)
+        && first.is_none_or(|d| d.line.unwrap_or(u64::MAX) >= a.request_line.unwrap_or(0))
+    {
+        return Verdict {
+            kind: VerdictKind::HangReproduced,
+            line: a.request_line,
+            replay_line: b.request_line,
+            search: None,
+            summary: format!("hang reproduced: {}", b.summary),
+        };
+    }
+    match first {
+        Some(d) => Verdict {
+            kind: VerdictKind::Diverged,
+            line: d.line,
+            replay_line: d.replay_line,
+            search: search_of(d),
+            summary: match d.line {
+                Some(l) => format!("diverged at line {l}: {}", d.message),
+                None => format!("diverged: {}", d.message),
+            },
+        },
+        None => Verdict {
+            kind: VerdictKind::Reproduced,
+            line: None,
+            replay_line: None,
+            search: None,
+            summary: if expected == 0 {
+                "reproduced".to_owned()
+            } else {
+                format!(
+                    "reproduced: protocol behaviour and every search not limited by the clock match; {expected} clock-limited search(es) differ, as clock-limited searches are expected to"
+                )
+            },
+        },
+    }
+}
+
+/// Was the search limited by the clock (so its result depends on timing)?
+pub fn clock_limited(protocol: Option<Protocol>, request: &str, cecp_depth_set: bool) -> bool {
+    match protocol {
+        Some(Protocol::Uci) => {
+            let toks: Vec<&str> = request.split_whitespace().collect();
+            let clock = toks
+                .iter()
+                .any(|t| matches!(*t, "wtime" | "btime" | "movetime" | "infinite" | "ponder"));
+            let bound = toks
+                .iter()
+                .any(|t| matches!(*t, "nodes" | "depth" | "mate"));
+            clock || !bound
+        }
+        Some(Protocol::Cecp) => !cecp_depth_set,
+        Some(Protocol::Nboard) => false,
+        None => true,
+    }
+}
+
+/// Per search of the original: was it clock-limited? (CECP: an `sd` before it bounds it.)
+fn clock_flags(a: &Analysis) -> Vec<bool> {
+    let protocol = a.session.protocol;
+    let sd_lines: Vec<u64> = a
+        .gui_lines()
+        .filter(|l| l.text.trim_start().starts_with("sd "))
+        .map(|l| l.seq)
+        .collect();
+    a.session
+        .searches
+        .iter()
+        .map(|s| {
+            let sd = sd_lines.iter().any(|q| *q < s.started.seq);
+            clock_limited(protocol, &s.request, sd)
+        })
+        .collect()
+}
+
+fn fingerprint(s: &Search) -> Fingerprint {
+    let last = s.last.as_ref();
+    Fingerprint {
+        request: s.request.clone(),
+        bestmove: s.best.clone(),
+        ponder: s.ponder_move.clone(),
+        depth: last.and_then(|l| l.depth),
+        score: last.and_then(|l| l.eval).map(|e| e.to_string()),
+        nodes: last.and_then(|l| l.nodes),
+        pv: last.map(|l| l.pv.clone()).filter(|p| !p.is_empty()),
+    }
+}
+
+/// The fields of a fingerprint that differ (nodes only where both searches were bounded:
+/// the node count of a timed search is the clock's).
+fn differing(a: &Fingerprint, b: &Fingerprint, bounded: bool) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if a.bestmove != b.bestmove {
+        v.push("bestmove");
+    }
+    if a.ponder != b.ponder {
+        v.push("ponder");
+    }
+    if a.depth != b.depth {
+        v.push("depth");
+    }
+    if a.score != b.score {
+        v.push("score");
+    }
+    if a.pv != b.pv {
+        v.push("pv");
+    }
+    if bounded && a.nodes != b.nodes {
+        v.push("nodes");
+    }
+    v
+}
+
+/// UCI `info` fields that depend on timing or the machine, not on the search.
+const VOLATILE: [&str; 9] = [
+    "time",
+    "nps",
+    "hashfull",
+    "tbhits",
+    "sbhits",
+    "cpuload",
+    "currmove",
+    "currmovenumber",
+    "currline",
+];
+const INFO_KEYS: [&str; 17] = [
+    "depth",
+    "seldepth",
+    "time",
+    "nodes",
+    "pv",
+    "multipv",
+    "score",
+    "currmove",
+    "currmovenumber",
+    "hashfull",
+    "nps",
+    "tbhits",
+    "sbhits",
+    "cpuload",
+    "string",
+    "refutation",
+    "currline",
+];
+
+/// An engine line of a search as compared: volatile fields masked; `None` for lines that
+/// carry nothing but volatile fields.
+pub fn masked(line: &Line) -> Option<String> {
+    let kind = line.msg.as_ref().map(|m| m.kind());
+    let text = line.text.trim();
+    match kind {
+        Some("info") => mask_info(text),
+        Some("thinking") => {
+            // `ply score time nodes pv`: the time is the clock's.
+            let mut t: Vec<&str> = text.split_whitespace().collect();
+            if t.len() >= 3 {
+                t[2] = "*";
+            }
+            Some(t.join(" "))
+        }
+        Some("nodestats") | Some("stat01") | Some("empty") => None,
+        _ if text.is_empty() => None,
+        _ => Some(text.split_whitespace().collect::<Vec<_>>().join(" ")),
+    }
+}
+
+fn mask_info(text: &str) -> Option<String> {
+    let mut out: Vec<&str> = Vec::new();
+    let mut skip = false;
+    let mut toks = text.split_whitespace();
+    let mut substantive = false;
+    while let Some(t) = toks.next() {
+        if t == "string" {
+            out.push(t);
+            out.extend(toks.by_ref());
+            substantive = true;
+            break;
+        }
+        if INFO_KEYS.contains(&t) || t == "info" {
+            skip = VOLATILE.contains(&t);
+            substantive |= matches!(t, "score" | "pv" | "refutation");
+        }
+        if !skip {
+            out.push(t);
+        }
+    }
+    substantive.then(|| out.join(" "))
+}
+
+type SearchResult = (Vec<SearchDiff>, SearchTally, Vec<SideBySide>);
+
+fn searches(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap) -> SearchResult {
+    let clock = clock_flags(o);
+    let replay_clock = clock_flags(r);
+    let mut diffs = Vec::new();
+    let mut sides = Vec::new();
+    let mut tally = SearchTally::default();
+    let _ = script;
+    for (k, os) in o.session.searches.iter().enumerate() {
+        let line = os
+            .ended
+            .and_then(|e| o.file_line_of_seq(e.seq))
+            .or(o.file_line_of_seq(os.started.seq));
+        let Some(rs) = r.session.searches.get(k) else {
+            if r.session.searches.len() < o.session.searches.len() && k == r.session.searches.len()
+            {
+                tally.missing = o.session.searches.len() - k;
+                diffs.push(SearchDiff {
+                    index: k + 1,
+                    original: fingerprint(os),
+                    replay: None,
+                    clock_limited: clock[k],
+                    expected: false,
+                    fields: vec!["missing"],
+                    line: o.file_line_of_seq(os.started.seq),
+                    replay_line: None,
+                    message: format!(
+                        "search {} (`{}`) was never started in the replay ({} of {} searches replayed)",
+                        k + 1,
+                        os.request,
+                        r.session.searches.len(),
+                        o.session.searches.len()
+                    ),
+                });
+            }
+            continue;
+        };
+        tally.compared += 1;
+        let (of, rf) = (fingerprint(os), fingerprint(rs));
+        let bounded = !clock[k] && !replay_clock.get(k).copied().unwrap_or(true);
+        let fields = differing(&of, &rf, bounded);
+        let ostream: Vec<(Option<u64>, String)> = o
+            .search_lines(os)
+            .filter_map(|l| masked(l).map(|m| (o.line_of(l.index), m)))
+            .collect();
+        let rstream: Vec<(Option<u64>, String)> = r
+            .search_lines(rs)
+            .filter_map(|l| masked(l).map(|m| (r.line_of(l.index), m)))
+            .collect();
+        let first_row = (0..ostream.len().max(rstream.len()))
+            .find(|&i| ostream.get(i).map(|x| &x.1) != rstream.get(i).map(|x| &x.1));
+        if fields.is_empty() && (first_row.is_none() || !bounded) {
+            tally.identical += 1;
+            continue;
+        }
+        let rline = rs.ended.and_then(|e| r.file_line_of_seq(e.seq));
+        // Where it starts to differ: the first info line that does, else the answer.
+        let (line, replay_line) = match first_row {
+            Some(i) if bounded || !fields.is_empty() => (
+                ostream.get(i).and_then(|x| x.0).or(line),
+                rstream.get(i).and_then(|x| x.0).or(rline),
+            ),
+            _ => (line, rline),
+        };
+        let fields = if fields.is_empty() {
+            vec!["info"]
+        } else {
+            fields
+        };
+        let expected = clock[k];
+        if expected {
+            tally.expected += 1;
+        } else {
+            tally.differing += 1;
+        }
+        let show = |f: &Fingerprint| {
+            format!(
+                "bestmove {}{} depth {} score {}",
+                f.bestmove.as_deref().unwrap_or("(none)"),
+                f.ponder
+                    .as_deref()
+                    .map(|p| format!(" ponder {p}"))
+                    .unwrap_or_default(),
+                f.depth.map_or("-".into(), |d| d.to_string()),
+                f.score.as_deref().unwrap_or("-"),
+            )
+        };
+        let message = format!(
+            "search {} (`{}`{}) differs in {}: original {}; replay {}",
+            k + 1,
+            os.request,
+            if expected {
+                ", clock-limited in the original: expected"
+            } else {
+                ""
+            },
+            fields.join(", "),
+            show(&of),
+            show(&rf)
+        );
+        let _ = map;
+        sides.push(SideBySide {
+            search: k + 1,
+            rows: (0..ostream.len().max(rstream.len()))
+                .map(|i| {
+                    let a = ostream.get(i);
+                    let b = rstream.get(i);
+                    Row {
+                        same: a.map(|x| &x.1) == b.map(|x| &x.1),
+                        original_line: a.and_then(|x| x.0),
+                        original: a.map(|x| x.1.clone()),
+                        replay_line: b.and_then(|x| x.0),
+                        replay: b.map(|x| x.1.clone()),
+                    }
+                })
+                .collect(),
+        });
+        diffs.push(SearchDiff {
+            index: k + 1,
+            original: of,
+            replay: Some(rf),
+            clock_limited: clock[k],
+            expected,
+            fields,
+            line,
+            replay_line,
+            message,
+        });
+    }
+    tally.original = o.session.searches.len();
+    tally.replay = r.session.searches.len();
+    (diffs, tally, sides)
+}

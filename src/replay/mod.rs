@@ -1,0 +1,185 @@
+//! `kibitzer replay`: the GUI side of a recording (or of one session of a log) sent to a fresh
+//! engine, paced on the answers the original got, recorded in the same format, and compared.
+//!
+//! - [`analysis`]: a session decoded by the one session model and judged by the one judge;
+//! - [`script`]: the lines to send and the answers to wait for before each;
+//! - [`rewrite`]: `--deterministic`, replay.md's rewrites;
+//! - [`driver`]: a running engine behind `capture/`'s plumbing, decoded live (reused by `probe`);
+//! - [`run`]: pacing and the watchdog;
+//! - [`compare`] and [`preflight`]: the semantic diff, drift warnings and the verdict;
+//! - [`report`]: the typed report.
+
+pub mod analysis;
+pub mod compare;
+pub mod driver;
+pub mod preflight;
+pub mod report;
+pub mod rewrite;
+pub mod run;
+pub mod script;
+
+use crate::recording::{Event, Header, ReplayOf};
+use crate::rules::Profile;
+use analysis::Analysis;
+use report::{OriginalInfo, ReplayInfo, ReplayReport, Rewrite, Warning};
+use run::{Limits, Pace};
+use script::Script;
+use std::ffi::OsString;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+/// What the original was, for the report and the new recording's header.
+#[derive(Debug, Clone)]
+pub struct Origin {
+    /// As named on the command line.
+    pub file: String,
+    /// `recording` or the log format.
+    pub format: String,
+    /// The original's `started`, for a recording.
+    pub started: Option<String>,
+    /// The session of a log (`--session`).
+    pub session: Option<String>,
+}
+
+/// How to replay.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub engine: Vec<OsString>,
+    pub pace: Pace,
+    pub limits: Limits,
+    pub deterministic: bool,
+    /// The new recording.
+    pub output: PathBuf,
+    pub profile: Profile,
+}
+
+/// A script ready to run, with what was changed and what is known to go wrong.
+pub struct Prepared {
+    pub script: Script,
+    pub rewrites: Vec<Rewrite>,
+    pub warnings: Vec<Warning>,
+}
+
+/// The script for `o`, rewritten when `deterministic`; `until` keeps the lines up to that input
+/// line.
+pub fn prepare(o: &Analysis, deterministic: bool, until: Option<u64>) -> Prepared {
+    let mut script = Script::from_analysis(o);
+    if let Some(l) = until {
+        script.until_line(l);
+    }
+    let rewrites = if deterministic {
+        rewrite::deterministic(&mut script, o)
+    } else {
+        Vec::new()
+    };
+    Prepared {
+        script,
+        rewrites,
+        warnings: preflight::before(o, deterministic),
+    }
+}
+
+/// Runs the prepared script against `cfg.engine` and compares the new recording with `o`.
+pub fn execute(
+    o: &Analysis,
+    origin: &Origin,
+    prepared: Prepared,
+    cfg: &Config,
+) -> anyhow::Result<ReplayReport> {
+    let protocol = o.session.protocol;
+    let mut header = Header::new(
+        concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
+        chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Nanos, true),
+    );
+    header.argv = cfg
+        .engine
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    header.cwd = std::env::current_dir()
+        .ok()
+        .map(|p| p.display().to_string());
+    header.pid = Some(std::process::id());
+    header.host = nix::unistd::gethostname()
+        .ok()
+        .map(|h| h.to_string_lossy().into_owned());
+    header.protocol = protocol.map(|p| p.name().to_owned());
+    header.replay_of = Some(ReplayOf {
+        file: origin.file.clone(),
+        started: origin.started.clone(),
+        session: origin.session.clone(),
+        pace: cfg.pace.name().to_owned(),
+        deterministic: cfg.deterministic,
+    });
+    let driver = driver::Driver::spawn(&cfg.engine, Some(&cfg.output), &header, protocol)?;
+    let outcome = run::run(driver, &prepared.script, cfg.pace, cfg.limits);
+    let events = read_back(&cfg.output)?;
+    let r = analysis::analyse(events, protocol, &cfg.profile);
+    let cmp = compare::compare(o, &r, &prepared.script, &outcome);
+    let mut preflight = prepared.warnings;
+    preflight.extend(preflight::after(o, &r));
+    let lines_sent = prepared
+        .script
+        .steps
+        .iter()
+        .take(outcome.done)
+        .filter(|s| s.send.is_some())
+        .count();
+    Ok(ReplayReport {
+        report: "kibitzer-replay-report",
+        version: report::REPORT_VERSION,
+        original: OriginalInfo {
+            file: origin.file.clone(),
+            format: origin.format.clone(),
+            session: origin.session.clone(),
+            protocol: protocol.map(|p| p.name()),
+            engine: o.session.engine_name.clone(),
+            gui_lines: o.gui_lines().count(),
+            searches: o.session.searches.len(),
+        },
+        replay: ReplayInfo {
+            engine_argv: header.argv.clone(),
+            engine: r.session.engine_name.clone(),
+            recording: Some(cfg.output.display().to_string()),
+            pace: cfg.pace.name(),
+            speed: match cfg.pace {
+                Pace::Recorded { speed } => Some(speed),
+                _ => None,
+            },
+            deterministic: cfg.deterministic,
+            level: match (cfg.pace, cfg.deterministic) {
+                (_, true) => "L2",
+                (Pace::Sync, false) => "L1",
+                _ => "L0",
+            },
+            lines_sent,
+            lines_total: prepared.script.lines(),
+            exit: outcome.ended.exit.clone(),
+            stall: outcome.stall.clone(),
+        },
+        rewrites: prepared.rewrites,
+        preflight,
+        verdict: cmp.verdict,
+        searches: cmp.tally,
+        search_diffs: cmp.searches,
+        differences: cmp.differences,
+        first_divergence: cmp.first_divergence,
+        hang: cmp.hang,
+    })
+}
+
+/// The new recording, with each event's line.
+fn read_back(path: &Path) -> anyhow::Result<Vec<(Event, Option<u64>)>> {
+    let f = std::fs::File::open(path)
+        .map_err(|e| anyhow::anyhow!("cannot read the new recording {}: {e}", path.display()))?;
+    let mut reader = crate::recording::Reader::new(BufReader::new(f))
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    let mut ev = Event::line(0, 0, crate::recording::Source::Proxy, String::new());
+    while let Some(item) = reader.read_into(&mut ev) {
+        if item.is_ok() {
+            out.push((ev.clone(), Some(reader.line())));
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,306 @@
+//! `--deterministic`: the rewrites of `replay.md` §4.3 that make a search reproducible.
+//! Clock-based UCI `go` becomes `go nodes N` with the nodes the recorded search reached (its
+//! `stop`/`ponderhit` dropped), `Threads` becomes 1, the session starts with `ucinewgame` and
+//! every `ucinewgame` is followed by `isready` to sync on; CECP searches without `sd` get the
+//! depth the recorded one reached (`sd D`) and `?` is dropped; NBoard searches are already
+//! depth-bounded. Each change is a [`Rewrite`] the CLI shows before running.
+
+use super::analysis::Analysis;
+use super::compare::clock_limited;
+use super::report::Rewrite;
+use super::script::{Script, Step, Wait};
+use crate::protocol::Protocol;
+use crate::session::{Owed, Search};
+
+/// What to do with one step.
+enum Change {
+    Keep,
+    Replace(String, String),
+    Drop(String),
+}
+
+/// Rewrites `script` (built from `a`) in place and returns what changed.
+pub fn deterministic(script: &mut Script, a: &Analysis) -> Vec<Rewrite> {
+    let protocol = a.session.protocol;
+    let mut rewrites = Vec::new();
+    let mut out: Vec<Step> = Vec::new();
+    let mut old_to_new: Vec<Option<usize>> = Vec::with_capacity(script.steps.len());
+    // Waits on inserted lines, by the new index of the step that waits.
+    let mut extra: Vec<(usize, Wait)> = Vec::new();
+    let mut pending_sync: Vec<Wait> = Vec::new();
+    let mut carried: Vec<Wait> = Vec::new();
+    let mut carried_gap: Option<u64> = None;
+    let mut seen_newgame = false;
+    let mut seen_position = false;
+    // A rewritten search runs to its node budget: the GUI's stop or ponderhit until its end
+    // would cut it short.
+    let mut drop_until: Option<u64> = None;
+    let mut sd_sent: Option<u32> = None;
+    let ping_enabled = a.session.feature("ping").is_some_and(|f| f.value == "1");
+    let mut ping_n = 900_000u64;
+    let steps = std::mem::take(&mut script.steps);
+    let next_texts: Vec<String> = steps
+        .iter()
+        .skip(1)
+        .map(|s| s.text.trim().to_owned())
+        .chain([String::new()])
+        .collect();
+    for (step, next) in steps.into_iter().zip(next_texts) {
+        let words: Vec<&str> = step.text.split_whitespace().collect();
+        let first = words.first().copied().unwrap_or("");
+        let search = step
+            .seq
+            .and_then(|q| a.session.searches.iter().find(|s| s.started.seq == q));
+        let mut insert_before: Vec<(String, Option<Owed>, String)> = Vec::new();
+        let mut insert_after: Vec<(String, Option<Owed>, String)> = Vec::new();
+        let change = match (protocol, step.send.is_some()) {
+            (_, false) => Change::Keep,
+            (Some(Protocol::Uci), true) => {
+                if drop_until.is_some_and(|end| step.seq.is_some_and(|q| q <= end))
+                    && matches!(first, "stop" | "ponderhit")
+                {
+                    Change::Drop("the rewritten search ends by its node budget".into())
+                } else {
+                    match first {
+                        "setoption" => threads_one(&step.text),
+                        "ucinewgame" if next != "isready" => {
+                            seen_newgame = true;
+                            insert_after.push((
+                                "isready".into(),
+                                Some(Owed::ReadyOk),
+                                "sync after ucinewgame".into(),
+                            ));
+                            Change::Keep
+                        }
+                        "ucinewgame" => {
+                            seen_newgame = true;
+                            Change::Keep
+                        }
+                        "position" => {
+                            if !seen_position && !seen_newgame {
+                                insert_before.push((
+                                    "ucinewgame".into(),
+                                    None,
+                                    "a fresh game state before the first search".into(),
+                                ));
+                                insert_before.push((
+                                    "isready".into(),
+                                    Some(Owed::ReadyOk),
+                                    "sync after ucinewgame".into(),
+                                ));
+                                seen_newgame = true;
+                            }
+                            seen_position = true;
+                            Change::Keep
+                        }
+                        "go" => match search {
+                            Some(s) if clock_limited(protocol, &step.text, false) => {
+                                match budget(s) {
+                                    Some(go) => {
+                                        drop_until = s.ended.map(|e| e.seq).or(Some(u64::MAX));
+                                        Change::Replace(
+                                            go,
+                                            "clock-limited search: the recorded search's final nodes (depth when no nodes were reported)"
+                                                .into(),
+                                        )
+                                    }
+                                    None => Change::Keep,
+                                }
+                            }
+                            _ => Change::Keep,
+                        },
+                        _ => Change::Keep,
+                    }
+                }
+            }
+            (Some(Protocol::Cecp), true) => {
+                if first == "?" {
+                    Change::Drop("move now: the search ends at the recorded depth instead".into())
+                } else {
+                    if first == "sd" {
+                        sd_sent = words.get(1).and_then(|d| d.parse().ok());
+                    }
+                    if first == "new" && ping_enabled {
+                        ping_n += 1;
+                        insert_after.push((
+                            format!("ping {ping_n}"),
+                            Some(Owed::Pong(ping_n.to_string())),
+                            "sync after new".into(),
+                        ));
+                    }
+                    if let Some(s) = search
+                        && sd_sent.is_none()
+                        && let Some(d) = s.last.as_ref().and_then(|l| l.depth)
+                    {
+                        insert_before.push((
+                            format!("sd {d}"),
+                            None,
+                            "clock-limited search: the depth the recorded search reached".into(),
+                        ));
+                    }
+                    Change::Keep
+                }
+            }
+            _ => Change::Keep,
+        };
+        for (text, owed, why) in insert_before {
+            insert(
+                &mut out,
+                &mut rewrites,
+                &mut pending_sync,
+                (text, owed, why),
+                step.t,
+            );
+        }
+        match change {
+            Change::Drop(why) => {
+                rewrites.push(Rewrite {
+                    line: step.line,
+                    original: Some(step.text.clone()),
+                    replayed: None,
+                    why,
+                });
+                carried.extend(step.waits);
+                carried_gap = carried_gap.or(step.busy_gap);
+                old_to_new.push(None);
+                continue;
+            }
+            Change::Replace(text, why) => {
+                rewrites.push(Rewrite {
+                    line: step.line,
+                    original: Some(step.text.clone()),
+                    replayed: Some(text.clone()),
+                    why,
+                });
+                let mut s = step.clone();
+                s.send = Some(format!("{text}\n").into_bytes());
+                s.text = text;
+                push_original(
+                    &mut out,
+                    s,
+                    &mut carried,
+                    &mut carried_gap,
+                    &mut pending_sync,
+                    &mut extra,
+                );
+            }
+            Change::Keep => {
+                push_original(
+                    &mut out,
+                    step.clone(),
+                    &mut carried,
+                    &mut carried_gap,
+                    &mut pending_sync,
+                    &mut extra,
+                );
+            }
+        }
+        old_to_new.push(Some(out.len() - 1));
+        for (text, owed, why) in insert_after {
+            insert(
+                &mut out,
+                &mut rewrites,
+                &mut pending_sync,
+                (text, owed, why),
+                step.t,
+            );
+        }
+    }
+    for s in &mut out {
+        s.waits = std::mem::take(&mut s.waits)
+            .into_iter()
+            .filter_map(|mut w| {
+                w.step = old_to_new.get(w.step).copied().flatten()?;
+                Some(w)
+            })
+            .collect();
+    }
+    for (at, w) in extra {
+        out[at].waits.push(w);
+    }
+    script.steps = out;
+    rewrites
+}
+
+/// Adds a line of the rewrite's own; the next original step waits for its answer.
+fn insert(
+    out: &mut Vec<Step>,
+    rewrites: &mut Vec<Rewrite>,
+    pending_sync: &mut Vec<Wait>,
+    (text, owed, why): (String, Option<Owed>, String),
+    t: u64,
+) {
+    rewrites.push(Rewrite {
+        line: None,
+        original: None,
+        replayed: Some(text.clone()),
+        why,
+    });
+    out.push(Step {
+        send: Some(format!("{text}\n").into_bytes()),
+        text,
+        origin: None,
+        seq: None,
+        line: None,
+        t,
+        waits: Vec::new(),
+        busy_gap: None,
+    });
+    if let Some(owed) = owed {
+        pending_sync.push(Wait {
+            step: out.len() - 1,
+            owed,
+            latency: 0,
+        });
+    }
+}
+
+/// Adds an original step, with the waits of dropped steps before it (old indices) and the
+/// syncs on inserted lines (new indices, kept apart until the old ones are renumbered).
+fn push_original(
+    out: &mut Vec<Step>,
+    mut s: Step,
+    carried: &mut Vec<Wait>,
+    carried_gap: &mut Option<u64>,
+    pending_sync: &mut Vec<Wait>,
+    extra: &mut Vec<(usize, Wait)>,
+) {
+    s.waits.append(carried);
+    if s.waits.is_empty() {
+        s.busy_gap = s.busy_gap.or(carried_gap.take());
+    }
+    *carried_gap = None;
+    out.push(s);
+    let at = out.len() - 1;
+    extra.extend(pending_sync.drain(..).map(|w| (at, w)));
+}
+
+/// `setoption name Threads value K` with K other than 1 becomes `... value 1`.
+fn threads_one(text: &str) -> Change {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let name_at = words.iter().position(|w| *w == "name");
+    let value_at = words.iter().position(|w| *w == "value");
+    let (Some(n), Some(v)) = (name_at, value_at) else {
+        return Change::Keep;
+    };
+    let name = words.get(n + 1..v).map(|w| w.join(" ")).unwrap_or_default();
+    let value = words.get(v + 1..).map(|w| w.join(" ")).unwrap_or_default();
+    if name.eq_ignore_ascii_case("threads") && value != "1" {
+        Change::Replace(
+            format!("setoption name {name} value 1"),
+            format!("{value} threads search in a different order every run"),
+        )
+    } else {
+        Change::Keep
+    }
+}
+
+/// The bounded `go` that stands for a recorded search: its final nodes, else its depth.
+fn budget(s: &Search) -> Option<String> {
+    let last = s.last.as_ref()?;
+    match (last.nodes, last.depth) {
+        (Some(n), _) if n > 0 => Some(format!("go nodes {n}")),
+        (_, Some(d)) if d > 0 => Some(format!("go depth {d}")),
+        _ => None,
+    }
+}
