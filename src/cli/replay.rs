@@ -79,6 +79,10 @@ pub struct ReplayArgs {
     /// Deadlines the findings of both sessions are judged by (as `check --profile`)
     #[arg(long, value_name = "NAME", default_value = "cutechess")]
     profile: String,
+    /// Level L3: replay the new recording once more and check the engine gives the same
+    /// answers (its recording is the new one's name with `.verify` before `.jsonl`)
+    #[arg(long)]
+    verify: bool,
     /// Show the script (lines, sync points, rewrites) and exit without running an engine
     #[arg(long)]
     dry_run: bool,
@@ -196,9 +200,17 @@ pub fn run(a: ReplayArgs) -> Result<i32> {
         output,
         profile,
     };
-    let report = replay::execute(&original, &origin, prepared, &cfg)?;
+    let mut report = replay::execute(&original, &origin, prepared, &cfg)?;
+    if a.verify {
+        let second = cfg.output.with_extension("verify.jsonl");
+        replay::verify(&mut report, &cfg, &second)?;
+    }
     write_report(&a, &report)?;
-    Ok(report.verdict.kind.exit_status())
+    let mut status = report.verdict.kind.exit_status();
+    if report.verification.as_ref().is_some_and(|v| !v.identical) && status == 0 {
+        status = 1;
+    }
+    Ok(status)
 }
 
 /// An event with its line in the input.

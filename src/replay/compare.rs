@@ -336,7 +336,7 @@ fn verdict(diffs: &[Difference], hang: &HangPair, searches: &[SearchDiff]) -> Ve
                 "reproduced".to_owned()
             } else {
                 format!(
-                    "reproduced: protocol behaviour and every search not limited by the clock match; {expected} clock-limited search(es) differ, as clock-limited searches are expected to"
+                    "reproduced: protocol behaviour and every search not limited by the clock match; {expected} search(es) limited by the clock (or searched with several threads) in the original differ, as such searches are expected to"
                 )
             },
         },
@@ -360,6 +360,18 @@ pub fn clock_limited(protocol: Option<Protocol>, request: &str, cecp_depth_set: 
         Some(Protocol::Nboard) => false,
         None => true,
     }
+}
+
+/// The `Threads` the GUI had set when the search at `seq` started (1 when never set): more
+/// than one searches in a different order every run.
+fn threads_at(a: &Analysis, seq: u64) -> u64 {
+    a.session
+        .option_sets
+        .iter()
+        .filter(|o| o.at.seq < seq && o.name.eq_ignore_ascii_case("threads"))
+        .filter_map(|o| o.value.as_deref()?.trim().parse().ok())
+        .next_back()
+        .unwrap_or(1)
 }
 
 /// Per search of the original: was it clock-limited? (CECP: an `sd` before it bounds it.)
@@ -564,7 +576,8 @@ fn searches(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap) -> Searc
         } else {
             fields
         };
-        let expected = clock[k];
+        let threads = threads_at(o, os.started.seq);
+        let expected = clock[k] || threads > 1;
         if expected {
             tally.expected += 1;
         } else {
@@ -586,10 +599,11 @@ fn searches(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap) -> Searc
             "search {} (`{}`{}) differs in {}: original {}; replay {}",
             k + 1,
             os.request,
-            if expected {
-                ", clock-limited in the original: expected"
-            } else {
-                ""
+            match (clock[k], threads > 1) {
+                (true, _) => ", clock-limited in the original: expected".to_owned(),
+                (false, true) =>
+                    format!(", searched with {threads} threads in the original: expected"),
+                _ => String::new(),
             },
             fields.join(", "),
             show(&of),

@@ -87,34 +87,14 @@ pub fn execute(
     cfg: &Config,
 ) -> anyhow::Result<ReplayReport> {
     let protocol = o.session.protocol;
-    let mut header = Header::new(
-        concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
-        chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Nanos, true),
-    );
-    header.argv = cfg
-        .engine
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    header.cwd = std::env::current_dir()
-        .ok()
-        .map(|p| p.display().to_string());
-    header.pid = Some(std::process::id());
-    header.host = nix::unistd::gethostname()
-        .ok()
-        .map(|h| h.to_string_lossy().into_owned());
-    header.protocol = protocol.map(|p| p.name().to_owned());
-    header.replay_of = Some(ReplayOf {
+    let replay_of = ReplayOf {
         file: origin.file.clone(),
         started: origin.started.clone(),
         session: origin.session.clone(),
         pace: cfg.pace.name().to_owned(),
         deterministic: cfg.deterministic,
-    });
-    let driver = driver::Driver::spawn(&cfg.engine, Some(&cfg.output), &header, protocol)?;
-    let outcome = run::run(driver, &prepared.script, cfg.pace, cfg.limits);
-    let events = read_back(&cfg.output)?;
-    let r = analysis::analyse(events, protocol, &cfg.profile);
+    };
+    let (outcome, r) = run_once(&prepared.script, protocol, replay_of, &cfg.output, cfg)?;
     let cmp = compare::compare(o, &r, &prepared.script, &outcome);
     let mut preflight = prepared.warnings;
     preflight.extend(preflight::after(o, &r));
@@ -138,7 +118,11 @@ pub fn execute(
             searches: o.session.searches.len(),
         },
         replay: ReplayInfo {
-            engine_argv: header.argv.clone(),
+            engine_argv: cfg
+                .engine
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
             engine: r.session.engine_name.clone(),
             recording: Some(cfg.output.display().to_string()),
             pace: cfg.pace.name(),
@@ -165,7 +149,72 @@ pub fn execute(
         differences: cmp.differences,
         first_divergence: cmp.first_divergence,
         hang: cmp.hang,
+        verification: None,
     })
+}
+
+/// Level L3 of replay.md: the new recording (whose searches are bounded after
+/// `--deterministic`) replayed once more, to `output`, must give the same answers. Records the
+/// outcome in `report` and raises its level when they match.
+pub fn verify(report: &mut ReplayReport, cfg: &Config, output: &Path) -> anyhow::Result<()> {
+    let first = analysis::analyse(read_back(&cfg.output)?, None, &cfg.profile);
+    let script = Script::from_analysis(&first);
+    let replay_of = ReplayOf {
+        file: cfg.output.display().to_string(),
+        started: None,
+        session: None,
+        pace: "sync".to_owned(),
+        deterministic: false,
+    };
+    let again = Config {
+        pace: Pace::Sync,
+        ..cfg.clone()
+    };
+    let (outcome, second) = run_once(&script, first.session.protocol, replay_of, output, &again)?;
+    let cmp = compare::compare(&first, &second, &script, &outcome);
+    let same = cmp.verdict.kind == report::VerdictKind::Reproduced && cmp.tally.expected == 0;
+    if same && report.replay.deterministic {
+        report.replay.level = "L3";
+    }
+    report.verification = Some(report::Verification {
+        recording: output.display().to_string(),
+        identical: same,
+        searches: cmp.tally,
+        verdict: cmp.verdict,
+    });
+    Ok(())
+}
+
+/// Runs `script` against the engine into a new recording at `output`, and reads it back.
+fn run_once(
+    script: &Script,
+    protocol: Option<crate::protocol::Protocol>,
+    replay_of: ReplayOf,
+    output: &Path,
+    cfg: &Config,
+) -> anyhow::Result<(run::Outcome, Analysis)> {
+    let mut header = Header::new(
+        concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
+        chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Nanos, true),
+    );
+    header.argv = cfg
+        .engine
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    header.cwd = std::env::current_dir()
+        .ok()
+        .map(|p| p.display().to_string());
+    header.pid = Some(std::process::id());
+    header.host = nix::unistd::gethostname()
+        .ok()
+        .map(|h| h.to_string_lossy().into_owned());
+    header.protocol = protocol.map(|p| p.name().to_owned());
+    header.replay_of = Some(replay_of);
+    let driver = driver::Driver::spawn(&cfg.engine, Some(output), &header, protocol)?;
+    let outcome = run::run(driver, script, cfg.pace, cfg.limits);
+    let r = analysis::analyse(read_back(output)?, protocol, &cfg.profile);
+    Ok((outcome, r))
 }
 
 /// The new recording, with each event's line.

@@ -29,6 +29,21 @@ pub struct ReplayReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_divergence: Option<SideBySide>,
     pub hang: HangPair,
+    /// `--verify`: the new recording replayed once more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<Verification>,
+}
+
+/// The second run of `--verify` (level L3 of replay.md).
+#[derive(Debug, Clone, Serialize)]
+pub struct Verification {
+    /// Its recording.
+    pub recording: String,
+    /// Both runs gave the same answers.
+    pub identical: bool,
+    pub searches: SearchTally,
+    /// The second run against the first.
+    pub verdict: Verdict,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -58,7 +73,8 @@ pub struct ReplayInfo {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub speed: Option<f64>,
     pub deterministic: bool,
-    /// Determinism level of replay.md: `L0` wire replay, `L1` sync-paced, `L2` clock-normalised.
+    /// Determinism level of replay.md: `L0` wire replay, `L1` sync-paced, `L2` clock-normalised,
+    /// `L3` verified (`--verify`: a second run gave the same answers).
     pub level: &'static str,
     /// GUI lines sent, of the script's.
     pub lines_sent: usize,
@@ -331,6 +347,23 @@ impl ReplayReport {
                     cell(row.replay_line, &row.replay),
                     w = width + 7
                 );
+            }
+        }
+        if let Some(v) = &self.verification {
+            let _ = writeln!(
+                s,
+                "verify: the new recording replayed again ({}): {}; {} of {} searches identical",
+                v.recording,
+                if v.identical {
+                    "the same answers (level L3)"
+                } else {
+                    "different answers: this replay is not reproducible"
+                },
+                v.searches.identical,
+                v.searches.compared
+            );
+            if !v.identical {
+                let _ = writeln!(s, "  second run: {}", v.verdict.summary);
             }
         }
         let _ = writeln!(s, "verdict: {}", self.verdict.summary);
