@@ -58,6 +58,12 @@ pub struct ReplayArgs {
     /// Replay only up to this line of the input (the engine's answers to it are awaited)
     #[arg(long, value_name = "LINE")]
     until: Option<u64>,
+    /// Replay only game N (1-based, as `kibitzer decode` counts them), after the handshake
+    #[arg(long, value_name = "N", conflicts_with = "from_game")]
+    game: Option<usize>,
+    /// Replay from game N (1-based) to the end, after the handshake
+    #[arg(long, value_name = "N")]
+    from_game: Option<usize>,
     /// Write the new recording to FILE [default: a new file in the recordings directory]
     #[arg(short = 'w', long = "write", value_name = "FILE")]
     write: Option<PathBuf>,
@@ -153,7 +159,13 @@ pub fn run(a: ReplayArgs) -> Result<i32> {
             origin.file
         );
     }
-    let prepared = replay::prepare(&original, a.deterministic, a.until);
+    let subset = replay::Subset {
+        until: a.until,
+        game: a.game,
+        from_game: a.from_game,
+    };
+    let prepared = replay::prepare(&original, a.deterministic, subset)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", origin.file))?;
     if prepared.script.lines() == 0 {
         bail!("{}: the session has no GUI line to replay", origin.file);
     }

@@ -41,8 +41,20 @@ pub fn compare(o: &Analysis, r: &Analysis, script: &Script, outcome: &Outcome) -
             message: s.message.clone(),
         });
     }
+    let mut searches = searches;
+    let mut tally = tally;
+    let course = if o.session.protocol != Some(Protocol::Uci) {
+        another_course(&mut searches, &mut tally, &mut differences)
+    } else {
+        None
+    };
+    // The original's hang counts when the script sends the request it hung on.
+    let in_scope = |h: &&HangVerdict| {
+        h.request_line
+            .is_none_or(|l| script.steps.iter().any(|st| st.line == Some(l)))
+    };
     let hang = HangPair {
-        original: o.hangs.first().cloned(),
+        original: o.hangs.iter().find(in_scope).cloned(),
         replay: r.hangs.first().cloned(),
     };
     hangs(o, &hang, outcome, script, &mut differences);
@@ -52,7 +64,7 @@ pub fn compare(o: &Analysis, r: &Analysis, script: &Script, outcome: &Outcome) -
             d.replay_line.unwrap_or(u64::MAX),
         )
     });
-    let verdict = verdict(&differences, &hang, &searches);
+    let verdict = verdict(&differences, &hang, &searches, course);
     let first_divergence = verdict
         .search
         .and_then(|k| sides.into_iter().find(|s| s.search == k));
@@ -164,6 +176,44 @@ fn obligations(
             });
         }
     }
+}
+
+/// In CECP and NBoard the engine's own moves make the game: once a search chose another
+/// move, the GUI's next moves (taken from the original) belong to another game, and what
+/// follows differs because of that search. Differences after it are as expected as it was.
+/// Returns the line where the game took another course.
+fn another_course(
+    searches: &mut [SearchDiff],
+    tally: &mut SearchTally,
+    diffs: &mut [Difference],
+) -> Option<u64> {
+    let (line, expected) = searches
+        .iter()
+        .find(|s| s.fields.contains(&"bestmove"))
+        .and_then(|s| Some((s.line?, s.expected)))?;
+    if !expected {
+        return None;
+    }
+    let note = format!(" (after the game took another course at line {line})");
+    for s in searches
+        .iter_mut()
+        .filter(|s| s.line.is_some_and(|l| l > line) && !s.expected)
+    {
+        s.expected = true;
+        s.message.push_str(&note);
+        if s.replay.is_some() {
+            tally.expected += 1;
+            tally.differing = tally.differing.saturating_sub(1);
+        }
+    }
+    for d in diffs
+        .iter_mut()
+        .filter(|d| d.line.is_some_and(|l| l > line) && !d.expected)
+    {
+        d.expected = true;
+        d.message.push_str(&note);
+    }
+    Some(line)
 }
 
 /// Rules whose findings depend on timing, not on what the engine says.
@@ -295,7 +345,12 @@ fn hangs(
     }
 }
 
-fn verdict(diffs: &[Difference], hang: &HangPair, searches: &[SearchDiff]) -> Verdict {
+fn verdict(
+    diffs: &[Difference],
+    hang: &HangPair,
+    searches: &[SearchDiff],
+    course: Option<u64>,
+) -> Verdict {
     let first = diffs.iter().find(|d| !d.expected);
     let expected = diffs.iter().filter(|d| d.expected).count();
     let search_of = |d: &Difference| {
@@ -332,7 +387,11 @@ fn verdict(diffs: &[Difference], hang: &HangPair, searches: &[SearchDiff]) -> Ve
             line: None,
             replay_line: None,
             search: None,
-            summary: if expected == 0 {
+            summary: if let Some(l) = course {
+                format!(
+                    "reproduced up to line {l}, where a clock-limited search chose another move and the game took another course (--deterministic bounds the searches)"
+                )
+            } else if expected == 0 {
                 "reproduced".to_owned()
             } else {
                 format!(
@@ -392,11 +451,18 @@ fn clock_flags(a: &Analysis) -> Vec<bool> {
         .collect()
 }
 
-fn fingerprint(s: &Search) -> Fingerprint {
+/// The search's result. A CECP engine's move ends its search (`move e2e4`): it is the
+/// bestmove.
+fn fingerprint(a: &Analysis, s: &Search) -> Fingerprint {
     let last = s.last.as_ref();
+    let moved = || {
+        let l = a.line_by_seq(s.ended?.seq)?;
+        (l.msg.as_ref()?.kind() == "move" && l.src == Source::Engine)
+            .then(|| l.text.split_whitespace().last().map(str::to_owned))?
+    };
     Fingerprint {
         request: s.request.clone(),
-        bestmove: s.best.clone(),
+        bestmove: s.best.clone().or_else(moved),
         ponder: s.ponder_move.clone(),
         depth: last.and_then(|l| l.depth),
         score: last.and_then(|l| l.eval).map(|e| e.to_string()),
@@ -477,7 +543,8 @@ pub fn masked(line: &Line) -> Option<String> {
             }
             Some(t.join(" "))
         }
-        Some("nodestats") | Some("stat01") | Some("empty") => None,
+        // CECP `#` lines are debug output (Fairy-Max prints its clock there).
+        Some("nodestats" | "stat01" | "empty" | "debug") => None,
         _ if text.is_empty() => None,
         _ => Some(text.split_whitespace().collect::<Vec<_>>().join(" ")),
     }
@@ -514,39 +581,46 @@ fn searches(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap) -> Searc
     let mut diffs = Vec::new();
     let mut sides = Vec::new();
     let mut tally = SearchTally::default();
-    let _ = script;
-    for (k, os) in o.session.searches.iter().enumerate() {
+    // The original's searches the script asks for (all of them, unless a subset was chosen).
+    let in_script: Vec<(usize, &Search)> = o
+        .session
+        .searches
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| script.steps.iter().any(|st| st.seq == Some(s.started.seq)))
+        .collect();
+    let total = in_script.len();
+    for (k, &(oi, os)) in in_script.iter().enumerate() {
         let line = os
             .ended
             .and_then(|e| o.file_line_of_seq(e.seq))
             .or(o.file_line_of_seq(os.started.seq));
         let Some(rs) = r.session.searches.get(k) else {
-            if r.session.searches.len() < o.session.searches.len() && k == r.session.searches.len()
-            {
-                tally.missing = o.session.searches.len() - k;
+            if r.session.searches.len() < total && k == r.session.searches.len() {
+                tally.missing = total - k;
                 diffs.push(SearchDiff {
-                    index: k + 1,
-                    original: fingerprint(os),
+                    index: oi + 1,
+                    original: fingerprint(o, os),
                     replay: None,
-                    clock_limited: clock[k],
+                    clock_limited: clock[oi],
                     expected: false,
                     fields: vec!["missing"],
                     line: o.file_line_of_seq(os.started.seq),
                     replay_line: None,
                     message: format!(
                         "search {} (`{}`) was never started in the replay ({} of {} searches replayed)",
-                        k + 1,
+                        oi + 1,
                         os.request,
                         r.session.searches.len(),
-                        o.session.searches.len()
+                        total
                     ),
                 });
             }
             continue;
         };
         tally.compared += 1;
-        let (of, rf) = (fingerprint(os), fingerprint(rs));
-        let bounded = !clock[k] && !replay_clock.get(k).copied().unwrap_or(true);
+        let (of, rf) = (fingerprint(o, os), fingerprint(r, rs));
+        let bounded = !clock[oi] && !replay_clock.get(k).copied().unwrap_or(true);
         let fields = differing(&of, &rf, bounded);
         let ostream: Vec<(Option<u64>, String)> = o
             .search_lines(os)
@@ -577,7 +651,7 @@ fn searches(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap) -> Searc
             fields
         };
         let threads = threads_at(o, os.started.seq);
-        let expected = clock[k] || threads > 1;
+        let expected = clock[oi] || threads > 1;
         if expected {
             tally.expected += 1;
         } else {
@@ -597,9 +671,9 @@ fn searches(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap) -> Searc
         };
         let message = format!(
             "search {} (`{}`{}) differs in {}: original {}; replay {}",
-            k + 1,
+            oi + 1,
             os.request,
-            match (clock[k], threads > 1) {
+            match (clock[oi], threads > 1) {
                 (true, _) => ", clock-limited in the original: expected".to_owned(),
                 (false, true) =>
                     format!(", searched with {threads} threads in the original: expected"),
@@ -611,7 +685,7 @@ fn searches(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap) -> Searc
         );
         let _ = map;
         sides.push(SideBySide {
-            search: k + 1,
+            search: oi + 1,
             rows: (0..ostream.len().max(rstream.len()))
                 .map(|i| {
                     let a = ostream.get(i);
@@ -627,10 +701,10 @@ fn searches(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap) -> Searc
                 .collect(),
         });
         diffs.push(SearchDiff {
-            index: k + 1,
+            index: oi + 1,
             original: of,
             replay: Some(rf),
-            clock_limited: clock[k],
+            clock_limited: clock[oi],
             expected,
             fields,
             line,
@@ -638,7 +712,7 @@ fn searches(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap) -> Searc
             message,
         });
     }
-    tally.original = o.session.searches.len();
+    tally.original = total;
     tally.replay = r.session.searches.len();
     (diffs, tally, sides)
 }

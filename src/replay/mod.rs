@@ -60,11 +60,27 @@ pub struct Prepared {
     pub warnings: Vec<Warning>,
 }
 
-/// The script for `o`, rewritten when `deterministic`; `until` keeps the lines up to that input
-/// line.
-pub fn prepare(o: &Analysis, deterministic: bool, until: Option<u64>) -> Prepared {
+/// Which part of the original to replay.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Subset {
+    /// Up to this input line.
+    pub until: Option<u64>,
+    /// This game (1-based), with the handshake before the first game.
+    pub game: Option<usize>,
+    /// This game and those after it.
+    pub from_game: Option<usize>,
+}
+
+/// The script for `o` (the part `subset` names), rewritten when `deterministic`. `Err` says
+/// why the subset does not exist.
+pub fn prepare(o: &Analysis, deterministic: bool, subset: Subset) -> Result<Prepared, String> {
     let mut script = Script::from_analysis(o);
-    if let Some(l) = until {
+    match (subset.game, subset.from_game) {
+        (Some(n), _) => script.games(o, n, false)?,
+        (None, Some(n)) => script.games(o, n, true)?,
+        (None, None) => {}
+    }
+    if let Some(l) = subset.until {
         script.until_line(l);
     }
     let rewrites = if deterministic {
@@ -72,11 +88,11 @@ pub fn prepare(o: &Analysis, deterministic: bool, until: Option<u64>) -> Prepare
     } else {
         Vec::new()
     };
-    Prepared {
+    Ok(Prepared {
         script,
         rewrites,
         warnings: preflight::before(o, deterministic),
-    }
+    })
 }
 
 /// Runs the prepared script against `cfg.engine` and compares the new recording with `o`.

@@ -35,9 +35,33 @@ pub fn after(o: &Analysis, r: &Analysis) -> Vec<Warning> {
         });
     }
     let mut drift = Vec::new();
+    let gone: Vec<String> = a
+        .options
+        .iter()
+        .filter(|x| b.option(&x.name).is_none())
+        .map(|x| format!("`{}`", x.name))
+        .collect();
+    if !gone.is_empty() {
+        drift.push(format!(
+            "options gone: {}",
+            shorten(&gone.iter().collect::<Vec<_>>())
+        ));
+    }
+    let new: Vec<String> = b
+        .options
+        .iter()
+        .filter(|y| a.option(&y.name).is_none())
+        .map(|y| format!("`{}`", y.name))
+        .collect();
+    if !new.is_empty() {
+        drift.push(format!(
+            "options new: {}",
+            shorten(&new.iter().collect::<Vec<_>>())
+        ));
+    }
     for x in &a.options {
         match b.option(&x.name) {
-            None => drift.push(format!("option `{}` is gone", x.name)),
+            None => {}
             Some(y) if y != x => drift.push(format!(
                 "option `{}` changed: `{}` -> `{}`",
                 x.name,
@@ -47,24 +71,25 @@ pub fn after(o: &Analysis, r: &Analysis) -> Vec<Warning> {
             Some(_) => {}
         }
     }
-    for y in &b.options {
-        if a.option(&y.name).is_none() {
-            drift.push(format!("option `{}` is new", y.name));
-        }
-    }
-    let mut features: Vec<(&str, &str)> = a
-        .features
-        .iter()
-        .map(|f| (f.name.as_str(), f.value.as_str()))
-        .collect();
-    features.dedup();
-    for (name, value) in features {
-        match b.feature(name) {
-            None => drift.push(format!("feature `{name}` is no longer announced")),
-            Some(f) if f.value != value && name != "myname" => {
-                drift.push(format!("feature {name}={value} is now {name}={}", f.value))
-            }
-            Some(_) => {}
+    // A feature may be announced several times (`option=...` once per option): compared as
+    // sets of name=value.
+    let set = |s: &crate::session::Session| -> Vec<String> {
+        let mut v: Vec<String> = s
+            .features
+            .iter()
+            .filter(|f| f.name != "done")
+            .map(|f| format!("{}={}", f.name, f.value))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let (fa, fb) = (set(a), set(b));
+    let gone: Vec<&String> = fa.iter().filter(|f| !fb.contains(f)).collect();
+    let new: Vec<&String> = fb.iter().filter(|f| !fa.contains(f)).collect();
+    for (what, list) in [("no longer announced", gone), ("newly announced", new)] {
+        if !list.is_empty() {
+            drift.push(format!("features {what}: {}", shorten(&list)));
         }
     }
     if !drift.is_empty() {
@@ -74,6 +99,21 @@ pub fn after(o: &Analysis, r: &Analysis) -> Vec<Warning> {
         });
     }
     out
+}
+
+/// The first few of a list, and how many more.
+fn shorten(list: &[&String]) -> String {
+    const SHOWN: usize = 4;
+    let mut s = list
+        .iter()
+        .take(SHOWN)
+        .map(|x| x.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if list.len() > SHOWN {
+        s.push_str(&format!(" and {} more", list.len() - SHOWN));
+    }
+    s
 }
 
 fn describe_option(o: &crate::protocol::uci::OptionDecl) -> String {

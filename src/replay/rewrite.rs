@@ -116,6 +116,18 @@ pub fn deterministic(script: &mut Script, a: &Analysis) -> Vec<Rewrite> {
             (Some(Protocol::Cecp), true) => {
                 if first == "?" {
                     Change::Drop("move now: the search ends at the recorded depth instead".into())
+                } else if first == "random" {
+                    Change::Drop("random mode makes the engine vary its moves".into())
+                } else if first == "hard" {
+                    Change::Replace(
+                        "easy".into(),
+                        "pondering changes what the engine has searched".into(),
+                    )
+                } else if let Some(generous) = unbounded_clock(&words) {
+                    Change::Replace(
+                        generous,
+                        "the clock must not end a search before its depth".into(),
+                    )
                 } else {
                     if first == "sd" {
                         sd_sent = words.get(1).and_then(|d| d.parse().ok());
@@ -273,6 +285,18 @@ fn push_original(
     out.push(s);
     let at = out.len() - 1;
     extra.extend(pending_sync.drain(..).map(|w| (at, w)));
+}
+
+/// CECP clock commands, with a clock that never ends a search first: the searches are
+/// bounded by `sd` instead. `None` for other commands.
+fn unbounded_clock(words: &[&str]) -> Option<String> {
+    match words {
+        ["level", _, _, _] => Some("level 1 600 0".into()),
+        ["st", _] => Some("st 36000".into()),
+        ["time", _] => Some("time 3600000".into()),
+        ["otim", _] => Some("otim 3600000".into()),
+        _ => None,
+    }
 }
 
 /// `setoption name Threads value K` with K other than 1 becomes `... value 1`.

@@ -139,38 +139,92 @@ impl Script {
         let keep = self
             .steps
             .iter()
-            .position(|s| s.send.is_some() && s.line.is_some_and(|l| l > until))
-            .unwrap_or(self.steps.len());
-        if keep < self.steps.len() {
-            let mut close = self.steps.pop().unwrap_or_else(close_step);
-            // Answers to kept lines that the original got after the cut are still awaited.
-            let mut waits: Vec<Wait> = self.steps[keep..]
-                .iter()
-                .flat_map(|s| s.waits.iter().cloned())
-                .chain(close.waits)
-                .filter(|w| w.step < keep)
-                .collect();
-            waits.dedup();
-            self.steps.truncate(keep);
-            close.waits = waits;
+            .map(|s| s.send.is_none() || s.line.is_none_or(|l| l <= until))
+            .collect();
+        self.retain(keep);
+        if let Some(close) = self.steps.last_mut() {
             close.busy_gap = None;
-            close.origin = None;
-            close.seq = None;
-            close.line = None;
-            self.steps.push(close);
         }
     }
-}
 
-fn close_step() -> Step {
-    Step {
-        send: None,
-        text: "(close the input)".into(),
-        origin: None,
-        seq: None,
-        line: None,
-        t: 0,
-        waits: Vec::new(),
-        busy_gap: None,
+    /// Keeps the handshake and game `n` (1-based; and the games after it with `and_after`),
+    /// then the session's end (`quit`, the close). `Err` says how many games there are.
+    pub fn games(&mut self, a: &Analysis, n: usize, and_after: bool) -> Result<(), String> {
+        let games = &a.session.games;
+        if n == 0 || n > games.len() {
+            return Err(format!(
+                "there is no game {n}: the session has {} game(s)",
+                games.len()
+            ));
+        }
+        // A game starts where the decoder saw it start, or earlier at the `ucinewgame`,
+        // `isready` and `setoption` lines that prepared it.
+        let start_step = |g: &crate::session::Game| -> usize {
+            let mut i = self
+                .steps
+                .iter()
+                .position(|s| s.seq.is_none_or(|q| q >= g.started.seq))
+                .unwrap_or(self.steps.len());
+            while i > 0 {
+                let prev = self.steps[i - 1].text.trim_start();
+                if ["ucinewgame", "isready", "setoption", "new"]
+                    .iter()
+                    .any(|w| prev.starts_with(w))
+                    && self.steps[i - 1].send.is_some()
+                {
+                    i -= 1;
+                } else {
+                    break;
+                }
+            }
+            i
+        };
+        let first = start_step(&games[0]);
+        let from = start_step(&games[n - 1]);
+        let to = match games.get(n) {
+            Some(g) if !and_after => start_step(g),
+            _ => self.steps.len(),
+        };
+        let last = self.steps.len() - 1;
+        let keep = self
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                i < first
+                    || (from..to).contains(&i)
+                    || i == last
+                    || (i > to && s.text.trim() == "quit")
+            })
+            .collect();
+        self.retain(keep);
+        Ok(())
+    }
+
+    /// Keeps the steps marked `true`. What a dropped step waited for (answers to kept lines)
+    /// is awaited by the next kept step instead; waits on dropped steps go.
+    pub fn retain(&mut self, keep: Vec<bool>) {
+        let mut new_index = Vec::with_capacity(keep.len());
+        let mut n = 0;
+        for k in &keep {
+            new_index.push(k.then_some(n));
+            n += usize::from(*k);
+        }
+        let mut carried: Vec<Wait> = Vec::new();
+        let mut out = Vec::with_capacity(n);
+        for (step, k) in std::mem::take(&mut self.steps).into_iter().zip(&keep) {
+            let mut step = step;
+            let waits = std::mem::take(&mut step.waits);
+            carried.extend(waits.into_iter().filter_map(|mut w| {
+                w.step = new_index.get(w.step).copied().flatten()?;
+                Some(w)
+            }));
+            if *k {
+                carried.dedup();
+                step.waits = std::mem::take(&mut carried);
+                out.push(step);
+            }
+        }
+        self.steps = out;
     }
 }
