@@ -89,6 +89,16 @@ pub struct ReplayArgs {
     /// answers (its recording is the new one's name with `.verify` before `.jsonl`)
     #[arg(long)]
     verify: bool,
+    /// Act as the engine: answer a GUI on stdin/stdout from FILE's engine side, with its
+    /// delays (--speed), stderr and exit; the engine after `--` is only for
+    /// --on-mismatch forward
+    #[arg(long)]
+    as_engine: bool,
+    /// With --as-engine, a command the recording has no answer to is reported on stderr and
+    /// skipped (report), handed with everything after it to the engine after `--`, which was
+    /// sent every line so far (forward), or ends kibitzer with status 1 (exit)
+    #[arg(long, value_enum, default_value = "report", requires = "as_engine")]
+    on_mismatch: MismatchArg,
     /// Show the script (lines, sync points, rewrites) and exit without running an engine
     #[arg(long)]
     dry_run: bool,
@@ -99,6 +109,13 @@ enum PaceArg {
     Sync,
     Recorded,
     Fast,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MismatchArg {
+    Report,
+    Forward,
+    Exit,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -119,6 +136,9 @@ fn parse_secs(s: &str) -> Result<Secs, String> {
 }
 
 pub fn run(a: ReplayArgs) -> Result<i32> {
+    if a.as_engine {
+        return as_engine(&a);
+    }
     if a.engine.is_empty() && !a.dry_run {
         bail!(
             "no engine to replay against: give it after `--` (kibitzer replay FILE -- ENGINE [ARGS...])"
@@ -222,6 +242,52 @@ pub fn run(a: ReplayArgs) -> Result<i32> {
     if report.verification.as_ref().is_some_and(|v| !v.identical) && status == 0 {
         status = 1;
     }
+    Ok(status)
+}
+
+/// `--as-engine`: stdout belongs to the GUI; everything kibitzer says goes to stderr.
+fn as_engine(a: &ReplayArgs) -> Result<i32> {
+    use crate::replay::as_engine::{self, OnMismatch};
+    if !(a.speed.is_finite() && a.speed > 0.0) {
+        bail!("--speed must be a positive number, not {}", a.speed);
+    }
+    let on_mismatch = match a.on_mismatch {
+        MismatchArg::Report => OnMismatch::Report,
+        MismatchArg::Forward => OnMismatch::Forward,
+        MismatchArg::Exit => OnMismatch::Exit,
+    };
+    if on_mismatch == OnMismatch::Forward && a.engine.is_empty() {
+        bail!("--on-mismatch forward needs the engine to forward to: give it after `--`");
+    }
+    if on_mismatch != OnMismatch::Forward && !a.engine.is_empty() {
+        bail!("an engine after `--` is only used with --on-mismatch forward");
+    }
+    let protocol = match &a.protocol {
+        Some(p) => Some(
+            Protocol::from_name(p)
+                .with_context(|| format!("unknown protocol `{p}` (uci, xboard or nboard)"))?,
+        ),
+        None => None,
+    };
+    let input = Input::open(&a.file, a.input_format.as_deref())?;
+    let (origin, events) = read_session(&input, a.session.as_deref())?;
+    let forced = protocol.or_else(|| {
+        input
+            .recording_header()
+            .and_then(|h| h.protocol.as_deref())
+            .and_then(Protocol::from_name)
+    });
+    let original = replay::analysis::analyse(events, forced, &Profile::default_profile());
+    let answers = crate::replay::answers::Answers::from_analysis(&original);
+    let status = as_engine::serve(
+        answers,
+        as_engine::Config {
+            speed: a.speed,
+            on_mismatch,
+            engine: a.engine.clone(),
+            shown: origin.file,
+        },
+    )?;
     Ok(status)
 }
 

@@ -10,6 +10,8 @@
 //! - [`report`]: the typed report.
 
 pub mod analysis;
+pub mod answers;
+pub mod as_engine;
 pub mod compare;
 pub mod driver;
 pub mod preflight;
