@@ -248,3 +248,37 @@ fn usage_errors_exit_2() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_schema_check_rejects_a_report_that_breaks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("wb.jsonl");
+    let se = script("scenario_engine.py");
+    record_game(
+        &rec,
+        "uci",
+        &["--depth", "1"],
+        2,
+        &["python3", &se, "well-behaved"],
+    );
+    let new = dir.path().join("replayed.jsonl");
+    let r = replay_json(&[
+        rec.to_str().unwrap(),
+        "-w",
+        new.to_str().unwrap(),
+        "--",
+        "python3",
+        &se,
+        "well-behaved",
+    ]);
+    let schema = schema();
+    let mut extra = r.report.clone();
+    extra["verdict"]["surprise"] = serde_json::Value::Bool(true);
+    assert!(validate(&schema, &schema, &extra, "$").is_err());
+    let mut bad = r.report.clone();
+    bad["verdict"]["kind"] = "maybe".into();
+    assert!(validate(&schema, &schema, &bad, "$").is_err());
+    let mut missing = r.report;
+    missing.as_object_mut().unwrap().remove("searches");
+    assert!(validate(&schema, &schema, &missing, "$").is_err());
+}
