@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::schema::validate;
 use common::transcript::check_json;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,11 @@ const FAULTY: &[(&str, &[&str])] = &[
     // python-chess#429: the engine answered `bestmove a1a1`.
     (
         "python-chess__python-chess-429__1.log",
+        &["UCI-BESTMOVE-ILLEGAL"],
+    ),
+    // Written as fastchess writes an illegal-move warning: sf2 plays e2e4 as Black.
+    (
+        "fastchess__illegal-move-quoted.log",
         &["UCI-BESTMOVE-ILLEGAL"],
     ),
 ];
@@ -147,61 +153,7 @@ fn unknown_inputs_and_options_are_usage_errors() {
 }
 
 fn schema() -> Value {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/check-report.schema.json");
-    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
-}
-
-/// The part of JSON Schema the report's schema uses: type, enum, required, properties,
-/// additionalProperties: false, items and local $ref.
-fn validate(root: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
-    if let Some(r) = schema["$ref"].as_str() {
-        let name = r.trim_start_matches("#/$defs/");
-        return validate(root, &root["$defs"][name], v, at);
-    }
-    if let Some(t) = schema["type"].as_str() {
-        let ok = match t {
-            "object" => v.is_object(),
-            "array" => v.is_array(),
-            "string" => v.is_string(),
-            "integer" => v.is_u64() || v.is_i64(),
-            "number" => v.is_number(),
-            "boolean" => v.is_boolean(),
-            other => return Err(format!("{at}: schema type {other} not supported")),
-        };
-        if !ok {
-            return Err(format!("{at}: expected {t}, got {v}"));
-        }
-    }
-    if let Some(e) = schema["enum"].as_array()
-        && !e.contains(v)
-    {
-        return Err(format!("{at}: {v} not in {e:?}"));
-    }
-    if let Some(req) = schema["required"].as_array() {
-        for k in req {
-            let k = k.as_str().unwrap();
-            if v.get(k).is_none() {
-                return Err(format!("{at}: missing {k}"));
-            }
-        }
-    }
-    if let (Some(props), Some(obj)) = (schema["properties"].as_object(), v.as_object()) {
-        for (k, x) in obj {
-            match props.get(k) {
-                Some(s) => validate(root, s, x, &format!("{at}.{k}"))?,
-                None if schema["additionalProperties"] == false => {
-                    return Err(format!("{at}: unexpected field {k}"));
-                }
-                None => {}
-            }
-        }
-    }
-    if let (Some(items), Some(arr)) = (schema.get("items"), v.as_array()) {
-        for (i, x) in arr.iter().enumerate() {
-            validate(root, items, x, &format!("{at}[{i}]"))?;
-        }
-    }
-    Ok(())
+    common::schema::load("check-report.schema.json")
 }
 
 #[test]
@@ -220,4 +172,79 @@ fn the_schema_validator_rejects_what_it_should() {
     let mut no_schema = good;
     no_schema.as_object_mut().unwrap().remove("schema");
     assert!(validate(&schema, &schema, &no_schema, "$").is_err());
+}
+
+/// Issue 13, point 3: the runner's own verdicts come typed, beside kibitzer's findings, and
+/// the runner's messages are not a protocol session.
+#[test]
+fn runner_verdicts_show_beside_the_findings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    type Verdict<'a> = (&'a str, Option<&'a str>, Option<&'a str>);
+    let cases: &[(&str, &[Verdict])] = &[
+        (
+            "corpus/fastchess__fastchess-443__1.log",
+            &[
+                ("bad_output", None, None),
+                ("bad_output", None, None),
+                ("illegal_move", Some("sf1"), Some("aaaa")),
+            ],
+        ),
+        (
+            "corpus/cutechess-cli-stdout__cutechess-767__1.log",
+            &[("stall", Some("XboardEngine"), None)],
+        ),
+        (
+            "corpus/python-chess__python-chess-429__1.log",
+            &[("bad_output", None, None)],
+        ),
+        (
+            "logs/fastchess__illegal-move-quoted.log",
+            &[
+                ("illegal_move", Some("sf2"), Some("e2e4")),
+                ("illegal_move", Some("sf2"), None),
+            ],
+        ),
+    ];
+    for (file, want) in cases {
+        let (report, _) = check_json(&root.join(file), &[]);
+        let got: Vec<(String, Option<String>, Option<String>)> =
+            report["files"][0]["runner_verdicts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| {
+                    let s = |k: &str| v["verdict"][k].as_str().map(str::to_owned);
+                    (s("kind").unwrap(), s("engine"), s("move"))
+                })
+                .collect();
+        let want: Vec<_> = want
+            .iter()
+            .map(|(k, e, m)| (k.to_string(), e.map(str::to_owned), m.map(str::to_owned)))
+            .collect();
+        assert_eq!(got, want, "{file}");
+        // No session of the runner's own in the report's sessions.
+        for s in report["files"][0]["sessions"].as_array().unwrap() {
+            let label = s["label"].as_str().unwrap_or("");
+            assert!(
+                !label.starts_with('['),
+                "{file}: {label} listed as a session"
+            );
+        }
+    }
+    // The quoted position lets kibitzer check the claim.
+    let (report, _) = check_json(&root.join("logs/fastchess__illegal-move-quoted.log"), &[]);
+    let v = &report["files"][0]["runner_verdicts"][0];
+    assert_eq!(v["verdict"]["position"], "position startpos moves e2e4");
+    assert_eq!(v["kibitzer"]["agrees"], "yes");
+    let out = common::kibitzer()
+        .arg("decode")
+        .arg(root.join("corpus/python-chess__python-chess-429__1.log"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("runner python-chess: 9 message(s) of its own, 1 verdict(s)"),
+        "{text}"
+    );
+    assert!(!text.contains("session [[python-chess]]"), "{text}");
 }

@@ -166,7 +166,8 @@ fn protocol_can_be_forced_and_bad_names_are_refused() {
         .expect("run");
     let v: Vec<Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|l| l["type"] == "line")
         .collect();
     assert_eq!(v[1]["kind"], "move");
     assert_eq!(v[1]["protocol"], "xboard");

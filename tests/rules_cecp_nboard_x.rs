@@ -1300,6 +1300,15 @@ fn nboard_cases() -> Vec<Case> {
                  0.002 ~ Edax 4.4 loading the opening book
                  0.003 < set myname Edax",
             ),
+        // Stderr is pumped apart from stdout: the refusal can land after the GUI's next lines.
+        case("NBOARD-VERSION", "the stderr refusal recorded late").fires(
+            "0.000 ! spawned edax
+             0.001 > nboard 2
+             0.002 > ping 1
+             0.003 < pong 1
+             0.004 > quit
+             0.005 ~ Error: Edax expected \"nboard 1\" protocol",
+        ),
         case("NBOARD-VERSION", "the refusal on stdout").fires(
             "0.000 ! spawned edax
              0.001 > nboard 2

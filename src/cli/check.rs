@@ -163,6 +163,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
                 sessions: Vec::new(),
                 findings: Vec::new(),
                 hangs: Vec::new(),
+                runner_verdicts: Vec::new(),
                 rule_counts: Vec::new(),
                 latencies: Vec::new(),
                 skipped_lines: Vec::new(),
@@ -288,11 +289,16 @@ fn check_file(
             engine: s.engine_name.clone(),
         })
         .collect();
+    let runner_verdicts = decoder
+        .sessions()
+        .flat_map(|s| s.verdicts.iter().cloned())
+        .collect();
     Ok(FileReport {
         file: shown,
         format: Some(input.format_name().to_owned()),
         error: None,
         sessions,
+        runner_verdicts,
         rule_counts: Vec::new(),
         counts: Counts::default(),
         findings,
@@ -327,6 +333,38 @@ impl Style {
     }
 }
 
+/// `FILE:LINE: runner[illegal move] sf1: "Warning; ..." (kibitzer agrees: ...)`
+fn verdict_line(
+    file: &str,
+    v: &crate::session::verdicts::VerdictSeen,
+    st: &Style,
+    out: &mut String,
+) {
+    use crate::session::verdicts::VerdictCheck;
+    let at = v
+        .line
+        .map(|l| format!("{file}:{l}"))
+        .unwrap_or_else(|| file.to_owned());
+    let who = v.verdict.engine.as_deref().unwrap_or("engine");
+    let _ = write!(
+        out,
+        "{at}: {}[{}] {who}: \"{}\"",
+        st.paint("35", "runner"),
+        v.verdict.kind.as_str(),
+        v.text
+    );
+    match &v.kibitzer {
+        Some(VerdictCheck::Agrees(why)) => {
+            let _ = write!(out, " (kibitzer agrees: {why})");
+        }
+        Some(VerdictCheck::Disagrees(why)) => {
+            let _ = write!(out, " ({}: {why})", st.paint("1;31", "kibitzer disagrees"));
+        }
+        None => {}
+    }
+    out.push('\n');
+}
+
 fn render_text(r: &CheckReport, a: &CheckArgs, color: bool, out: &mut String) {
     let st = Style { on: color };
     for f in &r.files {
@@ -340,6 +378,9 @@ fn render_text(r: &CheckReport, a: &CheckArgs, color: bool, out: &mut String) {
         }
         for h in &f.hangs {
             hang_line(&f.file, h, &st, out);
+        }
+        for v in &f.runner_verdicts {
+            verdict_line(&f.file, v, &st, out);
         }
         summary(f, &r.profile, &st, out);
     }
@@ -506,4 +547,11 @@ fn summary(f: &FileReport, profile: &str, st: &Style, out: &mut String) {
             format!(", {} hang verdict(s)", f.hangs.len())
         }
     );
+    if !f.runner_verdicts.is_empty() {
+        let _ = writeln!(
+            out,
+            "  the runner's own verdicts: {} (shown above as runner[...])",
+            f.runner_verdicts.len()
+        );
+    }
 }

@@ -120,6 +120,12 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         decoded: Decoded::default(),
     };
     let input = super::input::Input::open(&a.file, input_format)?;
+    if out.json {
+        match out.header() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(0),
+            r => r?,
+        }
+    }
     // The summary needs the games, the open obligations and how many searches there were,
     // not every finished search and answered request: those would grow with the input.
     let mut decoder = Decoder::new(protocol)
@@ -168,6 +174,17 @@ impl<W: Write> Printer<W> {
         self.buf.clear();
         text_line(ev, &self.decoded, decoder, &mut self.buf);
         self.out.write_all(self.buf.as_bytes())
+    }
+
+    /// The first line of the JSON output: which schema the lines follow.
+    fn header(&mut self) -> std::io::Result<()> {
+        let v = serde_json::json!({
+            "type": "header",
+            "schema": JSON_SCHEMA,
+            "tool": concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
+        });
+        serde_json::to_writer(&mut self.out, &v)?;
+        self.out.write_all(b"\n")
     }
 
     /// An unreadable line, where it was: on stderr, and in the transcript.
@@ -263,18 +280,25 @@ fn text_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut String) {
     }
 }
 
+/// The version of the JSON output (docs/decode-output.md): the first line says it.
+const JSON_SCHEMA: &str = "kibitzer-decode/1";
+
 /// One transcript line of `--json`. Fields in alphabetical order, as the first versions
 /// printed them; serialized straight to text, without building a `Value` per line.
 #[derive(serde::Serialize)]
 struct JsonLine<'a> {
+    /// The message in its canonical text form (what the first versions gave alone).
     #[serde(skip_serializing_if = "Option::is_none")]
-    decoded: Option<String>,
+    decoded: Option<Canonical<'a>>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     diagnostics: &'a [crate::session::Diagnostic],
     #[serde(skip_serializing_if = "Option::is_none")]
     kind: Option<&'static str>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     moved: bool,
+    /// The message's typed fields.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    msg: Option<&'a crate::protocol::Msg>,
     #[serde(skip_serializing_if = "Option::is_none")]
     position: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -291,13 +315,23 @@ struct JsonLine<'a> {
     kind_of_line: &'static str,
 }
 
+/// A message's canonical text, written into the JSON string as it is formatted.
+struct Canonical<'a>(&'a crate::protocol::Msg);
+
+impl serde::Serialize for Canonical<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self.0)
+    }
+}
+
 /// Serializes straight into the output: no text per line to build and copy.
 fn json_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut impl Write) -> std::io::Result<()> {
     let line = JsonLine {
-        decoded: d.msg.as_ref().map(ToString::to_string),
+        decoded: d.msg.as_ref().map(Canonical),
         diagnostics: &d.diagnostics,
         kind: d.msg.as_ref().map(|m| m.kind()),
         moved: d.moved,
+        msg: d.msg.as_ref(),
         position: d.moved.then(|| dec.position_string(d.session)).flatten(),
         protocol: d.msg.as_ref().map(|m| m.protocol().name()),
         proxy: ev.kind.map(|k| k.as_str()),
@@ -317,12 +351,52 @@ fn secs(ns: u64) -> String {
     format!("{:.1} s", ns as f64 / 1e9)
 }
 
+/// `  verdict (line 11): illegal move aaaa by sf1; kibitzer agrees: ...`
+pub(crate) fn verdict_lines(s: &Session, out: &mut String) {
+    use crate::session::verdicts::VerdictCheck;
+    for v in &s.verdicts {
+        let line = v.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+        let _ = write!(out, "  runner's verdict{line}: {}", v.verdict.kind.as_str());
+        if let Some(m) = &v.verdict.mv {
+            let _ = write!(out, " {m}");
+        }
+        if let Some(e) = &v.verdict.engine {
+            let _ = write!(out, " by {e}");
+        }
+        match &v.kibitzer {
+            Some(VerdictCheck::Agrees(why)) => {
+                let _ = write!(out, "; kibitzer agrees: {why}");
+            }
+            Some(VerdictCheck::Disagrees(why)) => {
+                let _ = write!(out, "; kibitzer DISAGREES: {why}");
+            }
+            None => {}
+        }
+        let _ = writeln!(out, "\n    \"{}\"", v.text);
+    }
+}
+
 fn text_summary(s: &Session, out: &mut String) {
     let label = s
         .label
         .as_deref()
         .map(|l| format!(" [{l}]"))
         .unwrap_or_default();
+    if s.is_runner() {
+        // The tool's own messages are no protocol session: no handshake, no engine.
+        let _ = writeln!(
+            out,
+            "\nrunner {}: {} message(s) of its own, {} verdict(s) on engines",
+            s.label
+                .as_deref()
+                .unwrap_or_default()
+                .trim_matches(['[', ']']),
+            s.counts[3],
+            s.verdicts.len()
+        );
+        verdict_lines(s, out);
+        return;
+    }
     let _ = write!(out, "\nsession{label}: ");
     match s.protocol {
         Some(p) => {
@@ -376,6 +450,7 @@ fn text_summary(s: &Session, out: &mut String) {
             g.plies.len()
         );
     }
+    verdict_lines(s, out);
     let end = s.last.map_or(0, |a| a.t);
     let mut any = false;
     for o in s.open_obligations() {
@@ -447,6 +522,8 @@ fn json_summary(s: &Session, out: &mut String) {
         "games": games,
         "searches": s.search_count,
         "open": open,
+        "runner": s.is_runner(),
+        "verdicts": s.verdicts,
     });
     out.push_str(&v.to_string());
     out.push('\n');

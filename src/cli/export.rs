@@ -1,7 +1,7 @@
 use super::input::Item;
 use crate::export::{Context as ExportContext, ggf_session, pgn_session};
 use crate::recording::Header;
-use crate::session::{Decoded, Decoder};
+use crate::session::{Decoded, Decoder, GameKind};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -103,7 +103,17 @@ pub fn run(a: ExportArgs) -> Result<i32> {
         .unwrap_or_default();
     let mut text = String::new();
     let mut skipped = 0;
-    for s in &sessions {
+    let chess_sessions = sessions
+        .iter()
+        .filter(|s| s.games.iter().any(|g| g.kind == GameKind::Chess))
+        .count();
+    if !ggf && chess_sessions > 1 {
+        // Several engines in one log: a game they played against each other is one game.
+        let (t, n) = pgn_paired(&sessions, &header, &file_name);
+        text = t;
+        skipped = n;
+    }
+    for s in sessions.iter().filter(|_| ggf || chess_sessions <= 1) {
         let ctx = ExportContext {
             event: match (&header.label, &s.label) {
                 (_, Some(l)) => format!("{file_name} [{l}]"),
@@ -158,4 +168,43 @@ pub fn run(a: ExportArgs) -> Result<i32> {
         );
     }
     Ok(outcome.status(if broken > 0 { 1 } else { 0 }))
+}
+
+/// The PGN of a log with several engines, engine-vs-engine games paired
+/// ([`crate::export::paired_games`]).
+fn pgn_paired(
+    sessions: &[crate::session::Session],
+    header: &Header,
+    file_name: &str,
+) -> (String, usize) {
+    let mut text = String::new();
+    let mut skipped = 0;
+    let mut round = 0;
+    for e in crate::export::paired_games(sessions)
+        .iter()
+        .filter(|e| e.game.kind == GameKind::Chess)
+        .filter(|e| !e.game.plies.is_empty() || e.game.outcome.is_some())
+    {
+        round += 1;
+        let labels: Vec<&str> = e.sessions.iter().flatten().map(String::as_str).collect();
+        let ctx = ExportContext {
+            event: if labels.is_empty() {
+                file_name.to_owned()
+            } else {
+                format!("{file_name} [{}]", labels.join(" vs "))
+            },
+            site: header.host.clone().unwrap_or_default(),
+            started: header.started.clone(),
+        };
+        match crate::export::pgn_exported(e, round, &ctx) {
+            Some(t) => {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&t);
+            }
+            None => skipped += 1,
+        }
+    }
+    (text, skipped)
 }

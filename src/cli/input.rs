@@ -42,14 +42,14 @@ impl InputFile {
     pub fn open(path: &Path, format: Option<&str>) -> Result<InputFile> {
         if path.as_os_str() == "-" {
             let stdin = std::io::stdin();
-            return InputFile::spool(&mut stdin.lock(), "<stdin>", format);
+            return InputFile::spool_plain_or_gzip(stdin.lock(), "<stdin>", format);
         }
         let shown = path.display().to_string();
         let meta = std::fs::metadata(path).with_context(|| format!("cannot open {shown}"))?;
         if meta.is_dir() {
             bail!("{shown} is a directory, not a log or a recording");
         }
-        if meta.is_file() {
+        if meta.is_file() && !is_gzip_file(path) {
             return Ok(InputFile {
                 path: path.to_path_buf(),
                 shown,
@@ -57,8 +57,28 @@ impl InputFile {
                 _cleanup: None,
             });
         }
-        let mut file = std::fs::File::open(path).with_context(|| format!("cannot open {shown}"))?;
-        InputFile::spool(&mut file, &shown, format)
+        let file = std::fs::File::open(path).with_context(|| format!("cannot open {shown}"))?;
+        InputFile::spool_plain_or_gzip(file, &shown, format)
+    }
+
+    /// Bug reports attach `.gz` logs and recordings: gzip data (by its magic bytes, whatever
+    /// the name) is decompressed into the temporary copy, and read like any other input.
+    fn spool_plain_or_gzip(
+        from: impl std::io::Read,
+        name: &str,
+        format: Option<&str>,
+    ) -> Result<InputFile> {
+        use std::io::BufRead;
+        let mut r = BufReader::new(from);
+        let head = r
+            .fill_buf()
+            .with_context(|| format!("cannot read {name}"))?;
+        if head.starts_with(&GZIP_MAGIC) {
+            let mut gz = flate2::bufread::MultiGzDecoder::new(r);
+            return InputFile::spool(&mut gz, name, format)
+                .with_context(|| format!("{name}: gzip-compressed"));
+        }
+        InputFile::spool(&mut r, name, format)
     }
 
     /// An input read as a stream: no file behind it.
@@ -146,6 +166,16 @@ impl InputFile {
             dir.display()
         )
     }
+}
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+fn is_gzip_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 2];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| magic == GZIP_MAGIC)
 }
 
 /// Refuses, from the first megabyte, input that can be neither a recording nor a log.
@@ -373,12 +403,54 @@ pub fn open_log(file: &InputFile, format: Option<&str>) -> Result<MappedLog> {
     let format = import::stream(&map, forced)
         .with_context(|| shown.clone())?
         .format();
+    if let Some(forced) = forced {
+        refuse_wrong_format(&map, forced, &shown)?;
+    }
     Ok(MappedLog {
         shown,
         guard,
         map,
         format,
     })
+}
+
+/// A forced `--input-format` under which the first lines of the log hold no traffic, while
+/// the log's own format would find some, is a mistake, not an empty session: say so, and what
+/// the log looks like instead. (A format without traffic, such as cutechess-cli's plain
+/// output, is not refused: detection agrees with it.)
+fn refuse_wrong_format(map: &[u8], forced: LogFormat, shown: &str) -> Result<()> {
+    const SAMPLE: usize = 1 << 20;
+    let end = if map.len() <= SAMPLE {
+        map.len()
+    } else {
+        memchr::memrchr(b'\n', &map[..SAMPLE]).map_or(SAMPLE, |i| i + 1)
+    };
+    let sample = &map[..end];
+    let traffic = |format: LogFormat| -> Result<(usize, Vec<import::Unclassified>)> {
+        let mut events = import::stream(sample, Some(format)).with_context(|| shown.to_owned())?;
+        let n = events.by_ref().filter(Event::is_traffic).count();
+        Ok((n, events.take_unclassified()))
+    };
+    let (found, unclassified) = traffic(forced)?;
+    if found > 0 {
+        return Ok(());
+    }
+    let Some(d) = import::detect(map).filter(|d| d.format != forced) else {
+        return Ok(());
+    };
+    if traffic(d.format)?.0 == 0 {
+        return Ok(());
+    }
+    let why = unclassified
+        .first()
+        .map(|u| format!(" (line {}: {})", u.line, u.reason))
+        .unwrap_or_default();
+    bail!(
+        "{shown}: read as {forced}, not one protocol line was found{why}; it looks like {} ({}): \
+         leave out --input-format or give that one",
+        d.format,
+        d.evidence
+    )
 }
 
 /// A line of a recording that could not be read. Every command shows it (`FILE:LINE: ...` on
@@ -482,7 +554,10 @@ impl ReadOutcome {
 impl Input {
     /// Opens `path` (`-` for standard input); `format` forces the input format.
     pub fn open(path: &Path, format: Option<&str>) -> Result<Input> {
-        let file = InputFile::open(path, format)?;
+        Input::from_file(InputFile::open(path, format)?, format)
+    }
+
+    fn from_file(file: InputFile, format: Option<&str>) -> Result<Input> {
         let body = match open_recording(&file, format)? {
             Some(reader) => Body::Recording(reader.header().clone()),
             None => Body::Log(open_log(&file, format)?),
@@ -506,9 +581,15 @@ impl Input {
             bail!("nothing to read: <stdin> is empty");
         }
         let recording = looks_like_recording(&head);
-        let mut rest = std::io::Read::chain(std::io::Cursor::new(head), stdin);
+        let gzip = head.starts_with(&GZIP_MAGIC);
+        let rest = std::io::Read::chain(std::io::Cursor::new(head), stdin);
+        if gzip {
+            // What is inside is known only once decompressed: a recording or a log.
+            let file = InputFile::spool_plain_or_gzip(rest, "<stdin>", format)?;
+            return Input::from_file(file, format);
+        }
         if !recording {
-            let file = InputFile::spool(&mut rest, "<stdin>", format)?;
+            let file = InputFile::spool_plain_or_gzip(rest, "<stdin>", format)?;
             let body = Body::Log(open_log(&file, format)?);
             return Ok(Input { file, body });
         }

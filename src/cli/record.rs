@@ -22,7 +22,7 @@ pub struct RecordArgs {
     #[arg(short, long, value_name = "NAME")]
     label: Option<String>,
     /// Protocol hint stored in the header (uci, xboard, nboard); decoding detects it otherwise
-    #[arg(short, long, value_name = "PROTOCOL")]
+    #[arg(short, long, value_name = "PROTOCOL", value_parser = parse_protocol)]
     protocol: Option<String>,
     /// Seconds an engine may keep running after the GUI closed its input before it gets
     /// SIGTERM (then SIGKILL 2 s later); `none` waits forever
@@ -67,6 +67,14 @@ pub fn run(a: RecordArgs) -> i32 {
     })
 }
 
+/// The hint is stored by its canonical name, so `cecp` and `WinBoard` read back as `xboard`;
+/// a misspelt one is refused here rather than ignored when the recording is decoded.
+fn parse_protocol(s: &str) -> Result<String, String> {
+    crate::protocol::Protocol::from_name(s)
+        .map(|p| p.name().to_string())
+        .ok_or_else(|| format!("unknown protocol `{s}`; known: uci, xboard (cecp), nboard"))
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Grace(Option<std::time::Duration>);
 
@@ -94,6 +102,8 @@ mod tests {
             Ok(Some(std::time::Duration::from_millis(2500)))
         );
         assert_eq!(parse_grace("NONE").map(|g| g.0), Ok(None));
+        assert_eq!(parse_protocol("CECP").as_deref(), Ok("xboard"));
+        assert!(parse_protocol("foo").is_err());
         for bad in ["-1", "NaN", "inf", "1e30", "five", ""] {
             assert!(parse_grace(bad).is_err(), "{bad}");
         }

@@ -2,10 +2,12 @@
 //! [`crate::session`] model to text.
 
 mod ggf;
+mod pair;
 mod pgn;
 
 pub use ggf::{ggf_game, ggf_session};
-pub use pgn::{pgn_game, pgn_session};
+pub use pair::{Exported, games as paired_games};
+pub use pgn::{pgn_exported, pgn_game, pgn_session};
 
 use crate::session::{Game, Session};
 

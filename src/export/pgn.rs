@@ -34,6 +34,22 @@ fn tag(out: &mut String, name: &str, value: &str) {
 
 /// Renders one chess game; `None` when the board was unknown (no SAN to print).
 pub fn pgn_game(session: &Session, game: &Game, round: usize, ctx: &Context) -> Option<String> {
+    let (white, black) = players(session, game);
+    pgn_with_players(game, &white, &black, round, ctx)
+}
+
+/// A game [`super::paired_games`] put together, with the players it found.
+pub fn pgn_exported(e: &super::Exported, round: usize, ctx: &Context) -> Option<String> {
+    pgn_with_players(&e.game, &e.white, &e.black, round, ctx)
+}
+
+fn pgn_with_players(
+    game: &Game,
+    white: &str,
+    black: &str,
+    round: usize,
+    ctx: &Context,
+) -> Option<String> {
     if game.kind != GameKind::Chess || game.board_unknown.is_some() {
         return None;
     }
@@ -49,7 +65,6 @@ pub fn pgn_game(session: &Session, game: &Game, round: usize, ctx: &Context) -> 
             .map_or("*", |o| o.result.as_str())
             .to_owned(),
     };
-    let (white, black) = players(session, game);
     let mut out = String::new();
     tag(
         &mut out,
@@ -67,8 +82,8 @@ pub fn pgn_game(session: &Session, game: &Game, round: usize, ctx: &Context) -> 
     );
     tag(&mut out, "Date", &pgn_date(&ctx.started));
     tag(&mut out, "Round", &round.to_string());
-    tag(&mut out, "White", &white);
-    tag(&mut out, "Black", &black);
+    tag(&mut out, "White", white);
+    tag(&mut out, "Black", black);
     tag(&mut out, "Result", &result);
     if let Some(v) = variant_tag(game) {
         tag(&mut out, "Variant", v);

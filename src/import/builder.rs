@@ -104,8 +104,23 @@ impl Builder {
         self.push(sid, e);
     }
 
+    /// A line of the tool's own; one that states a verdict on an engine carries it typed.
     pub fn proxy(&mut self, sid: Sid, kind: ProxyKind, t: u64, msg: &[u8]) -> Option<&mut Event> {
-        self.push(sid, Event::proxy(0, t, kind, text(msg)))
+        let mut e = Event::proxy(0, t, kind, text(msg));
+        if matches!(
+            kind,
+            ProxyKind::Warning | ProxyKind::GameFinished | ProxyKind::Adjudication
+        ) {
+            e.verdict = super::verdict::classify(&e.text).map(Box::new);
+        }
+        self.push(sid, e)
+    }
+
+    /// The last event of a session, to complete it from a continuation line.
+    pub fn last_event_mut(&mut self, sid: Sid) -> Option<&mut Event> {
+        self.sessions
+            .get_mut(sid.0)
+            .and_then(|s| s.events.last_mut())
     }
 
     /// Edits the bytes of the session's last traffic event (wrapped lines).

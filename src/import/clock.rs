@@ -30,15 +30,16 @@ pub enum Stamp {
 pub enum ClockKind {
     /// The log gives date and time: `started` is the first stamp (local time written as UTC).
     Absolute,
-    /// Time of day only: `started` is the placeholder date 1970-01-01 plus that time of day.
+    /// Time of day only: `started` is left out (no date), `t` counts from the first stamp.
     TimeOfDay,
-    /// Time since program start: `started` is the placeholder 1970-01-01T00:00:00Z.
+    /// Time since program start: `started` is left out.
     Relative,
-    /// No timestamps: every `t` is 0 and `started` is the placeholder.
+    /// No timestamps: every `t` is 0 and `started` is left out.
     None,
 }
 
-pub const PLACEHOLDER_STARTED: &str = "1970-01-01T00:00:00Z";
+/// `started` of a log that gives no date: unknown, so left out of the header.
+pub const PLACEHOLDER_STARTED: &str = "";
 
 #[derive(Debug, Default)]
 pub struct Clock {
@@ -91,7 +92,7 @@ impl Clock {
     /// RFC 3339 time of `t = 0`.
     pub fn started(&self) -> String {
         match self.first {
-            Some((Stamp::Absolute(v), _)) | Some((Stamp::TimeOfDay(v), _)) => rfc3339(v),
+            Some((Stamp::Absolute(v), _)) => rfc3339(v),
             _ => PLACEHOLDER_STARTED.to_owned(),
         }
     }
@@ -218,7 +219,8 @@ mod tests {
         assert_eq!(c.stamp(Stamp::TimeOfDay(h(23))), 0);
         assert_eq!(c.stamp(Stamp::TimeOfDay(h(1))), 2 * 3600 * 1_000_000_000);
         assert_eq!(c.kind(), ClockKind::TimeOfDay);
-        assert_eq!(c.started(), "1970-01-01T23:00:00.000000000Z");
+        // No date in the log: no start time is claimed.
+        assert_eq!(c.started(), "");
     }
 
     #[test]

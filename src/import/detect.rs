@@ -151,6 +151,28 @@ fn probe_line(line: &[u8], c: &mut Counts) {
     }
     if probes::python_chess(line) {
         c.add(F::PythonChess, 2.0, "<XxxProtocol (pid=N)>: << / >>");
+    } else if !probes::lc0(line)
+        && let Some((src, payload)) = probes::python_chess_arrow(line)
+    {
+        // What follows the prefix decides, whatever the prefix is: a GUI command after `<<`
+        // or an engine line after `>>` is python-chess's convention (a Stockfish or lc0
+        // engine-side log has them the other way round).
+        let side = std::str::from_utf8(payload).ok().and_then(side_of);
+        let agrees = matches!(
+            (src, side),
+            (crate::recording::Source::Gui, Some(super::vocab::Side::Gui))
+                | (
+                    crate::recording::Source::Engine,
+                    Some(super::vocab::Side::Engine)
+                )
+        );
+        if agrees {
+            c.add(
+                F::PythonChess,
+                2.5,
+                "PREFIX << sent / >> received (python-chess arrows)",
+            );
+        }
     }
     if probes::lc0(line) {
         c.add(F::Lc0Logfile, 2.0, "time tid file.cc:N] >> / <<");

@@ -17,8 +17,8 @@
 //!   carries `session` and the 1-based log `line`; `seq` counts from 1 per session. Traffic
 //!   is always stored with an LF terminator: logs do not tell the wire terminator.
 //! - **Time.** See [`clock`]: `t` is ns since the first stamp of the log, shared by all sessions;
-//!   `header.started` is that stamp when the log gives a date, otherwise
-//!   [`PLACEHOLDER_STARTED`]-based, and [`ImportedSession::clock`] says which.
+//!   `header.started` is that stamp when the log gives a date, otherwise empty (left out of
+//!   the file), and [`ImportedSession::clock`] says which.
 //! - **Blank lines** are skipped silently. Lines no rule explains are listed in
 //!   [`Imported::unclassified`] with a reason instead of being guessed at.
 
@@ -27,6 +27,7 @@ pub mod clock;
 mod detect;
 mod formats;
 mod lines;
+pub mod verdict;
 mod vocab;
 
 pub use clock::{ClockKind, PLACEHOLDER_STARTED};

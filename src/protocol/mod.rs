@@ -13,6 +13,7 @@ pub mod cecp;
 mod cecp_engine;
 mod cecp_gui;
 pub mod detect;
+mod json;
 pub mod nboard;
 pub mod tokens;
 pub mod uci;

@@ -76,7 +76,10 @@ pub struct Header {
     pub version: u32,
     /// Producing tool and version, e.g. `kibitzer 0.1.0`.
     pub tool: String,
-    /// Wall-clock time of `t = 0`, RFC 3339 with nanoseconds (UTC).
+    /// Wall-clock time of `t = 0`, RFC 3339 with nanoseconds (UTC). Empty (and left out of
+    /// the file) for an imported log that gives no date: a made-up 1970 date would be read as
+    /// a real one by people and tools.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub started: String,
     /// Engine command line (for imports: as far as the log tells).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -244,6 +247,65 @@ pub struct Event {
     /// Imported logs: 1-based line number in the original log.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
+    /// Imported logs: the producing tool's own verdict on an engine, when this line states
+    /// one (fastchess "Illegal move aaaa played by sf1", cutechess "connection stalls"...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Box<RunnerVerdict>>,
+}
+
+/// What a runner (fastchess, cutechess, xboard, python-chess...) said went wrong with an
+/// engine: kept typed so kibitzer can show it beside its own findings and check it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunnerVerdict {
+    pub kind: VerdictKind,
+    /// The engine the runner blames, as the log names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// The move in question (illegal move, illegal PV move).
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "move")]
+    pub mv: Option<String>,
+    /// The `position ...` command the runner quotes with its verdict (fastchess `From;`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// The `go ...` command the runner quotes with its verdict (fastchess `Command;`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictKind {
+    /// The engine played a move the runner found illegal.
+    IllegalMove,
+    /// A move of the engine's principal variation was illegal.
+    IllegalPv,
+    /// The engine lost on time.
+    TimeLoss,
+    /// The engine stopped answering (connection stalls, not responsive, no uciok in time).
+    Stall,
+    /// The engine went away (disconnects, crashed, terminated).
+    Disconnect,
+    /// A false draw or win claim.
+    FalseClaim,
+    /// Output the runner could not use (no bestmove, invalid ponder move, unreadable score).
+    BadOutput,
+    /// Any other error line of the runner.
+    Error,
+}
+
+impl VerdictKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictKind::IllegalMove => "illegal move",
+            VerdictKind::IllegalPv => "illegal PV move",
+            VerdictKind::TimeLoss => "loss on time",
+            VerdictKind::Stall => "stall",
+            VerdictKind::Disconnect => "disconnect",
+            VerdictKind::FalseClaim => "false claim",
+            VerdictKind::BadOutput => "unusable output",
+            VerdictKind::Error => "error",
+        }
+    }
 }
 
 impl Event {
@@ -265,6 +327,7 @@ impl Event {
             result: None,
             session: None,
             line: None,
+            verdict: None,
         }
     }
 

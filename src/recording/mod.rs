@@ -5,5 +5,7 @@ pub mod event;
 pub mod reader;
 pub mod writer;
 
-pub use event::{Eol, Event, FORMAT_VERSION, Header, ProxyKind, ReplayOf, Source};
+pub use event::{
+    Eol, Event, FORMAT_VERSION, Header, ProxyKind, ReplayOf, RunnerVerdict, Source, VerdictKind,
+};
 pub use reader::{IssueKind, ReadIssue, Reader, Recording, RecordingError, read_all};

@@ -62,11 +62,32 @@ pub struct Reader<R> {
 }
 
 /// Does this look like the start of a kibitzer recording? (For format autodetection.)
+///
+/// Judged by what the header says, not by its exact bytes: a recording rewritten with ordinary
+/// JSON spacing (Python's `json.dumps`, `jq` without `-c`, which also spreads each object over
+/// several lines) is still one.
 pub fn looks_like_recording(first_bytes: &[u8]) -> bool {
-    let head = &first_bytes[..first_bytes.len().min(512)];
+    static KEY: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
+    let head = &first_bytes[..first_bytes.len().min(4096)];
     let trimmed = head.trim_ascii_start();
-    trimmed.starts_with(b"{") && memchr::memmem::find(head, b"\"kibitzer\":\"recording\"").is_some()
+    if !trimmed.starts_with(b"{") {
+        return false;
+    }
+    // The `kibitzer` key of the first object, in whatever spacing; a key of a nested object
+    // or of a later line does not count, so stop at the first closing brace.
+    let first_object = match memchr::memchr(b'}', trimmed) {
+        Some(end) => &trimmed[..end],
+        None => trimmed,
+    };
+    KEY.get_or_init(|| {
+        regex::bytes::Regex::new(r#""kibitzer"\s*:\s*"recording""#).expect("constant regex")
+    })
+    .is_match(first_object)
 }
+
+/// An object spread over several lines is read whole up to this size; past it the lines are
+/// reported as malformed rather than buffered without bound.
+const MAX_OBJECT_BYTES: usize = 16 << 20;
 
 impl<R: BufRead> Reader<R> {
     /// Reads and validates the header line.
@@ -76,8 +97,22 @@ impl<R: BufRead> Reader<R> {
         if n == 0 {
             return Err(RecordingError::Empty);
         }
-        let header: Header = serde_json::from_slice(trim_eol(&buf))
-            .map_err(|e| RecordingError::BadHeader(e.to_string()))?;
+        let mut lineno = 1;
+        let header: Header = loop {
+            match serde_json::from_slice(trim_eol(&buf)) {
+                Ok(h) => break h,
+                // A pretty-printed header: take lines until the object closes.
+                Err(e)
+                    if e.is_eof() && buf.len() < MAX_OBJECT_BYTES && lineno_opens(&buf, lineno) =>
+                {
+                    if inner.read_until(b'\n', &mut buf)? == 0 {
+                        return Err(RecordingError::BadHeader(e.to_string()));
+                    }
+                    lineno += 1;
+                }
+                Err(e) => return Err(RecordingError::BadHeader(e.to_string())),
+            }
+        };
         if header.kibitzer != "recording" {
             return Err(RecordingError::BadHeader(
                 "missing \"kibitzer\":\"recording\"".into(),
@@ -89,7 +124,7 @@ impl<R: BufRead> Reader<R> {
         Ok(Reader {
             inner,
             header,
-            lineno: 1,
+            lineno,
             buf,
         })
     }
@@ -128,21 +163,71 @@ impl<R: BufRead> Reader<R> {
                 return None;
             }
             if let Some(nl) = memchr::memchr(b'\n', avail) {
-                let item = avail
-                    .get(..=nl)
-                    .and_then(|l| decode_line(l, self.lineno, e));
-                self.inner.consume(nl + 1);
-                match item {
-                    Some(item) => return Some(item),
-                    None => continue,
+                let outcome = match avail.get(..=nl) {
+                    Some(l) => decode_line(l, self.lineno, e),
+                    None => LineOutcome::Blank,
+                };
+                match outcome {
+                    LineOutcome::Blank => {
+                        self.inner.consume(nl + 1);
+                        continue;
+                    }
+                    LineOutcome::Done(item) => {
+                        self.inner.consume(nl + 1);
+                        return Some(item);
+                    }
+                    LineOutcome::Spread => {
+                        self.buf.clear();
+                        self.buf.extend_from_slice(&avail[..=nl]);
+                        self.inner.consume(nl + 1);
+                        let first = self.lineno;
+                        return Some(self.read_spread_object(first, e));
+                    }
                 }
             }
             self.buf.clear();
             if let Err(err) = self.inner.read_until(b'\n', &mut self.buf) {
                 return Some(Err(read_error(self.lineno, &err)));
             }
-            if let Some(item) = decode_line(&self.buf, self.lineno, e) {
-                return Some(item);
+            match decode_line(&self.buf, self.lineno, e) {
+                LineOutcome::Blank => {}
+                LineOutcome::Done(item) => return Some(item),
+                LineOutcome::Spread => {
+                    let first = self.lineno;
+                    return Some(self.read_spread_object(first, e));
+                }
+            }
+        }
+    }
+
+    /// The rest of an event that `jq` or a pretty-printer spread over several lines, the
+    /// first of which is in `self.buf`. Lines are counted so later events keep their numbers;
+    /// an issue is reported on the object's first line.
+    fn read_spread_object(&mut self, first_line: u64, e: &mut Event) -> Result<(), ReadIssue> {
+        loop {
+            match serde_json::from_slice::<Event>(trim_eol(&self.buf)) {
+                Ok(parsed) => {
+                    *e = parsed;
+                    return Ok(());
+                }
+                Err(err) if err.is_eof() && self.buf.len() < MAX_OBJECT_BYTES => {
+                    match self.inner.read_until(b'\n', &mut self.buf) {
+                        Ok(0) => {
+                            return Err(ReadIssue {
+                                line: first_line,
+                                kind: IssueKind::TornTail,
+                            });
+                        }
+                        Ok(_) => self.lineno += 1,
+                        Err(io) => return Err(read_error(first_line, &io)),
+                    }
+                }
+                Err(err) => {
+                    return Err(ReadIssue {
+                        line: first_line,
+                        kind: IssueKind::Malformed(err.to_string()),
+                    });
+                }
             }
         }
     }
@@ -155,17 +240,29 @@ fn read_error(line: u64, e: &io::Error) -> ReadIssue {
     }
 }
 
-/// One raw line (terminator included, if any) into `e`: `None` when blank.
-fn decode_line(raw: &[u8], line: u64, e: &mut Event) -> Option<Result<(), ReadIssue>> {
+/// A header is read over several lines only when its first line is a lone `{`.
+fn lineno_opens(buf: &[u8], lines_read: u64) -> bool {
+    lines_read > 1 || trim_eol(buf).trim_ascii() == b"{"
+}
+
+enum LineOutcome {
+    Blank,
+    Done(Result<(), ReadIssue>),
+    /// A complete line that opens an object the following lines continue.
+    Spread,
+}
+
+/// One raw line (terminator included, if any) into `e`.
+fn decode_line(raw: &[u8], line: u64, e: &mut Event) -> LineOutcome {
     let complete = raw.last() == Some(&b'\n');
     let body = trim_eol(raw);
     if body.first().is_some_and(|&b| b == b'{') && fast::parse_into(body, e) {
-        return Some(Ok(()));
+        return LineOutcome::Done(Ok(()));
     }
     if body.iter().all(u8::is_ascii_whitespace) {
-        return None;
+        return LineOutcome::Blank;
     }
-    Some(match serde_json::from_slice::<Event>(body) {
+    LineOutcome::Done(match serde_json::from_slice::<Event>(body) {
         Ok(parsed) => {
             *e = parsed;
             Ok(())
@@ -174,6 +271,10 @@ fn decode_line(raw: &[u8], line: u64, e: &mut Event) -> Option<Result<(), ReadIs
             line,
             kind: IssueKind::TornTail,
         }),
+        // Only a line that is nothing but `{` opens a spread object (how `jq .` and other
+        // pretty-printers start one): a compact line cut short stays one malformed line, and
+        // the next event is not swallowed into it.
+        Err(_) if body.trim_ascii() == b"{" => return LineOutcome::Spread,
         Err(err) => Err(ReadIssue {
             line,
             kind: IssueKind::Malformed(err.to_string()),
@@ -223,6 +324,34 @@ mod tests {
 
     const HDR: &str =
         r#"{"kibitzer":"recording","version":1,"tool":"t","started":"2026-01-01T00:00:00Z"}"#;
+
+    #[test]
+    fn a_pretty_printed_recording_reads_with_its_line_numbers() {
+        let text = "{\n  \"kibitzer\": \"recording\",\n  \"version\": 1,\n  \"tool\": \"t\"\n}\n\
+                    {\n  \"seq\": 1,\n  \"t\": 5,\n  \"src\": \"gui\",\n  \"text\": \"uci\"\n}\n\
+                    {\"seq\":2,\"t\":9,\"src\":\"engine\",\"text\":\"uciok\"}\nnot json\n";
+        let rec = read_all(text.as_bytes()).unwrap();
+        assert_eq!(rec.header.started, "");
+        assert_eq!(rec.events.len(), 2);
+        assert_eq!(rec.events[0].text, "uci");
+        assert_eq!(rec.issues.len(), 1);
+        assert_eq!(
+            rec.issues[0].line, 13,
+            "lines of spread objects are counted"
+        );
+    }
+
+    #[test]
+    fn a_compact_line_cut_short_does_not_swallow_the_next() {
+        let text = format!(
+            "{HDR}\n{}\n{}\n",
+            r#"{"seq":1,"t":5,"src":"gui","te"#, r#"{"seq":2,"t":9,"src":"engine","text":"uciok"}"#
+        );
+        let rec = read_all(text.as_bytes()).unwrap();
+        assert_eq!(rec.events.len(), 1);
+        assert_eq!(rec.events[0].text, "uciok");
+        assert_eq!(rec.issues[0].line, 2);
+    }
 
     #[test]
     fn reads_events_and_numbers_bad_lines() {

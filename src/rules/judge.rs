@@ -224,8 +224,10 @@ impl Judge {
         match ev.src {
             Source::Proxy => proxy_event(tr, ev, profile, &mut out),
             Source::Stderr => {
-                // Edax refuses `nboard 2` on stderr and then says nothing on stdout.
-                if tr.protocol == Some(Protocol::Nboard) && tr.gui_protocol_lines <= 2 {
+                // Edax refuses `nboard 2` on stderr and then says nothing on stdout. Stderr
+                // is read apart from stdout, so the complaint may be recorded after the GUI's
+                // next lines: it is not tied to the first ones.
+                if tr.protocol == Some(Protocol::Nboard) {
                     out.side = Some(Party::Engine);
                     tr.nboard_version_complaint(&ev.text, &mut out);
                 }

@@ -1160,7 +1160,7 @@ impl Tracker {
     /// An engine line (stdout or stderr) refusing the `nboard` version.
     pub(crate) fn nboard_version_complaint(&mut self, text: &str, out: &mut Out<'_>) {
         let t = text.to_ascii_lowercase();
-        if (t.contains("nboard") || t.contains("version") || t.contains("protocol"))
+        if (t.contains("nboard") || t.contains("version"))
             && (t.contains("error") || t.contains("expected") || t.contains("unsupported"))
             && self.first("NBOARD-VERSION")
         {

@@ -34,6 +34,10 @@ pub struct FileReport {
     /// In input order.
     pub findings: Vec<Finding>,
     pub hangs: Vec<HangVerdict>,
+    /// What the runner that wrote the log (fastchess, cutechess, xboard, python-chess...)
+    /// itself said went wrong with an engine, with kibitzer's check of the claim where the log
+    /// allows one. Not findings of kibitzer's: they do not change the exit status.
+    pub runner_verdicts: Vec<crate::session::verdicts::VerdictSeen>,
     /// Findings per rule, most severe first.
     pub rule_counts: Vec<RuleCount>,
     pub latencies: Vec<LatencyStats>,

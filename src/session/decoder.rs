@@ -88,6 +88,9 @@ pub(crate) struct State {
     pub(crate) queued_go: Option<(String, At, bool, bool)>,
     /// UCI: `ucinewgame` since the last `position`.
     pub(crate) new_game_pending: bool,
+    /// UCI: the GUI's `UCI_AnalyseMode` and `MultiPV` settings.
+    pub(crate) analyse_mode: bool,
+    pub(crate) multipv: u32,
     /// CECP: the side the engine plays (`None` in force mode before any `go`).
     pub(crate) engine_side: Option<crate::game::Side>,
     /// Diagnostics of the current line.
@@ -148,6 +151,8 @@ impl State {
             search_board: None,
             queued_go: None,
             new_game_pending: false,
+            analyse_mode: false,
+            multipv: 1,
             engine_side: None,
             diags: Vec::new(),
             moved: false,
@@ -429,6 +434,15 @@ impl State {
     }
 
     fn proxy_event(&mut self, ev: &Event, at: At) {
+        if let Some(v) = ev.verdict.as_deref() {
+            self.s.verdicts.push(super::verdicts::VerdictSeen {
+                at,
+                line: ev.line,
+                text: ev.text.clone(),
+                kibitzer: super::verdicts::check(v),
+                verdict: v.clone(),
+            });
+        }
         match ev.kind {
             Some(ProxyKind::GameFinished) => {
                 if let Some(r) = ev.result.as_deref().filter(|r| *r != "*") {

@@ -16,6 +16,7 @@ mod model;
 mod nboard;
 mod pv;
 mod uci;
+pub mod verdicts;
 
 #[cfg(test)]
 mod tests;

@@ -427,6 +427,10 @@ pub struct Modes {
     pub ponder: bool,
     /// CECP `post`: thinking output on.
     pub post: bool,
+    /// UCI: the GUI asked for analysis (`UCI_AnalyseMode` true, or `MultiPV` above 1): the
+    /// engine's bestmove is then an answer, not a move the GUI is about to play.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub analysis_options: bool,
 }
 
 /// The clocks as the GUI last told them.
@@ -488,9 +492,20 @@ pub struct Session {
     pub diagnostic_counts: [u64; 4],
     /// Decoded lines, when kept (see [`super::decode`]).
     pub lines: Vec<Line>,
+    /// The runner's own verdicts on engines stated in this session's lines (imported logs).
+    pub verdicts: Vec<super::verdicts::VerdictSeen>,
 }
 
 impl Session {
+    /// The producing tool's own lines (`[fastchess]`, `[python-chess]`...): no protocol
+    /// session, whatever its events say.
+    pub fn is_runner(&self) -> bool {
+        self.label.as_deref().is_some_and(|l| l.starts_with('['))
+            && self.counts[0] == 0
+            && self.counts[1] == 0
+            && self.counts[2] == 0
+    }
+
     pub(crate) fn new(label: Option<String>) -> Session {
         Session {
             label,
@@ -498,6 +513,7 @@ impl Session {
             protocol_reason: String::new(),
             version: None,
             handshake: Handshake::NotStarted,
+            verdicts: Vec::new(),
             engine_name: None,
             engine_author: None,
             features: Vec::new(),

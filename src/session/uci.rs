@@ -100,6 +100,12 @@ impl State {
             self.s.chess960 = value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
         } else if name.eq_ignore_ascii_case("UCI_Variant") {
             self.s.variant = value.unwrap_or("").trim().to_owned();
+        } else if name.eq_ignore_ascii_case("UCI_AnalyseMode") {
+            self.analyse_mode = value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+            self.s.modes.analysis_options = self.analyse_mode || self.multipv > 1;
+        } else if name.eq_ignore_ascii_case("MultiPV") {
+            self.multipv = value.and_then(|v| v.trim().parse().ok()).unwrap_or(1);
+            self.s.modes.analysis_options = self.analyse_mode || self.multipv > 1;
         }
         if self.s.options.is_empty() {
             return;
@@ -220,6 +226,18 @@ impl State {
         if !variant.is_supported() {
             self.board = None;
             let reason = format!("variant {variant_name} is not modelled");
+            // Said once per game: its moves are kept as tokens, the session is not at fault.
+            if self
+                .s
+                .games
+                .last()
+                .is_none_or(|g| g.board_unknown.is_none())
+            {
+                self.finding(
+                    "X-BOARD-UNKNOWN",
+                    format!("{reason}: moves kept as sent, not checked"),
+                );
+            }
             self.tokens_only(&moves().collect::<Vec<_>>(), common, at, reason);
             return;
         }
@@ -593,8 +611,10 @@ impl State {
         let Some(search) = search else {
             return;
         };
-        // Only moves the GUI is meant to play become part of the game.
-        if search.infinite || search.ponder {
+        // Only moves the GUI is meant to play become part of the game: not the answer of an
+        // analysis (python-chess `analyse(..., multipv=2)` on a game's last position), which
+        // a later `position` includes if the GUI does play it.
+        if search.infinite || search.ponder || self.s.modes.analysis_options {
             return;
         }
         let matches_root = self.s.games.last().is_some_and(|g| {

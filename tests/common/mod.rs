@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod engine_session;
+pub mod schema;
 pub mod transcript;
 
 use kibitzer::recording::{Recording, read_all};

@@ -10,7 +10,8 @@
 //! lines stay in file order (so `t` may go backwards), and a read line that repeats one of the
 //! same engine's last 64 read lines with a stamp no later than the newest one seen is dropped
 //! and replaced by a `warning` event naming the line it duplicates. Tool lines continue on bare
-//! `From;`/`Command;` lines, which are kept as notes.
+//! `From;`/`Command;` (later `Position;`/`Moves;`) lines: the position and command they quote
+//! complete the verdict of the warning before them, and the lines are kept as notes.
 
 use super::Parser;
 use crate::import::builder::{Builder, Sid};
@@ -149,6 +150,46 @@ impl Fastchess {
     }
 }
 
+/// A bare line continuing a fastchess warning: `From; position ... moves ...`,
+/// `Command; go ...`, or the later `Position; fen ...` / `Moves; e2e4 ...` pair.
+enum Quoted {
+    Position(String),
+    Command(String),
+    StartPosition(String),
+    Moves(String),
+}
+
+fn continuation(line: &[u8]) -> Option<Quoted> {
+    let text = |r: &[u8]| String::from_utf8_lossy(trim(r)).into_owned();
+    if let Some(r) = line.strip_prefix(b"From;") {
+        Some(Quoted::Position(text(r)))
+    } else if let Some(r) = line.strip_prefix(b"Command;") {
+        Some(Quoted::Command(text(r)))
+    } else if let Some(r) = line.strip_prefix(b"Position;") {
+        Some(Quoted::StartPosition(text(r)))
+    } else {
+        line.strip_prefix(b"Moves;").map(|r| Quoted::Moves(text(r)))
+    }
+}
+
+impl Quoted {
+    fn apply(self, v: &mut crate::recording::RunnerVerdict) {
+        match self {
+            Quoted::Position(p) => v.position = Some(p),
+            Quoted::Command(c) => v.command = Some(c),
+            Quoted::StartPosition(p) => v.position = Some(format!("position {p}")),
+            Quoted::Moves(m) => {
+                if let Some(p) = v.position.as_mut()
+                    && !m.is_empty()
+                {
+                    p.push_str(" moves ");
+                    p.push_str(&m);
+                }
+            }
+        }
+    }
+}
+
 fn game_result(msg: &[u8]) -> Option<String> {
     ["1/2-1/2", "1-0", "0-1"]
         .into_iter()
@@ -161,7 +202,12 @@ impl Parser for Fastchess {
         let Some(p) = split_prefix(line) else {
             let t = b.t(None);
             let sid = b.tool();
-            if line.starts_with(b"From;") || line.starts_with(b"Command;") {
+            if let Some(quoted) = continuation(line) {
+                // The commands fastchess quotes with a verdict tell which position the move
+                // was judged in: they complete the verdict, and stay visible as a note.
+                if let Some(v) = b.last_event_mut(sid).and_then(|e| e.verdict.as_deref_mut()) {
+                    quoted.apply(v);
+                }
                 b.proxy(sid, ProxyKind::Note, t, line);
             } else {
                 b.unclassified(line, "no fastchess [LEVEL] [time] <thread> prefix");

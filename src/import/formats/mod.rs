@@ -95,6 +95,12 @@ pub mod probes {
         super::pylog::anchor(line).is_some()
     }
 
+    /// python-chess's arrows after a prefix without its `<XxxProtocol (pid=N)>` anchor: the
+    /// source and payload of the first `<< ` / `>> ` that starts a word after some prefix.
+    pub fn python_chess_arrow(line: &[u8]) -> Option<(crate::recording::Source, &[u8])> {
+        super::pylog::arrow(line).and_then(|(at, src, payload)| (at > 0).then_some((src, payload)))
+    }
+
     pub fn lc0(line: &[u8]) -> bool {
         super::engine_side::lc0_prefix(line).is_some()
     }

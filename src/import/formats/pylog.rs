@@ -2,6 +2,12 @@
 //! lichess-bot's `asctime name (file:line) LEVEL`, 2022 lichess-bot `asctime:   `, or a custom
 //! `asctime - name - LEVEL - `).
 //!
+//! Without the anchor, python-chess's arrows after any prefix are traffic too: a 2019
+//! lichess-bot fork writes `2019-08-12 18:04:10,503: << isready`, python-chess 0.2x
+//! `<chess.engine.PopenProcess object at 0x7f..> >> readyok`. The arrow must stand at the
+//! start of a word; what the prefix holds besides a time stamp names the session when it is a
+//! `<...>` process (else `engine`).
+//!
 //! The anchor is `<XxxProtocol (pid=N)>: ` anywhere in the line; what follows is `<< ` (sent to
 //! the engine), `>> ` (received), `stderr >> `, or a lifecycle message. Sessions are `pid=N`.
 //! A leading `YYYY-MM-DD HH:MM:SS[,.]mmm` is used as the time. Lines without the anchor but
@@ -41,6 +47,47 @@ pub fn anchor(line: &[u8]) -> Option<Anchor<'_>> {
     let pid = after.get(..n)?;
     let rest = after.get(n..)?.strip_prefix(b")>:")?;
     Some((proto, pid, open, rest.strip_prefix(b" ").unwrap_or(rest)))
+}
+
+/// python-chess's arrow after an arbitrary prefix: (position of the arrow, source, payload).
+/// `<< ` is what was sent to the engine, `>> ` what was read from it, `stderr >> ` its stderr.
+pub fn arrow(line: &[u8]) -> Option<(usize, Source, &[u8])> {
+    let mut from = 0;
+    while let Some(rel) = memchr::memchr2(b'<', b'>', line.get(from..)?) {
+        let i = from + rel;
+        from = i + 1;
+        let glyph = line[i];
+        if line.get(i + 1) != Some(&glyph) || !matches!(line.get(i + 2), Some(b' ') | None) {
+            continue;
+        }
+        // At the start of a word, and not a longer run (`<<<`, `>>>`).
+        if i > 0 && line.get(i - 1) != Some(&b' ') {
+            continue;
+        }
+        let payload = line.get(i + 3..).unwrap_or(&[]);
+        let src = if glyph == b'<' {
+            Source::Gui
+        } else if line.get(..i).is_some_and(|p| p.ends_with(b"stderr ")) {
+            Source::Stderr
+        } else {
+            Source::Engine
+        };
+        return Some((i, src, payload));
+    }
+    None
+}
+
+/// The session an anchorless arrow line belongs to: a `<...>` process object in its prefix,
+/// else the log's one engine.
+fn arrow_session(prefix: &[u8]) -> String {
+    let p = trim_start(prefix);
+    let p = p.strip_suffix(b"stderr ").unwrap_or(p);
+    let p = p.trim_ascii_end();
+    let p = p.strip_suffix(b":").unwrap_or(p).trim_ascii_end();
+    match (p.iter().position(|&c| c == b'<'), p.last()) {
+        (Some(open), Some(b'>')) => String::from_utf8_lossy(&p[open..]).into_owned(),
+        _ => "engine".to_owned(),
+    }
 }
 
 const LEVELS: [&[u8]; 5] = [b"DEBUG", b"INFO", b"WARNING", b"ERROR", b"CRITICAL"];
@@ -160,6 +207,13 @@ impl Parser for PyLog {
             }
             return;
         }
+        let start = message_start(line);
+        if let Some((at, src, payload)) = line.get(start..).and_then(arrow) {
+            let sid = b.session(&arrow_session(&line[start..start + at]));
+            b.traffic(sid, src, t, payload);
+            self.wrapped = payload.ends_with(b"\\").then_some(sid);
+            return;
+        }
         if !has_wrapper(line) {
             if let Some(sid) = self.wrapped.take() {
                 let strip = b.last_text(sid).is_some_and(|t| t.ends_with('\\'));
@@ -177,7 +231,6 @@ impl Parser for PyLog {
             return;
         }
         self.wrapped = None;
-        let start = message_start(line);
         let msg = line.get(start..).unwrap_or(line);
         let kind = if is_warning(line.get(..start).unwrap_or(&[])) {
             ProxyKind::Warning
@@ -214,5 +267,30 @@ mod tests {
         assert_eq!(&l[message_start(l)..], b"move: 1");
         let l = b"ERROR:chess.engine:engine sent invalid ponder move";
         assert_eq!(&l[message_start(l)..], b"engine sent invalid ponder move");
+    }
+
+    #[test]
+    fn arrows_after_any_prefix() {
+        let l = b"2019-08-12 18:04:10,503: << isready";
+        let (at, src, p) = arrow(&l[message_start(l)..]).unwrap();
+        assert_eq!((at, src, p), (0, Source::Gui, &b"isready"[..]));
+        let l = b"<chess.engine.PopenProcess object at 0x7f3a> >> readyok";
+        let (at, src, p) = arrow(l).unwrap();
+        assert_eq!((src, p), (Source::Engine, &b"readyok"[..]));
+        assert_eq!(
+            arrow_session(&l[..at]),
+            "<chess.engine.PopenProcess object at 0x7f3a>"
+        );
+        assert_eq!(arrow_session(b""), "engine");
+        let (_, src, _) = arrow(b"x stderr >> warning").unwrap();
+        assert_eq!(src, Source::Stderr);
+        for no in [&b"a<<b"[..], b">>>x", b"x <<< y", b"1 << 2x", b"shift<< 3"] {
+            let hit = arrow(no).map(|h| h.2);
+            assert!(
+                hit.is_none() || no == b"1 << 2x",
+                "{:?}",
+                String::from_utf8_lossy(no)
+            );
+        }
     }
 }

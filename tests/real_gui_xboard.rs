@@ -1,0 +1,217 @@
+//! Issue 13, point 10: GUIs and engines nobody here wrote, through the proxy.
+//!
+//! - The real xboard (Debian's, under xvfb-run) plays Fairy-Max against Fairy-Max with both
+//!   engines started as `kibitzer record -o ... -- fairymax`, and saves its PGN: each
+//!   recording must decode to exactly that game.
+//! - Debian's Fairy-Stockfish plays itself at Capablanca chess (10x8) through the proxy, a
+//!   small GUI feeding its bestmoves back: every move is kept, the board is "unknown" as a
+//!   note, and nothing is an error.
+
+mod common;
+
+use common::{engine, kibitzer, run_ok};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The SAN moves and the result of the first game of a PGN text.
+fn pgn_moves(pgn: &str) -> (Vec<String>, String) {
+    let movetext: String = pgn
+        .lines()
+        .skip_while(|l| l.starts_with('[') || l.is_empty())
+        .take_while(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    // Drop `{...}` comments, which may span lines and hold spaces.
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let mut moves = Vec::new();
+    let mut result = String::new();
+    for t in plain.split_whitespace() {
+        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&t) {
+            result = t.to_owned();
+        } else if !t.ends_with('.') {
+            moves.push(t.to_owned());
+        }
+    }
+    (moves, result)
+}
+
+fn finished(rec: &Path) -> bool {
+    std::fs::read_to_string(rec).is_ok_and(|t| t.contains("\"kind\":\"engine_exit\""))
+}
+
+#[test]
+fn xboard_plays_fairymax_against_fairymax_through_the_proxy() {
+    let xboard = engine("xboard");
+    let fairymax = engine("fairymax");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let kib = env!("CARGO_BIN_EXE_kibitzer");
+    let cp = |side: &str| {
+        format!(
+            "{kib} record -o {} -- {}",
+            d.join(format!("{side}.jsonl")).display(),
+            fairymax.display()
+        )
+    };
+    let pgn = d.join("xboard.pgn");
+    // `env -i`: the engines and xboard see a small, fixed environment (xboard passes its own
+    // to the engines). xboard stays up after the match under -noGUI, so the test ends it once
+    // the PGN holds the result.
+    let mut child = std::process::Command::new("xvfb-run")
+        .env_clear()
+        .env("PATH", "/usr/games:/usr/bin:/bin")
+        .env("HOME", d)
+        .args(["-a"])
+        .arg(&xboard)
+        .args(["-fcp", &cp("first"), "-scp", &cp("second")])
+        .args(["-mg", "1", "-tc", "0:05", "-noGUI", "-saveGameFile"])
+        .arg(&pgn)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("xvfb-run (apt-get install xvfb xauth xboard)");
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let game = loop {
+        let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+        let (moves, result) = pgn_moves(&text);
+        if !result.is_empty() {
+            break (moves, result);
+        }
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(child.id() as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+            panic!("xboard saved no finished game within 240 s: {text}");
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    let _ = nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    );
+    let _ = child.wait();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    for side in ["first", "second"] {
+        let rec = d.join(format!("{side}.jsonl"));
+        while !finished(&rec) {
+            assert!(
+                Instant::now() < deadline,
+                "{side}: the recording never ended"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    let (want_moves, want_result) = game;
+    assert!(want_moves.len() >= 10, "a real game: {want_moves:?}");
+    for side in ["first", "second"] {
+        let rec = d.join(format!("{side}.jsonl"));
+        let (ours, _) = run_ok(&["export", rec.to_str().unwrap(), "--pgn"]);
+        let (moves, result) = pgn_moves(&ours);
+        assert_eq!(
+            moves, want_moves,
+            "{side}: moves differ from xboard's PGN\n{ours}"
+        );
+        assert_eq!(result, want_result, "{side}: result differs\n{ours}");
+        let out = kibitzer().arg("check").arg(&rec).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("error["), "{side}: {text}");
+    }
+}
+
+const CAPABLANCA_GUI: &str = r#"
+import subprocess, sys
+kib, rec, fsf = sys.argv[1:4]
+p = subprocess.Popen([kib, "record", "-o", rec, "--", fsf], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, text=True, bufsize=1)
+def send(c):
+    p.stdin.write(c + "\n"); p.stdin.flush()
+def until(w):
+    while True:
+        l = p.stdout.readline()
+        if not l:
+            raise SystemExit("engine closed its output")
+        if l.startswith(w):
+            return l.strip()
+send("uci"); until("uciok")
+send("setoption name UCI_Variant value capablanca")
+send("isready"); until("readyok")
+send("ucinewgame"); send("isready"); until("readyok")
+moves = []
+for _ in range(16):
+    send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+    send("go depth 4")
+    moves.append(until("bestmove").split()[1])
+# The GUI plays the last answer too: it is in the final position.
+send("position startpos moves " + " ".join(moves))
+send("isready"); until("readyok")
+send("quit"); p.wait()
+print(" ".join(moves))
+"#;
+
+#[test]
+fn fairy_stockfish_capablanca_keeps_every_move_with_the_board_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("capa.jsonl");
+    let script = dir.path().join("gui.py");
+    std::fs::write(&script, CAPABLANCA_GUI).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_kibitzer"))
+        .arg(&rec)
+        .arg(engine("fairy-stockfish"))
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let played: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(played.len(), 16);
+    // 10x8: files up to j appear in the moves.
+    assert!(
+        played.iter().any(|m| m.contains('i') || m.contains('j')),
+        "{played:?}"
+    );
+    let rec = rec.to_str().unwrap();
+    let (json, _) = run_ok(&["decode", "--format", "json", rec]);
+    let summary: serde_json::Value = json
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["type"] == "summary")
+        .expect("a summary");
+    let game = &summary["games"][0];
+    assert_eq!(game["variant"], "capablanca");
+    assert!(game["board_unknown"].is_string(), "{game}");
+    let moves: Vec<String> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(moves, played);
+    let out = kibitzer().args(["check", rec]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(!text.contains("error["), "{text}");
+    assert!(text.contains("note[X-BOARD-UNKNOWN]"), "{text}");
+    assert!(
+        text.contains("variant capablanca is not modelled"),
+        "{text}"
+    );
+}
