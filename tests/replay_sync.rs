@@ -282,3 +282,22 @@ fn the_schema_check_rejects_a_report_that_breaks_it() {
     missing.as_object_mut().unwrap().remove("searches");
     assert!(validate(&schema, &schema, &missing, "$").is_err());
 }
+
+#[test]
+fn an_nboard_session_replays_as_reproduced() {
+    let rec = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("recordings/nboard-scripted-engine.jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("nboard.jsonl");
+    let r = replay_json(&[
+        rec.to_str().unwrap(),
+        "-w",
+        new.to_str().unwrap(),
+        "--",
+        "python3",
+        &script("nboard_engine.py"),
+    ]);
+    assert_eq!(r.code(), 0, "{}", r.describe());
+    assert_eq!(r.report["original"]["protocol"], "nboard");
+    assert_eq!(r.report["searches"]["identical"], 5, "{}", r.describe());
+}

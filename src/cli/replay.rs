@@ -251,6 +251,9 @@ fn as_engine(a: &ReplayArgs) -> Result<i32> {
     if !(a.speed.is_finite() && a.speed > 0.0) {
         bail!("--speed must be a positive number, not {}", a.speed);
     }
+    if a.file.as_os_str() == "-" {
+        bail!("with --as-engine standard input is the GUI's: give the recording as a file");
+    }
     let on_mismatch = match a.on_mismatch {
         MismatchArg::Report => OnMismatch::Report,
         MismatchArg::Forward => OnMismatch::Forward,

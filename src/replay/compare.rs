@@ -544,7 +544,8 @@ pub fn masked(line: &Line) -> Option<String> {
             Some(t.join(" "))
         }
         // CECP `#` lines are debug output (Fairy-Max prints its clock there).
-        Some("nodestats" | "stat01" | "empty" | "debug") => None,
+        // NBoard `status` lines tell the GUI what the engine is doing, when it gets to say it.
+        Some("nodestats" | "stat01" | "empty" | "debug" | "status") => None,
         _ if text.is_empty() => None,
         _ => Some(text.split_whitespace().collect::<Vec<_>>().join(" ")),
     }
@@ -715,4 +716,46 @@ fn searches(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap) -> Searc
     tally.original = total;
     tally.replay = r.session.searches.len();
     (diffs, tally, sides)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn volatile_info_fields_are_masked_and_empty_lines_dropped() {
+        assert_eq!(
+            mask_info("info depth 5 seldepth 7 time 120 nodes 3000 nps 25000 hashfull 3 tbhits 0 score cp 20 pv e2e4 e7e5").as_deref(),
+            Some("info depth 5 seldepth 7 nodes 3000 score cp 20 pv e2e4 e7e5")
+        );
+        assert_eq!(
+            mask_info("info depth 5 currmove e2e4 currmovenumber 1 time 3000"),
+            None
+        );
+        assert_eq!(mask_info("info nps 100000 hashfull 10"), None);
+        assert_eq!(
+            mask_info("info string NNUE enabled time 5").as_deref(),
+            Some("info string NNUE enabled time 5")
+        );
+    }
+
+    #[test]
+    fn searches_limited_by_the_clock_are_told_apart() {
+        let uci = Some(Protocol::Uci);
+        for clock in [
+            "go wtime 1000 btime 1000",
+            "go movetime 100",
+            "go infinite",
+            "go",
+            "go ponder depth 5",
+        ] {
+            assert!(clock_limited(uci, clock, false), "{clock}");
+        }
+        for bounded in ["go nodes 100", "go depth 9", "go mate 3"] {
+            assert!(!clock_limited(uci, bounded, false), "{bounded}");
+        }
+        assert!(clock_limited(Some(Protocol::Cecp), "go", false));
+        assert!(!clock_limited(Some(Protocol::Cecp), "go", true));
+        assert!(!clock_limited(Some(Protocol::Nboard), "go", false));
+    }
 }

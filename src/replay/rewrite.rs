@@ -328,3 +328,114 @@ fn budget(s: &Search) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recording::Source::{Engine as E, Gui as G};
+    use crate::replay::script::tests::analysed;
+
+    fn texts(s: &Script) -> Vec<&str> {
+        s.steps.iter().map(|s| s.text.as_str()).collect()
+    }
+
+    #[test]
+    fn clock_limited_uci_searches_become_node_limited_and_threads_one() {
+        let a = analysed(&[
+            (0, G, "uci"),
+            (
+                10,
+                E,
+                "option name Threads type spin default 1 min 1 max 512",
+            ),
+            (10, E, "uciok"),
+            (20, G, "setoption name Threads value 4"),
+            (20, G, "ucinewgame"),
+            (20, G, "position startpos"),
+            (20, G, "go wtime 1000 btime 1000"),
+            (30, E, "info depth 1 score cp 5 nodes 20 pv e2e4"),
+            (40, E, "info depth 2 score cp 9 nodes 345 pv d2d4 d7d5"),
+            (50, E, "bestmove d2d4"),
+            (60, G, "position startpos moves d2d4"),
+            (60, G, "go infinite"),
+            (70, E, "info depth 3 score cp -4 nodes 999 pv d7d5"),
+            (900, G, "stop"),
+            (910, E, "bestmove d7d5"),
+            (920, G, "go nodes 50"),
+            (930, E, "bestmove e7e5"),
+        ]);
+        let mut s = Script::from_analysis(&a);
+        let rewrites = deterministic(&mut s, &a);
+        assert_eq!(
+            texts(&s),
+            [
+                "uci",
+                "setoption name Threads value 1",
+                "ucinewgame",
+                "isready",
+                "position startpos",
+                "go nodes 345",
+                "position startpos moves d2d4",
+                "go nodes 999",
+                "go nodes 50",
+                "(close the input)"
+            ]
+        );
+        // The line after the inserted isready waits for its readyok.
+        let isready = s.steps.iter().position(|s| s.text == "isready").unwrap();
+        assert!(
+            s.steps[isready + 1]
+                .waits
+                .iter()
+                .any(|w| w.step == isready && w.owed == Owed::ReadyOk)
+        );
+        // The waits still point at the right lines after the renumbering.
+        let go2 = s
+            .steps
+            .iter()
+            .position(|s| s.text == "go nodes 999")
+            .unwrap();
+        let next = &s.steps[go2 + 1];
+        assert!(
+            next.waits
+                .iter()
+                .any(|w| w.step == go2 && w.owed == Owed::BestMove)
+        );
+        let dropped: Vec<_> = rewrites.iter().filter(|r| r.replayed.is_none()).collect();
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(dropped[0].original.as_deref(), Some("stop"));
+        assert_eq!(dropped[0].line, Some(15));
+    }
+
+    #[test]
+    fn cecp_searches_get_their_recorded_depth_and_an_open_clock() {
+        let a = analysed(&[
+            (0, G, "xboard"),
+            (0, G, "protover 2"),
+            (10, E, "feature ping=1 done=1"),
+            (20, G, "new"),
+            (20, G, "random"),
+            (20, G, "level 40 5 0"),
+            (20, G, "time 30000"),
+            (20, G, "go"),
+            (30, E, "3 20 5 1000 e2e4 e7e5 g1f3"),
+            (40, E, "move e2e4"),
+        ]);
+        let mut s = Script::from_analysis(&a);
+        deterministic(&mut s, &a);
+        assert_eq!(
+            texts(&s),
+            [
+                "xboard",
+                "protover 2",
+                "new",
+                "ping 900001",
+                "level 1 600 0",
+                "time 3600000",
+                "sd 3",
+                "go",
+                "(close the input)"
+            ]
+        );
+    }
+}

@@ -228,3 +228,142 @@ impl Script {
         self.steps = out;
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::recording::Event;
+    use crate::replay::analysis::analyse;
+    use crate::rules::Profile;
+
+    /// A session from `(ms, source, text)` lines; line N of the input is event N-1.
+    pub(crate) fn analysed(lines: &[(u64, Source, &str)]) -> Analysis {
+        let events = lines
+            .iter()
+            .enumerate()
+            .map(|(i, (ms, src, text))| {
+                (
+                    Event::line(i as u64 + 1, ms * 1_000_000, *src, *text),
+                    Some(i as u64 + 2),
+                )
+            })
+            .collect();
+        analyse(events, None, &Profile::default_profile())
+    }
+
+    use Source::{Engine as E, Gui as G};
+
+    fn waits(s: &Step) -> Vec<(usize, String)> {
+        s.waits
+            .iter()
+            .map(|w| (w.step, w.owed.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn each_line_waits_for_what_the_original_had_received_before_it() {
+        let a = analysed(&[
+            (0, G, "uci"),
+            (10, E, "id name X"),
+            (10, E, "uciok"),
+            (20, G, "isready"),
+            (25, E, "readyok"),
+            (30, G, "position startpos"),
+            (30, G, "go depth 5"),
+            (40, E, "info depth 1 score cp 5 nodes 10 pv e2e4"),
+            (50, E, "bestmove e2e4"),
+            (60, G, "quit"),
+        ]);
+        let s = Script::from_analysis(&a);
+        let texts: Vec<&str> = s.steps.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "uci",
+                "isready",
+                "position startpos",
+                "go depth 5",
+                "quit",
+                "(close the input)"
+            ]
+        );
+        assert_eq!(waits(&s.steps[0]), []);
+        assert_eq!(waits(&s.steps[1]), [(0, "uciok".to_owned())]);
+        assert_eq!(waits(&s.steps[2]), [(1, "readyok".to_owned())]);
+        assert_eq!(waits(&s.steps[3]), []);
+        assert_eq!(waits(&s.steps[4]), [(3, "bestmove".to_owned())]);
+        assert_eq!(s.steps[1].waits[0].latency, 10_000_000);
+        // Nothing was owed when these were sent: no pause is kept.
+        assert!(s.steps.iter().all(|s| s.busy_gap.is_none()));
+        assert_eq!(s.steps[3].line, Some(8));
+    }
+
+    #[test]
+    fn a_line_sent_while_the_engine_owed_an_answer_keeps_the_guis_pause() {
+        let a = analysed(&[
+            (0, G, "uci"),
+            (10, E, "uciok"),
+            (20, G, "position startpos"),
+            (20, G, "go infinite"),
+            (40, E, "info depth 1 score cp 5 nodes 10 pv e2e4"),
+            (2020, G, "stop"),
+            (2030, E, "bestmove e2e4"),
+            (2040, G, "quit"),
+        ]);
+        let s = Script::from_analysis(&a);
+        let stop = s.steps.iter().find(|s| s.text == "stop").unwrap();
+        assert_eq!(stop.waits, []);
+        assert_eq!(stop.busy_gap, Some(2_000_000_000));
+        let quit = s.steps.iter().find(|s| s.text == "quit").unwrap();
+        assert_eq!(quit.busy_gap, None);
+        assert!(!quit.waits.is_empty());
+    }
+
+    #[test]
+    fn dropped_steps_hand_their_waits_to_the_next_kept_one() {
+        let a = analysed(&[
+            (0, G, "uci"),
+            (10, E, "uciok"),
+            (20, G, "isready"),
+            (25, E, "readyok"),
+            (30, G, "ucinewgame"),
+            (40, G, "quit"),
+        ]);
+        let mut s = Script::from_analysis(&a);
+        // `ucinewgame` waited for readyok; without it, `quit` does.
+        s.retain(vec![true, true, false, true, true]);
+        let texts: Vec<&str> = s.steps.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["uci", "isready", "quit", "(close the input)"]);
+        assert_eq!(waits(&s.steps[2]), [(1, "readyok".to_owned())]);
+        // Waits on a dropped request go; what the dropped request itself waited for stays.
+        s.retain(vec![true, false, true, true]);
+        assert_eq!(waits(&s.steps[1]), [(0, "uciok".to_owned())]);
+    }
+
+    #[test]
+    fn until_keeps_the_lines_up_to_it_and_the_answers_they_got() {
+        let a = analysed(&[
+            (0, G, "uci"),
+            (10, E, "uciok"),
+            (20, G, "position startpos"),
+            (20, G, "go depth 1"),
+            (30, E, "bestmove e2e4"),
+            (40, G, "position startpos moves e2e4"),
+            (40, G, "go depth 1"),
+            (50, E, "bestmove e7e5"),
+        ]);
+        let mut s = Script::from_analysis(&a);
+        s.until_line(5);
+        let texts: Vec<&str> = s.steps.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "uci",
+                "position startpos",
+                "go depth 1",
+                "(close the input)"
+            ]
+        );
+        assert_eq!(waits(&s.steps[3]), [(2, "bestmove".to_owned())]);
+    }
+}
