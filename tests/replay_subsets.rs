@@ -214,11 +214,10 @@ fn a_replayed_hang_scenario_reproduces_the_same_hang_verdict() {
     assert_eq!(report["files"][0]["hangs"][0]["class"], "disconnect");
     assert_eq!(report["files"][0]["hangs"][0]["request"], "stop");
 
-    // An engine that answers `stop` does not reproduce it: the search the original engine
-    // never ended is where they part.
-    let go_line = events(&rec)
+    // An engine that answers `stop` does not reproduce it, at the line of the `stop`.
+    let stop_line = events(&rec)
         .iter()
-        .position(|e| e["src"] == "gui" && e["text"] == "go infinite")
+        .position(|e| e["src"] == "gui" && e["text"] == "stop")
         .unwrap() as u64
         + 2;
     let sf = engine("stockfish");
@@ -230,7 +229,12 @@ fn a_replayed_hang_scenario_reproduces_the_same_hang_verdict() {
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 1, "{}", r.describe());
-    assert_eq!(r.report["verdict"]["line"], go_line, "{}", r.describe());
+    assert_eq!(r.report["verdict"]["line"], stop_line, "{}", r.describe());
+    let summary = r.report["verdict"]["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("answered `stop` with bestmove; the original engine did not"),
+        "{summary}"
+    );
     assert!(r.report["hang"].get("replay").is_none(), "{}", r.describe());
 }
 

@@ -139,6 +139,14 @@ fn fairy_stockfish_against_a_stockfish_recording_diverges_in_the_first_search_wi
         .filter_map(|w| w["rule"].as_str())
         .collect();
     assert!(rules.contains(&"REPLAY-BINARY-CHANGED"), "{}", r.describe());
+    assert!(rules.contains(&"REPLAY-OPTION-DRIFT"), "{}", r.describe());
+    // Said on stderr once the engine had introduced itself, during the run.
+    assert!(
+        r.stderr()
+            .contains("warning[REPLAY-BINARY-CHANGED]: the recorded engine was `Stockfish 15.1`"),
+        "{}",
+        r.stderr()
+    );
 }
 
 #[test]

@@ -140,11 +140,19 @@ fn obligations(
         let (Some(oseq), Some(rseq)) = (step.seq, map.step_seqs[i]) else {
             continue;
         };
+        // A `go` and the `stop` that ends it are answered by one `bestmove`: the `stop` is
+        // the request to name (as the hang diagnosis does).
+        let superseded =
+            |x: &crate::session::Obligation| {
+                o.session.obligations.iter().any(|y| {
+                    y.owed == x.owed && y.opened.seq > x.opened.seq && y.closed == x.closed
+                }) && x.owed == crate::session::Owed::BestMove
+            };
         let orig: Vec<_> = o
             .session
             .obligations
             .iter()
-            .filter(|x| x.opened.seq == oseq)
+            .filter(|x| x.opened.seq == oseq && !superseded(x))
             .collect();
         for ob in orig {
             let rep = r

@@ -112,10 +112,23 @@ pub fn execute(
         pace: cfg.pace.name().to_owned(),
         deterministic: cfg.deterministic,
     };
-    let (outcome, r) = run_once(&prepared.script, protocol, replay_of, &cfg.output, cfg)?;
+    // Drift is said as soon as the engine has introduced itself, before the searches.
+    let mut live = |s: &crate::session::Session| {
+        for w in preflight::drift(&o.session, s) {
+            eprintln!("kibitzer: warning[{}]: {}", w.rule, w.message);
+        }
+    };
+    let (outcome, r) = run_once(
+        &prepared.script,
+        protocol,
+        replay_of,
+        &cfg.output,
+        cfg,
+        &mut live,
+    )?;
     let cmp = compare::compare(o, &r, &prepared.script, &outcome);
     let mut preflight = prepared.warnings;
-    preflight.extend(preflight::after(o, &r));
+    preflight.extend(preflight::drift(&o.session, &r.session));
     let lines_sent = prepared
         .script
         .steps
@@ -188,7 +201,14 @@ pub fn verify(report: &mut ReplayReport, cfg: &Config, output: &Path) -> anyhow:
         pace: Pace::Sync,
         ..cfg.clone()
     };
-    let (outcome, second) = run_once(&script, first.session.protocol, replay_of, output, &again)?;
+    let (outcome, second) = run_once(
+        &script,
+        first.session.protocol,
+        replay_of,
+        output,
+        &again,
+        &mut |_| {},
+    )?;
     let cmp = compare::compare(&first, &second, &script, &outcome);
     let same = cmp.verdict.kind == report::VerdictKind::Reproduced && cmp.tally.expected == 0;
     if same && report.replay.deterministic {
@@ -210,6 +230,7 @@ fn run_once(
     replay_of: ReplayOf,
     output: &Path,
     cfg: &Config,
+    on_handshake: &mut dyn FnMut(&crate::session::Session),
 ) -> anyhow::Result<(run::Outcome, Analysis)> {
     let mut header = Header::new(
         concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
@@ -230,7 +251,7 @@ fn run_once(
     header.protocol = protocol.map(|p| p.name().to_owned());
     header.replay_of = Some(replay_of);
     let driver = driver::Driver::spawn(&cfg.engine, Some(output), &header, protocol)?;
-    let outcome = run::run(driver, script, cfg.pace, cfg.limits);
+    let outcome = run::run(driver, script, cfg.pace, cfg.limits, on_handshake);
     let r = analysis::analyse(read_back(output)?, protocol, &cfg.profile);
     Ok((outcome, r))
 }

@@ -3,6 +3,7 @@
 
 use super::analysis::Analysis;
 use super::report::Warning;
+use crate::session::Session;
 
 /// Warnings about the original alone, known before anything runs.
 pub fn before(o: &Analysis, deterministic: bool) -> Vec<Warning> {
@@ -20,9 +21,8 @@ pub fn before(o: &Analysis, deterministic: bool) -> Vec<Warning> {
         .collect()
 }
 
-/// Identity, options and features of the replayed engine against the recorded one.
-pub fn after(o: &Analysis, r: &Analysis) -> Vec<Warning> {
-    let (a, b) = (&o.session, &r.session);
+/// Identity, options and features of the replayed engine (`b`) against the recorded one.
+pub fn drift(a: &Session, b: &Session) -> Vec<Warning> {
     let mut out = Vec::new();
     if a.engine_name.is_some() && b.engine_name.is_some() && a.engine_name != b.engine_name {
         out.push(Warning {
@@ -73,7 +73,7 @@ pub fn after(o: &Analysis, r: &Analysis) -> Vec<Warning> {
     }
     // A feature may be announced several times (`option=...` once per option): compared as
     // sets of name=value.
-    let set = |s: &crate::session::Session| -> Vec<String> {
+    let set = |s: &Session| -> Vec<String> {
         let mut v: Vec<String> = s
             .features
             .iter()

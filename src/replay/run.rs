@@ -57,8 +57,17 @@ pub struct Outcome {
     pub ended: Ended,
 }
 
-/// Runs `script` against the engine behind `driver`.
-pub fn run(mut driver: Driver, script: &Script, pace: Pace, limits: Limits) -> Outcome {
+/// Runs `script` against the engine behind `driver`. `on_handshake` sees the session once
+/// the engine has finished its handshake (`uciok`, `feature done=1`), before the lines after
+/// it are sent: the place for pre-flight checks of its identity and options.
+pub fn run(
+    mut driver: Driver,
+    script: &Script,
+    pace: Pace,
+    limits: Limits,
+    on_handshake: &mut dyn FnMut(&crate::session::Session),
+) -> Outcome {
+    let mut handshake_seen = false;
     let start = Instant::now();
     let mut sent: Vec<Option<u64>> = vec![None; script.steps.len()];
     let mut stall = None;
@@ -106,6 +115,13 @@ pub fn run(mut driver: Driver, script: &Script, pace: Pace, limits: Limits) -> O
                 driver.wait_until(at, |_| false);
             }
             Pace::Recorded { .. } | Pace::Fast => {}
+        }
+        if !handshake_seen
+            && let Some(s) = driver.decoder().session(0)
+            && matches!(s.handshake, crate::session::Handshake::Done(_))
+        {
+            handshake_seen = true;
+            on_handshake(s);
         }
         match &step.send {
             Some(bytes) => match driver.send(bytes) {
