@@ -299,3 +299,73 @@ fn one_engine_session_of_an_xboard_debug_log_replays_and_verifies_at_l3() {
     assert_eq!(r.report["replay"]["level"], "L3");
     assert_eq!(header(&new)["replay_of"]["session"], "first");
 }
+
+#[test]
+fn a_crash_mid_search_is_reproduced_as_the_same_hang_and_recorded_as_the_proxy_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("crash.jsonl");
+    let se = script("scenario_engine.py");
+    let mut child = spawn_proxy_with(&rec, &[], &["python3", &se, "crash-mid-search"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = Lines::new(child.stdout.take().unwrap());
+    stdin.write_all(b"uci\n").unwrap();
+    lines.until("uciok", T, |l| l.starts_with("uciok"));
+    stdin.write_all(b"isready\n").unwrap();
+    lines.until("readyok", T, |l| l.starts_with("readyok"));
+    stdin.write_all(b"position startpos\ngo depth 5\n").unwrap();
+    stdin.flush().unwrap();
+    // The engine dies by SIGSEGV after its second info; the proxy ends with it.
+    assert_eq!(child.wait().unwrap().code(), Some(128 + 11));
+    drop(stdin);
+
+    let new = dir.path().join("again.jsonl");
+    let r = replay_json(&[
+        rec.to_str().unwrap(),
+        "-w",
+        new.to_str().unwrap(),
+        "--",
+        "python3",
+        &se,
+        "crash-mid-search",
+    ]);
+    assert_eq!(r.code(), 3, "{}", r.describe());
+    assert_eq!(
+        r.report["hang"]["replay"]["exit"],
+        "engine killed by SIGSEGV (11)"
+    );
+    let kinds: Vec<String> = events(&new)
+        .iter()
+        .filter_map(|e| e["kind"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(kinds.last().map(String::as_str), Some("engine_exit"));
+    assert!(!kinds.contains(&"gui_eof".to_owned()), "{kinds:?}");
+
+    // A fixed engine diverges where the original died: its answer to the search.
+    let fixed = dir.path().join("fixed.jsonl");
+    let r = replay_json(&[
+        rec.to_str().unwrap(),
+        "-w",
+        fixed.to_str().unwrap(),
+        "--",
+        "python3",
+        &se,
+        "well-behaved",
+    ]);
+    assert_eq!(r.code(), 1, "{}", r.describe());
+    let go = events(&rec)
+        .iter()
+        .position(|e| e["text"] == "go depth 5")
+        .unwrap() as u64
+        + 2;
+    assert_eq!(r.report["verdict"]["line"], go, "{}", r.describe());
+    let kinds: Vec<&str> = r.report["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["kind"].as_str())
+        .collect();
+    assert!(
+        kinds.contains(&"exit") && kinds.contains(&"hang"),
+        "{kinds:?}"
+    );
+}

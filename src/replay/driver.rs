@@ -201,8 +201,20 @@ impl Driver {
         Some(seq)
     }
 
-    /// Closes the engine's input, as a GUI that leaves does.
+    /// Closes the engine's input, as a GUI that leaves does. Once the engine has exited
+    /// there is nobody to leave: the pipe is closed without a `gui_eof`, as the proxy, which
+    /// ends with its engine, records none.
     pub fn close_input(&mut self) {
+        self.drain();
+        if !self.stdout_open && self.status.is_none() {
+            // An engine that closed its output is usually exiting: the exit comes a moment
+            // after the EOF.
+            self.wait_exit(Instant::now() + Duration::from_secs(1));
+        }
+        if self.status.is_some() {
+            self.stdin = None;
+            return;
+        }
         if self.stdin.take().is_some() {
             self.recorder.end_of_stream(Source::Gui);
             self.recorder.gui_gone();
