@@ -321,7 +321,7 @@ impl Driver {
     }
 
     /// Handles the engine's output until it exited (true) or the deadline passed.
-    fn wait_exit(&mut self, deadline: Instant) -> bool {
+    pub fn wait_exit(&mut self, deadline: Instant) -> bool {
         loop {
             self.drain();
             if self.status.is_some() {

@@ -5,6 +5,9 @@ use super::script::Script;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
+/// The least an engine gets to end the session itself, as the original's did.
+const ENDS_FLOOR: Duration = Duration::from_secs(2);
+
 /// How lines are paced.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Pace {
@@ -104,7 +107,15 @@ pub fn run(
                 }
             }
         }
+        // The original's engine ended the session itself: so should this one, before the
+        // input is closed. One that does not (a fixed crash) gets ten times the original's
+        // time and at least ENDS_FLOOR, then the input is closed as a GUI would.
+        if closing && let Some(after) = script.engine_ends {
+            let allowed = Duration::from_nanos(after.saturating_mul(10)).max(ENDS_FLOOR);
+            driver.wait_exit(Instant::now() + allowed);
+        }
         match pace {
+            Pace::Sync if closing && script.engine_ends.is_some() => {}
             Pace::Sync => {
                 if let Some(gap) = step.busy_gap {
                     driver.pause(Duration::from_nanos(gap));

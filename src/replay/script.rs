@@ -43,6 +43,10 @@ pub struct Wait {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Script {
     pub steps: Vec<Step>,
+    /// The original's engine ended the session itself (it exited, and the GUI never closed
+    /// its input), this long (ns) after the GUI's last line: a replay waits for the engine's
+    /// end rather than closing the input first.
+    pub engine_ends: Option<u64>,
 }
 
 impl Script {
@@ -75,6 +79,15 @@ impl Script {
             waits: Vec::new(),
             busy_gap: None,
         });
+        let last_gui_t = steps.iter().rev().find(|s| s.send.is_some()).map_or(0, |s| s.t);
+        let engine_ends = match eof {
+            Some(_) => None,
+            None => a
+                .events
+                .iter()
+                .find(|e| e.kind == Some(crate::recording::ProxyKind::EngineExit))
+                .map(|e| e.t.saturating_sub(last_gui_t)),
+        };
         let step_at = |seq: u64| -> usize {
             // The first step sent after `seq`; the close when none is.
             steps
@@ -126,7 +139,7 @@ impl Script {
                 steps[i].busy_gap = Some(steps[i].t.saturating_sub(steps[i - 1].t));
             }
         }
-        Script { steps }
+        Script { steps, engine_ends }
     }
 
     /// Lines to send (the close excluded).
@@ -204,6 +217,12 @@ impl Script {
     /// Keeps the steps marked `true`. What a dropped step waited for (answers to kept lines)
     /// is awaited by the next kept step instead; waits on dropped steps go.
     pub fn retain(&mut self, keep: Vec<bool>) {
+        // Without the original's last line, its engine's end is not part of the replay.
+        if let Some(last) = self.steps.iter().rposition(|s| s.send.is_some())
+            && !keep.get(last).copied().unwrap_or(false)
+        {
+            self.engine_ends = None;
+        }
         let mut new_index = Vec::with_capacity(keep.len());
         let mut n = 0;
         for k in &keep {
