@@ -544,8 +544,11 @@ const INFO_KEYS: [&str; 17] = [
     "currline",
 ];
 
-/// An engine line of a search as compared: volatile fields masked; `None` for lines that
-/// carry nothing but volatile fields.
+/// An engine line of a search as compared: its reports and its answer, volatile fields
+/// masked; `None` for anything else. Other lines (CECP `#` debug output with its clock, NBoard
+/// `status`, `Illegal move` or `Error` answers to the GUI's previous line) are left out: they
+/// are not the search's, and where they fall against the GUI's lines is a matter of timing.
+/// What they say about the protocol is compared through the findings.
 pub fn masked(line: &Line) -> Option<String> {
     let kind = line.msg.as_ref().map(|m| m.kind());
     let text = line.text.trim();
@@ -559,11 +562,10 @@ pub fn masked(line: &Line) -> Option<String> {
             }
             Some(t.join(" "))
         }
-        // CECP `#` lines are debug output (Fairy-Max prints its clock there).
-        // NBoard `status` lines tell the GUI what the engine is doing, when it gets to say it.
-        Some("nodestats" | "stat01" | "empty" | "debug" | "status") => None,
-        _ if text.is_empty() => None,
-        _ => Some(text.split_whitespace().collect::<Vec<_>>().join(" ")),
+        Some("bestmove" | "move" | "search" | "===" | "book" | "continuation") => {
+            Some(text.split_whitespace().collect::<Vec<_>>().join(" "))
+        }
+        _ => None,
     }
 }
 
