@@ -10,6 +10,7 @@ mod input;
 mod mapguard;
 mod output;
 mod record;
+mod replay;
 
 use clap::{Parser, Subcommand};
 
@@ -33,6 +34,7 @@ enum Command {
     Export(export::ExportArgs),
     Import(import::ImportArgs),
     Check(check::CheckArgs),
+    Replay(replay::ReplayArgs),
     /// Internal: the guard `record` starts to kill the engine's process group if the proxy is
     /// SIGKILLed.
     #[command(name = "__guard", hide = true)]
@@ -51,6 +53,7 @@ pub fn main() -> i32 {
         Command::Export(a) => export::run(a),
         Command::Import(a) => import::run(a),
         Command::Check(a) => check::run(a),
+        Command::Replay(a) => replay::run(a),
         Command::Guard { pgid } => Ok(crate::capture::reaper::guard_main(pgid)),
     };
     match result {
