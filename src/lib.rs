@@ -14,6 +14,7 @@ pub mod game;
 pub mod import;
 pub mod protocol;
 pub mod recording;
+pub mod replay;
 pub mod rules;
 pub mod session;
 mod swar;

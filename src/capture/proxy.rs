@@ -165,17 +165,7 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
     }
 
     match status {
-        Ok(Ok(status)) => {
-            let code = exit_code(status);
-            recorder.proxy_event(ProxyKind::EngineExit, &describe(status), |e| {
-                e.code = status.code();
-                e.signal = status
-                    .signal()
-                    .and_then(|s| Signal::try_from(s).ok())
-                    .map(|s| s.as_str().to_owned());
-            });
-            code
-        }
+        Ok(Ok(status)) => record_exit(&recorder, status),
         Ok(Err(e)) => {
             eprintln!("kibitzer: cannot wait for the engine: {e}");
             70
@@ -232,7 +222,10 @@ fn terminate(recorder: &Recorder, pid: u32, sig: Signal, grace: Duration) {
     });
 }
 
-fn spawn_engine(
+/// Starts the engine as the proxy does (and `replay` after it): piped stdio, its own process
+/// group, SIGKILL when we die, `/usr/games` searched when it is not on `PATH`; in `dir` when
+/// given.
+pub fn spawn_engine(
     program: &OsString,
     args: &[OsString],
     dir: Option<&std::path::Path>,
@@ -433,7 +426,21 @@ fn open_recorder(cfg: &ProxyConfig, start: Instant) -> Recorder {
     Recorder::new(start, sink, shown, &header)
 }
 
-fn exit_code(status: ExitStatus) -> i32 {
+/// Records the engine's end (`engine_exit`, always the last event) and returns the exit
+/// status to leave with.
+pub fn record_exit(recorder: &Recorder, status: ExitStatus) -> i32 {
+    recorder.proxy_event(ProxyKind::EngineExit, &describe(status), |e| {
+        e.code = status.code();
+        e.signal = status
+            .signal()
+            .and_then(|s| Signal::try_from(s).ok())
+            .map(|s| s.as_str().to_owned());
+    });
+    exit_code(status)
+}
+
+/// The exit status a process ending like the engine leaves with (128+signal for a signal).
+pub fn exit_code(status: ExitStatus) -> i32 {
     match (status.code(), status.signal()) {
         (Some(c), _) => c,
         (None, Some(s)) => 128 + s,
@@ -441,7 +448,8 @@ fn exit_code(status: ExitStatus) -> i32 {
     }
 }
 
-fn describe(status: ExitStatus) -> String {
+/// How the engine ended, for `engine_exit` events and messages.
+pub fn describe(status: ExitStatus) -> String {
     match (status.code(), status.signal()) {
         (Some(c), _) => format!("engine exited with code {c}"),
         (None, Some(s)) => {
@@ -454,7 +462,8 @@ fn describe(status: ExitStatus) -> String {
     }
 }
 
-fn display_argv(argv: &[OsString]) -> String {
+/// The engine command line as one string, for `spawned` events.
+pub fn display_argv(argv: &[OsString]) -> String {
     argv.iter()
         .map(|a| a.to_string_lossy())
         .collect::<Vec<_>>()

@@ -10,6 +10,7 @@ pub(crate) mod input;
 pub(crate) mod mapguard;
 mod output;
 mod record;
+mod replay;
 mod view;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +36,7 @@ enum Command {
     Import(import::ImportArgs),
     Check(check::CheckArgs),
     View(view::ViewArgs),
+    Replay(replay::ReplayArgs),
     /// Internal: the guard `record` starts to kill the engine's process group if the proxy is
     /// SIGKILLed.
     #[command(name = "__guard", hide = true)]
@@ -54,6 +56,7 @@ pub fn main() -> i32 {
         Command::Import(a) => import::run(a),
         Command::Check(a) => check::run(a),
         Command::View(a) => view::run(a),
+        Command::Replay(a) => replay::run(a),
         Command::Guard { pgid } => Ok(crate::capture::reaper::guard_main(pgid)),
     };
     match result {

@@ -103,9 +103,30 @@ pub struct Header {
     /// For imports: the original file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_file: Option<String>,
+    /// For `kibitzer replay`: the recording or log this session replays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay_of: Option<ReplayOf>,
     /// `record --c2w`: the Chess Academy profile the engine was started from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub c2w: Option<C2wNote>,
+}
+
+/// Where a replayed session comes from (`kibitzer replay`'s recordings).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct ReplayOf {
+    /// The original recording or log, as named on the command line.
+    pub file: String,
+    /// Its `started`, when it is a recording (a log has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<String>,
+    /// The session of a log that was replayed (`--session`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// How it was paced (`sync`, `recorded`, `fast`).
+    pub pace: String,
+    /// The determinism rewrites were applied (`--deterministic`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deterministic: bool,
 }
 
 /// The `.c2w` profile a recording's engine was started from (`record --c2w`), with its text so

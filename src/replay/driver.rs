@@ -1,0 +1,463 @@
+//! The engine driver: a fresh engine behind `capture/`'s process plumbing (own process group,
+//! guard process, sweep of leftovers), every line both ways recorded in the recording format,
+//! and the engine's output decoded live by the one session model so a caller can wait on its
+//! obligations.
+//!
+//! It knows nothing about recordings: `replay` feeds it the GUI side of one, `probe` will feed
+//! it scripted GUI behaviour. Everything runs on the caller's thread except three small readers
+//! (stdout, stderr, exit) that record what arrives and pass it on through a channel, so a wait
+//! is a `recv_timeout`, never a sleep that races the engine.
+
+use crate::capture::lines::LineAssembler;
+use crate::capture::proxy;
+use crate::capture::reaper;
+use crate::capture::recorder::{Recorder, Sink};
+use crate::protocol::Protocol;
+use crate::recording::{Eol, Event, Header, ProxyKind, Source};
+use crate::session::{Decoded, Decoder, Obligation, Owed};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::process::{ChildStdin, ExitStatus};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::{Duration, Instant};
+
+/// After SIGTERM, how long the engine gets before SIGKILL.
+const TERM_GRACE: Duration = Duration::from_secs(2);
+/// How long to wait for the engine's output to drain once it exited.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// What the reader threads pass on.
+enum Note {
+    Line(Source, Vec<u8>, Eol, u64),
+    Eof(Source),
+    Exit(io::Result<ExitStatus>),
+}
+
+/// How a wait ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waited {
+    /// The condition holds.
+    Done,
+    /// The deadline passed first.
+    TimedOut,
+    /// The engine exited (or closed its output) first.
+    EngineGone,
+}
+
+/// How the engine's run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ended {
+    /// `engine exited with code 0`, `engine killed by SIGKILL (9)`...
+    pub exit: Option<String>,
+    /// The driver had to kill it (it outlived the input, or a watchdog fired).
+    pub killed: bool,
+}
+
+/// A running engine with a recording and a live decoder.
+pub struct Driver {
+    recorder: Arc<Recorder>,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<Note>,
+    decoder: Decoder,
+    decoded: Decoded,
+    /// Sequence numbers of the live decoder's events (not the recording's).
+    seq: u64,
+    start: Instant,
+    pid: u32,
+    guard: Option<reaper::Guard>,
+    status: Option<io::Result<ExitStatus>>,
+    stdout_open: bool,
+    killed: bool,
+    /// Engine lines seen, for callers that follow the output (`probe`).
+    engine_lines: u64,
+}
+
+impl Driver {
+    /// Starts `argv` with the recording written to `output` (after `header`). `protocol` is
+    /// the protocol the live decoder reads the session as.
+    pub fn spawn(
+        argv: &[OsString],
+        output: Option<&Path>,
+        header: &Header,
+        protocol: Option<Protocol>,
+    ) -> io::Result<Driver> {
+        let Some(program) = argv.first() else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "no engine command given",
+            ));
+        };
+        let start = Instant::now();
+        let sink: Option<Box<dyn Sink>> = match output {
+            Some(p) => Some(Box::new(std::fs::File::create(p).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot create {}: {e}", p.display()))
+            })?)),
+            None => None,
+        };
+        let shown = output.map(|p| p.display().to_string()).unwrap_or_default();
+        let recorder = Arc::new(Recorder::new(start, sink, shown, header));
+        reaper::become_subreaper();
+        let mut child = match proxy::spawn_engine(program, &argv[1..], None) {
+            Ok(c) => c,
+            Err(e) => {
+                let msg = format!("cannot start engine {}: {e}", program.to_string_lossy());
+                recorder.proxy_event(ProxyKind::SpawnFailed, &msg, |_| {});
+                return Err(io::Error::new(e.kind(), msg));
+            }
+        };
+        let pid = child.id();
+        recorder.proxy_event(ProxyKind::Spawned, &proxy::display_argv(argv), |e| {
+            e.pid = Some(pid)
+        });
+        let guard = reaper::Guard::spawn(pid);
+        let (Some(stdin), Some(out), Some(err)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            return Err(io::Error::other("engine pipes missing"));
+        };
+        let (tx, rx) = channel();
+        spawn_reader(out, Source::Engine, &recorder, tx.clone());
+        spawn_reader(err, Source::Stderr, &recorder, tx.clone());
+        std::thread::spawn(move || {
+            let _ = tx.send(Note::Exit(child.wait()));
+        });
+        let mut decoder = Decoder::new(protocol).retain_history(false);
+        let mut decoded = Decoded::default();
+        let mut seq = 1;
+        decoder.push_into(
+            &Event::proxy(seq, 0, ProxyKind::Spawned, "engine started"),
+            &mut decoded,
+        );
+        seq += 1;
+        Ok(Driver {
+            recorder,
+            stdin: Some(stdin),
+            rx,
+            decoder,
+            decoded,
+            seq,
+            start,
+            pid,
+            guard,
+            status: None,
+            stdout_open: true,
+            killed: false,
+            engine_lines: 0,
+        })
+    }
+
+    /// Nanoseconds since the engine was started.
+    pub fn now(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+
+    /// The live decoder (obligations, searches, the board).
+    pub fn decoder(&self) -> &Decoder {
+        &self.decoder
+    }
+
+    /// Engine lines seen so far.
+    pub fn engine_lines(&self) -> u64 {
+        self.engine_lines
+    }
+
+    /// The engine is still running with its output open.
+    pub fn alive(&self) -> bool {
+        self.status.is_none() && self.stdout_open
+    }
+
+    /// Sends one GUI line (exact bytes, terminator included). Returns the live decoder's
+    /// sequence number of the line (what [`Obligation::opened`] holds for what it asked), or
+    /// `None` when the engine no longer reads its input.
+    pub fn send(&mut self, bytes: &[u8]) -> Option<u64> {
+        self.drain();
+        let t = self.recorder.now();
+        // In the recording before the engine can answer it, as in the proxy.
+        self.recorder.chunk(Source::Gui, t, bytes);
+        self.recorder.flush();
+        let w = self.stdin.as_mut()?;
+        if let Err(e) = w.write_all(bytes).and_then(|()| w.flush()) {
+            self.recorder.proxy_event(
+                ProxyKind::WriteError,
+                &format!("writing to the engine failed: {e}"),
+                |_| {},
+            );
+            self.stdin = None;
+            return None;
+        }
+        let seq = self.seq;
+        let mut assembler = LineAssembler::default();
+        let mut lines = Vec::new();
+        assembler.push(bytes, &mut |l: &[u8], eol, _| lines.push((l.to_vec(), eol)));
+        assembler.finish(&mut |l: &[u8], eol, _| lines.push((l.to_vec(), eol)));
+        for (l, eol) in lines {
+            self.push_event(Event::from_bytes(self.seq, t, Source::Gui, &l, eol));
+        }
+        Some(seq)
+    }
+
+    /// Closes the engine's input, as a GUI that leaves does. Once the engine has exited
+    /// there is nobody to leave: the pipe is closed without a `gui_eof`, as the proxy, which
+    /// ends with its engine, records none.
+    pub fn close_input(&mut self) {
+        self.drain();
+        if !self.stdout_open && self.status.is_none() {
+            // An engine that closed its output is usually exiting: the exit comes a moment
+            // after the EOF.
+            self.wait_exit(Instant::now() + Duration::from_secs(1));
+        }
+        if self.status.is_some() {
+            self.stdin = None;
+            return;
+        }
+        if self.stdin.take().is_some() {
+            self.recorder.end_of_stream(Source::Gui);
+            self.recorder.gui_gone();
+            self.recorder.proxy_event(
+                ProxyKind::GuiEof,
+                "replay closed the input; engine stdin closed",
+                |_| {},
+            );
+            let t = self.now();
+            self.push_event(Event::proxy(self.seq, t, ProxyKind::GuiEof, "input closed"));
+        }
+    }
+
+    /// Records a note of the driver's own (a watchdog that fired, a line not sent).
+    pub fn note(&self, message: &str) {
+        self.recorder.proxy_event(ProxyKind::Note, message, |_| {});
+    }
+
+    /// Is the obligation the line `seq` opened, owing `owed`, still open?
+    pub fn is_open(&self, seq: u64, owed: &Owed) -> bool {
+        self.open_obligations()
+            .any(|o| o.opened.seq == seq && &o.owed == owed)
+    }
+
+    /// The obligations still open, oldest first.
+    pub fn open_obligations(&self) -> impl Iterator<Item = &Obligation> {
+        self.decoder.open_obligations(0)
+    }
+
+    /// Handles what the engine said until `done` holds, the deadline passes, or the engine
+    /// goes away.
+    pub fn wait_until(
+        &mut self,
+        deadline: Instant,
+        mut done: impl FnMut(&Driver) -> bool,
+    ) -> Waited {
+        loop {
+            self.drain();
+            if done(self) {
+                return Waited::Done;
+            }
+            if !self.alive() {
+                return Waited::EngineGone;
+            }
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                return Waited::TimedOut;
+            };
+            match self.rx.recv_timeout(left) {
+                Ok(n) => self.handle(n),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Waited::EngineGone,
+            }
+        }
+    }
+
+    /// Handles the engine's output for `d` (a paced send, a GUI's think time).
+    pub fn pause(&mut self, d: Duration) {
+        let deadline = Instant::now() + d;
+        self.wait_until(deadline, |_| false);
+    }
+
+    /// Ends the run: closes the input, gives the engine `grace` to exit (then SIGTERM, then
+    /// SIGKILL to its whole group, recorded as `killed`), sweeps whatever it left behind and
+    /// records `engine_exit` last.
+    pub fn finish(mut self, grace: Duration) -> Ended {
+        self.close_input();
+        let deadline = Instant::now() + grace;
+        if !self.wait_exit(deadline) {
+            self.kill(&format!(
+                "engine still running {:.1} s after the input was closed",
+                grace.as_secs_f64()
+            ));
+        }
+        self.end()
+    }
+
+    /// Kills the engine's process group now (SIGTERM, then SIGKILL), saying why in the
+    /// recording, and ends the run.
+    pub fn abort(mut self, why: &str) -> Ended {
+        self.kill(why);
+        self.end()
+    }
+
+    fn kill(&mut self, why: &str) {
+        let pgid = Pid::from_raw(i32::try_from(self.pid).unwrap_or(i32::MAX));
+        for (sig, wait) in [(Signal::SIGTERM, TERM_GRACE), (Signal::SIGKILL, TERM_GRACE)] {
+            if self.status.is_some() {
+                break;
+            }
+            let outcome = killpg(pgid, sig);
+            let text = match outcome {
+                Ok(()) => format!("{why}; sent {}", sig.as_str()),
+                Err(e) => format!("{why}; sending {} failed: {e}", sig.as_str()),
+            };
+            let pid = self.pid;
+            self.recorder.proxy_event(ProxyKind::Killed, &text, |e| {
+                e.signal = Some(sig.as_str().to_owned());
+                e.pid = Some(pid);
+            });
+            self.killed = true;
+            let deadline = Instant::now() + wait;
+            self.wait_exit(deadline);
+        }
+    }
+
+    /// Handles the engine's output until it exited (true) or the deadline passed.
+    pub fn wait_exit(&mut self, deadline: Instant) -> bool {
+        loop {
+            self.drain();
+            if self.status.is_some() {
+                return true;
+            }
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                return false;
+            };
+            match self.rx.recv_timeout(left) {
+                Ok(n) => self.handle(n),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return self.status.is_some(),
+            }
+        }
+    }
+
+    fn end(mut self) -> Ended {
+        self.stdin = None;
+        let except: Vec<i32> = self.guard.iter().map(reaper::Guard::pid).collect();
+        reaper::sweep(&self.recorder, self.pid, &except);
+        // What the readers still hold goes into the recording before `engine_exit`.
+        let deadline = Instant::now() + DRAIN_TIMEOUT;
+        while self.stdout_open && Instant::now() < deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(n) => self.handle(n),
+                Err(_) => break,
+            }
+        }
+        self.wait_exit(deadline);
+        if let Some(g) = self.guard.take() {
+            g.release();
+        }
+        let exit = match self.status.take() {
+            Some(Ok(status)) => {
+                proxy::record_exit(&self.recorder, status);
+                Some(proxy::describe(status))
+            }
+            Some(Err(e)) => Some(format!("cannot wait for the engine: {e}")),
+            None => None,
+        };
+        self.recorder.flush();
+        Ended {
+            exit,
+            killed: self.killed,
+        }
+    }
+
+    fn drain(&mut self) {
+        while let Ok(n) = self.rx.try_recv() {
+            self.handle(n);
+        }
+    }
+
+    fn handle(&mut self, n: Note) {
+        match n {
+            Note::Line(src, bytes, eol, t) => {
+                if src == Source::Engine {
+                    self.engine_lines += 1;
+                }
+                self.push_event(Event::from_bytes(self.seq, t, src, &bytes, eol));
+            }
+            Note::Eof(src) => {
+                if src == Source::Engine {
+                    self.stdout_open = false;
+                    let t = self.now();
+                    self.push_event(Event::proxy(
+                        self.seq,
+                        t,
+                        ProxyKind::EngineEof,
+                        "engine closed its output",
+                    ));
+                }
+            }
+            Note::Exit(status) => {
+                let text = match &status {
+                    Ok(s) => proxy::describe(*s),
+                    Err(e) => format!("cannot wait for the engine: {e}"),
+                };
+                let t = self.now();
+                self.push_event(Event::proxy(self.seq, t, ProxyKind::EngineExit, text));
+                self.status = Some(status);
+            }
+        }
+    }
+
+    fn push_event(&mut self, ev: Event) {
+        self.seq += 1;
+        let mut d = std::mem::take(&mut self.decoded);
+        self.decoder.push_into(&ev, &mut d);
+        self.decoded = d;
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // A caller that bails out early (an error, a panic) must not leave the engine behind.
+        if self.status.is_none() {
+            let pgid = Pid::from_raw(i32::try_from(self.pid).unwrap_or(i32::MAX));
+            let _ = killpg(pgid, Signal::SIGKILL);
+        }
+    }
+}
+
+fn spawn_reader(
+    mut from: impl Read + Send + 'static,
+    src: Source,
+    recorder: &Arc<Recorder>,
+    tx: Sender<Note>,
+) {
+    let rec = Arc::clone(recorder);
+    std::thread::spawn(move || {
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut assembler = LineAssembler::default();
+        loop {
+            let n = match from.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            let t = rec.now();
+            rec.chunk(src, t, &buf[..n]);
+            rec.flush();
+            assembler.push(&buf[..n], &mut |l: &[u8], eol, _| {
+                let _ = tx.send(Note::Line(src, l.to_vec(), eol, t));
+            });
+        }
+        rec.end_of_stream(src);
+        let t = rec.now();
+        assembler.finish(&mut |l: &[u8], eol, _| {
+            let _ = tx.send(Note::Line(src, l.to_vec(), eol, t));
+        });
+        if src == Source::Engine {
+            rec.proxy_event(ProxyKind::EngineEof, "engine closed its output", |_| {});
+        }
+        let _ = tx.send(Note::Eof(src));
+    });
+}

@@ -1,0 +1,373 @@
+//! The replay report: typed, serialised as `replay --format json` (schema
+//! `docs/replay-report.schema.json`, version [`REPORT_VERSION`]) and printed as text.
+
+use crate::rules::HangVerdict;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// Version of the JSON report; bumped on any incompatible change.
+pub const REPORT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ReplayReport {
+    /// Always `kibitzer-replay-report`.
+    pub report: &'static str,
+    pub version: u32,
+    pub original: OriginalInfo,
+    pub replay: ReplayInfo,
+    /// `--deterministic` rewrites, in the order of the script.
+    pub rewrites: Vec<Rewrite>,
+    /// Drift between the recorded engine and this one, and setups that cannot reproduce.
+    pub preflight: Vec<Warning>,
+    pub verdict: Verdict,
+    pub searches: SearchTally,
+    /// Searches that differ (expected ones included, marked).
+    pub search_diffs: Vec<SearchDiff>,
+    /// Every difference, protocol and search, in the original's line order.
+    pub differences: Vec<Difference>,
+    /// The first diverging search's engine lines side by side (volatile fields masked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_divergence: Option<SideBySide>,
+    pub hang: HangPair,
+    /// `--verify`: the new recording replayed once more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<Verification>,
+}
+
+/// The second run of `--verify` (level L3 of replay.md).
+#[derive(Debug, Clone, Serialize)]
+pub struct Verification {
+    /// Its recording.
+    pub recording: String,
+    /// Both runs gave the same answers.
+    pub identical: bool,
+    pub searches: SearchTally,
+    /// The second run against the first.
+    pub verdict: Verdict,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OriginalInfo {
+    pub file: String,
+    /// `recording` or the log format.
+    pub format: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    pub gui_lines: usize,
+    pub searches: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ReplayInfo {
+    pub engine_argv: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// The new recording, when one was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recording: Option<String>,
+    pub pace: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<f64>,
+    pub deterministic: bool,
+    /// Determinism level of replay.md: `L0` wire replay, `L1` sync-paced, `L2` clock-normalised,
+    /// `L3` verified (`--verify`: a second run gave the same answers).
+    pub level: &'static str,
+    /// GUI lines sent, of the script's.
+    pub lines_sent: usize,
+    pub lines_total: usize,
+    /// How the engine ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit: Option<String>,
+    /// The watchdog fired: what was not answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stall: Option<super::run::Stall>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Rewrite {
+    /// The original's line; `None` for an inserted line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// The original text; `None` for an inserted line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original: Option<String>,
+    /// What is sent instead; `None` for a dropped line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replayed: Option<String>,
+    pub why: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Warning {
+    /// A rule of the catalogue (`REPLAY-OPTION-DRIFT`, `REPLAY-BINARY-CHANGED`,
+    /// `REPLAY-NONDETERMINISTIC-SETUP`).
+    pub rule: &'static str,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VerdictKind {
+    Reproduced,
+    Diverged,
+    HangReproduced,
+}
+
+impl VerdictKind {
+    /// Exit status, the one convention of every command: 0 only for `reproduced`; 1 for a
+    /// divergence or a reproduced hang (the verdict says which); 2 is bad input.
+    pub fn exit_status(self) -> i32 {
+        match self {
+            VerdictKind::Reproduced => 0,
+            VerdictKind::Diverged => 1,
+            VerdictKind::HangReproduced => 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    pub kind: VerdictKind,
+    /// The original's line where behaviour first differs (or the hang's request).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// The same place in the new recording.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay_line: Option<u64>,
+    /// The search (1-based) where it diverged, when a search did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<usize>,
+    pub summary: String,
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct SearchTally {
+    pub original: usize,
+    pub replay: usize,
+    pub compared: usize,
+    pub identical: usize,
+    /// Differing searches that were not limited by the clock: divergences.
+    pub differing: usize,
+    /// Differing searches that were clock-limited in the original: expected.
+    pub expected: usize,
+    /// Searches of the original the replay never reached.
+    pub missing: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fingerprint {
+    pub request: String,
+    pub bestmove: Option<String>,
+    pub ponder: Option<String>,
+    pub depth: Option<u32>,
+    pub score: Option<String>,
+    pub nodes: Option<u64>,
+    pub pv: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchDiff {
+    /// 1-based, in the order of the session.
+    pub index: usize,
+    pub original: Fingerprint,
+    pub replay: Option<Fingerprint>,
+    pub clock_limited: bool,
+    /// Clock-limited in the original: a different result is expected.
+    pub expected: bool,
+    /// `bestmove`, `ponder`, `depth`, `score`, `pv`, `nodes`, `info`, or `missing`.
+    pub fields: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay_line: Option<u64>,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiffKind {
+    /// Obligations answered, engine-side findings.
+    Protocol,
+    /// The engine's end: exit code, crash.
+    Exit,
+    Hang,
+    Search,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Difference {
+    pub kind: DiffKind,
+    pub expected: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay_line: Option<u64>,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SideBySide {
+    pub search: usize,
+    pub rows: Vec<Row>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub same: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay_line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct HangPair {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original: Option<HangVerdict>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay: Option<HangVerdict>,
+}
+
+impl ReplayReport {
+    /// The report as text: what was replayed, drift warnings, the differences, the first
+    /// divergence side by side, the verdict last.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let o = &self.original;
+        let r = &self.replay;
+        let _ = writeln!(
+            s,
+            "replay of {}{} ({}, {}) against {}",
+            o.file,
+            o.session
+                .as_deref()
+                .map(|x| format!(" [session {x}]"))
+                .unwrap_or_default(),
+            o.protocol.unwrap_or("protocol unknown"),
+            o.engine.as_deref().unwrap_or("engine unnamed"),
+            r.engine_argv.join(" ")
+        );
+        let _ = writeln!(
+            s,
+            "  pace {}{}, level {}: {} of {} GUI lines sent; engine: {}; {}",
+            r.pace,
+            r.speed.map(|x| format!(" x{x}")).unwrap_or_default(),
+            r.level,
+            r.lines_sent,
+            r.lines_total,
+            r.engine.as_deref().unwrap_or("unnamed"),
+            r.exit.as_deref().unwrap_or("still running")
+        );
+        if let Some(st) = &r.stall {
+            let _ = writeln!(
+                s,
+                "  watchdog: no {} for `{}` within {:.1} s; the engine was killed",
+                st.owed,
+                st.request,
+                st.waited_ns as f64 / 1e9
+            );
+        }
+        if let Some(rec) = &r.recording {
+            let _ = writeln!(s, "  new recording: {rec}");
+        }
+        for w in &self.preflight {
+            let _ = writeln!(s, "warning[{}]: {}", w.rule, w.message);
+        }
+        let t = &self.searches;
+        let _ = writeln!(
+            s,
+            "searches: {} in the original, {} in the replay; {} compared: {} identical, {} differ, {} differ as expected (clock-limited){}",
+            t.original,
+            t.replay,
+            t.compared,
+            t.identical,
+            t.differing,
+            t.expected,
+            if t.missing > 0 {
+                format!(", {} never reached", t.missing)
+            } else {
+                String::new()
+            }
+        );
+        const SHOWN: usize = 12;
+        if self.differences.len() > SHOWN {
+            let _ = writeln!(
+                s,
+                "the first {SHOWN} of {} differences (--format json lists every one):",
+                self.differences.len()
+            );
+        }
+        for d in self.differences.iter().take(SHOWN) {
+            let tag = match d.kind {
+                DiffKind::Protocol => "protocol",
+                DiffKind::Exit => "exit",
+                DiffKind::Hang => "hang",
+                DiffKind::Search => "search",
+            };
+            let _ = writeln!(
+                s,
+                "{}{}: {}[{tag}] {}",
+                o.file,
+                d.line.map(|l| format!(":{l}")).unwrap_or_default(),
+                if d.expected { "expected" } else { "differs" },
+                d.message
+            );
+        }
+        if let Some(sb) = &self.first_divergence {
+            let _ = writeln!(
+                s,
+                "search {} side by side (time, nps, hashfull, tbhits, currmove masked):",
+                sb.search
+            );
+            let width = sb
+                .rows
+                .iter()
+                .map(|r| r.original.as_deref().map_or(0, str::len))
+                .max()
+                .unwrap_or(0)
+                .min(70);
+            let cell = |l: Option<u64>, t: &Option<String>| match (l, t) {
+                (Some(l), Some(t)) => format!("{l:>6} {t}"),
+                (None, Some(t)) => format!("{:>6} {t}", ""),
+                _ => format!("{:>6} -", ""),
+            };
+            for row in &sb.rows {
+                let mark = if row.same { ' ' } else { '!' };
+                let left = cell(row.original_line, &row.original);
+                let _ = writeln!(
+                    s,
+                    "{mark} {left:<w$} | {}",
+                    cell(row.replay_line, &row.replay),
+                    w = width + 7
+                );
+            }
+        }
+        if let Some(v) = &self.verification {
+            let _ = writeln!(
+                s,
+                "verify: the new recording replayed again ({}): {}; {} of {} searches identical",
+                v.recording,
+                if v.identical {
+                    "the same answers (level L3)"
+                } else {
+                    "different answers: this replay is not reproducible"
+                },
+                v.searches.identical,
+                v.searches.compared
+            );
+            if !v.identical {
+                let _ = writeln!(s, "  second run: {}", v.verdict.summary);
+            }
+        }
+        let _ = writeln!(s, "verdict: {}", self.verdict.summary);
+        s
+    }
+}

@@ -1,0 +1,233 @@
+//! Helpers of the replay tests: recordings made by python-chess through the real
+//! `kibitzer record`, and `kibitzer replay` run with its JSON report.
+#![allow(dead_code)]
+
+use crate::common::{engine, kibitzer};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+pub fn script(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/engines")
+        .join(name)
+        .to_str()
+        .expect("utf-8 path")
+        .to_owned()
+}
+
+pub fn kibitzer_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_kibitzer")
+}
+
+/// python-chess (`tests/engines/play_game.py`) plays `plies` plies through `kibitzer record
+/// -o REC -- ENGINE...`; returns the moves it played.
+pub fn record_game(
+    rec: &Path,
+    protocol: &str,
+    limit: &[&str],
+    plies: u32,
+    engine_argv: &[&str],
+) -> Vec<String> {
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg(script("play_game.py"))
+        .arg(format!("--{protocol}"))
+        .args(limit)
+        .arg("--moves")
+        .arg(plies.to_string())
+        .arg("--")
+        .arg(kibitzer_bin())
+        .args(["record", "--eof-grace", "2", "-o"])
+        .arg(rec)
+        .arg("--")
+        .args(engine_argv);
+    let out = cmd.output().expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "play_game.py failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    moves_of(&out)
+}
+
+/// The moves play_game.py printed (its last line, `result ...`, left out).
+pub fn moves_of(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.starts_with("result"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A stockfish game of node-limited searches (Threads 1, the default), `plies` plies.
+pub fn stockfish_nodes_game(dir: &Path, plies: u32) -> PathBuf {
+    let rec = dir.join("sf-nodes.jsonl");
+    let sf = engine("stockfish");
+    record_game(
+        &rec,
+        "uci",
+        &["--nodes", "4000"],
+        plies,
+        &[sf.to_str().unwrap()],
+    );
+    rec
+}
+
+pub struct Replay {
+    pub out: Output,
+    pub report: Value,
+    pub elapsed: Duration,
+}
+
+impl Replay {
+    pub fn code(&self) -> i32 {
+        self.out.status.code().unwrap_or(-1)
+    }
+    pub fn verdict(&self) -> &str {
+        self.report["verdict"]["kind"].as_str().unwrap_or("?")
+    }
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.out.stderr).into_owned()
+    }
+    pub fn describe(&self) -> String {
+        format!(
+            "exit {}, stderr:\n{}\nreport:\n{}",
+            self.code(),
+            self.stderr(),
+            serde_json::to_string_pretty(&self.report).unwrap_or_default()
+        )
+    }
+}
+
+/// `kibitzer replay --format json ARGS`; the report must parse.
+pub fn replay_json(args: &[&str]) -> Replay {
+    let start = Instant::now();
+    let out = kibitzer()
+        .arg("replay")
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .expect("run kibitzer");
+    let elapsed = start.elapsed();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON report ({e}); exit {:?}, stderr: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    // Every report a test sees follows the documented schema.
+    let schema = schema();
+    if let Err(e) = validate(&schema, &schema, &report, "$") {
+        panic!("the report breaks docs/replay-report.schema.json: {e}\n{report:#}");
+    }
+    Replay {
+        out,
+        report,
+        elapsed,
+    }
+}
+
+/// The recording's events (header left out).
+pub fn events(rec: &Path) -> Vec<Value> {
+    std::fs::read_to_string(rec)
+        .unwrap_or_else(|e| panic!("{}: {e}", rec.display()))
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).expect("event"))
+        .collect()
+}
+
+pub fn header(rec: &Path) -> Value {
+    let text = std::fs::read_to_string(rec).unwrap_or_else(|e| panic!("{}: {e}", rec.display()));
+    serde_json::from_str(text.lines().next().expect("header")).expect("header json")
+}
+
+/// The file line (1-based; the header is line 1) of the first engine line after the `n`-th
+/// GUI line starting with `go`.
+pub fn first_engine_line_after_go(rec: &Path, n: usize) -> u64 {
+    let evs = events(rec);
+    let mut seen = 0;
+    let mut after = false;
+    for (i, e) in evs.iter().enumerate() {
+        let text = e["text"].as_str().unwrap_or("");
+        match e["src"].as_str() {
+            Some("gui") if text.starts_with("go") => {
+                seen += 1;
+                after = seen == n;
+            }
+            Some("engine") if after => return i as u64 + 2,
+            _ => {}
+        }
+    }
+    panic!("no engine line after go #{n} in {}", rec.display())
+}
+
+/// The GUI lines of a recording, in order.
+pub fn gui_lines(rec: &Path) -> Vec<String> {
+    events(rec)
+        .iter()
+        .filter(|e| e["src"] == "gui")
+        .map(|e| e["text"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+pub fn schema() -> Value {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/replay-report.schema.json");
+    serde_json::from_str(&std::fs::read_to_string(p).expect("schema")).expect("schema json")
+}
+
+/// The part of JSON Schema the report's schema uses (as tests/check_corpus.rs checks the
+/// check report): type (a list of types is not checked), enum, required, properties,
+/// additionalProperties: false, items and local $ref.
+pub fn validate(root: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
+    if let Some(r) = schema["$ref"].as_str() {
+        let name = r.trim_start_matches("#/$defs/");
+        return validate(root, &root["$defs"][name], v, at);
+    }
+    if let Some(t) = schema["type"].as_str() {
+        let ok = match t {
+            "object" => v.is_object(),
+            "array" => v.is_array(),
+            "string" => v.is_string(),
+            "integer" => v.is_u64() || v.is_i64(),
+            "number" => v.is_number(),
+            "boolean" => v.is_boolean(),
+            other => return Err(format!("{at}: schema type {other} not supported")),
+        };
+        if !ok {
+            return Err(format!("{at}: expected {t}, got {v}"));
+        }
+    }
+    if let Some(e) = schema["enum"].as_array()
+        && !e.contains(v)
+    {
+        return Err(format!("{at}: {v} not in {e:?}"));
+    }
+    if let Some(req) = schema["required"].as_array() {
+        for k in req {
+            let k = k.as_str().unwrap();
+            if v.get(k).is_none() {
+                return Err(format!("{at}: missing {k}"));
+            }
+        }
+    }
+    if let (Some(props), Some(obj)) = (schema["properties"].as_object(), v.as_object()) {
+        for (k, x) in obj {
+            match props.get(k) {
+                Some(s) => validate(root, s, x, &format!("{at}.{k}"))?,
+                None if schema["additionalProperties"] == false => {
+                    return Err(format!("{at}: unexpected field {k}"));
+                }
+                None => {}
+            }
+        }
+    }
+    if let (Some(items), Some(arr)) = (schema.get("items"), v.as_array()) {
+        for (i, x) in arr.iter().enumerate() {
+            validate(root, items, x, &format!("{at}[{i}]"))?;
+        }
+    }
+    Ok(())
+}
