@@ -8,7 +8,7 @@ mod common;
 use common::schema::validate;
 use common::transcript::check_json;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Corpus logs with real faults, and the error rules each must report.
 const FAULTY: &[(&str, &[&str])] = &[
@@ -24,25 +24,9 @@ const FAULTY: &[(&str, &[&str])] = &[
     ),
 ];
 
-fn inputs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    for dir in ["recordings", "tests/fixtures/corpus", "tests/fixtures/logs"] {
-        for e in std::fs::read_dir(root.join(dir)).expect("dir").flatten() {
-            let p = e.path();
-            let ext = p.extension().and_then(|x| x.to_str()).unwrap_or("");
-            if (dir == "recordings" && ext == "jsonl") || (dir != "recordings" && ext == "log") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 #[test]
 fn healthy_sessions_have_no_error_and_faulty_logs_name_their_fault() {
-    let files = inputs();
+    let files = common::shipped_inputs();
     assert!(files.len() >= 35, "only {} inputs", files.len());
     let schema = schema();
     for f in &files {

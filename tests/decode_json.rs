@@ -9,23 +9,7 @@ mod common;
 use common::schema::{load, validate};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-fn shipped_inputs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    for dir in ["recordings", "tests/fixtures/corpus", "tests/fixtures/logs"] {
-        for e in std::fs::read_dir(root.join(dir)).expect("dir").flatten() {
-            let p = e.path();
-            let ext = p.extension().and_then(|x| x.to_str()).unwrap_or("");
-            if (dir == "recordings" && ext == "jsonl") || (dir != "recordings" && ext == "log") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
-}
+use std::path::Path;
 
 /// `kibitzer decode --format json ARGS`, which must succeed, as one value per line.
 fn decode(args: &[&str]) -> Vec<Value> {
@@ -74,7 +58,7 @@ fn recording(name: &str) -> String {
 #[test]
 fn every_shipped_input_validates_against_the_schema() {
     let schema = load("decode-output.schema.json");
-    let files = shipped_inputs();
+    let files = common::shipped_inputs();
     assert!(files.len() >= 35, "only {} inputs", files.len());
     let mut typed = 0;
     let mut kinds = BTreeSet::new();

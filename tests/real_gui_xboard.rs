@@ -164,24 +164,7 @@ print(" ".join(moves))
 fn fairy_stockfish_capablanca_keeps_every_move_with_the_board_unknown() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("capa.jsonl");
-    let script = dir.path().join("gui.py");
-    std::fs::write(&script, CAPABLANCA_GUI).unwrap();
-    let out = std::process::Command::new("python3")
-        .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_kibitzer"))
-        .arg(&rec)
-        .arg(engine("fairy-stockfish"))
-        .output()
-        .expect("python3");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let played: Vec<String> = String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .map(str::to_owned)
-        .collect();
+    let played = common::python_gui(CAPABLANCA_GUI, &rec, &engine("fairy-stockfish"));
     assert_eq!(played.len(), 16);
     // 10x8: files up to j appear in the moves.
     assert!(

@@ -84,24 +84,7 @@ print(" ".join(sans))
 fn an_analysis_after_the_game_adds_no_move() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("pc.jsonl");
-    let script = dir.path().join("play.py");
-    std::fs::write(&script, PLAY_THEN_ANALYSE).unwrap();
-    let out = std::process::Command::new("python3")
-        .arg(&script)
-        .arg(env!("CARGO_BIN_EXE_kibitzer"))
-        .arg(&rec)
-        .arg(common::engine("stockfish"))
-        .output()
-        .expect("python3 with python-chess");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let played: Vec<String> = String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .map(str::to_owned)
-        .collect();
+    let played = common::python_gui(PLAY_THEN_ANALYSE, &rec, &common::engine("stockfish"));
     assert_eq!(played.len(), 12);
     let rec = rec.to_str().unwrap();
     let (decode, _) = run_ok(&["decode", rec]);
@@ -139,6 +122,12 @@ fn an_engine_vs_engine_game_exports_once_with_both_names() {
     assert_eq!(pgn.matches("[Event ").count(), 1, "{pgn}");
     assert!(pgn.contains("[White \"Stockfish 15.1\"]"), "{pgn}");
     assert!(pgn.contains("[Black \"BuggyFish 0.1\"]"), "{pgn}");
+    // The engines never learn the result: the runner's `Finished game` line gives it.
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[Termination \"Black makes an illegal move\"]"),
+        "{pgn}"
+    );
 
     // Two games of one engine each (not a pair: the same side) stay two games.
     let one = std::fs::read_to_string(fixture("logs/fastchess__illegal-move-quoted.log")).unwrap();

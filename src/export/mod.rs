@@ -25,32 +25,13 @@ pub struct Context {
 /// The name to print for each side: the engine on the side(s) whose moves it sent, the GUI
 /// on the other. An engine playing itself (python-chess `play` in a loop) gets both.
 pub(crate) fn players(session: &Session, game: &Game) -> (String, String) {
-    use crate::game::Side;
     let engine = session
         .engine_name
         .clone()
         .unwrap_or_else(|| "engine".to_owned());
-    let first = match game.kind {
-        crate::session::GameKind::Chess => game.chess_start().map(|b| b.turn()),
-        crate::session::GameKind::Othello => game.othello_start().map(|b| b.turn()),
-    }
-    .unwrap_or(Side::White);
-    let (mut white, mut black) = (false, false);
-    for (i, p) in game.plies.iter().enumerate() {
-        if p.by == crate::session::Mover::Engine {
-            let side = if i % 2 == 0 { first } else { first.other() };
-            match side {
-                Side::White => white = true,
-                Side::Black => black = true,
-            }
-        }
-    }
+    let (white, black) = pair::engine_colours(game);
     if !white && !black {
-        match game.engine_side {
-            Some(Side::White) => white = true,
-            Some(Side::Black) => black = true,
-            None => return ("?".to_owned(), "?".to_owned()),
-        }
+        return ("?".to_owned(), "?".to_owned());
     }
     let name = |engine_plays: bool| {
         if engine_plays {

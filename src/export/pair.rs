@@ -14,6 +14,9 @@ pub struct Exported {
     pub black: String,
     /// The sessions the game was seen in (one, or the two engines').
     pub sessions: Vec<Option<String>>,
+    /// The session of the engine that played White, and Black's, when known.
+    pub white_session: Option<usize>,
+    pub black_session: Option<usize>,
 }
 
 /// Games the engines could not have played together are never paired: a pair must have the
@@ -46,24 +49,76 @@ pub fn games(sessions: &[Session]) -> Vec<Exported> {
             Some(j) => {
                 taken[j] = true;
                 let (s2, g2) = all[j];
-                out.push(merge(sa, a, &sessions[s2], &sessions[s2].games[g2]));
+                out.push(merge(
+                    (s1, sa),
+                    a,
+                    (s2, &sessions[s2]),
+                    &sessions[s2].games[g2],
+                ));
             }
             None => {
                 let (white, black) = super::players(sa, a);
+                let (w, b) = engine_colours(a);
                 out.push(Exported {
                     game: a.clone(),
                     white,
                     black,
                     sessions: vec![sa.label.clone()],
+                    white_session: (w && !b).then_some(s1),
+                    black_session: (b && !w).then_some(s1),
                 });
             }
         }
     }
+    apply_runner_results(sessions, &mut out);
     out
 }
 
+/// A game the board did not end gets the result the runner announced for those two engines
+/// (`Finished game 3 (sf1 vs sf2): 1-0 {Black loses on time}`), the first one after its start.
+fn apply_runner_results(sessions: &[Session], out: &mut [Exported]) {
+    let results: Vec<&crate::session::RunnerResult> =
+        sessions.iter().flat_map(|s| &s.runner_results).collect();
+    let mut used = vec![false; results.len()];
+    for e in out.iter_mut().filter(|e| e.game.outcome.is_none()) {
+        let named = |i: Option<usize>, name: &str| {
+            i.and_then(|i| sessions.get(i)).is_some_and(|s| {
+                s.engine_name.as_deref() == Some(name)
+                    || s.label
+                        .as_deref()
+                        .is_some_and(|l| l == name || without_id(l) == name)
+            })
+        };
+        let found = results.iter().enumerate().find(|(k, r)| {
+            !used[*k]
+                && r.at.t >= e.game.started.t
+                && named(e.white_session, &r.white)
+                && named(e.black_session, &r.black)
+        });
+        if let Some((k, r)) = found {
+            used[k] = true;
+            e.game.outcome = Some(crate::session::GameOutcome {
+                result: r.result.clone(),
+                reason: r.reason.clone(),
+                at: r.at,
+            });
+        }
+    }
+}
+
+/// cutechess labels an engine `Name(id)`; its result lines say `Name`.
+fn without_id(label: &str) -> &str {
+    match label
+        .strip_suffix(')')
+        .and_then(|l| l.rfind('(').map(|i| (l, i)))
+    {
+        Some((l, i)) if l[i + 1..].bytes().all(|b| b.is_ascii_digit()) => &label[..i],
+        _ => label,
+    }
+}
+
 /// The colours the session's engine moved (or was asked to move) in this game.
-fn engine_colours(g: &Game) -> (bool, bool) {
+pub(crate) fn engine_colours(g: &Game) -> (bool, bool) {
     let first = match g.kind {
         GameKind::Chess => g.chess_start().map(|b| b.turn()),
         GameKind::Othello => g.othello_start().map(|b| b.turn()),
@@ -125,7 +180,7 @@ fn name(s: &Session) -> String {
         .unwrap_or_else(|| "engine".to_owned())
 }
 
-fn merge(sa: &Session, a: &Game, sb: &Session, b: &Game) -> Exported {
+fn merge((ia, sa): (usize, &Session), a: &Game, (ib, sb): (usize, &Session), b: &Game) -> Exported {
     // A game that broke at an illegal move is only known up to there: the broken view wins,
     // so the export stops where it must. Otherwise the longer view has every move.
     let first_gap = |g: &Game| g.gaps.first().map_or(usize::MAX, |x| x.after_ply);
@@ -151,10 +206,25 @@ fn merge(sa: &Session, a: &Game, sb: &Session, b: &Game) -> Exported {
     } else {
         (name(sb), name(sa))
     };
+    let (white_session, black_session) = if a_white { (ia, ib) } else { (ib, ia) };
     Exported {
         game,
         white,
         black,
         sessions: vec![sa.label.clone(), sb.label.clone()],
+        white_session: Some(white_session),
+        black_session: Some(black_session),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cutechess_ids_are_dropped_from_labels_only() {
+        assert_eq!(without_id("SF-Debug1(0)"), "SF-Debug1");
+        assert_eq!(without_id("Carballo (1.7)"), "Carballo (1.7)");
+        assert_eq!(without_id("sf1"), "sf1");
     }
 }

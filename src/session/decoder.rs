@@ -445,6 +445,9 @@ impl State {
         }
         match ev.kind {
             Some(ProxyKind::GameFinished) => {
+                if let Some(r) = super::model::RunnerResult::parse(&ev.text, at) {
+                    self.s.runner_results.push(r);
+                }
                 if let Some(r) = ev.result.as_deref().filter(|r| *r != "*") {
                     let reason = if ev.text.is_empty() {
                         "reported by the log".to_owned()

@@ -24,8 +24,8 @@ mod tests;
 pub use decoder::{Decoded, Decoder};
 pub use model::{
     At, Clocks, Diagnostic, Eval, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake, Line,
-    Modes, Mover, Obligation, OptionSet, Owed, Party, Ply, PosRef, Search, SearchReport, Session,
-    Severity,
+    Modes, Mover, Obligation, OptionSet, Owed, Party, Ply, PosRef, RunnerResult, Search,
+    SearchReport, Session, Severity,
 };
 
 use crate::protocol::{self, Dir, Protocol};

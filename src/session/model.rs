@@ -494,6 +494,49 @@ pub struct Session {
     pub lines: Vec<Line>,
     /// The runner's own verdicts on engines stated in this session's lines (imported logs).
     pub verdicts: Vec<super::verdicts::VerdictSeen>,
+    /// Game results the runner announced (cutechess and fastchess `Finished game N (A vs B):
+    /// R {reason}`): the result of an engine-vs-engine game that the engines' own sessions
+    /// cannot know (adjudication, time loss, resignation).
+    pub runner_results: Vec<RunnerResult>,
+}
+
+/// `Finished game 3 (sf1 vs sf2): 1-0 {Black loses on time}`, as the runner wrote it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunnerResult {
+    pub at: At,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub reason: String,
+}
+
+impl RunnerResult {
+    /// Reads cutechess's and fastchess's `Finished game N (WHITE vs BLACK): RESULT {REASON}`.
+    pub fn parse(text: &str, at: At) -> Option<RunnerResult> {
+        let rest = text.trim().strip_prefix("Finished game ")?;
+        let open = rest.find(" (")?;
+        if !rest[..open].bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let names = &rest[open + 2..];
+        let vs = names.find(" vs ")?;
+        let close = vs + names[vs..].find("): ")?;
+        let (white, black) = (&names[..vs], &names[vs + 4..close]);
+        let after = names[close + 3..].trim();
+        let (result, reason) = match after.split_once(' ') {
+            Some((r, why)) => (r, why.trim().trim_start_matches('{').trim_end_matches('}')),
+            None => (after, ""),
+        };
+        ["1-0", "0-1", "1/2-1/2", "*"]
+            .contains(&result)
+            .then(|| RunnerResult {
+                at,
+                white: white.to_owned(),
+                black: black.to_owned(),
+                result: result.to_owned(),
+                reason: reason.to_owned(),
+            })
+    }
 }
 
 impl Session {
@@ -514,6 +557,7 @@ impl Session {
             version: None,
             handshake: Handshake::NotStarted,
             verdicts: Vec::new(),
+            runner_results: Vec::new(),
             engine_name: None,
             engine_author: None,
             features: Vec::new(),

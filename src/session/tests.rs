@@ -834,3 +834,32 @@ fn a_go_sent_during_a_search_leaves_the_running_search_its_position() {
     assert_eq!(texts, ["e2e4", "e7e5", "g1f3"]);
     assert_eq!(s.open_obligations().count(), 0);
 }
+
+#[test]
+fn runner_results_are_read_from_finished_game_lines() {
+    use crate::session::RunnerResult;
+    let at = crate::session::At { seq: 1, t: 0 };
+    let r = RunnerResult::parse(
+        "Finished game 3 (Carballo (1.7) {Official} vs sf 2): 1/2-1/2 {Draw by adjudication}",
+        at,
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            r.white.as_str(),
+            r.black.as_str(),
+            r.result.as_str(),
+            r.reason.as_str()
+        ),
+        (
+            "Carballo (1.7) {Official}",
+            "sf 2",
+            "1/2-1/2",
+            "Draw by adjudication"
+        )
+    );
+    assert!(RunnerResult::parse("Finished game x (a vs b): 1-0", at).is_none());
+    assert!(RunnerResult::parse("Started game 1 of 2 (a vs b)", at).is_none());
+    let r = RunnerResult::parse("Finished game 1 (a vs b): 0-1", at).unwrap();
+    assert_eq!((r.result.as_str(), r.reason.as_str()), ("0-1", ""));
+}

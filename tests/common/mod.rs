@@ -162,3 +162,43 @@ pub fn read_all_bytes(mut r: impl Read) -> Vec<u8> {
     r.read_to_end(&mut v).expect("read");
     v
 }
+
+/// Every shipped recording and every real or generated log the tests know.
+pub fn shipped_inputs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["recordings", "tests/fixtures/corpus", "tests/fixtures/logs"] {
+        for e in std::fs::read_dir(root.join(dir)).expect("dir").flatten() {
+            let p = e.path();
+            let ext = p.extension().and_then(|x| x.to_str()).unwrap_or("");
+            if (dir == "recordings" && ext == "jsonl") || (dir != "recordings" && ext == "log") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Runs a Python GUI (python-chess, or a hand-written one) as `python3 SCRIPT KIBITZER REC
+/// ENGINE`; it must succeed. Returns the words it printed (the moves it played).
+pub fn python_gui(script: &str, rec: &Path, engine: &Path) -> Vec<String> {
+    let script_path = rec.with_extension("py");
+    std::fs::write(&script_path, script).expect("script");
+    let out = Command::new("python3")
+        .arg(&script_path)
+        .arg(env!("CARGO_BIN_EXE_kibitzer"))
+        .arg(rec)
+        .arg(engine)
+        .output()
+        .expect("python3 with python-chess (pip install chess==1.11.2)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
