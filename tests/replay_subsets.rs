@@ -369,3 +369,29 @@ fn a_crash_mid_search_is_reproduced_as_the_same_hang_and_recorded_as_the_proxy_w
         "{kinds:?}"
     );
 }
+
+#[test]
+fn a_log_excerpt_that_ends_before_the_answers_is_not_a_divergence() {
+    // fastchess#443's log stops right after `isready` and a clock-based `go`: the original's
+    // answers are not in it, which says nothing about the engine.
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/corpus/fastchess__fastchess-443__1.log");
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("excerpt.jsonl");
+    let sf = engine("stockfish");
+    let r = replay_json(&[
+        log.to_str().unwrap(),
+        "-w",
+        new.to_str().unwrap(),
+        "--",
+        sf.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code(), 0, "{}", r.describe());
+    assert_eq!(r.report["original"]["format"], "fastchess");
+    assert!(
+        r.report["hang"].get("original").is_none(),
+        "{}",
+        r.describe()
+    );
+    assert_eq!(r.report["searches"]["expected"], 1, "{}", r.describe());
+}

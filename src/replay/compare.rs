@@ -49,9 +49,11 @@ pub fn compare(o: &Analysis, r: &Analysis, script: &Script, outcome: &Outcome) -
         None
     };
     // The original's hang counts when the script sends the request it hung on.
+    // PENDING is an input that ends while an answer is on its way (a log excerpt), no hang.
     let in_scope = |h: &&HangVerdict| {
-        h.request_line
-            .is_none_or(|l| script.steps.iter().any(|st| st.line == Some(l)))
+        h.label != "PENDING"
+            && h.request_line
+                .is_none_or(|l| script.steps.iter().any(|st| st.line == Some(l)))
     };
     let hang = HangPair {
         original: o.hangs.iter().find(in_scope).cloned(),
@@ -148,11 +150,17 @@ fn obligations(
                     y.owed == x.owed && y.opened.seq > x.opened.seq && y.closed == x.closed
                 }) && x.owed == crate::session::Owed::BestMove
             };
+        // An answer the original's input ends less than a second after asking for is not
+        // known to be missing: a log excerpt stops there (the hang verdict's PENDING).
+        let end = o.events.last().map_or(0, |e| e.t);
+        let unknown = |x: &crate::session::Obligation| {
+            x.closed.is_none() && o.exit.is_none() && end.saturating_sub(x.opened.t) < 1_000_000_000
+        };
         let orig: Vec<_> = o
             .session
             .obligations
             .iter()
-            .filter(|x| x.opened.seq == oseq && !superseded(x))
+            .filter(|x| x.opened.seq == oseq && !superseded(x) && !unknown(x))
             .collect();
         for ob in orig {
             let rep = r

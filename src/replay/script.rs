@@ -79,7 +79,11 @@ impl Script {
             waits: Vec::new(),
             busy_gap: None,
         });
-        let last_gui_t = steps.iter().rev().find(|s| s.send.is_some()).map_or(0, |s| s.t);
+        let last_gui_t = steps
+            .iter()
+            .rev()
+            .find(|s| s.send.is_some())
+            .map_or(0, |s| s.t);
         let engine_ends = match eof {
             Some(_) => None,
             None => a
