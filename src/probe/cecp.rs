@@ -551,8 +551,9 @@ fn ping_thinking(r: &mut Run, st: &mut State) {
     for line in c.before_move(time) {
         r.send(&line);
     }
+    // At once: the engine is thinking for sure (an engine that answers before the move
+    // answers at once too).
     let go_seq = r.send("go");
-    r.pause(Duration::from_millis(200));
     let n = r.next_ping();
     let seq = r.send(&format!("ping {n}"));
     let t = c.allowed(&r.timeouts);

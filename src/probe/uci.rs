@@ -11,7 +11,7 @@ use crate::session::Owed;
 use std::time::Duration;
 
 /// How long a GUI lets a search run before it sends `isready`, `stop` or `ponderhit`.
-const THINK: Duration = Duration::from_millis(300);
+const THINK: Duration = Duration::from_millis(500);
 /// Plies the game step plays at most before it calls the game unfinished.
 const GAME_PLIES: usize = 12;
 
