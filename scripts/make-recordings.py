@@ -14,7 +14,8 @@ Usage:
     python3 scripts/make-recordings.py --kibitzer target/debug/kibitzer --out /tmp/recs
 
 The NBoard recording (nboard-scripted-engine) is driven by a small GUI stand-in in this file,
-since python-chess has no NBoard client.
+since python-chess has no NBoard client; so is fairymax-c2w, a GUI that drives Fairy-Max as
+Chess Academy would under recordings/fairymax.c2w (`kibitzer record --c2w`).
 """
 
 from __future__ import annotations
@@ -368,6 +369,115 @@ def nboard_scripted(kib: Path, out: Path) -> ClientLog:
     return log
 
 
+def read_c2w(path: Path) -> dict[str, str]:
+    """A Chess Academy profile's keys (lower-cased) and values; kibitzer's own parser is the
+    strict one, this GUI stand-in only needs to read a good profile."""
+    keys = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith((";", "#", "[")) and "=" in line:
+            k, v = line.split("=", 1)
+            keys[k.strip().lower()] = v.strip()
+    return keys
+
+
+def fairymax_c2w(kib: Path, out: Path) -> ClientLog:
+    """A GUI stand-in that drives Fairy-Max as Chess Academy would under recordings/fairymax.c2w,
+    written from the Chess Academy protocol text: `kibitzer record --c2w` starts the engine the
+    profile names, and every command is sent in the form the profile declares. Chess Academy
+    drives WinBoard engines and takes from the profile what protocol v2 features would tell,
+    so the handshake is `xboard` alone.
+
+    Game 1 from the initial position: `level` in the MIN:SEC form (EngineTypeOfCmdLevel has 2)
+    with `time`/`otim` before each GUI move (it has 4), six GUI moves, `hint` (EngineCmdHint).
+    Game 2 from a position set up with `edit` (EngineInitPos=1 without EngineCmdSB), searched
+    with `st` (EngineCmdST) and then `sd` (EngineCmdSD). No `?` (EngineMoveNow=0), no `draw`
+    (no EngineCmdDraw)."""
+    profile_path = ROOT / "recordings" / "fairymax.c2w"
+    p = read_c2w(profile_path)
+    rec = out / "fairymax-c2w.jsonl"
+    log = ClientLog()
+    proc = subprocess.Popen([str(kib), "record", "-o", str(rec), "--c2w", str(profile_path.relative_to(ROOT))],
+                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin and proc.stdout
+
+    def send(line: str) -> None:
+        log.sent.append(line)
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+
+    def until(pred) -> list[str]:
+        got = []
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"engine ended early; got {got[-5:]}")
+            line = line.rstrip("\n")
+            log.received.append(line)
+            got.append(line)
+            if pred(line):
+                return got
+
+    def engine_move(board: chess.Board) -> None:
+        mv = until(lambda l: l.startswith("move "))[-1].split()[1]
+        board.push(chess.Move.from_uci(mv))
+
+    level = int(p.get("enginetypeofcmdlevel", "0"))
+    send("xboard")
+    # Game 1.
+    board = chess.Board()
+    rng = random.Random(5)
+    clock = 3000
+    send("new")
+    send("level 40 0:30 0" if level & 2 else "level 40 1 0" if level & 1 else "level 0 1 0")
+    send("post")
+    for _ in range(6):
+        if level & 4:
+            send(f"time {clock}")
+            send(f"otim {clock}")
+        mv = policy_move(board, rng)
+        board.push(mv)
+        send(mv.uci())
+        engine_move(board)
+        clock -= 150
+        if board.is_game_over():
+            break
+    if p.get("enginecmdhint"):
+        send(p["enginecmdhint"])
+        until(lambda l: l.startswith("Hint:"))
+    # Game 2, from a position of the user's board.
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+    board = chess.Board(fen)
+    send("new")
+    send("force")
+    if p.get("engineinitpos") == "1" and not p.get("enginecmdsb"):
+        send("edit")
+        send("#")
+        for colour in (chess.WHITE, chess.BLACK):
+            if colour == chess.BLACK:
+                send("c")
+            for sq, piece in sorted(board.piece_map().items()):
+                if piece.color == colour:
+                    send(piece.symbol().upper() + chess.square_name(sq))
+        send(".")
+    else:
+        raise RuntimeError("this stand-in sets positions up only with edit, as fairymax.c2w says")
+    send(f"{p['enginecmdst']} 1")
+    send("go")
+    engine_move(board)
+    send(f"{p['enginecmdsd']} 4")
+    for _ in range(3):
+        mv = policy_move(board, rng)
+        board.push(mv)
+        send(mv.uci())
+        engine_move(board)
+    send("quit")
+    proc.stdin.close()
+    proc.wait(timeout=20)
+    log.received.extend(proc.stdout.read().splitlines())
+    return log
+
+
 GGF_HEAD = ("(;GM[Othello]PC[NBoard]DT[2026-01-01 00:00:00 GMT]PB[tester]PW[ScriptedNBoard]RE[?]TI[15:00]TY[8]"
             "BO[8 ---------------------------O*------*O--------------------------- *]")
 
@@ -413,6 +523,7 @@ SESSIONS = {
     "fairymax-cecp-game": fairymax_game,
     "gnuchess-cecp-game": gnuchess_game,
     "nboard-scripted-engine": None,
+    "fairymax-c2w": None,
 }
 
 
@@ -420,6 +531,9 @@ def run_one(name: str, kib: Path, out: Path) -> list[str]:
     rec = out / f"{name}.jsonl"
     if name == "nboard-scripted-engine":
         log = nboard_scripted(kib, out)
+        return check(kib, rec, log)
+    if name == "fairymax-c2w":
+        log = fairymax_c2w(kib, out)
         return check(kib, rec, log)
     session = SESSIONS[name]
     for attempt in range(1, ATTEMPTS + 1):

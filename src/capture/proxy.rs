@@ -41,6 +41,11 @@ pub struct ProxyConfig {
     /// How long an engine may outlive the GUI closing our stdin before it is terminated;
     /// `None` waits forever.
     pub eof_grace: Option<Duration>,
+    /// The engine's working directory (`record --c2w`: the profile's EnginePath, where the
+    /// engine finds its ini and book files); `None` keeps the proxy's.
+    pub engine_dir: Option<PathBuf>,
+    /// Noted in the recording's header (`record --c2w`).
+    pub c2w: Option<crate::recording::C2wNote>,
 }
 
 /// After SIGTERM, how long the engine gets before SIGKILL.
@@ -76,7 +81,7 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
         eprintln!("kibitzer: no engine command given");
         return 2;
     };
-    let mut child = match spawn_engine(program, &cfg.argv[1..]) {
+    let mut child = match spawn_engine(program, &cfg.argv[1..], cfg.engine_dir.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             let msg = format!("cannot start engine {}: {e}", program.to_string_lossy());
@@ -217,11 +222,19 @@ fn terminate(recorder: &Recorder, pid: u32, sig: Signal, grace: Duration) {
     });
 }
 
-/// Starts the engine as the proxy does (and `replay` after it): piped stdio, its own process
-/// group, SIGKILL when we die, `/usr/games` searched when it is not on `PATH`.
-pub fn spawn_engine(program: &OsString, args: &[OsString]) -> io::Result<Child> {
+/// Starts the engine as the proxy does (and `replay` and `probe` after it): piped stdio, its
+/// own process group, SIGKILL when we die, `/usr/games` searched when it is not on `PATH`,
+/// run in `dir` when given (`record --c2w`: the profile's engine directory).
+pub fn spawn_engine(
+    program: &OsString,
+    args: &[OsString],
+    dir: Option<&std::path::Path>,
+) -> io::Result<Child> {
     let build = |prog: &std::ffi::OsStr| {
         let mut cmd = Command::new(prog);
+        if let Some(d) = dir {
+            cmd.current_dir(d);
+        }
         cmd.args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -393,6 +406,7 @@ fn open_recorder(cfg: &ProxyConfig, start: Instant) -> Recorder {
         .map(|h| h.to_string_lossy().into_owned());
     header.label = cfg.label.clone();
     header.protocol = cfg.protocol.clone();
+    header.c2w = cfg.c2w.clone();
 
     let (sink, shown): (Option<Box<dyn Sink>>, String) = match &cfg.output {
         None => (None, String::new()),

@@ -33,6 +33,10 @@ pub struct CheckArgs {
     /// Deadlines of the GUI in use: spec, xboard, cutechess, fastchess, python-chess
     #[arg(long, value_name = "NAME", default_value = "cutechess")]
     profile: String,
+    /// Also hold CECP sessions to this Chess Academy `.c2w` engine profile, the one the GUI
+    /// drove the engine with (the C2W- rules of docs/rules.md)
+    #[arg(long, value_name = "PROFILE")]
+    c2w: Option<PathBuf>,
     /// Report only findings of this severity or worse: chat, note, warning, error
     #[arg(long, value_name = "LEVEL", default_value = "note")]
     min_severity: String,
@@ -130,6 +134,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     if let Some(f) = a.input_format.as_deref() {
         super::input::forced_format(Some(f))?;
     }
+    let c2w = a.c2w.as_deref().map(super::c2w::load).transpose()?;
     let at_ns = match a.at {
         Some(s) if s.is_finite() && s >= 0.0 => Some((s * 1e9) as u64),
         Some(s) => bail!("--at {s}: expected seconds since the start, 0 or more"),
@@ -149,7 +154,8 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         } else {
             path.display().to_string()
         };
-        let report = match check_file(path, &a, protocol, &profile, at_ns) {
+        let c2w_profile = c2w.as_ref().map(|l| &l.profile);
+        let report = match check_file(path, &a, protocol, &profile, c2w_profile, at_ns) {
             Ok(mut r) => {
                 r.findings.retain(|f| filter.keeps(f));
                 r.rule_counts = report::rule_counts(&r.findings);
@@ -190,6 +196,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         schema: report::SCHEMA,
         tool: concat!("kibitzer ", env!("CARGO_PKG_VERSION")).to_owned(),
         profile: profile.name.to_owned(),
+        c2w: c2w.as_ref().map(|l| l.file.display().to_string()),
         files,
         totals,
     };
@@ -237,6 +244,7 @@ fn check_file(
     a: &CheckArgs,
     protocol: Option<crate::protocol::Protocol>,
     profile: &Profile,
+    c2w: Option<&crate::protocol::c2w::EngineProfile>,
     at_ns: Option<u64>,
 ) -> Result<FileReport> {
     let input = Input::open(path, a.input_format.as_deref())?;
@@ -245,6 +253,9 @@ fn check_file(
         .retain_history(false)
         .check_pv_moves(!a.no_pv_check);
     let mut judge = Judge::new(profile.clone());
+    if let Some(p) = c2w {
+        judge = judge.with_c2w(p.clone());
+    }
     let mut decoded = Decoded::default();
     let mut findings: Vec<Finding> = Vec::new();
     let mut skipped = Vec::new();
@@ -382,7 +393,7 @@ fn render_text(r: &CheckReport, a: &CheckArgs, color: bool, out: &mut String) {
         for v in &f.runner_verdicts {
             verdict_line(&f.file, v, &st, out);
         }
-        summary(f, &r.profile, &st, out);
+        summary(f, &r.profile, r.c2w.as_deref(), &st, out);
     }
     if r.files.len() > 1 {
         let t = &r.totals;
@@ -449,7 +460,7 @@ fn ms(v: f64) -> String {
     }
 }
 
-fn summary(f: &FileReport, profile: &str, st: &Style, out: &mut String) {
+fn summary(f: &FileReport, profile: &str, c2w: Option<&str>, st: &Style, out: &mut String) {
     let protocols: Vec<String> = f
         .sessions
         .iter()
@@ -462,9 +473,10 @@ fn summary(f: &FileReport, profile: &str, st: &Style, out: &mut String) {
             }
         })
         .collect();
+    let c2w = c2w.map(|c| format!("; c2w {c}")).unwrap_or_default();
     let _ = writeln!(
         out,
-        "\n{} ({}; {}; profile {profile})",
+        "\n{} ({}; {}; profile {profile}{c2w})",
         st.paint("1", &f.file),
         f.format.as_deref().unwrap_or("?"),
         if protocols.is_empty() {

@@ -1,4 +1,5 @@
 //! Command-line front end. Each subcommand is a thin shell over the library stages.
+mod c2w;
 mod check;
 mod cleanup;
 mod decode;
@@ -48,7 +49,7 @@ enum Command {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Record(a) => Ok(record::run(a)),
+        Command::Record(a) => record::run(a),
         Command::Dump(a) => dump::run(a),
         Command::Decode(a) => decode::run(a),
         Command::Export(a) => export::run(a),

@@ -1,12 +1,14 @@
 use crate::capture::output_path;
 use crate::capture::proxy::{self, ProxyConfig};
+use anyhow::Result;
 use clap::Args;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// Run ENGINE as a transparent proxy and record every line both ways.
 ///
-/// Use `kibitzer record [OPTIONS] -- ENGINE [ARGS...]` as the engine command in your GUI.
+/// Use `kibitzer record [OPTIONS] -- ENGINE [ARGS...]` as the engine command in your GUI, or
+/// `kibitzer record --c2w PROFILE.c2w` to start the engine a Chess Academy profile names.
 /// Bytes pass through unchanged; nothing but the engine's output is ever written to stdout.
 #[derive(Args)]
 #[command(arg_required_else_help = true)]
@@ -28,13 +30,38 @@ pub struct RecordArgs {
     /// SIGTERM (then SIGKILL 2 s later); `none` waits forever
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_grace)]
     eof_grace: Grace,
+    /// Start the engine this Chess Academy `.c2w` profile names (EnginePath + EngineSwitch, run
+    /// in EnginePath) instead of ENGINE, and note the profile in the recording's header
+    #[arg(long, value_name = "PROFILE", conflicts_with = "engine")]
+    c2w: Option<PathBuf>,
+    /// With --c2w: the directory standing for Chess Academy's own (cha.exe's), against which a
+    /// relative EnginePath is resolved [default: the profile's directory]
+    #[arg(long, value_name = "DIR", requires = "c2w")]
+    c2w_home: Option<PathBuf>,
     /// Engine command and arguments, run without a shell; everything from the engine on (or
     /// after `--`) belongs to the engine
-    #[arg(required = true, trailing_var_arg = true, value_name = "ENGINE")]
+    #[arg(
+        required_unless_present = "c2w",
+        trailing_var_arg = true,
+        value_name = "ENGINE"
+    )]
     engine: Vec<OsString>,
 }
 
-pub fn run(a: RecordArgs) -> i32 {
+/// Errors (a bad profile) come back before anything is started; the proxy's own exit status
+/// otherwise.
+pub fn run(mut a: RecordArgs) -> Result<i32> {
+    let mut engine_dir = None;
+    let mut note = None;
+    if let Some(path) = &a.c2w {
+        let loaded = super::c2w::load(path)?;
+        let cmd = super::c2w::engine_command(&loaded, a.c2w_home.as_deref())?;
+        a.engine = cmd.argv;
+        engine_dir = Some(cmd.dir);
+        note = Some(loaded.note());
+        // Chess Academy drives WinBoard engines only.
+        a.protocol.get_or_insert_with(|| "xboard".to_owned());
+    }
     let label = a.label.as_deref();
     let auto_name = || {
         output_path::file_name(
@@ -58,13 +85,15 @@ pub fn run(a: RecordArgs) -> i32 {
             dir.join(auto_name())
         }
     };
-    proxy::run(ProxyConfig {
+    Ok(proxy::run(ProxyConfig {
         argv: a.engine,
         output: Some(path),
         label: a.label,
         protocol: a.protocol,
         eof_grace: a.eof_grace.0,
-    })
+        engine_dir,
+        c2w: note,
+    }))
 }
 
 /// The hint is stored by its canonical name, so `cecp` and `WinBoard` read back as `xboard`;

@@ -1,26 +1,29 @@
 //! Chess Academy `.c2w` engine profiles (specs/chess-academy-protocol-c2w.txt): `Key=Value`
-//! lines describing how the GUI drives a WinBoard engine. The checker compares traffic
-//! against the profile (e.g. `EngineCmdST=st` means `st` must be accepted).
+//! lines telling the GUI how to start and drive a WinBoard engine. `record --c2w` starts the
+//! engine a profile names; `check --c2w` holds a CECP session to the forms it declares.
+//!
+//! A profile is configuration the user wrote by hand, so [`parse`] is strict: a missing
+//! obligatory key, an unknown key or value and a line that is no `Key=Value` are errors with
+//! their line, rather than a profile that silently means something else.
 
-use super::{Diagnostic, diag};
+use std::fmt;
 
 /// How the GUI sets up a non-initial position (`EngineInitPos`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InitPosition {
     /// 0: the engine cannot take a non-initial position.
     Unsupported,
-    /// 1: with `edit`.
+    /// 1 without `EngineCmdSB`: with `edit`.
     Edit,
-    /// A FEN command (`EngineCmdSB`, usually `setboard`).
+    /// 1 (or 2) with `EngineCmdSB`: a FEN command, usually `setboard`.
     FenCommand,
-    Other(u32),
 }
 
 /// `EngineTypeOfCmdLevel`, a sum of flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LevelFlags {
     pub raw: u32,
-    /// 0: base+increment only (`level 0 TIME 0`).
+    /// 0: base+increment only, `level` only as `level 0 TIME 0`.
     pub base_inc_only: bool,
     /// 1: standard `level`, time without seconds.
     pub level_minutes: bool,
@@ -49,28 +52,38 @@ pub enum HashCmdType {
     CommandMegabytesSuffix,
     /// 12: `hash 32` (Exchess...).
     CommandMegabytes,
-    /// 14..=33: engine-specific commands (TCB, Gromit, ColChess, Fortress, SSECHESS).
+    /// 14, 15, 16, 32, 33: engine-specific commands (TCB, Gromit, ColChess, Fortress, SSECHESS).
     CommandSpecial(u32),
     /// 40..=48, 331, 441: on the command line, engine-specific unit and switch.
     CommandLine(u32),
     /// 101..=104: in the engine's ini file (`EngineIniFile`, `EngineHashKeyInIniFile`).
     IniFile(u32),
-    Unknown(u32),
 }
 
 impl HashCmdType {
-    pub fn from_code(code: u32) -> Self {
-        match code {
+    /// The codes the description lists; any other is refused.
+    pub fn from_code(code: u32) -> Option<Self> {
+        Some(match code {
             11 => HashCmdType::CommandMegabytesSuffix,
             12 => HashCmdType::CommandMegabytes,
             14 | 15 | 16 | 32 | 33 => HashCmdType::CommandSpecial(code),
             40..=48 | 331 | 441 => HashCmdType::CommandLine(code),
             101..=104 => HashCmdType::IniFile(code),
-            _ => HashCmdType::Unknown(code),
+            _ => return None,
+        })
+    }
+
+    pub fn code(self) -> u32 {
+        match self {
+            HashCmdType::CommandMegabytesSuffix => 11,
+            HashCmdType::CommandMegabytes => 12,
+            HashCmdType::CommandSpecial(c)
+            | HashCmdType::CommandLine(c)
+            | HashCmdType::IniFile(c) => c,
         }
     }
 
-    /// Types that need `EngineCmdHash`.
+    /// Types whose description says "The following line is required: EngineCmdHash=".
     fn needs_command(self) -> bool {
         matches!(
             self,
@@ -79,61 +92,159 @@ impl HashCmdType {
                 | HashCmdType::CommandSpecial(16 | 32 | 33)
         )
     }
+
+    /// The size goes on the wire (not on the command line or in an ini file).
+    pub fn on_the_wire(self) -> bool {
+        matches!(
+            self,
+            HashCmdType::CommandMegabytesSuffix
+                | HashCmdType::CommandMegabytes
+                | HashCmdType::CommandSpecial(_)
+        )
+    }
+}
+
+/// A command of the profile whose value may carry the description's `\n`: the command word
+/// goes on a line of its own and what follows on the next lines (`EngineCmdSB=fen\n`,
+/// `EngineCmdHash=hash\n`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Command {
+    pub word: String,
+    /// `\n` follows the word.
+    pub own_line: bool,
+}
+
+impl Command {
+    fn parse(v: &str) -> Command {
+        match v.strip_suffix("\\n") {
+            Some(w) => Command {
+                word: w.trim_ascii().to_owned(),
+                own_line: true,
+            },
+            None => Command {
+                word: v.to_owned(),
+                own_line: false,
+            },
+        }
+    }
 }
 
 /// A decoded `.c2w` profile.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineProfile {
-    pub path: Option<String>,
-    pub name: Option<String>,
+    /// The engine's directory: absolute, or relative to the GUI's own (`cha.exe`) directory.
+    pub path: String,
+    pub name: String,
     /// Executable plus command-line options.
-    pub switch: Option<String>,
-    pub version: Option<String>,
-    pub init_position_method: Option<InitPosition>,
-    /// `EngineCmdSB`, with `\n` kept literally; see [`EngineProfile::setboard_lines`].
-    pub setboard_cmd: Option<String>,
+    pub switch: String,
+    pub version: String,
+    pub init_position: Option<InitPosition>,
+    /// `EngineCmdSB`.
+    pub fen_command: Option<Command>,
     /// `EngineMoveNow`: the engine supports `?`.
     pub move_now: Option<bool>,
-    pub move_now_cmd: Option<String>,
     pub st_cmd: Option<String>,
     pub sd_cmd: Option<String>,
     pub level_type: Option<LevelFlags>,
     pub hint_cmd: Option<String>,
     pub draw_cmd: Option<String>,
     pub hash_cmd_type: Option<HashCmdType>,
-    pub hash_cmd: Option<String>,
+    pub hash_cmd: Option<Command>,
     pub ini_file: Option<String>,
     pub hash_key_in_ini: Option<String>,
-    /// Keys the description does not define, in file order.
-    pub extra: Vec<(String, String)>,
+    /// The line of each key given, by its canonical spelling.
+    lines: Vec<(&'static str, usize)>,
 }
 
 impl EngineProfile {
-    /// The FEN command split at its literal `\n` escapes (ColChess: `fen\n` sends `fen` on a
-    /// line of its own before the FEN elements).
-    pub fn setboard_lines(&self) -> Vec<&str> {
-        self.setboard_cmd
-            .as_deref()
-            .map(|s| s.split("\\n").collect())
-            .unwrap_or_default()
+    /// The line (1-based) a key was given on.
+    pub fn line_of(&self, key: &str) -> Option<usize> {
+        self.lines
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, l)| *l)
+    }
+
+    /// `EngineSwitch` split into the executable and its arguments. Words are separated by
+    /// blanks; double quotes keep blanks inside a word (Windows paths with spaces).
+    pub fn switch_words(&self) -> Vec<String> {
+        let mut words = Vec::new();
+        let mut cur = String::new();
+        let mut quoted = false;
+        let mut any = false;
+        for c in self.switch.chars() {
+            match c {
+                '"' => {
+                    quoted = !quoted;
+                    any = true;
+                }
+                c if c.is_ascii_whitespace() && !quoted => {
+                    if any {
+                        words.push(std::mem::take(&mut cur));
+                        any = false;
+                    }
+                }
+                c => {
+                    cur.push(c);
+                    any = true;
+                }
+            }
+        }
+        if any {
+            words.push(cur);
+        }
+        words
     }
 }
 
-fn code(key: &str, v: &str, d: &mut Vec<Diagnostic>) -> Option<u32> {
-    let c = v.parse().ok();
-    if c.is_none() {
-        diag(d, format!("{key}: expected a number, got '{v}'"));
-    }
-    c
+/// What is wrong with a profile, at a line when one is to blame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileError {
+    /// 1-based; `None` for a key that is missing altogether.
+    pub line: Option<usize>,
+    pub message: String,
 }
+
+impl fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "line {l}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// Every key the description defines, in its order, as it spells them.
+pub const KEYS: [&str; 16] = [
+    "EnginePath",
+    "EngineName",
+    "EngineSwitch",
+    "EngineVersion",
+    "EngineInitPos",
+    "EngineCmdSB",
+    "EngineMoveNow",
+    "EngineCmdST",
+    "EngineCmdSD",
+    "EngineTypeOfCmdLevel",
+    "EngineCmdHint",
+    "EngineCmdDraw",
+    "EngineTypeOfCmdHash",
+    "EngineCmdHash",
+    "EngineIniFile",
+    "EngineHashKeyInIniFile",
+];
+
+const OBLIGATORY: [&str; 4] = ["EnginePath", "EngineName", "EngineSwitch", "EngineVersion"];
 
 /// Parses a profile. Blank lines, `;`/`#` comments and `[section]` headers are skipped; keys are
-/// matched case-insensitively (Windows INI habit).
-pub fn parse(text: &str) -> (EngineProfile, Vec<Diagnostic>) {
-    let mut p = EngineProfile::default();
-    let mut d = Vec::new();
-    let mut init_raw = None;
+/// matched case-insensitively (the Windows INI habit). Every problem is reported, not just the
+/// first.
+pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
+    let mut errors = Vec::new();
+    let mut values: Vec<(&'static str, String, usize)> = Vec::new();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (n, raw) in text.lines().enumerate() {
+        let n = n + 1;
         let line = raw.trim_ascii();
         if line.is_empty()
             || line.starts_with(';')
@@ -142,146 +253,239 @@ pub fn parse(text: &str) -> (EngineProfile, Vec<Diagnostic>) {
         {
             continue;
         }
+        let err = |m: String| ProfileError {
+            line: Some(n),
+            message: m,
+        };
         let Some((key, value)) = line.split_once('=') else {
-            diag(&mut d, format!("line {}: not Key=Value: '{line}'", n + 1));
+            errors.push(err(format!("`{line}` is not Key=Value")));
             continue;
         };
         let key = key.trim_ascii();
-        let v = value.trim_ascii();
-        let s = || Some(v.to_owned());
-        match key.to_ascii_lowercase().as_str() {
-            "enginepath" => p.path = s(),
-            "enginename" => p.name = s(),
-            "engineswitch" => p.switch = s(),
-            "engineversion" => p.version = s(),
-            "engineinitpos" => init_raw = code(key, v, &mut d),
-            "enginecmdsb" => p.setboard_cmd = s(),
-            "enginemovenow" => match v.parse::<u32>() {
-                Ok(0) => p.move_now = Some(false),
-                Ok(1) => p.move_now = Some(true),
-                _ => {
-                    // Some profiles give the command itself rather than a flag.
-                    p.move_now = Some(true);
-                    p.move_now_cmd = s();
-                }
-            },
-            "enginecmdst" => p.st_cmd = s(),
-            "enginecmdsd" => p.sd_cmd = s(),
-            "enginetypeofcmdlevel" => {
-                p.level_type = code(key, v, &mut d).map(LevelFlags::from_raw);
-                if let Some(l) = p.level_type
-                    && l.raw > 7
-                {
-                    diag(&mut d, format!("{key}: unknown flag bits in {}", l.raw));
-                }
-            }
-            "enginecmdhint" => p.hint_cmd = s(),
-            "enginecmddraw" => p.draw_cmd = s(),
-            "enginetypeofcmdhash" => {
-                p.hash_cmd_type = code(key, v, &mut d).map(HashCmdType::from_code);
-                if let Some(HashCmdType::Unknown(c)) = p.hash_cmd_type {
-                    diag(&mut d, format!("{key}: unknown hash command type {c}"));
-                }
-            }
-            "enginecmdhash" => p.hash_cmd = s(),
-            "engineinifile" => p.ini_file = s(),
-            "enginehashkeyininifile" => p.hash_key_in_ini = s(),
+        let Some(canonical) = KEYS.iter().find(|k| k.eq_ignore_ascii_case(key)) else {
+            errors.push(err(format!(
+                "unknown key `{key}` (the keys of the description: {})",
+                KEYS.join(", ")
+            )));
+            continue;
+        };
+        if let Some((_, _, first)) = values.iter().find(|(k, _, _)| k == canonical) {
+            errors.push(err(format!(
+                "{canonical} again (first given on line {first})"
+            )));
+            continue;
+        }
+        values.push((canonical, value.trim_ascii().to_owned(), n));
+    }
+
+    let get = |key: &str| {
+        values
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .filter(|(_, v, _)| !v.is_empty())
+            .map(|(_, v, n)| (v.as_str(), *n))
+    };
+    for key in OBLIGATORY {
+        match values.iter().find(|(k, _, _)| *k == key) {
+            None => errors.push(ProfileError {
+                line: None,
+                message: format!("the obligatory key {key} is missing"),
+            }),
+            Some((_, v, n)) if v.is_empty() => errors.push(ProfileError {
+                line: Some(*n),
+                message: format!("the obligatory key {key} is empty"),
+            }),
+            _ => {}
+        }
+    }
+    let mut number = |key: &str, allowed: &str, ok: &dyn Fn(u32) -> bool| -> Option<u32> {
+        let (v, n) = get(key)?;
+        match v.parse::<u32>() {
+            Ok(c) if ok(c) => Some(c),
             _ => {
-                diag(&mut d, format!("line {}: unknown key '{key}'", n + 1));
-                p.extra.push((key.to_owned(), v.to_owned()));
+                errors.push(ProfileError {
+                    line: Some(n),
+                    message: format!("{key}={v}: expected {allowed}"),
+                });
+                None
             }
         }
-    }
-    p.init_position_method = init_raw.map(|c| match c {
-        0 => InitPosition::Unsupported,
-        1 if p.setboard_cmd.is_some() => InitPosition::FenCommand,
-        1 => InitPosition::Edit,
-        2 => InitPosition::FenCommand,
-        other => InitPosition::Other(other),
+    };
+    // The description defines 0 and 1 (with EngineCmdSB: a FEN command); 2, which some
+    // profiles give for the FEN command, is read the same way.
+    let init = number("EngineInitPos", "0, 1 or 2", &|c| c <= 2);
+    let move_now = number("EngineMoveNow", "0 or 1", &|c| c <= 1).map(|c| c == 1);
+    let level = number(
+        "EngineTypeOfCmdLevel",
+        "a sum of 0, 1, 2 and 4 (0 to 7)",
+        &|c| c <= 7,
+    )
+    .map(LevelFlags::from_raw);
+    let hash = number(
+        "EngineTypeOfCmdHash",
+        "one of the description's codes (11, 12, 14, 15, 16, 32, 33, 40-48, 331, 441, 101-104)",
+        &|c| HashCmdType::from_code(c).is_some(),
+    )
+    .and_then(HashCmdType::from_code);
+
+    let owned = |key: &str| get(key).map(|(v, _)| v.to_owned());
+    let fen_command = get("EngineCmdSB").map(|(v, _)| Command::parse(v));
+    let init_position = init.map(|c| match (c, &fen_command) {
+        (0, _) => InitPosition::Unsupported,
+        (_, Some(_)) => InitPosition::FenCommand,
+        _ => InitPosition::Edit,
     });
-    if let Some(InitPosition::Other(c)) = p.init_position_method {
-        diag(&mut d, format!("EngineInitPos: unknown value {c}"));
+    if init == Some(2) && fen_command.is_none() {
+        errors.push(ProfileError {
+            line: get("EngineInitPos").map(|(_, n)| n),
+            message:
+                "EngineInitPos=2 sets positions up with a FEN command, but EngineCmdSB is missing"
+                    .into(),
+        });
     }
-    if p.init_position_method == Some(InitPosition::FenCommand) && p.setboard_cmd.is_none() {
-        diag(
-            &mut d,
-            "EngineInitPos asks for a FEN command but EngineCmdSB is missing",
-        );
-    }
-    for (key, present) in [
-        ("EnginePath", p.path.is_some()),
-        ("EngineName", p.name.is_some()),
-        ("EngineSwitch", p.switch.is_some()),
-        ("EngineVersion", p.version.is_some()),
-    ] {
-        if !present {
-            diag(&mut d, format!("missing mandatory key {key}"));
-        }
-    }
-    if let Some(t) = p.hash_cmd_type {
-        if t.needs_command() && p.hash_cmd.is_none() {
-            diag(&mut d, "EngineTypeOfCmdHash needs EngineCmdHash");
+    let hash_cmd = get("EngineCmdHash").map(|(v, _)| Command::parse(v));
+    if let Some(t) = hash {
+        let at = get("EngineTypeOfCmdHash").map(|(_, n)| n);
+        if t.needs_command() && hash_cmd.is_none() {
+            errors.push(ProfileError {
+                line: at,
+                message: format!("EngineTypeOfCmdHash={} needs EngineCmdHash", t.code()),
+            });
         }
         if matches!(t, HashCmdType::IniFile(_))
-            && (p.ini_file.is_none() || p.hash_key_in_ini.is_none())
+            && (get("EngineIniFile").is_none()
+                || values
+                    .iter()
+                    .all(|(k, _, _)| *k != "EngineHashKeyInIniFile"))
         {
-            diag(
-                &mut d,
-                "EngineTypeOfCmdHash 101-104 needs EngineIniFile and EngineHashKeyInIniFile",
-            );
+            errors.push(ProfileError {
+                line: at,
+                message: format!(
+                    "EngineTypeOfCmdHash={} needs EngineIniFile and EngineHashKeyInIniFile",
+                    t.code()
+                ),
+            });
         }
     }
-    (p, d)
+    if !errors.is_empty() {
+        errors.sort_by_key(|e| e.line.unwrap_or(usize::MAX));
+        return Err(errors);
+    }
+    Ok(EngineProfile {
+        path: owned("EnginePath").unwrap_or_default(),
+        name: owned("EngineName").unwrap_or_default(),
+        switch: owned("EngineSwitch").unwrap_or_default(),
+        version: owned("EngineVersion").unwrap_or_default(),
+        init_position,
+        fen_command,
+        move_now,
+        st_cmd: owned("EngineCmdST"),
+        sd_cmd: owned("EngineCmdSD"),
+        level_type: level,
+        hint_cmd: owned("EngineCmdHint"),
+        draw_cmd: owned("EngineCmdDraw"),
+        hash_cmd_type: hash,
+        hash_cmd,
+        ini_file: owned("EngineIniFile"),
+        // Dragon's key is `\n` (the second line of the file): kept as written.
+        hash_key_in_ini: values
+            .iter()
+            .find(|(k, _, _)| *k == "EngineHashKeyInIniFile")
+            .map(|(_, v, _)| v.clone()),
+        lines: values.iter().map(|(k, _, n)| (*k, *n)).collect(),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const COLCHESS: &str = "EnginePath=engines\\ColChess\r\nEngineName=ColChess\r\n\
+        EngineSwitch=colchess.exe -xb\r\nEngineVersion=7.0\r\nEngineInitPos=1\r\n\
+        EngineCmdSB=fen\\n\r\nEngineMoveNow=1\r\nEngineCmdST=st\r\nEngineCmdSD=sd\r\n\
+        EngineTypeOfCmdLevel=6\r\nEngineTypeOfCmdHash=16\r\nEngineCmdHash=hash\\n\r\n";
+
+    fn errors(text: &str) -> Vec<String> {
+        parse(text)
+            .err()
+            .unwrap_or_default()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
     #[test]
     fn full_profile_from_the_description() {
-        let text = "EnginePath=engines\\ColChess\r\nEngineName=ColChess\r\n\
-            EngineSwitch=colchess.exe -xb\r\nEngineVersion=7.0\r\nEngineInitPos=1\r\n\
-            EngineCmdSB=fen\\n\r\nEngineMoveNow=1\r\nEngineCmdST=st\r\nEngineCmdSD=sd\r\n\
-            EngineTypeOfCmdLevel=6\r\nEngineTypeOfCmdHash=16\r\nEngineCmdHash=hash\\n\r\n";
-        let (p, d) = parse(text);
-        assert!(d.is_empty(), "{d:?}");
-        assert_eq!(p.switch.as_deref(), Some("colchess.exe -xb"));
-        assert_eq!(p.init_position_method, Some(InitPosition::FenCommand));
-        assert_eq!(p.setboard_lines(), vec!["fen", ""]);
+        let p = parse(COLCHESS).unwrap();
+        assert_eq!(p.switch_words(), vec!["colchess.exe", "-xb"]);
+        assert_eq!(p.init_position, Some(InitPosition::FenCommand));
+        assert_eq!(
+            p.fen_command,
+            Some(Command {
+                word: "fen".into(),
+                own_line: true
+            })
+        );
         assert_eq!(p.move_now, Some(true));
         assert_eq!(p.st_cmd.as_deref(), Some("st"));
         let l = p.level_type.unwrap_or_default();
         assert!(l.level_seconds && l.time_command && !l.level_minutes && !l.base_inc_only);
         assert_eq!(p.hash_cmd_type, Some(HashCmdType::CommandSpecial(16)));
+        assert_eq!(p.line_of("enginecmdst"), Some(8));
     }
 
     #[test]
-    fn bad_values_unknown_keys_and_missing_keys_are_diagnosed() {
-        let (p, d) = parse(
-            "[Engine]\nEngineName=X\nEngineInitPos=0\nEngineTypeOfCmdLevel=abc\n\
-             EngineFoo=1\nnonsense\nEngineTypeOfCmdHash=101\n",
+    fn every_problem_is_reported_with_its_line() {
+        let e = errors(
+            "[Engine]\nEngineName=X\nEngineInitPos=3\nEngineTypeOfCmdLevel=abc\n\
+             EngineFoo=1\nnonsense\nEngineTypeOfCmdHash=101\nEngineName=Y\nEngineMoveNow=yes\n\
+             EngineTypeOfCmdHash=13\nEngineSwitch=\n",
         );
-        assert_eq!(p.init_position_method, Some(InitPosition::Unsupported));
-        assert_eq!(p.level_type, None);
-        assert_eq!(p.extra, vec![("EngineFoo".to_owned(), "1".to_owned())]);
-        let all: String = d.iter().map(|x| x.message.clone() + "\n").collect();
-        for needle in [
-            "EngineTypeOfCmdLevel",
-            "unknown key 'EngineFoo'",
-            "not Key=Value",
-            "missing mandatory key EnginePath",
-            "EngineIniFile",
-        ] {
-            assert!(all.contains(needle), "no '{needle}' in {all}");
+        let want = [
+            "line 3: EngineInitPos=3: expected 0, 1 or 2",
+            "line 4: EngineTypeOfCmdLevel=abc: expected a sum",
+            "line 5: unknown key `EngineFoo`",
+            "line 6: `nonsense` is not Key=Value",
+            "line 7: EngineTypeOfCmdHash=101 needs EngineIniFile",
+            "line 8: EngineName again (first given on line 2)",
+            "line 9: EngineMoveNow=yes: expected 0 or 1",
+            "line 10: EngineTypeOfCmdHash again",
+            "line 11: the obligatory key EngineSwitch is empty",
+            "the obligatory key EnginePath is missing",
+            "the obligatory key EngineVersion is missing",
+        ];
+        assert_eq!(e.len(), want.len(), "{e:#?}");
+        for (got, want) in e.iter().zip(want) {
+            assert!(got.starts_with(want), "{got} should start with {want}");
         }
-        assert!(!all.contains("EngineName"));
     }
 
     #[test]
-    fn edit_when_no_fen_command() {
-        let (p, _) = parse("EngineInitPos=1\nenginetypeofcmdlevel=0");
-        assert_eq!(p.init_position_method, Some(InitPosition::Edit));
+    fn edit_without_a_fen_command_and_quoted_switch() {
+        let p = parse(
+            "\u{feff}EnginePath=c:\\Program Files\\X\nEngineName=X\nEngineVersion=1\n\
+             EngineSwitch=\"my engine.exe\" -xb  hash=32m\nEngineInitPos=1\n\
+             enginetypeofcmdlevel=0\nEngineCmdHint=\n",
+        )
+        .unwrap();
+        assert_eq!(p.init_position, Some(InitPosition::Edit));
         assert!(p.level_type.is_some_and(|l| l.base_inc_only));
+        assert_eq!(p.switch_words(), vec!["my engine.exe", "-xb", "hash=32m"]);
+        // An empty optional key is as good as none.
+        assert_eq!(p.hint_cmd, None);
+    }
+
+    #[test]
+    fn hash_types_that_need_a_command_say_so() {
+        let base = "EnginePath=.\nEngineName=X\nEngineSwitch=x\nEngineVersion=1\n";
+        let e = errors(&format!("{base}EngineTypeOfCmdHash=11\n"));
+        assert_eq!(
+            e,
+            vec!["line 5: EngineTypeOfCmdHash=11 needs EngineCmdHash"]
+        );
+        let e = errors(&format!("{base}EngineInitPos=2\n"));
+        assert!(e[0].contains("EngineCmdSB is missing"), "{e:?}");
+        let p = parse(&format!("{base}EngineTypeOfCmdHash=48\n")).unwrap();
+        assert!(!p.hash_cmd_type.unwrap().on_the_wire());
     }
 }

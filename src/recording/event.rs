@@ -106,6 +106,9 @@ pub struct Header {
     /// For `kibitzer replay`: the recording or log this session replays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay_of: Option<ReplayOf>,
+    /// `record --c2w`: the Chess Academy profile the engine was started from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c2w: Option<C2wNote>,
 }
 
 /// Where a replayed session comes from (`kibitzer replay`'s recordings).
@@ -124,6 +127,19 @@ pub struct ReplayOf {
     /// The determinism rewrites were applied (`--deterministic`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub deterministic: bool,
+}
+
+/// The `.c2w` profile a recording's engine was started from (`record --c2w`), with its text so
+/// that the recording can be checked against it after the file changed or went away.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct C2wNote {
+    /// The profile's path, absolute.
+    pub file: String,
+    /// `EngineName` and `EngineVersion`.
+    pub name: String,
+    pub version: String,
+    /// The profile as read.
+    pub text: String,
 }
 
 impl Header {

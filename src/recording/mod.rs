@@ -6,6 +6,7 @@ pub mod reader;
 pub mod writer;
 
 pub use event::{
-    Eol, Event, FORMAT_VERSION, Header, ProxyKind, ReplayOf, RunnerVerdict, Source, VerdictKind,
+    C2wNote, Eol, Event, FORMAT_VERSION, Header, ProxyKind, ReplayOf, RunnerVerdict, Source,
+    VerdictKind,
 };
 pub use reader::{IssueKind, ReadIssue, Reader, Recording, RecordingError, read_all};

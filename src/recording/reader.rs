@@ -73,16 +73,47 @@ pub fn looks_like_recording(first_bytes: &[u8]) -> bool {
     if !trimmed.starts_with(b"{") {
         return false;
     }
-    // The `kibitzer` key of the first object, in whatever spacing; a key of a nested object
-    // or of a later line does not count, so stop at the first closing brace.
-    let first_object = match memchr::memchr(b'}', trimmed) {
-        Some(end) => &trimmed[..end],
-        None => trimmed,
-    };
+    // The `kibitzer` key of the first object, in whatever spacing and key order; a key of a
+    // nested object (the `c2w` note) or of a later line does not count.
     KEY.get_or_init(|| {
         regex::bytes::Regex::new(r#""kibitzer"\s*:\s*"recording""#).expect("constant regex")
     })
-    .is_match(first_object)
+    .is_match(&top_level(trimmed))
+}
+
+/// The bytes of the first JSON object at its own level: nested objects and arrays are left
+/// out (strings are followed, so braces inside them do not count), and it ends with the object.
+fn top_level(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in text {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if depth == 1 {
+            out.push(b);
+        }
+    }
+    out
 }
 
 /// An object spread over several lines is read whole up to this size; past it the lines are
@@ -425,5 +456,13 @@ mod tests {
         ));
         assert!(looks_like_recording(HDR.as_bytes()));
         assert!(!looks_like_recording(b"1234 >first : xboard"));
+        // Keys sorted (`jq -S`): the nested `c2w` note, braces in its text, comes first.
+        let sorted =
+            br#"{"c2w":{"file":"/a.c2w","text":"x}{\"}"},"kibitzer":"recording","version":1}"#;
+        assert!(looks_like_recording(sorted));
+        assert!(!looks_like_recording(
+            br#"{"c2w":{"kibitzer":"recording"},"v":1}"#
+        ));
+        assert!(!looks_like_recording(br#"{"a":1}{"kibitzer":"recording"}"#));
     }
 }

@@ -243,7 +243,7 @@ impl Shadow {
                 "--on-mismatch forward needs the engine to forward to, after `--`",
             ));
         };
-        let mut child = proxy::spawn_engine(program, &argv[1..]).map_err(|e| {
+        let mut child = proxy::spawn_engine(program, &argv[1..], None).map_err(|e| {
             io::Error::new(
                 e.kind(),
                 format!("cannot start engine {}: {e}", program.to_string_lossy()),

@@ -113,7 +113,7 @@ impl Driver {
         let shown = output.map(|p| p.display().to_string()).unwrap_or_default();
         let recorder = Arc::new(Recorder::new(start, sink, shown, header));
         reaper::become_subreaper();
-        let mut child = match proxy::spawn_engine(program, &argv[1..]) {
+        let mut child = match proxy::spawn_engine(program, &argv[1..], None) {
             Ok(c) => c,
             Err(e) => {
                 let msg = format!("cannot start engine {}: {e}", program.to_string_lossy());

@@ -79,16 +79,19 @@ pub enum Family {
     Cross,
     /// Diagnostics of `kibitzer replay`; they are not spec violations.
     Replay,
+    /// A CECP session held to a Chess Academy `.c2w` profile (`check --c2w`).
+    C2w,
 }
 
 impl Family {
     /// In the order the documentation lists them.
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 6] = [
         Family::Uci,
         Family::Cecp,
         Family::Nboard,
         Family::Cross,
         Family::Replay,
+        Family::C2w,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -98,6 +101,7 @@ impl Family {
             Family::Nboard => "nboard",
             Family::Cross => "cross",
             Family::Replay => "replay",
+            Family::C2w => "c2w",
         }
     }
 
@@ -109,6 +113,7 @@ impl Family {
             Family::Nboard => "NBOARD-",
             Family::Cross => "X-",
             Family::Replay => "REPLAY-",
+            Family::C2w => "C2W-",
         }
     }
 
@@ -120,6 +125,7 @@ impl Family {
             Family::Nboard => "NBoard",
             Family::Cross => "Cross-protocol",
             Family::Replay => "Replay",
+            Family::C2w => "Chess Academy `.c2w` profiles (`check --c2w`)",
         }
     }
 }
@@ -1712,6 +1718,126 @@ pub static RULES: &[Rule] = &[
         source: r#"(kibitzer: not a fault; the request is not in the input)"#,
         decidable: Decidable::Traffic,
     },
+    Rule {
+        id: "C2W-INITPOS-UNSUPPORTED",
+        family: Family::C2w,
+        group: "Position set-up",
+        side: Side::Gui,
+        severity: Severity::Error,
+        check: r#"a position is set up (`setboard`, the profile's FEN command or `edit`) although the profile's `EngineInitPos` is 0 or missing"#,
+        source: r#""EngineInitPos= 0 - if an engine cannot enter non-initial position""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-INITPOS-METHOD",
+        family: Family::C2w,
+        group: "Position set-up",
+        side: Side::Gui,
+        severity: Severity::Error,
+        check: r#"a position is set up by another method than the profile's: `edit` when `EngineCmdSB` names a FEN command, or a FEN command (`setboard`, another word) when the profile has `edit` or another FEN command"#,
+        source: r#""1 - if an engine can enter initial position: using "edit" command; fen 8/k/8/8/K/8/8/8 whomove castl ep - - using another command; a position will be entered as FEN-line, usually "setboard" command is used, in such case the following additional line is needable: EngineCmdSB=""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-FEN-FORM",
+        family: Family::C2w,
+        group: "Position set-up",
+        side: Side::Gui,
+        severity: Severity::Error,
+        check: r#"the FEN command not in the form of `EngineCmdSB`: `CMD FEN` on one line, or with `\n` the command alone and then the FEN's elements (board, side to move, castling, en passant, optionally the two counters) one a line"#,
+        source: r#""if an engine requires input of FEN line not as single line, but separately by elements and separated with <Enter>, must be entered \n""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-ST-COMMAND",
+        family: Family::C2w,
+        group: "Time controls",
+        side: Side::Gui,
+        severity: Severity::Error,
+        check: r#"a seconds-per-move command other than `EngineCmdST N` (any, when the profile has no `EngineCmdST`)"#,
+        source: r#""EngineCmdST= SearchTime command may be entered (if the time control "Seconds per move" is supported), usually abbreviated as "st""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-SD-COMMAND",
+        family: Family::C2w,
+        group: "Time controls",
+        side: Side::Gui,
+        severity: Severity::Error,
+        check: r#"a search-depth command other than `EngineCmdSD N` (any, when the profile has no `EngineCmdSD`)"#,
+        source: r#""EngineCmdSD= SearchDepth command may be entered (if supported). Usually abbreviated as "sd""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-LEVEL-FORM",
+        family: Family::C2w,
+        group: "Time controls",
+        side: Side::Gui,
+        severity: Severity::Error,
+        check: r#"a `level` in a form `EngineTypeOfCmdLevel` excludes: anything but `level 0 BASE 0` under 0; a `MIN:SEC` base when the sum has 1 but not 2"#,
+        source: r#""0 - engine supports base-inc time control only (like Amyan), the command "level" can be presented as "level 0 time 0" only 1 - engine supports the standard output of command "level"; time settings without seconds 2 - the same as 1, but time settings with seconds""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-TIME-COMMAND",
+        family: Family::C2w,
+        group: "Time controls",
+        side: Side::Gui,
+        severity: Severity::Warning,
+        check: r#"`time` or `otim` although `EngineTypeOfCmdLevel` lacks 4"#,
+        source: r#""4 - 'time" command is used (conforms to standards, the time control is considered and defined by the command "level")""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-HASH-FORM",
+        family: Family::C2w,
+        group: "Commands the profile declares",
+        side: Side::Gui,
+        severity: Severity::Error,
+        check: r#"a hash command not in the form of `EngineTypeOfCmdHash` (11 `CMD 32M`, 12 `CMD 32`, 16 `CMD` then the size on the next line, 32 and 33 `CMD N`), or one on the wire when the profile puts the size on the command line (40–48, 331, 441) or in an ini file (101–104)"#,
+        source: r#""EngineTypeOfCmdHash=11 for Crafty, Bionic hash size can be entered like hash 32M … EngineTypeOfCmdHash=12 … like hash 32 (no M letter)""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-MOVENOW-UNDECLARED",
+        family: Family::C2w,
+        group: "Commands the profile declares",
+        side: Side::Gui,
+        severity: Severity::Error,
+        check: r#"`?` although the profile's `EngineMoveNow` is not 1"#,
+        source: r#""EngineMoveNow= 0 - if an engine cannot stop computing after clicking on "?" and display the best move … 1 - if an engine supports the command "?""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-HINT-UNDECLARED",
+        family: Family::C2w,
+        group: "Commands the profile declares",
+        side: Side::Gui,
+        severity: Severity::Error,
+        check: r#"`hint` although the profile has no `EngineCmdHint`, or another word for it"#,
+        source: r#""EngineCmdHint= The Hint command is used (if supported by an engine) to display hint output like "Hint: move""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-DRAW-UNDECLARED",
+        family: Family::C2w,
+        group: "Commands the profile declares",
+        side: Side::Gui,
+        severity: Severity::Error,
+        check: r#"`draw` although the profile has no `EngineCmdDraw`, or another word for it"#,
+        source: r#""EngineCmdDraw= The Draw command is used (if supported by an engine) to accept or decline draw""#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
+        id: "C2W-DECLARED-REFUSED",
+        family: Family::C2w,
+        group: "Commands the profile declares",
+        side: Side::Engine,
+        severity: Severity::Error,
+        check: r#"the engine answers a command the profile declares with `Error (...): CMD`, `Illegal move: CMD` or `Invalid move: CMD`: the profile and the engine disagree"#,
+        source: r#"the profile's command keys are to be given "if supported by an engine" (EngineCmdHint, EngineCmdDraw; likewise EngineCmdST, EngineCmdSD, EngineCmdSB, EngineMoveNow) (kibitzer)"#,
+        decidable: Decidable::Traffic,
+    },
 ];
 
 /// The severity and the side at fault of a finding of rule `id` on a line `line_side` sent:
@@ -1931,7 +2057,9 @@ mod tests {
         assert_eq!(count(Family::Nboard), 13 + 6);
         assert_eq!(count(Family::Cross), 17 + 1 + 2);
         assert_eq!(count(Family::Replay), 4);
-        assert_eq!(RULES.len(), 153);
+        // The `.c2w` rules come from the Chess Academy text, not the design's tables.
+        assert_eq!(count(Family::C2w), 12);
+        assert_eq!(RULES.len(), 153 + 12);
     }
 
     #[test]

@@ -6,11 +6,13 @@
 //! ended. It reads the decoder's state (obligations, modes, positions) and never re-derives
 //! boards or obligations. It is sans-IO: events in, findings out.
 
+use super::c2w_rules::C2wState;
 use super::catalogue::Side as Party;
 use super::finding::{Finding, Place};
 use super::hang::{self, HangVerdict};
 use super::profile::Profile;
 use super::protocol_rules::{CecpRules, NboardRules, UciRules};
+use crate::protocol::c2w::EngineProfile;
 use crate::protocol::{Msg, Protocol};
 use crate::recording::{Eol, Event, ProxyKind, Source};
 use crate::session::{Decoded, Decoder, Obligation, Owed};
@@ -20,6 +22,8 @@ use std::collections::{BTreeMap, HashMap};
 /// Judges every session of one input.
 pub struct Judge {
     profile: Profile,
+    /// The Chess Academy profile the GUI drove the engine with (`check --c2w`).
+    c2w: Option<EngineProfile>,
     trackers: Vec<Tracker>,
     latencies: BTreeMap<&'static str, Vec<u64>>,
     last: Place,
@@ -78,6 +82,7 @@ pub(crate) struct Tracker {
     pub uci: UciRules,
     pub cecp: CecpRules,
     pub nboard: NboardRules,
+    pub c2w: C2wState,
     /// CECP `time N` (centiseconds) and `st N` (seconds) as last sent.
     pub cecp_time_cs: Option<i64>,
     pub cecp_st: Option<u64>,
@@ -112,6 +117,7 @@ impl Tracker {
             uci: UciRules::default(),
             cecp: CecpRules::default(),
             nboard: NboardRules::default(),
+            c2w: C2wState::default(),
             cecp_time_cs: None,
             cecp_st: None,
             done0: false,
@@ -160,6 +166,7 @@ impl Judge {
     pub fn new(profile: Profile) -> Judge {
         Judge {
             profile,
+            c2w: None,
             trackers: Vec::new(),
             latencies: BTreeMap::new(),
             last: Place::default(),
@@ -168,6 +175,12 @@ impl Judge {
 
     pub fn profile(&self) -> &Profile {
         &self.profile
+    }
+
+    /// Also holds CECP sessions to a Chess Academy `.c2w` profile (the `C2W-` rules).
+    pub fn with_c2w(mut self, profile: EngineProfile) -> Judge {
+        self.c2w = Some(profile);
+        self
     }
 
     /// Judges one decoded line. `line` is its line in the input file, when known.
@@ -208,6 +221,7 @@ impl Judge {
             side,
             session: label.as_deref(),
         };
+        let first_new = out.findings.len();
         // What the decoder found on the line itself.
         for diag in &d.diagnostics {
             out.findings.push(Finding {
@@ -328,6 +342,32 @@ impl Judge {
                 Msg::Uci(m) => tr.uci_line(m, ev, dec, d.session, &mut out),
                 Msg::Cecp(m) => tr.cecp_line(m, ev, dec, d.session, owed_move, &mut out),
                 Msg::Nboard(m) => tr.nboard_line(m, ev, &mut out),
+            }
+        }
+        if let Some(p) = &self.c2w
+            && tr.protocol == Some(Protocol::Cecp)
+        {
+            match ev.src {
+                Source::Gui => {
+                    let m = match &d.msg {
+                        Some(Msg::Cecp(m)) => Some(m),
+                        _ => None,
+                    };
+                    if tr.c2w.gui_line(p, m, &ev.text, &mut out) {
+                        // A command the profile declares is no unknown command, and the
+                        // profile tells the GUI of `setboard` where a v1 engine cannot; an
+                        // engine that said setboard=0 contradicts it, and that stays.
+                        let setboard_said = tr.cecp.feature_value("setboard").is_some();
+                        let mut tail = out.findings.split_off(first_new);
+                        tail.retain(|f| {
+                            f.rule != "CECP-UNKNOWN-COMMAND"
+                                && (f.rule != "CECP-SETBOARD-WITHOUT-FEATURE" || setboard_said)
+                        });
+                        out.findings.extend(tail);
+                    }
+                }
+                Source::Engine => tr.c2w.engine_line(p, &ev.text, &mut out),
+                _ => {}
             }
         }
         // New requests, and those past their deadline.

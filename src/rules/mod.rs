@@ -5,6 +5,7 @@
 //! over time (order of commands, deadlines from a [`profile`], floods, how the session ended),
 //! then [`hang`] says who owes whom what at the end. [`implemented_ids`] records which rules
 //! have a check, so that `docs/rules.md` can tell users.
+mod c2w_rules;
 pub mod catalogue;
 pub mod finding;
 pub mod hang;
@@ -23,6 +24,18 @@ pub use profile::Profile;
 /// rule's status, so adding a check means adding its id here and regenerating the page.
 pub fn implemented_ids() -> &'static [&'static str] {
     &[
+        "C2W-DECLARED-REFUSED",
+        "C2W-DRAW-UNDECLARED",
+        "C2W-FEN-FORM",
+        "C2W-HASH-FORM",
+        "C2W-HINT-UNDECLARED",
+        "C2W-INITPOS-METHOD",
+        "C2W-INITPOS-UNSUPPORTED",
+        "C2W-LEVEL-FORM",
+        "C2W-MOVENOW-UNDECLARED",
+        "C2W-SD-COMMAND",
+        "C2W-ST-COMMAND",
+        "C2W-TIME-COMMAND",
         "CECP-ACCEPTED-UNSOLICITED",
         "CECP-COMMAND-BEFORE-FEATURES",
         "CECP-DONE0-HONOURED",

@@ -16,6 +16,9 @@ pub struct CheckReport {
     pub tool: String,
     /// The deadline profile the timing rules used.
     pub profile: String,
+    /// `--c2w`: the Chess Academy profile the C2W- rules held CECP sessions to (absolute path).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub c2w: Option<String>,
     pub files: Vec<FileReport>,
     pub totals: Totals,
 }

@@ -1,0 +1,218 @@
+//! `--c2w PROFILE`: a Chess Academy engine profile read for `record` and `check`, and the engine
+//! command it names.
+
+use crate::protocol::c2w::{self, EngineProfile};
+use crate::recording::C2wNote;
+use anyhow::{Context, Result, bail};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// A profile read from its file.
+pub struct Loaded {
+    pub profile: EngineProfile,
+    /// As the user gave it, for messages.
+    pub shown: String,
+    /// Absolute.
+    pub file: PathBuf,
+    pub text: String,
+}
+
+impl Loaded {
+    /// What the recording's header notes of the profile.
+    pub fn note(&self) -> C2wNote {
+        C2wNote {
+            file: self.file.display().to_string(),
+            name: self.profile.name.clone(),
+            version: self.profile.version.clone(),
+            text: self.text.clone(),
+        }
+    }
+
+    fn at(&self, key: &str) -> String {
+        match self.profile.line_of(key) {
+            Some(l) => format!("{}:{l}", self.shown),
+            None => self.shown.clone(),
+        }
+    }
+}
+
+/// Reads and parses a profile; every problem of a bad one is in the error, as `FILE:LINE:`.
+pub fn load(path: &Path) -> Result<Loaded> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read profile {shown}"))?;
+    // Chess Academy writes its profiles in the Windows code page: a stray byte there should not
+    // make the whole file unreadable.
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let profile = match c2w::parse(&text) {
+        Ok(p) => p,
+        Err(errors) => {
+            let lines: Vec<String> = errors
+                .iter()
+                .map(|e| match e.line {
+                    Some(l) => format!("{shown}:{l}: {}", e.message),
+                    None => format!("{shown}: {}", e.message),
+                })
+                .collect();
+            bail!("bad .c2w profile:\n{}", lines.join("\n"));
+        }
+    };
+    let file = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    Ok(Loaded {
+        profile,
+        shown,
+        file,
+        text,
+    })
+}
+
+/// The engine a profile starts: its argv, and the directory to run it in.
+pub struct EngineCommand {
+    pub argv: Vec<OsString>,
+    pub dir: PathBuf,
+}
+
+/// Profiles are written on Windows: `engines\crafty`.
+fn local(path: &str) -> PathBuf {
+    PathBuf::from(path.replace('\\', "/"))
+}
+
+fn has_drive(path: &str) -> bool {
+    let b = path.as_bytes();
+    b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
+}
+
+/// `EnginePath` is "a) full path ... b) relatively cha.exe file": a relative one is resolved
+/// against `home`, the directory that plays Chess Academy's own, by default the profile's
+/// directory. The first word of `EngineSwitch` is the executable in that directory; the rest
+/// are its options.
+pub fn engine_command(l: &Loaded, home: Option<&Path>) -> Result<EngineCommand> {
+    let p = &l.profile;
+    if has_drive(&p.path) {
+        bail!(
+            "{}: EnginePath `{}` has a Windows drive letter; give the engine's directory on this machine (absolute, or relative to the profile's directory or --c2w-home)",
+            l.at("EnginePath"),
+            p.path
+        );
+    }
+    let path = local(&p.path);
+    let dir = if path.is_absolute() {
+        path
+    } else {
+        let home = match home {
+            Some(h) => h.to_path_buf(),
+            None => l
+                .file
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from(".")),
+        };
+        home.join(path)
+    };
+    if !dir.is_dir() {
+        bail!(
+            "{}: EnginePath `{}` is no directory ({})",
+            l.at("EnginePath"),
+            p.path,
+            dir.display()
+        );
+    }
+    let words = p.switch_words();
+    let Some((exe, args)) = words.split_first() else {
+        bail!("{}: EngineSwitch names no executable", l.at("EngineSwitch"));
+    };
+    if has_drive(exe) {
+        bail!(
+            "{}: EngineSwitch `{exe}` has a Windows drive letter; name the executable in EnginePath",
+            l.at("EngineSwitch")
+        );
+    }
+    let program = dir.join(local(exe));
+    if !program.is_file() {
+        bail!(
+            "{}: EngineSwitch names `{exe}`, but there is no file {} (EnginePath {})",
+            l.at("EngineSwitch"),
+            program.display(),
+            l.at("EnginePath")
+        );
+    }
+    let mut argv = vec![program.into_os_string()];
+    argv.extend(args.iter().map(OsString::from));
+    Ok(EngineCommand { argv, dir })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loaded(dir: &Path, text: &str) -> Loaded {
+        let f = dir.join("e.c2w");
+        std::fs::write(&f, text).unwrap();
+        load(&f).unwrap()
+    }
+
+    #[test]
+    fn relative_paths_start_from_the_profile_or_home() {
+        let tmp = tempfile::tempdir().unwrap();
+        let eng = tmp.path().join("engines").join("toy");
+        std::fs::create_dir_all(&eng).unwrap();
+        std::fs::write(eng.join("toy.sh"), "").unwrap();
+        let l = loaded(
+            tmp.path(),
+            "EnginePath=engines\\toy\nEngineName=Toy\nEngineSwitch=toy.sh -xb \"a b\"\nEngineVersion=1\n",
+        );
+        let c = engine_command(&l, None).unwrap();
+        assert_eq!(c.dir, eng);
+        assert_eq!(
+            c.argv,
+            vec![
+                eng.join("toy.sh").into_os_string(),
+                OsString::from("-xb"),
+                OsString::from("a b")
+            ]
+        );
+        let e = engine_command(&l, Some(&eng)).err().unwrap().to_string();
+        assert!(
+            e.contains("e.c2w:1: EnginePath `engines\\toy` is no directory"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_missing_executable_or_a_drive_letter_names_the_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = loaded(
+            tmp.path(),
+            "EngineName=Toy\nEnginePath=.\nEngineSwitch=toy.exe\nEngineVersion=1\n",
+        );
+        let e = engine_command(&l, None).err().unwrap().to_string();
+        assert!(
+            e.contains("e.c2w:3: EngineSwitch names `toy.exe`, but there is no file"),
+            "{e}"
+        );
+        let l = loaded(
+            tmp.path(),
+            "EngineName=Toy\nEnginePath=c:\\engines\nEngineSwitch=toy.exe\nEngineVersion=1\n",
+        );
+        let e = engine_command(&l, None).err().unwrap().to_string();
+        assert!(
+            e.contains("e.c2w:2: EnginePath `c:\\engines` has a Windows drive letter"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_bad_profile_lists_every_problem_as_file_and_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let f = tmp.path().join("bad.c2w");
+        std::fs::write(&f, "EngineName=X\nEngineMoveNow=2\n").unwrap();
+        let e = format!("{:#}", load(&f).err().unwrap());
+        assert!(
+            e.contains("bad.c2w:2: EngineMoveNow=2: expected 0 or 1"),
+            "{e}"
+        );
+        assert!(
+            e.contains("bad.c2w: the obligatory key EnginePath is missing"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,433 @@
+//! The `C2W-` rules: a CECP session held to the Chess Academy `.c2w` profile the GUI drove the
+//! engine with (`check --c2w`). The GUI must use only the commands and forms the profile
+//! declares; the engine must not refuse what the profile says it supports.
+//!
+//! Profiles name commands CECP does not have (`EngineCmdSD=depth`, `EngineCmdSB=fen\n` with
+//! the FEN one element a line): such lines are the profile's, so [`C2wState::gui_line`] says
+//! when a line belongs to a declared command and the judge then drops the decoder's "unknown
+//! command" for it.
+
+use super::judge::Out;
+use crate::protocol::c2w::{EngineProfile, HashCmdType, InitPosition};
+use crate::protocol::cecp::Msg as M;
+
+/// What the rules keep per session.
+#[derive(Debug, Default)]
+pub(crate) struct C2wState {
+    /// Inside the `\n` form of the FEN command: how many elements came.
+    fen_elements: Option<usize>,
+    /// The `\n` form of the hash command: its value is due on the next line.
+    hash_value_due: bool,
+}
+
+const ELEMENTS: [&str; 4] = [
+    "board",
+    "side to move",
+    "castling rights",
+    "en-passant square",
+];
+
+fn element_ok(i: usize, s: &str) -> bool {
+    match i {
+        0 => {
+            s.split('/').count() == 8
+                && s.bytes()
+                    .all(|b| b == b'/' || b"12345678pnbrqkPNBRQK".contains(&b))
+        }
+        1 => s == "w" || s == "b",
+        2 => s == "-" || (!s.is_empty() && s.bytes().all(|b| b"KQkq".contains(&b))),
+        _ => {
+            s == "-"
+                || (s.len() == 2
+                    && (b'a'..=b'h').contains(&s.as_bytes()[0])
+                    && (s.as_bytes()[1] == b'3' || s.as_bytes()[1] == b'6'))
+        }
+    }
+}
+
+fn first_word(text: &str) -> &str {
+    text.split_ascii_whitespace().next().unwrap_or("")
+}
+
+/// `KEY=VALUE (line N)` for messages.
+fn key(p: &EngineProfile, key: &str, value: &str) -> String {
+    match p.line_of(key) {
+        Some(l) => format!("{key}={value} (profile line {l})"),
+        None => format!("{key}={value}"),
+    }
+}
+
+fn digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+impl C2wState {
+    /// Judges one GUI line; true when it belongs to a command the profile declares (so it is
+    /// no unknown command).
+    pub(crate) fn gui_line(
+        &mut self,
+        p: &EngineProfile,
+        msg: Option<&M>,
+        text: &str,
+        out: &mut Out<'_>,
+    ) -> bool {
+        let text = text.trim();
+        let word = first_word(text);
+        let args: Vec<&str> = text.split_ascii_whitespace().skip(1).collect();
+
+        // The `\n` forms: the lines after the command word are its value.
+        if let Some(n) = self.fen_elements {
+            if n < 4 && element_ok(n, text) {
+                self.fen_elements = Some(n + 1);
+                return true;
+            }
+            if (4..6).contains(&n) && digits(text) {
+                self.fen_elements = Some(n + 1);
+                return true;
+            }
+            self.fen_elements = None;
+            if n < 4 {
+                let word = p.fen_command.as_ref().map_or("", |c| c.word.as_str());
+                out.add(
+                    "C2W-FEN-FORM",
+                    format!(
+                        "`{text}` where the FEN's {} was due: {} sends the FEN one element a line after `{word}`",
+                        ELEMENTS[n],
+                        key(p, "EngineCmdSB", &format!("{word}\\n"))
+                    ),
+                );
+            }
+        }
+        if self.hash_value_due {
+            self.hash_value_due = false;
+            if digits(text) {
+                return true;
+            }
+            out.add(
+                "C2W-HASH-FORM",
+                format!(
+                    "`{text}` where the hash size was due on a line of its own ({})",
+                    hash_key(p)
+                ),
+            );
+        }
+
+        let fen_word = p.fen_command.as_ref().map(|c| c.word.as_str());
+        let setup = match msg {
+            Some(M::Edit) => Some("edit"),
+            Some(M::SetBoard(_)) => Some("setboard"),
+            _ if Some(word) == fen_word => Some(word),
+            _ => None,
+        };
+        if let Some(how) = setup {
+            return self.setup(p, how, text, &args, out);
+        }
+
+        let mut declared = false;
+        // Seconds per move and depth: the profile's word, or none at all.
+        for (std, key_name, cmd, what) in [
+            ("st", "EngineCmdST", &p.st_cmd, "seconds-per-move"),
+            ("sd", "EngineCmdSD", &p.sd_cmd, "search-depth"),
+        ] {
+            let rule = if std == "st" {
+                "C2W-ST-COMMAND"
+            } else {
+                "C2W-SD-COMMAND"
+            };
+            match cmd.as_deref() {
+                Some(w) if w == word => {
+                    declared = true;
+                    if args.len() != 1 || !digits(args[0]) {
+                        out.add(
+                            rule,
+                            format!("`{text}`: {} takes one number", key(p, key_name, w)),
+                        );
+                    }
+                }
+                Some(w) if word == std => out.add(
+                    rule,
+                    format!(
+                        "`{text}`, but the profile's {what} command is `{w}` ({})",
+                        key(p, key_name, w)
+                    ),
+                ),
+                None if word == std => out.add(
+                    rule,
+                    format!(
+                        "`{text}`, but the profile has no {key_name}: the engine has no {what} control"
+                    ),
+                ),
+                _ => {}
+            }
+        }
+
+        match msg {
+            Some(M::Level(l)) => {
+                if let Some(f) = p.level_type {
+                    let v = f.raw.to_string();
+                    if f.base_inc_only && (l.mps != 0 || l.inc_ms != 0) {
+                        out.add(
+                            "C2W-LEVEL-FORM",
+                            format!(
+                                "`{text}`: under {} the only level is `level 0 BASE 0`",
+                                key(p, "EngineTypeOfCmdLevel", &v)
+                            ),
+                        );
+                    } else if args.get(1).is_some_and(|b| b.contains(':'))
+                        && f.level_minutes
+                        && !f.level_seconds
+                    {
+                        out.add(
+                            "C2W-LEVEL-FORM",
+                            format!(
+                                "`{text}` gives the base in MIN:SEC, but {} has 1 (time without seconds), not 2",
+                                key(p, "EngineTypeOfCmdLevel", &v)
+                            ),
+                        );
+                    }
+                }
+            }
+            Some(M::Time(_) | M::Otim(_)) => {
+                if let Some(f) = p.level_type
+                    && !f.time_command
+                {
+                    out.add(
+                        "C2W-TIME-COMMAND",
+                        format!(
+                            "`{text}`, but {} lacks 4: the GUI does not send time",
+                            key(p, "EngineTypeOfCmdLevel", &f.raw.to_string())
+                        ),
+                    );
+                }
+            }
+            Some(M::MoveNow) if p.move_now != Some(true) => {
+                let v = match p.move_now {
+                    Some(false) => key(p, "EngineMoveNow", "0"),
+                    _ => "the profile has no EngineMoveNow".to_owned(),
+                };
+                out.add(
+                    "C2W-MOVENOW-UNDECLARED",
+                    format!("`?` (move now), but {v}: the engine cannot be told to move now"),
+                );
+            }
+            _ => {}
+        }
+
+        for (std, key_name, cmd, rule) in [
+            ("hint", "EngineCmdHint", &p.hint_cmd, "C2W-HINT-UNDECLARED"),
+            ("draw", "EngineCmdDraw", &p.draw_cmd, "C2W-DRAW-UNDECLARED"),
+        ] {
+            match cmd.as_deref() {
+                Some(w) if w == word => declared = true,
+                Some(w) if word == std => out.add(
+                    rule,
+                    format!(
+                        "`{text}`, but the profile's command is `{w}` ({})",
+                        key(p, key_name, w)
+                    ),
+                ),
+                None if word == std => {
+                    out.add(rule, format!("`{text}`, but the profile has no {key_name}"))
+                }
+                _ => {}
+            }
+        }
+
+        if let Some(t) = p.hash_cmd_type {
+            let cmd_word = p.hash_cmd.as_ref().map(|c| c.word.as_str());
+            if Some(word) == cmd_word || (cmd_word.is_none() && word == "hash") {
+                declared = true;
+                self.hash(p, t, text, &args, out);
+            }
+        }
+        declared
+    }
+
+    /// A position set up by `how` (`edit`, `setboard`, or the profile's FEN word).
+    fn setup(
+        &mut self,
+        p: &EngineProfile,
+        how: &str,
+        text: &str,
+        args: &[&str],
+        out: &mut Out<'_>,
+    ) -> bool {
+        let fen = p.fen_command.as_ref();
+        match p.init_position {
+            None | Some(InitPosition::Unsupported) => {
+                let why = match p.init_position {
+                    None => "the profile has no EngineInitPos".to_owned(),
+                    _ => key(p, "EngineInitPos", "0"),
+                };
+                out.add(
+                    "C2W-INITPOS-UNSUPPORTED",
+                    format!("`{text}` sets a position up, but {why}: the engine cannot enter a non-initial position"),
+                );
+                false
+            }
+            Some(InitPosition::Edit) if how != "edit" => {
+                out.add(
+                    "C2W-INITPOS-METHOD",
+                    format!(
+                        "`{how}`, but the profile sets positions up with edit ({} without EngineCmdSB)",
+                        key(p, "EngineInitPos", "1")
+                    ),
+                );
+                false
+            }
+            Some(InitPosition::Edit) => false,
+            Some(InitPosition::FenCommand) => {
+                let Some(c) = fen else {
+                    return false;
+                };
+                let sb = key(
+                    p,
+                    "EngineCmdSB",
+                    &format!("{}{}", c.word, if c.own_line { "\\n" } else { "" }),
+                );
+                if how != c.word {
+                    out.add(
+                        "C2W-INITPOS-METHOD",
+                        format!(
+                            "`{how}`, but the profile sets positions up with `{}` ({sb})",
+                            c.word
+                        ),
+                    );
+                    return false;
+                }
+                match (c.own_line, args.is_empty()) {
+                    (true, true) => self.fen_elements = Some(0),
+                    (true, false) => out.add(
+                        "C2W-FEN-FORM",
+                        format!(
+                            "the FEN on the command's line, but {sb} sends `{}` alone and the FEN one element a line",
+                            c.word
+                        ),
+                    ),
+                    (false, true) => out.add(
+                        "C2W-FEN-FORM",
+                        format!("`{}` alone, but {sb} sends the FEN on the same line", c.word),
+                    ),
+                    (false, false) => {}
+                }
+                true
+            }
+        }
+    }
+
+    fn hash(
+        &mut self,
+        p: &EngineProfile,
+        t: HashCmdType,
+        text: &str,
+        args: &[&str],
+        out: &mut Out<'_>,
+    ) {
+        let own_line = p.hash_cmd.as_ref().is_some_and(|c| c.own_line);
+        let one = |ok: &dyn Fn(&str) -> bool| args.len() == 1 && ok(args[0]);
+        let bad = if !t.on_the_wire() {
+            Some(match t {
+                HashCmdType::IniFile(_) => {
+                    "the profile puts the hash size in the engine's ini file, not on the wire"
+                }
+                _ => "the profile puts the hash size on the engine's command line, not on the wire",
+            })
+        } else if own_line {
+            if args.is_empty() {
+                self.hash_value_due = true;
+                None
+            } else {
+                Some("the size goes on the next line, after the command alone")
+            }
+        } else {
+            match t.code() {
+                11 if !one(&|a| a.strip_suffix(['M', 'm']).is_some_and(digits)) => {
+                    Some("the size is megabytes with an M (`hash 32M`)")
+                }
+                12 | 32 | 33 if !one(&digits) => Some("the size is one number, no unit"),
+                _ => None,
+            }
+        };
+        if let Some(why) = bad {
+            out.add(
+                "C2W-HASH-FORM",
+                format!("`{text}`: {why} ({})", hash_key(p)),
+            );
+        }
+    }
+
+    /// Judges one engine line: a refusal of a command the profile declares.
+    pub(crate) fn engine_line(&mut self, p: &EngineProfile, text: &str, out: &mut Out<'_>) {
+        let t = text.trim();
+        let lower = t.to_ascii_lowercase();
+        let refusal = lower.starts_with("error")
+            || lower.starts_with("illegal move")
+            || lower.starts_with("invalid move");
+        let Some((_, refused)) = t.split_once(':').filter(|_| refusal) else {
+            return;
+        };
+        let word = first_word(refused.trim());
+        if word.is_empty() {
+            return;
+        }
+        let Some(k) = declaring_key(p, word) else {
+            return;
+        };
+        out.add(
+            "C2W-DECLARED-REFUSED",
+            format!(
+                "the engine refuses `{}`, which the profile declares ({k})",
+                refused.trim()
+            ),
+        );
+    }
+}
+
+fn hash_key(p: &EngineProfile) -> String {
+    let t = p.hash_cmd_type.map_or(0, HashCmdType::code);
+    key(p, "EngineTypeOfCmdHash", &t.to_string())
+}
+
+/// The profile key that declares `word` as a command the engine supports.
+fn declaring_key(p: &EngineProfile, word: &str) -> Option<String> {
+    let is = |c: &Option<String>| c.as_deref() == Some(word);
+    if is(&p.st_cmd) {
+        return Some(key(p, "EngineCmdST", word));
+    }
+    if is(&p.sd_cmd) {
+        return Some(key(p, "EngineCmdSD", word));
+    }
+    if is(&p.hint_cmd) {
+        return Some(key(p, "EngineCmdHint", word));
+    }
+    if is(&p.draw_cmd) {
+        return Some(key(p, "EngineCmdDraw", word));
+    }
+    if word == "?" && p.move_now == Some(true) {
+        return Some(key(p, "EngineMoveNow", "1"));
+    }
+    if let Some(c) = &p.fen_command
+        && c.word == word
+        && p.init_position == Some(InitPosition::FenCommand)
+    {
+        return Some(key(p, "EngineCmdSB", &c.word));
+    }
+    if word == "edit" && p.init_position == Some(InitPosition::Edit) {
+        return Some(key(p, "EngineInitPos", "1"));
+    }
+    if let Some(c) = &p.hash_cmd
+        && c.word == word
+        && p.hash_cmd_type.is_some_and(HashCmdType::on_the_wire)
+    {
+        return Some(key(p, "EngineCmdHash", &c.word));
+    }
+    if let Some(f) = p.level_type {
+        if word == "level" {
+            return Some(key(p, "EngineTypeOfCmdLevel", &f.raw.to_string()));
+        }
+        if (word == "time" || word == "otim") && f.time_command {
+            return Some(key(p, "EngineTypeOfCmdLevel", &f.raw.to_string()));
+        }
+    }
+    None
+}
