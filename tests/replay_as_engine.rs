@@ -302,3 +302,121 @@ fn the_engines_stderr_and_exit_are_reproduced() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("uciok"));
 }
+
+/// The SAN moves and the result of the first game of a PGN text (comments dropped).
+fn pgn_moves(pgn: &str) -> (Vec<String>, String) {
+    let movetext: String = pgn
+        .lines()
+        .skip_while(|l| l.starts_with('[') || l.is_empty())
+        .take_while(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let mut moves = Vec::new();
+    let mut result = String::new();
+    for t in plain.split_whitespace() {
+        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&t) {
+            result = t.to_owned();
+        } else if !t.ends_with('.') {
+            moves.push(t.to_owned());
+        }
+    }
+    (moves, result)
+}
+
+/// The real xboard (under xvfb-run) plays one game between `first` and `second` (engine
+/// commands) and saves it to `pgn`; returns its moves and result.
+fn xboard_game(dir: &Path, first: &str, second: &str, pgn: &Path) -> (Vec<String>, String) {
+    use std::os::unix::process::CommandExt;
+    let xboard = engine("xboard");
+    let mut child = Command::new("xvfb-run")
+        .env_clear()
+        .env("PATH", "/usr/games:/usr/bin:/bin")
+        .env("HOME", dir)
+        .args(["-a"])
+        .arg(&xboard)
+        .args(["-fcp", first, "-scp", second])
+        .args(["-mg", "1", "-tc", "0:05", "-noGUI", "-saveGameFile"])
+        .arg(pgn)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("xvfb-run (apt-get install xvfb xauth xboard)");
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let game = loop {
+        let text = std::fs::read_to_string(pgn).unwrap_or_default();
+        let (moves, result) = pgn_moves(&text);
+        if !result.is_empty() {
+            break (moves, result);
+        }
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(child.id() as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+            panic!("xboard saved no finished game within 240 s: {text}");
+        }
+        // Polls a file xboard writes once the game is over; nothing races it.
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    // xboard stays up after the match under -noGUI.
+    let _ = nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    );
+    let _ = child.wait();
+    game
+}
+
+#[test]
+fn xboard_plays_the_recorded_game_again_against_two_stand_ins_with_no_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let kib = kibitzer_bin();
+    let fairymax = engine("fairymax");
+    let rec = |side: &str| d.join(format!("{side}.jsonl"));
+    let recorded = xboard_game(
+        d,
+        &format!(
+            "{kib} record -o {} -- {}",
+            rec("first").display(),
+            fairymax.display()
+        ),
+        &format!(
+            "{kib} record -o {} -- {}",
+            rec("second").display(),
+            fairymax.display()
+        ),
+        &d.join("recorded.pgn"),
+    );
+    assert!(recorded.0.len() >= 10, "a real game: {recorded:?}");
+    // Fairy-Max's moves now come from the recordings; xboard interrupts its engines with
+    // SIGINT before each move, which the stand-ins live through as Fairy-Max did. Twice the
+    // recorded speed keeps them well inside xboard's clock on a busy machine.
+    let replayed = xboard_game(
+        d,
+        &format!(
+            "{kib} replay --as-engine --speed 2 {}",
+            rec("first").display()
+        ),
+        &format!(
+            "{kib} replay --as-engine --speed 2 {}",
+            rec("second").display()
+        ),
+        &d.join("replayed.pgn"),
+    );
+    assert_eq!(
+        replayed, recorded,
+        "xboard's game against the stand-ins differs"
+    );
+}

@@ -62,6 +62,7 @@ pub fn serve(mut answers: Answers, cfg: Config) -> io::Result<i32> {
         OnMismatch::Forward => Some(Shadow::start(&cfg.engine, tx.clone())?),
         _ => None,
     };
+    survive_sigint(shadow.as_ref().map(|s| (s.pid, Arc::clone(&s.taken))));
     let _ = tx.send(Out::Answers(answers.boot.clone()));
     let stdin = io::stdin();
     let mut unmatched = 0usize;
@@ -135,6 +136,39 @@ pub fn serve(mut answers: Answers, cfg: Config) -> io::Result<i32> {
         );
     }
     Ok(finish(&tx, writer))
+}
+
+/// xboard interrupts its engines with SIGINT before each move (CECP §6, unless `sigint=0`);
+/// the recorded engine lived through it, and so does its stand-in. Once a real engine has taken
+/// over, the signal is its: it is forwarded. The handler is registered before this returns.
+fn survive_sigint(forward_to: Option<(u32, Arc<AtomicBool>)>) {
+    let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        eprintln!("kibitzer: as-engine: warning: cannot handle SIGINT; it will end kibitzer");
+        return;
+    };
+    let Ok(mut sigint) = rt.block_on(async {
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+    }) else {
+        eprintln!("kibitzer: as-engine: warning: cannot handle SIGINT; it will end kibitzer");
+        return;
+    };
+    std::thread::spawn(move || {
+        rt.block_on(async move {
+            while sigint.recv().await.is_some() {
+                if let Some((pid, taken)) = &forward_to
+                    && taken.load(Ordering::Acquire)
+                {
+                    let _ = nix::sys::signal::kill(
+                        nix::unistd::Pid::from_raw(i32::try_from(*pid).unwrap_or(i32::MAX)),
+                        nix::sys::signal::Signal::SIGINT,
+                    );
+                }
+            }
+        });
+    });
 }
 
 /// Lets the writer write what is pending and returns the exit status it settled on.

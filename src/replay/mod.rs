@@ -6,19 +6,23 @@
 //! - [`rewrite`]: `--deterministic`, replay.md's rewrites;
 //! - [`driver`]: a running engine behind `capture/`'s plumbing, decoded live (reused by `probe`);
 //! - [`run`]: pacing and the watchdog;
-//! - [`compare`] and [`preflight`]: the semantic diff, drift warnings and the verdict;
-//! - [`report`]: the typed report.
+//! - [`compare`] (protocol behaviour, hangs, the verdict), [`searches`] (search by search) and
+//!   [`mask`] (the volatile fields), [`preflight`] (drift warnings): the semantic diff;
+//! - [`report`]: the typed report;
+//! - [`answers`] and [`as_engine`]: `--as-engine`, the recorded engine answering a real GUI.
 
 pub mod analysis;
 pub mod answers;
 pub mod as_engine;
 pub mod compare;
 pub mod driver;
+pub mod mask;
 pub mod preflight;
 pub mod report;
 pub mod rewrite;
 pub mod run;
 pub mod script;
+pub mod searches;
 
 use crate::recording::{Event, Header, ReplayOf};
 use crate::rules::Profile;

@@ -6,9 +6,9 @@
 //! depth-bounded. Each change is a [`Rewrite`] the CLI shows before running.
 
 use super::analysis::Analysis;
-use super::compare::clock_limited;
 use super::report::Rewrite;
 use super::script::{Script, Step, Wait};
+use super::searches::clock_limited;
 use crate::protocol::Protocol;
 use crate::session::{Owed, Search};
 
