@@ -26,7 +26,7 @@ use std::time::Duration;
 /// end, hangs) apart from search results (bestmove, ponder, depth, score, PV; time, nps,
 /// hashfull, currmove masked), where clock-limited searches are expected to differ.
 ///
-/// Exit status: 0 reproduced, 1 diverged, 3 hang reproduced, 2 bad input or usage.
+/// Exit status: 0 reproduced, 1 diverged or hang reproduced, 2 bad input or usage.
 #[derive(Args)]
 #[command(arg_required_else_help = true)]
 pub struct ReplayArgs {

@@ -373,6 +373,20 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_brace_before_a_broken_line_costs_those_two_lines_only() {
+        let text = format!(
+            "{HDR}\n{{\n{}\n{}\n",
+            r#"{"seq":"seq":138,"t":4,"src":"gui","text":"post"}"#,
+            r#"{"seq":139,"t":5,"src":"gui","text":"easy"}"#
+        );
+        let rec = read_all(text.as_bytes()).unwrap();
+        assert_eq!(rec.issues.len(), 1);
+        assert_eq!(rec.issues[0].line, 2);
+        assert_eq!(rec.events.len(), 1);
+        assert_eq!(rec.events[0].text, "easy");
+    }
+
+    #[test]
     fn a_compact_line_cut_short_does_not_swallow_the_next() {
         let text = format!(
             "{HDR}\n{}\n{}\n",

@@ -118,12 +118,13 @@ pub enum VerdictKind {
 }
 
 impl VerdictKind {
-    /// Exit status: 0 only for `reproduced`; 1 diverged; 3 hang reproduced (2 is bad input).
+    /// Exit status, the one convention of every command: 0 only for `reproduced`; 1 for a
+    /// divergence or a reproduced hang (the verdict says which); 2 is bad input.
     pub fn exit_status(self) -> i32 {
         match self {
             VerdictKind::Reproduced => 0,
             VerdictKind::Diverged => 1,
-            VerdictKind::HangReproduced => 3,
+            VerdictKind::HangReproduced => 1,
         }
     }
 }
