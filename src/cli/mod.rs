@@ -9,6 +9,7 @@ mod import;
 mod input;
 mod mapguard;
 mod output;
+mod probe;
 mod record;
 mod replay;
 
@@ -35,6 +36,7 @@ enum Command {
     Import(import::ImportArgs),
     Check(check::CheckArgs),
     Replay(replay::ReplayArgs),
+    Probe(probe::ProbeArgs),
     /// Internal: the guard `record` starts to kill the engine's process group if the proxy is
     /// SIGKILLed.
     #[command(name = "__guard", hide = true)]
@@ -54,6 +56,7 @@ pub fn main() -> i32 {
         Command::Import(a) => import::run(a),
         Command::Check(a) => check::run(a),
         Command::Replay(a) => replay::run(a),
+        Command::Probe(a) => probe::run(a),
         Command::Guard { pgid } => Ok(crate::capture::reaper::guard_main(pgid)),
     };
     match result {
