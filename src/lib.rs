@@ -12,6 +12,7 @@ pub mod cli;
 pub mod export;
 pub mod game;
 pub mod import;
+pub mod probe;
 pub mod protocol;
 pub mod recording;
 pub mod replay;

@@ -222,9 +222,9 @@ fn terminate(recorder: &Recorder, pid: u32, sig: Signal, grace: Duration) {
     });
 }
 
-/// Starts the engine as the proxy does (and `replay` after it): piped stdio, its own process
-/// group, SIGKILL when we die, `/usr/games` searched when it is not on `PATH`; in `dir` when
-/// given.
+/// Starts the engine as the proxy does (and `replay` and `probe` after it): piped stdio, its
+/// own process group, SIGKILL when we die, `/usr/games` searched when it is not on `PATH`,
+/// run in `dir` when given (`record --c2w`: the profile's engine directory).
 pub fn spawn_engine(
     program: &OsString,
     args: &[OsString],

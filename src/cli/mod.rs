@@ -9,6 +9,7 @@ mod import;
 pub(crate) mod input;
 pub(crate) mod mapguard;
 mod output;
+mod probe;
 mod record;
 mod replay;
 mod view;
@@ -37,6 +38,7 @@ enum Command {
     Check(check::CheckArgs),
     View(view::ViewArgs),
     Replay(replay::ReplayArgs),
+    Probe(probe::ProbeArgs),
     /// Internal: the guard `record` starts to kill the engine's process group if the proxy is
     /// SIGKILLed.
     #[command(name = "__guard", hide = true)]
@@ -57,6 +59,7 @@ pub fn main() -> i32 {
         Command::Check(a) => check::run(a),
         Command::View(a) => view::run(a),
         Command::Replay(a) => replay::run(a),
+        Command::Probe(a) => probe::run(a),
         Command::Guard { pgid } => Ok(crate::capture::reaper::guard_main(pgid)),
     };
     match result {

@@ -85,6 +85,18 @@ impl Driver {
         header: &Header,
         protocol: Option<Protocol>,
     ) -> io::Result<Driver> {
+        let decoder = Decoder::new(protocol).retain_history(false);
+        Driver::spawn_with(argv, output, header, decoder)
+    }
+
+    /// [`Driver::spawn`] with a live decoder set up by the caller: `probe` keeps the history
+    /// (finished searches, their `bestmove`s) to choose what to send next.
+    pub fn spawn_with(
+        argv: &[OsString],
+        output: Option<&Path>,
+        header: &Header,
+        mut decoder: Decoder,
+    ) -> io::Result<Driver> {
         let Some(program) = argv.first() else {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -126,7 +138,6 @@ impl Driver {
         std::thread::spawn(move || {
             let _ = tx.send(Note::Exit(child.wait()));
         });
-        let mut decoder = Decoder::new(protocol).retain_history(false);
         let mut decoded = Decoded::default();
         let mut seq = 1;
         decoder.push_into(

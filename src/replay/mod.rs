@@ -261,7 +261,7 @@ fn run_once(
 }
 
 /// The new recording, with each event's line.
-fn read_back(path: &Path) -> anyhow::Result<Vec<(Event, Option<u64>)>> {
+pub fn read_back(path: &Path) -> anyhow::Result<Vec<(Event, Option<u64>)>> {
     let f = std::fs::File::open(path)
         .map_err(|e| anyhow::anyhow!("cannot read the new recording {}: {e}", path.display()))?;
     let mut reader = crate::recording::Reader::new(BufReader::new(f))

@@ -209,7 +209,7 @@ impl State {
                     let value = match &f.value {
                         FeatureValue::Int(i) => i.to_string(),
                         FeatureValue::Str(s) | FeatureValue::Bare(s) => s.clone(),
-                        FeatureValue::Option(o) => format!("{} -{:?}", o.name, o.kind),
+                        FeatureValue::Option(o) => o.to_string(),
                     };
                     match (f.name.as_str(), &f.value) {
                         ("myname", _) => self.s.engine_name = Some(value.clone()),

@@ -1,0 +1,152 @@
+//! `kibitzer probe -- ENGINE ARGS...`: the conformance suite of docs/probe.md run against an
+//! engine; a report card per step, the recording kept.
+
+use crate::capture::output_path;
+use crate::probe::run::Timeouts;
+use crate::probe::{Config, ProbeError, cecp};
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Drive an engine through the steps real GUIs take (handshake, options, isready/ping, every
+/// kind of go, stop, positions, Chess960, ponder, a game, quit), judge the recording by every
+/// rule of `check`, and print a report card: each step passed, violated (rule id, severity,
+/// recording line), stalled, not applicable or not run.
+///
+/// Exit status: 0 no error, 1 an error-severity finding or a stalled step, 2 bad usage or an
+/// engine that cannot be started.
+#[derive(Args)]
+#[command(arg_required_else_help = true)]
+pub struct ProbeArgs {
+    /// The engine, after `--`: command and arguments, run without a shell
+    #[arg(last = true, value_name = "ENGINE", required = true)]
+    engine: Vec<OsString>,
+    /// The engine's protocol; detected when not given (uci, then xboard, then nboard)
+    #[arg(long, value_name = "PROTOCOL")]
+    protocol: Option<String>,
+    /// Keep the recording here (default: a new file in the recordings directory, as `record`)
+    #[arg(short, long, value_name = "REC.jsonl")]
+    output: Option<PathBuf>,
+    /// The report card as text or as JSON (docs/probe-report.schema.json)
+    #[arg(long, value_enum, default_value = "text")]
+    format: OutputFormat,
+    /// Seconds an answer may take (isready, ping, stop, quit); the handshake gets twice that
+    /// and a depth- or nodes-limited search six times. Also the judge's deadlines.
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_secs)]
+    timeout: Duration,
+    /// CECP: how positions are set up: auto (setboard when the engine declares it, else
+    /// edit), setboard or edit
+    #[arg(long, value_enum, default_value = "auto")]
+    cecp_position: CecpPosition,
+    /// CECP: the time control of the session: level (with time/otim, as xboard) or st; sd
+    /// is tried with either (the two exclude each other in one session)
+    #[arg(long, value_enum, default_value = "level")]
+    cecp_clock: CecpClock,
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always, never
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OutputFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CecpClock {
+    Level,
+    St,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CecpPosition {
+    Auto,
+    Setboard,
+    Edit,
+}
+
+fn parse_secs(s: &str) -> Result<Duration, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|v| *v > 0.0)
+        .and_then(|v| Duration::try_from_secs_f64(v).ok())
+        .ok_or_else(|| format!("`{s}` is not a positive number of seconds"))
+}
+
+pub fn run(a: ProbeArgs) -> Result<i32> {
+    let protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
+    let Some(program) = a.engine.first() else {
+        bail!("no engine command given after --");
+    };
+    let output = match &a.output {
+        Some(p) => p.clone(),
+        None => {
+            let dir = output_path::recordings_dir(None, |k| std::env::var_os(k));
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create recordings directory {}", dir.display()))?;
+            dir.join(output_path::file_name(
+                chrono::Local::now(),
+                program,
+                std::process::id(),
+                Some("probe"),
+            ))
+        }
+    };
+    let cfg = Config {
+        engine: a.engine.clone(),
+        protocol,
+        output,
+        timeouts: Timeouts::from_answer(a.timeout),
+        cecp: cecp::Style {
+            position: match a.cecp_position {
+                CecpPosition::Auto => cecp::PositionSetup::Auto,
+                CecpPosition::Setboard => cecp::PositionSetup::Setboard,
+                CecpPosition::Edit => cecp::PositionSetup::Edit,
+            },
+            clock: match a.cecp_clock {
+                CecpClock::Level => cecp::ClockFamily::Level,
+                CecpClock::St => cecp::ClockFamily::St,
+            },
+            move_now: true,
+        },
+    };
+    let report = match crate::probe::probe(&cfg) {
+        Ok(r) => r,
+        Err(ProbeError::Engine(e)) => bail!("{e}"),
+        Err(ProbeError::Other(e)) => return Err(e),
+    };
+    let color = match a.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let written = match a.format {
+        OutputFormat::Json => serde_json::to_writer_pretty(&mut out, &report)
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n")),
+        OutputFormat::Text => out.write_all(report.render_text(color).as_bytes()),
+    };
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        _ => {}
+    }
+    if a.format == OutputFormat::Json {
+        // The text form names the recording at its end; JSON readers get it in the report.
+        eprintln!("kibitzer: recording kept: {}", report.recording);
+    }
+    Ok(report.exit_status)
+}

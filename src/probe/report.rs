@@ -1,0 +1,314 @@
+//! The report card: typed, serialised as `kibitzer-probe-report` version 1
+//! (docs/probe-report.schema.json), and its text form.
+
+use crate::rules::{Finding, HangVerdict, Severity};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+pub const REPORT: &str = "kibitzer-probe-report";
+pub const REPORT_VERSION: u32 = 1;
+
+/// Findings of one rule shown per step in the text form; the rest are counted.
+const REPEATS: usize = 3;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ProbeReport {
+    /// Always `kibitzer-probe-report`.
+    pub report: &'static str,
+    pub version: u32,
+    pub tool: String,
+    pub engine: EngineInfo,
+    /// The recording of the whole run (`kibitzer view|check|dump` open it).
+    pub recording: String,
+    /// What the probe waited for each kind of answer, which is also the judge's deadline.
+    pub timeouts_ms: TimeoutsMs,
+    pub steps: Vec<StepReport>,
+    /// Findings on no step's lines (before the first step: the engine's start).
+    pub other_findings: Vec<Finding>,
+    /// Who owed whom what when the run ended (rules::hang), for hangs on no step's lines.
+    pub other_hangs: Vec<HangVerdict>,
+    /// How the engine ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit: Option<String>,
+    /// The probe had to kill the engine.
+    pub killed: bool,
+    pub summary: Summary,
+    /// `passed` (exit status 0) or `failed` (1: an error-severity finding or a stalled step).
+    pub verdict: &'static str,
+    pub exit_status: i32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EngineInfo {
+    pub argv: Vec<String>,
+    pub protocol: &'static str,
+    /// `given` (--protocol) or what autodetection saw.
+    pub protocol_reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct TimeoutsMs {
+    pub answer: u64,
+    pub handshake: u64,
+    pub search: u64,
+    pub quit: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Ran; no finding of warning or error severity on its lines.
+    Passed,
+    /// A warning or error finding on its lines.
+    Violated,
+    /// The probe gave up waiting, and no rule names the fault.
+    Stalled,
+    /// Does not apply to this engine (`reason` says why).
+    NotApplicable,
+    /// The engine could no longer be driven (`reason` says why).
+    NotRun,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Violated => "violated",
+            Status::Stalled => "stalled",
+            Status::NotApplicable => "not applicable",
+            Status::NotRun => "not run",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StepReport {
+    /// 1-based, in the order run.
+    pub index: usize,
+    pub id: &'static str,
+    pub title: &'static str,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Recording lines of the step, from its note to the line before the next step's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<[u64; 2]>,
+    /// Every finding on the step's lines, errors and warnings first.
+    pub findings: Vec<Finding>,
+    pub hangs: Vec<HangVerdict>,
+    pub observations: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Summary {
+    pub passed: usize,
+    pub violated: usize,
+    pub stalled: usize,
+    pub not_applicable: usize,
+    pub not_run: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+}
+
+impl ProbeReport {
+    /// Counts steps and findings, and sets the verdict and exit status.
+    pub fn conclude(&mut self) {
+        let mut s = Summary::default();
+        for st in &self.steps {
+            match st.status {
+                Status::Passed => s.passed += 1,
+                Status::Violated => s.violated += 1,
+                Status::Stalled => s.stalled += 1,
+                Status::NotApplicable => s.not_applicable += 1,
+                Status::NotRun => s.not_run += 1,
+            }
+        }
+        let all = self
+            .steps
+            .iter()
+            .flat_map(|s| &s.findings)
+            .chain(&self.other_findings);
+        for f in all {
+            match f.severity {
+                Severity::Error => s.errors += 1,
+                Severity::Warning => s.warnings += 1,
+                Severity::Note | Severity::Chat => s.notes += 1,
+            }
+        }
+        self.summary = s;
+        let failed = s.errors > 0 || s.stalled > 0;
+        self.verdict = if failed { "failed" } else { "passed" };
+        self.exit_status = i32::from(failed);
+    }
+
+    pub fn render_text(&self, color: bool) -> String {
+        let paint = |code: &str, t: &str| {
+            if color {
+                format!("\x1b[{code}m{t}\x1b[0m")
+            } else {
+                t.to_owned()
+            }
+        };
+        let sev = |s: Severity| {
+            let code = match s {
+                Severity::Error => "1;31",
+                Severity::Warning => "1;33",
+                Severity::Note => "36",
+                Severity::Chat => "2",
+            };
+            paint(code, s.as_str())
+        };
+        let mut out = String::new();
+        let e = &self.engine;
+        let who = match (&e.name, &e.author) {
+            (Some(n), Some(a)) => format!("{n} by {a}"),
+            (Some(n), None) => n.clone(),
+            _ => e.argv.join(" "),
+        };
+        let _ = writeln!(
+            out,
+            "{} {who} ({}, {}): {}",
+            paint("1", "kibitzer probe:"),
+            e.protocol,
+            e.protocol_reason,
+            e.argv.join(" ")
+        );
+        let width = self.steps.iter().map(|s| s.id.len()).max().unwrap_or(10);
+        let rec = &self.recording;
+        let mut last_reason: Option<&String> = None;
+        for st in &self.steps {
+            let status = match st.status {
+                Status::Passed => paint("1;32", "passed"),
+                Status::Violated => paint("1;31", "violated"),
+                Status::Stalled => paint("1;35", "stalled"),
+                Status::NotApplicable => paint("2", "not applicable"),
+                Status::NotRun => paint("2", "not run"),
+            };
+            let pad = " ".repeat(14usize.saturating_sub(st.status.as_str().len()));
+            let _ = writeln!(
+                out,
+                "{:>3} {status}{pad} {:<width$}  {}",
+                st.index, st.id, st.title
+            );
+            match &st.reason {
+                // The steps after the engine was given up on share one reason: said once.
+                Some(r) if st.status == Status::NotRun && last_reason == Some(r) => {}
+                Some(r) => {
+                    let _ = writeln!(out, "      {r}");
+                }
+                None => {}
+            }
+            if st.status == Status::NotRun {
+                last_reason = st.reason.as_ref();
+            }
+            let mut shown: Vec<(&str, usize)> = Vec::new();
+            for f in &st.findings {
+                // Chatter repeats (every unknown line): the first few of a rule, then a count.
+                let n = match shown.iter_mut().find(|(r, _)| *r == f.rule) {
+                    Some((_, n)) => {
+                        *n += 1;
+                        *n
+                    }
+                    None => {
+                        shown.push((f.rule, 1));
+                        1
+                    }
+                };
+                if n > REPEATS {
+                    continue;
+                }
+                let at = f.line.map(|l| format!("{rec}:{l}: ")).unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "      {at}{}[{}] {}: {}",
+                    sev(f.severity),
+                    paint("1", f.rule),
+                    f.side.as_str(),
+                    f.message
+                );
+            }
+            for (rule, n) in shown.iter().filter(|(_, n)| *n > REPEATS) {
+                let _ = writeln!(
+                    out,
+                    "      ... and {} more {rule} (all in the JSON report)",
+                    n - REPEATS
+                );
+            }
+            for h in &st.hangs {
+                hang_line(&mut out, rec, h, &paint);
+            }
+            for o in &st.observations {
+                let _ = writeln!(out, "      - {o}");
+            }
+        }
+        if !self.other_findings.is_empty() || !self.other_hangs.is_empty() {
+            let _ = writeln!(out, "outside the steps:");
+            for f in &self.other_findings {
+                let at = f.line.map(|l| format!("{rec}:{l}: ")).unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "      {at}{}[{}] {}: {}",
+                    sev(f.severity),
+                    paint("1", f.rule),
+                    f.side.as_str(),
+                    f.message
+                );
+            }
+            for h in &self.other_hangs {
+                hang_line(&mut out, rec, h, &paint);
+            }
+        }
+        let s = &self.summary;
+        let _ = writeln!(
+            out,
+            "\n{} passed, {} violated, {} stalled, {} not applicable, {} not run; \
+             {} error(s), {} warning(s), {} note(s)",
+            s.passed,
+            s.violated,
+            s.stalled,
+            s.not_applicable,
+            s.not_run,
+            s.errors,
+            s.warnings,
+            s.notes
+        );
+        if let Some(x) = &self.exit {
+            let killed = if self.killed {
+                " (killed by the probe)"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "engine: {x}{killed}");
+        }
+        let verdict = if self.exit_status == 0 {
+            paint("1;32", "PASSED")
+        } else {
+            paint("1;31", "FAILED")
+        };
+        let _ = writeln!(out, "verdict: {verdict}");
+        let _ = writeln!(
+            out,
+            "recording: {rec} (open it with kibitzer dump, decode or check)"
+        );
+        out
+    }
+}
+
+fn hang_line(out: &mut String, rec: &str, h: &HangVerdict, paint: &dyn Fn(&str, &str) -> String) {
+    let at = h
+        .request_line
+        .map(|l| format!("{rec}:{l}: "))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "      {at}{} {}: {}",
+        paint("1;35", &format!("hang[{}]", h.class.as_str())),
+        h.label,
+        h.summary
+    );
+}

@@ -1,0 +1,340 @@
+//! The step runner: one engine behind the replay [`Driver`], a suite of steps sent to it one by
+//! one, a note in the recording where each step begins (so the report can place every line and
+//! every finding in its step), and the probe's own waits with their timeouts.
+//!
+//! The runner decides nothing about conformance: it only sends, waits and notes what it waited
+//! for in vain. Findings come afterwards from the one judge reading the recording.
+
+use crate::replay::driver::{Driver, Ended, Waited};
+use crate::session::{Owed, Session};
+use std::time::{Duration, Instant};
+
+/// How long the probe waits, per kind of answer. The judge holds the engine to the same
+/// deadlines (see [`super::profile`]), so a wait the probe gives up on is also a finding.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Timeouts {
+    /// `isready`, `ping`, `stop` and what a step sends last.
+    pub answer: Duration,
+    /// `uci` → `uciok`, `protover 2` → `feature done=1`, NBoard `nboard 2` → `set myname`.
+    pub handshake: Duration,
+    /// A search bounded by depth or nodes (no clock to judge it by).
+    pub search: Duration,
+    /// `quit` → the process exits.
+    pub quit: Duration,
+}
+
+impl Timeouts {
+    /// All four from the one `--timeout SECS` (the answer timeout).
+    pub fn from_answer(answer: Duration) -> Timeouts {
+        Timeouts {
+            answer,
+            handshake: answer * 2,
+            search: answer * 6,
+            quit: answer,
+        }
+    }
+}
+
+/// What the probe waits beyond a deadline before giving up, so that the judge, reading the
+/// recording afterwards, sees the deadline passed.
+const MARGIN: Duration = Duration::from_millis(250);
+
+/// The prefix of the note that opens a step in the recording: `probe step 3: uci.isready-idle`.
+pub const STEP_NOTE: &str = "probe step ";
+
+/// What became of one step while it ran.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Everything sent; whatever was owed came (or the judge will say otherwise).
+    Ran,
+    /// Does not apply to this engine (why).
+    NotApplicable(String),
+    /// Not run: the engine could no longer be driven (why).
+    NotRun(String),
+    /// The probe gave up waiting and ended the engine (what was owed).
+    Stalled(String),
+}
+
+/// One step as it ran.
+#[derive(Debug, Clone)]
+pub struct StepRun {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub outcome: Outcome,
+    /// What the probe saw that the report should tell: answers and their latencies, waits
+    /// that timed out, what was chosen (which option was set, which move the game ended on).
+    pub observations: Vec<String>,
+}
+
+/// A step of a suite: an id, what it checks, and the function that drives it.
+pub struct Step<S> {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub run: fn(&mut Run, &mut S),
+}
+
+/// The engine and the steps run so far.
+pub struct Run {
+    driver: Option<Driver>,
+    pub timeouts: Timeouts,
+    steps: Vec<StepRun>,
+    /// Why the engine can no longer be driven, once it cannot.
+    dead: Option<String>,
+    ended: Option<Ended>,
+    pings: u32,
+}
+
+impl Run {
+    pub fn new(driver: Driver, timeouts: Timeouts) -> Run {
+        Run {
+            driver: Some(driver),
+            timeouts,
+            steps: Vec::new(),
+            dead: None,
+            ended: None,
+            pings: 0,
+        }
+    }
+
+    /// Runs every step of `suite` in order; a step the engine can no longer take part in is
+    /// `NotRun`, with the reason.
+    pub fn suite<S>(&mut self, suite: &[Step<S>], state: &mut S) {
+        for step in suite {
+            if let Some(why) = self.dead.clone() {
+                self.steps.push(StepRun {
+                    id: step.id,
+                    title: step.title,
+                    outcome: Outcome::NotRun(why),
+                    observations: Vec::new(),
+                });
+                continue;
+            }
+            let n = self.steps.len() + 1;
+            if let Some(d) = &self.driver {
+                d.note(&format!("{STEP_NOTE}{n}: {} ({})", step.id, step.title));
+            }
+            self.steps.push(StepRun {
+                id: step.id,
+                title: step.title,
+                outcome: Outcome::Ran,
+                observations: Vec::new(),
+            });
+            (step.run)(self, state);
+            self.after_step();
+        }
+    }
+
+    /// Ends the run: the engine gets the quit timeout to exit after its input is closed (the
+    /// quit step has asked it to already), then is killed.
+    pub fn finish(mut self) -> (Vec<StepRun>, Ended) {
+        if let Some(d) = self.driver.take() {
+            let grace = self.timeouts.quit;
+            self.ended = Some(d.finish(grace));
+        }
+        let ended = self.ended.unwrap_or(Ended {
+            exit: None,
+            killed: false,
+        });
+        (self.steps, ended)
+    }
+
+    fn current(&mut self) -> Option<&mut StepRun> {
+        self.steps.last_mut()
+    }
+
+    /// Notes what the step saw.
+    pub fn observe(&mut self, text: impl Into<String>) {
+        if let Some(s) = self.current() {
+            s.observations.push(text.into());
+        }
+    }
+
+    /// The step does not apply to this engine. Call before sending anything.
+    pub fn not_applicable(&mut self, why: impl Into<String>) {
+        if let Some(s) = self.current() {
+            s.outcome = Outcome::NotApplicable(why.into());
+        }
+    }
+
+    /// The engine still reads its input and has not been given up on.
+    pub fn usable(&self) -> bool {
+        self.dead.is_none() && self.driver.as_ref().is_some_and(Driver::alive)
+    }
+
+    /// The session as the live decoder sees it.
+    pub fn session(&self) -> Option<&Session> {
+        self.driver.as_ref().and_then(|d| d.decoder().session(0))
+    }
+
+    /// The live board (FEN), when the session has one.
+    pub fn position(&self) -> Option<String> {
+        self.driver
+            .as_ref()
+            .and_then(|d| d.decoder().position_string(0))
+    }
+
+    /// Sends one line (a newline is added). Returns the live decoder's sequence number of
+    /// the line, or `None` when the engine no longer reads.
+    pub fn send(&mut self, line: &str) -> Option<u64> {
+        if self.dead.is_some() {
+            return None;
+        }
+        let d = self.driver.as_mut()?;
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.push(b'\n');
+        let seq = d.send(&bytes);
+        if seq.is_none() {
+            self.engine_gone();
+        }
+        seq
+    }
+
+    /// A fresh `ping` number.
+    pub fn next_ping(&mut self) -> u32 {
+        self.pings += 1;
+        self.pings
+    }
+
+    /// Waits up to `within` for the answer `owed` to the line `seq`. A timeout is noted in the
+    /// step and the step goes on (what it sends next may be what unblocks the engine).
+    /// Returns the latency when the answer came.
+    pub fn wait(&mut self, seq: Option<u64>, owed: Owed, within: Duration) -> Option<Duration> {
+        let seq = seq?;
+        let d = self.driver.as_mut()?;
+        let began = Instant::now();
+        match d.wait_until(began + within + MARGIN, |d| !d.is_open(seq, &owed)) {
+            Waited::Done => Some(began.elapsed()),
+            Waited::TimedOut => {
+                self.observe(format!("no {owed} within {:.1} s", within.as_secs_f64()));
+                None
+            }
+            Waited::EngineGone => {
+                self.engine_gone();
+                None
+            }
+        }
+    }
+
+    /// Like [`Run::wait`], noting the latency of the answer in the step.
+    pub fn wait_noted(&mut self, seq: Option<u64>, owed: Owed, within: Duration) -> bool {
+        let what = owed.to_string();
+        match self.wait(seq, owed, within) {
+            Some(l) => {
+                self.observe(format!("{what} after {}", ms(l)));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Waits up to `within` for `done` to hold of the live session; handles the engine's output
+    /// meanwhile.
+    pub fn wait_for(&mut self, within: Duration, done: impl Fn(&Session) -> bool) -> bool {
+        let Some(d) = self.driver.as_mut() else {
+            return false;
+        };
+        let r = d.wait_until(Instant::now() + within, |d| {
+            d.decoder().session(0).is_some_and(&done)
+        });
+        if r == Waited::EngineGone {
+            self.engine_gone();
+        }
+        r == Waited::Done
+    }
+
+    /// Handles the engine's output for `d` (a GUI's think time before its next command).
+    pub fn pause(&mut self, d: Duration) {
+        if let Some(dr) = self.driver.as_mut() {
+            dr.pause(d);
+        }
+    }
+
+    /// Whether anything is owed right now, and the oldest thing.
+    fn oldest_owed(&self) -> Option<(String, String)> {
+        let d = self.driver.as_ref()?;
+        d.open_obligations()
+            .next()
+            .map(|o| (o.owed.to_string(), o.request.clone()))
+    }
+
+    /// Is an answer of this kind owed right now?
+    pub fn owes(&self, owed: &Owed) -> bool {
+        self.driver
+            .as_ref()
+            .is_some_and(|d| d.open_obligations().any(|o| &o.owed == owed))
+    }
+
+    /// Every step ends with nothing owed: what is still owed gets the answer timeout, then
+    /// the engine is given up on (killed, the rest of the suite not run) so that a hanging
+    /// engine gives a verdict instead of a hang.
+    fn after_step(&mut self) {
+        if self.dead.is_some() || self.driver.is_none() {
+            return;
+        }
+        let within = self.timeouts.answer;
+        let settled = {
+            let Some(d) = self.driver.as_mut() else {
+                return;
+            };
+            d.wait_until(Instant::now() + within + MARGIN, |d| {
+                d.open_obligations().next().is_none()
+            })
+        };
+        match settled {
+            Waited::Done => {}
+            Waited::EngineGone => self.engine_gone(),
+            Waited::TimedOut => {
+                let (owed, request) = self.oldest_owed().unwrap_or_default();
+                let why = format!(
+                    "the engine still owed {owed} for `{request}` {:.1} s after the step's last \
+                     command",
+                    within.as_secs_f64()
+                );
+                if let Some(s) = self.current() {
+                    s.outcome = Outcome::Stalled(why.clone());
+                }
+                let n = self.steps.len();
+                self.dead = Some(format!("the engine was given up on at step {n}: {why}"));
+                if let Some(d) = self.driver.take() {
+                    d.note(&format!("probe: {why}; engine given up on"));
+                    self.ended = Some(d.abort(&format!("probe gave up at step {n}")));
+                }
+            }
+        }
+    }
+
+    /// The engine exited or stopped reading: nothing more can be sent.
+    fn engine_gone(&mut self) {
+        if self.dead.is_some() {
+            return;
+        }
+        let n = self.steps.len();
+        self.dead = Some(format!(
+            "the engine stopped reading its input or exited during step {n}"
+        ));
+    }
+
+    /// The quit step ends the session itself: nothing more is sent after it.
+    pub fn quit_sent(&mut self) {
+        let n = self.steps.len();
+        self.dead = Some(format!("the engine was asked to quit at step {n}"));
+    }
+
+    /// Waits for the engine to exit; the elapsed time when it did.
+    pub fn wait_exit(&mut self, within: Duration) -> Option<Duration> {
+        let d = self.driver.as_mut()?;
+        let began = Instant::now();
+        d.wait_exit(began + within + MARGIN)
+            .then(|| began.elapsed())
+    }
+}
+
+/// `12 ms`, `1.40 s`.
+pub fn ms(d: Duration) -> String {
+    let v = d.as_secs_f64() * 1000.0;
+    if v >= 1000.0 {
+        format!("{:.2} s", v / 1000.0)
+    } else {
+        format!("{v:.0} ms")
+    }
+}

@@ -1,0 +1,491 @@
+//! The UCI suite: what cutechess, Arena, python-chess and fastchess send, one step per kind of
+//! exchange. docs/probe.md lists the steps with the rules each one exercises.
+
+use super::positions::{
+    CHESS960_FEN, CHESS960_MOVES, EN_PASSANT_FEN, EN_PASSANT_MOVE, LONG_GAME, NEAR_MATE_FEN,
+};
+use super::run::{Run, Step};
+use crate::game::chess::{ChessBoard, ChessVariant};
+use crate::protocol::uci::{OptionDecl, OptionType};
+use crate::session::Owed;
+use std::time::Duration;
+
+/// How long a GUI lets a search run before it sends `isready`, `stop` or `ponderhit`.
+const THINK: Duration = Duration::from_millis(500);
+/// Plies the game step plays at most before it calls the game unfinished.
+const GAME_PLIES: usize = 12;
+
+/// What the steps learn from the engine as they go.
+#[derive(Default)]
+pub struct State {
+    /// `UCI_Chess960` was set to true: the next `ucinewgame` goes back to standard chess.
+    chess960_on: bool,
+    /// The moves of the position the ponderhit step pondered on: the ponder-stop step goes on
+    /// with that game, as a GUI does (another position would break UCI-PONDERHIT-WRONG-POSITION).
+    pondered: Option<String>,
+}
+
+pub fn suite() -> Vec<Step<State>> {
+    vec![
+        Step {
+            id: "uci.handshake",
+            title: "handshake and identity: uci -> id name, id author, options, uciok",
+            run: handshake,
+        },
+        Step {
+            id: "uci.options",
+            title: "one declared option of each type set (setoption), then isready",
+            run: options,
+        },
+        Step {
+            id: "uci.isready-idle",
+            title: "isready while idle -> readyok",
+            run: isready_idle,
+        },
+        Step {
+            id: "uci.newgame",
+            title: "ucinewgame, isready -> readyok",
+            run: newgame,
+        },
+        Step {
+            id: "uci.go-depth",
+            title: "position startpos, go depth 5 -> bestmove",
+            run: go_depth,
+        },
+        Step {
+            id: "uci.go-nodes",
+            title: "position startpos moves ..., go nodes 20000 -> bestmove",
+            run: go_nodes,
+        },
+        Step {
+            id: "uci.go-movetime",
+            title: "go movetime 300 -> bestmove within the time",
+            run: go_movetime,
+        },
+        Step {
+            id: "uci.go-clock-increment",
+            title: "go wtime btime winc binc -> bestmove within the clock",
+            run: go_clock_increment,
+        },
+        Step {
+            id: "uci.go-clock-movestogo",
+            title: "go btime wtime movestogo (arguments in another order) -> bestmove",
+            run: go_clock_movestogo,
+        },
+        Step {
+            id: "uci.go-infinite-stop",
+            title: "go infinite: no bestmove until stop, then exactly one",
+            run: go_infinite_stop,
+        },
+        Step {
+            id: "uci.isready-searching",
+            title: "isready during a search -> readyok at once, the search goes on until stop",
+            run: isready_searching,
+        },
+        Step {
+            id: "uci.stop-timed",
+            title: "stop during go movetime 30000 -> bestmove at once",
+            run: stop_timed,
+        },
+        Step {
+            id: "uci.position-fen",
+            title: "position fen (castling rights, en passant) moves e5f6, go depth 4",
+            run: position_fen,
+        },
+        Step {
+            id: "uci.position-moves",
+            title: "position startpos with 80 moves (both sides castled), go depth 4",
+            run: position_moves,
+        },
+        Step {
+            id: "uci.chess960",
+            title: "UCI_Chess960: a Chess960 game with king-takes-rook castling, go depth 4",
+            run: chess960,
+        },
+        Step {
+            id: "uci.ponderhit",
+            title: "go ponder: no bestmove until ponderhit, then one",
+            run: ponderhit,
+        },
+        Step {
+            id: "uci.ponder-stop",
+            title: "go ponder, then stop -> bestmove",
+            run: ponder_stop,
+        },
+        Step {
+            id: "uci.game",
+            title: "a game against itself from a position near mate, to its end",
+            run: game,
+        },
+        Step {
+            id: "uci.quit",
+            title: "quit -> the engine exits",
+            run: quit,
+        },
+    ]
+}
+
+fn handshake(r: &mut Run, _: &mut State) {
+    let seq = r.send("uci");
+    r.wait_noted(seq, Owed::UciOk, r.timeouts.handshake);
+    if let Some(s) = r.session() {
+        let name = s.engine_name.clone();
+        let author = s.engine_author.clone();
+        let n = s.options.len();
+        r.observe(format!(
+            "id name {}; id author {}; {n} option(s)",
+            name.as_deref().unwrap_or("(none)"),
+            author.as_deref().unwrap_or("(none)")
+        ));
+    }
+}
+
+/// `isready` and its answer, noted in the step.
+fn sync(r: &mut Run) {
+    let seq = r.send("isready");
+    r.wait_noted(seq, Owed::ReadyOk, r.timeouts.answer);
+}
+
+fn declared(r: &Run) -> Vec<OptionDecl> {
+    r.session().map(|s| s.options.clone()).unwrap_or_default()
+}
+
+fn has_option(r: &Run, name: &str) -> bool {
+    declared(r)
+        .iter()
+        .any(|o| o.name.eq_ignore_ascii_case(name))
+}
+
+/// The `setoption` a GUI would send to set `o` to its default (buttons: to press it); `None`
+/// when that cannot be said safely.
+fn setting(o: &OptionDecl) -> Option<String> {
+    let name = &o.name;
+    match &o.kind {
+        OptionType::Button => {
+            // A button does something: pressing one that saves, resets or quits would change
+            // the engine behind the suite's back.
+            let lower = name.to_ascii_lowercase();
+            let risky = ["save", "write", "quit", "exit", "reset", "load"]
+                .iter()
+                .any(|w| lower.contains(w));
+            (!risky).then(|| format!("setoption name {name}"))
+        }
+        OptionType::Spin => {
+            let v = o
+                .default
+                .as_deref()
+                .and_then(|d| d.parse::<i64>().ok())
+                .or(o.min)?;
+            Some(format!("setoption name {name} value {v}"))
+        }
+        OptionType::String => {
+            // An empty string cannot be sent unambiguously (`value` with nothing after it), and
+            // `<empty>` is Stockfish's way of declaring one, a path to any other engine.
+            let d = o
+                .default
+                .as_deref()
+                .filter(|d| !d.trim().is_empty() && *d != "<empty>")?;
+            Some(format!("setoption name {name} value {d}"))
+        }
+        OptionType::Check | OptionType::Combo => {
+            let d = o.default.as_deref().filter(|d| !d.trim().is_empty())?;
+            Some(format!("setoption name {name} value {d}"))
+        }
+        OptionType::Other(_) => None,
+    }
+}
+
+fn options(r: &mut Run, _: &mut State) {
+    let opts = declared(r);
+    if opts.is_empty() {
+        r.not_applicable("the engine declares no option");
+        return;
+    }
+    let kinds = [
+        ("check", OptionType::Check),
+        ("spin", OptionType::Spin),
+        ("combo", OptionType::Combo),
+        ("button", OptionType::Button),
+        ("string", OptionType::String),
+    ];
+    let mut sent = 0;
+    for (kind, t) in kinds {
+        let of_kind: Vec<&OptionDecl> = opts.iter().filter(|o| o.kind == t).collect();
+        if of_kind.is_empty() {
+            r.observe(format!("type {kind}: none declared"));
+            continue;
+        }
+        // UCI_ options mean something to the GUI and other steps set them on purpose.
+        let pick = of_kind
+            .iter()
+            .filter(|o| !o.name.starts_with("UCI_"))
+            .chain(of_kind.iter())
+            .find_map(|o| setting(o));
+        match pick {
+            Some(line) => {
+                r.observe(format!("type {kind}: {line}"));
+                r.send(&line);
+                sent += 1;
+            }
+            None => r.observe(format!(
+                "type {kind}: declared, but no default that can be sent back safely"
+            )),
+        }
+    }
+    if sent == 0 {
+        r.not_applicable("no declared option can be set to its default safely");
+        return;
+    }
+    sync(r);
+}
+
+fn isready_idle(r: &mut Run, _: &mut State) {
+    sync(r);
+}
+
+fn newgame(r: &mut Run, st: &mut State) {
+    if st.chess960_on {
+        r.send("setoption name UCI_Chess960 value false");
+        st.chess960_on = false;
+    }
+    r.send("ucinewgame");
+    sync(r);
+}
+
+/// `go ...` and its `bestmove`, waited for up to `within`.
+fn search(r: &mut Run, go: &str, within: Duration) -> Option<String> {
+    let seq = r.send(go);
+    if r.wait_noted(seq, Owed::BestMove, within) {
+        best(r)
+    } else {
+        None
+    }
+}
+
+/// The last search's `bestmove`.
+fn best(r: &Run) -> Option<String> {
+    r.session()
+        .and_then(|s| s.searches.iter().rev().find_map(|x| x.best.clone()))
+}
+
+fn go_depth(r: &mut Run, _: &mut State) {
+    r.send("position startpos");
+    let t = r.timeouts.search;
+    search(r, "go depth 5", t);
+}
+
+fn go_nodes(r: &mut Run, _: &mut State) {
+    r.send("position startpos moves e2e4 e7e5");
+    let t = r.timeouts.search;
+    search(r, "go nodes 20000", t);
+}
+
+fn go_movetime(r: &mut Run, _: &mut State) {
+    r.send("position startpos moves e2e4");
+    let t = Duration::from_millis(300) + r.timeouts.answer;
+    search(r, "go movetime 300", t);
+}
+
+fn go_clock_increment(r: &mut Run, _: &mut State) {
+    r.send("position startpos moves e2e4 e7e5 g1f3");
+    let t = Duration::from_millis(3000) + r.timeouts.answer;
+    search(r, "go wtime 3000 btime 3000 winc 100 binc 100", t);
+}
+
+fn go_clock_movestogo(r: &mut Run, _: &mut State) {
+    r.send("position startpos moves d2d4 d7d5");
+    let t = Duration::from_millis(3000) + r.timeouts.answer;
+    search(r, "go btime 3000 wtime 3000 movestogo 10", t);
+}
+
+/// Starts an open-ended search (`go infinite`, `go ponder ...`), lets it run, then sends
+/// `end` (`stop`, `ponderhit`) and waits for the `bestmove`.
+fn open_search(r: &mut Run, go: &str, end: &str, within: Duration) {
+    r.send(go);
+    r.pause(THINK);
+    if !r.owes(&Owed::BestMove) {
+        r.observe(format!(
+            "no search running {} ms after `{go}`",
+            THINK.as_millis()
+        ));
+        return;
+    }
+    let seq = r.send(end);
+    r.wait_noted(seq, Owed::BestMove, within);
+}
+
+fn go_infinite_stop(r: &mut Run, _: &mut State) {
+    r.send("position startpos");
+    let t = r.timeouts.answer;
+    open_search(r, "go infinite", "stop", t);
+}
+
+fn isready_searching(r: &mut Run, _: &mut State) {
+    r.send("position startpos moves d2d4");
+    r.send("go infinite");
+    r.pause(THINK);
+    sync(r);
+    if !r.owes(&Owed::BestMove) {
+        r.observe("the search was no longer running after isready");
+        return;
+    }
+    r.pause(THINK);
+    let seq = r.send("stop");
+    let t = r.timeouts.answer;
+    r.wait_noted(seq, Owed::BestMove, t);
+}
+
+fn stop_timed(r: &mut Run, _: &mut State) {
+    r.send("position startpos moves c2c4");
+    let t = r.timeouts.answer;
+    open_search(r, "go movetime 30000", "stop", t);
+}
+
+fn position_fen(r: &mut Run, _: &mut State) {
+    r.send(&format!(
+        "position fen {EN_PASSANT_FEN} moves {EN_PASSANT_MOVE}"
+    ));
+    let t = r.timeouts.search;
+    search(r, "go depth 4", t);
+}
+
+fn position_moves(r: &mut Run, _: &mut State) {
+    r.send(&format!("position startpos moves {LONG_GAME}"));
+    let t = r.timeouts.search;
+    search(r, "go depth 4", t);
+}
+
+fn chess960(r: &mut Run, st: &mut State) {
+    if !has_option(r, "UCI_Chess960") {
+        r.not_applicable("the engine declares no UCI_Chess960 option");
+        return;
+    }
+    r.send("setoption name UCI_Chess960 value true");
+    st.chess960_on = true;
+    r.send("ucinewgame");
+    sync(r);
+    r.send(&format!(
+        "position fen {CHESS960_FEN} moves {CHESS960_MOVES}"
+    ));
+    let t = r.timeouts.search;
+    search(r, "go depth 4", t);
+    r.send("setoption name UCI_Chess960 value false");
+    st.chess960_on = false;
+    r.send("ucinewgame");
+    sync(r);
+}
+
+/// The engine may ponder: `Ponder` on when it has the option (GUIs send it before pondering).
+fn ponder_on(r: &mut Run) {
+    if has_option(r, "Ponder") {
+        r.send("setoption name Ponder value true");
+        sync(r);
+    }
+}
+
+/// The game the ponderhit step ponders in; its last move is the one pondered on.
+const PONDERED: &str = "e2e4 e7e5 g1f3 b8c6";
+
+fn ponderhit(r: &mut Run, st: &mut State) {
+    ponder_on(r);
+    // The position includes the move the engine is pondering on, as the UCI text asks.
+    r.send(&format!("position startpos moves {PONDERED}"));
+    st.pondered = Some(PONDERED.to_owned());
+    let t = Duration::from_millis(2000) + r.timeouts.answer;
+    open_search(
+        r,
+        "go ponder wtime 2000 btime 2000 winc 0 binc 0",
+        "ponderhit",
+        t,
+    );
+}
+
+/// The game after the ponderhit search: its bestmove and the reply the engine expects (its
+/// `ponder` move, else the first legal reply), the position a GUI ponders on next.
+fn next_ponder_position(r: &Run, pondered: &str) -> Option<String> {
+    let (best, ponder) = r.session().and_then(|s| {
+        s.searches
+            .iter()
+            .rev()
+            .find(|x| x.best.is_some())
+            .map(|x| (x.best.clone(), x.ponder_move.clone()))
+    })?;
+    let best = best?;
+    let mut b = ChessBoard::startpos(ChessVariant::Standard).ok()?;
+    for m in pondered.split_whitespace() {
+        b.play_uci(m).ok()?;
+    }
+    b.play_uci(&best).ok()?;
+    let reply = match ponder {
+        Some(p) if b.legal_moves_uci().contains(&p) => p,
+        _ => b.legal_moves_uci().into_iter().min()?,
+    };
+    Some(format!("{pondered} {best} {reply}"))
+}
+
+fn ponder_stop(r: &mut Run, st: &mut State) {
+    match st.pondered.take().and_then(|p| next_ponder_position(r, &p)) {
+        Some(moves) => r.send(&format!("position startpos moves {moves}")),
+        None => {
+            // No game to go on with: a new one.
+            r.send("ucinewgame");
+            sync(r);
+            r.send("position startpos moves d2d4 g8f6 c2c4 e7e6")
+        }
+    };
+    let t = r.timeouts.answer;
+    open_search(r, "go ponder wtime 2000 btime 2000", "stop", t);
+    if has_option(r, "Ponder") {
+        r.send("setoption name Ponder value false");
+        sync(r);
+    }
+}
+
+fn game(r: &mut Run, st: &mut State) {
+    newgame(r, st);
+    let Ok(mut board) = ChessBoard::from_fen(NEAR_MATE_FEN, ChessVariant::Standard, false) else {
+        return;
+    };
+    let mut moves: Vec<String> = Vec::new();
+    let t = r.timeouts.search;
+    for _ in 0..GAME_PLIES {
+        let position = if moves.is_empty() {
+            format!("position fen {NEAR_MATE_FEN}")
+        } else {
+            format!("position fen {NEAR_MATE_FEN} moves {}", moves.join(" "))
+        };
+        r.send(&position);
+        let Some(mv) = search(r, "go depth 6", t) else {
+            return;
+        };
+        if board.play_uci(&mv).is_err() {
+            // The judge says what is wrong with it; a GUI adjudicates the game here.
+            r.observe(format!("the game stops: bestmove {mv} cannot be played"));
+            return;
+        }
+        moves.push(mv);
+        if let Some(end) = board.outcome() {
+            r.observe(format!(
+                "the game ended after {} plies ({}): {}",
+                moves.len(),
+                format!("{:?}", end.reason).to_lowercase(),
+                moves.join(" ")
+            ));
+            return;
+        }
+    }
+    r.observe(format!(
+        "the game was not over after {GAME_PLIES} plies: {}",
+        moves.join(" ")
+    ));
+}
+
+fn quit(r: &mut Run, _: &mut State) {
+    r.send("quit");
+    r.quit_sent();
+    let t = r.timeouts.quit;
+    match r.wait_exit(t) {
+        Some(d) => r.observe(format!("exited {} after quit", super::run::ms(d))),
+        None => r.observe(format!("still running {:.1} s after quit", t.as_secs_f64())),
+    }
+}

@@ -1,0 +1,152 @@
+//! Helpers of the probe tests: `kibitzer probe --format json` run on an engine, its report
+//! validated against docs/probe-report.schema.json, and questions asked of it.
+#![allow(dead_code)]
+
+use crate::common::{kibitzer, schema};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+pub fn script(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/engines")
+        .join(name)
+        .to_str()
+        .expect("utf-8 path")
+        .to_owned()
+}
+
+/// A finished probe: the report, the exit status, the recording and what went to stderr.
+pub struct Probed {
+    pub report: Value,
+    pub status: i32,
+    pub recording: PathBuf,
+    pub stderr: String,
+    _dir: tempfile::TempDir,
+}
+
+/// `kibitzer probe --format json -o REC ARGS... -- ENGINE...`; the report must follow the
+/// schema and name the recording, which must exist.
+pub fn probe(args: &[&str], engine: &[&str]) -> Probed {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("probe.jsonl");
+    let out = kibitzer()
+        .arg("probe")
+        .args(["--format", "json", "-o"])
+        .arg(&rec)
+        .args(args)
+        .arg("--")
+        .args(engine)
+        .output()
+        .expect("run kibitzer probe");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let status = out.status.code().unwrap_or(-1);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "probe of {engine:?}: not JSON ({e}), status {status}; stderr: {stderr}\nstdout: {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    let s = schema::load("probe-report.schema.json");
+    if let Err(e) = schema::validate(&s, &s, &report, "$") {
+        panic!("probe report of {engine:?} breaks its schema: {e}\n{report:#}");
+    }
+    assert_eq!(report["recording"].as_str(), rec.to_str());
+    assert!(rec.is_file(), "the recording is kept");
+    assert_eq!(report["exit_status"].as_i64(), Some(i64::from(status)));
+    Probed {
+        report,
+        status,
+        recording: rec,
+        stderr,
+        _dir: dir,
+    }
+}
+
+impl Probed {
+    pub fn step(&self, id: &str) -> &Value {
+        self.report["steps"]
+            .as_array()
+            .and_then(|s| s.iter().find(|s| s["id"] == id))
+            .unwrap_or_else(|| panic!("no step {id} in {:#}", self.report))
+    }
+
+    pub fn status_of(&self, id: &str) -> &str {
+        self.step(id)["status"].as_str().unwrap_or("")
+    }
+
+    /// Rule ids of the step's findings.
+    pub fn rules_of(&self, id: &str) -> Vec<&str> {
+        self.step(id)["findings"]
+            .as_array()
+            .map(|f| f.iter().filter_map(|f| f["rule"].as_str()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Every rule id in the report, steps and outside.
+    pub fn all_rules(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.report["steps"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|s| s["findings"].as_array().into_iter().flatten())
+            .chain(
+                self.report["other_findings"]
+                    .as_array()
+                    .into_iter()
+                    .flatten(),
+            )
+            .filter_map(|f| f["rule"].as_str())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The step's finding of `rule`, which must be there with `severity`, on a line of the
+    /// step; the finding.
+    pub fn expect(&self, id: &str, rule: &str, severity: &str) -> &Value {
+        let st = self.step(id);
+        let f = st["findings"]
+            .as_array()
+            .and_then(|f| f.iter().find(|f| f["rule"] == rule))
+            .unwrap_or_else(|| {
+                panic!(
+                    "step {id} has no {rule}: {:?}\n{}",
+                    self.rules_of(id),
+                    self.text()
+                )
+            });
+        assert_eq!(f["severity"], severity, "{f}");
+        let line = f["line"].as_u64().expect("a finding of a probe has a line");
+        let lines = &st["lines"];
+        let (a, b) = (lines[0].as_u64().unwrap(), lines[1].as_u64().unwrap());
+        assert!(
+            a <= line && line <= b,
+            "{rule} at line {line}, outside {id}'s {a}..{b}"
+        );
+        assert_eq!(st["status"], "violated", "{id}: {st:#}");
+        f
+    }
+
+    /// Statuses of all steps, `id=status`, for messages.
+    pub fn text(&self) -> String {
+        self.report["steps"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| {
+                format!(
+                    "{} {} {:?}\n",
+                    s["id"].as_str().unwrap_or(""),
+                    s["status"].as_str().unwrap_or(""),
+                    s["findings"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|f| format!("{}@{}", f["rule"], f["line"]))
+                        .collect::<Vec<_>>()
+                )
+            })
+            .collect()
+    }
+}
