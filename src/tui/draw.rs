@@ -279,22 +279,37 @@ fn bytes_line(ev: &Event) -> String {
     s
 }
 
-/// The Debug form of a message without its empty fields: every message type shows, with no
-/// printer to keep in step with the parser.
+/// The message's typed fields, as `decode --format json` gives them in `msg` (one model, one
+/// printer): `depth 10 · score cp 31 · pv e2e4 e7e5`.
 fn fields(msg: &protocol::Msg) -> String {
-    let mut d = format!("{msg:?}");
-    for (pat, with) in [
-        (r#"Some\(Moves\(("[^"]*")\)\)"#, "$1"),
-        (r#"Moves\(("[^"]*")\)"#, "$1"),
-        (r#"\w+: (None|false|\[\]|""), "#, ""),
-        (r#", \w+: (None|false|\[\]|"") \}"#, " }"),
-        (r"Some\(([^()]*)\)", "$1"),
-    ] {
-        if let Ok(re) = regex::Regex::new(pat) {
-            d = re.replace_all(&d, with).into_owned();
+    fn value(v: &serde_json::Value) -> String {
+        match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Array(a) => a.iter().map(value).collect::<Vec<_>>().join(" "),
+            serde_json::Value::Object(o) => o
+                .iter()
+                .map(|(k, v)| match v {
+                    serde_json::Value::Bool(true) => k.clone(),
+                    _ => format!("{k} {}", value(v)),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => other.to_string(),
         }
     }
-    d
+    match serde_json::to_value(msg) {
+        Ok(serde_json::Value::Object(o)) => o
+            .iter()
+            .filter(|(k, _)| k.as_str() != "type")
+            .map(|(k, v)| match v {
+                serde_json::Value::Bool(true) => k.clone(),
+                serde_json::Value::Object(_) => format!("{k} ({})", value(v)),
+                _ => format!("{k} {}", value(v)),
+            })
+            .collect::<Vec<_>>()
+            .join(" · "),
+        _ => String::new(),
+    }
 }
 
 fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
