@@ -14,37 +14,6 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// The SAN moves and the result of the first game of a PGN text.
-fn pgn_moves(pgn: &str) -> (Vec<String>, String) {
-    let movetext: String = pgn
-        .lines()
-        .skip_while(|l| l.starts_with('[') || l.is_empty())
-        .take_while(|l| !l.starts_with('['))
-        .collect::<Vec<_>>()
-        .join(" ");
-    // Drop `{...}` comments, which may span lines and hold spaces.
-    let mut plain = String::new();
-    let mut depth = 0;
-    for c in movetext.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            _ if depth == 0 => plain.push(c),
-            _ => {}
-        }
-    }
-    let mut moves = Vec::new();
-    let mut result = String::new();
-    for t in plain.split_whitespace() {
-        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&t) {
-            result = t.to_owned();
-        } else if !t.ends_with('.') {
-            moves.push(t.to_owned());
-        }
-    }
-    (moves, result)
-}
-
 fn finished(rec: &Path) -> bool {
     std::fs::read_to_string(rec).is_ok_and(|t| t.contains("\"kind\":\"engine_exit\""))
 }
@@ -84,7 +53,7 @@ fn xboard_plays_fairymax_against_fairymax_through_the_proxy() {
     let deadline = Instant::now() + Duration::from_secs(240);
     let game = loop {
         let text = std::fs::read_to_string(&pgn).unwrap_or_default();
-        let (moves, result) = pgn_moves(&text);
+        let (moves, result) = common::pgn_moves(&text);
         if !result.is_empty() {
             break (moves, result);
         }
@@ -118,7 +87,7 @@ fn xboard_plays_fairymax_against_fairymax_through_the_proxy() {
     for side in ["first", "second"] {
         let rec = d.join(format!("{side}.jsonl"));
         let (ours, _) = run_ok(&["export", rec.to_str().unwrap(), "--pgn"]);
-        let (moves, result) = pgn_moves(&ours);
+        let (moves, result) = common::pgn_moves(&ours);
         assert_eq!(
             moves, want_moves,
             "{side}: moves differ from xboard's PGN\n{ours}"

@@ -303,36 +303,6 @@ fn the_engines_stderr_and_exit_are_reproduced() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("uciok"));
 }
 
-/// The SAN moves and the result of the first game of a PGN text (comments dropped).
-fn pgn_moves(pgn: &str) -> (Vec<String>, String) {
-    let movetext: String = pgn
-        .lines()
-        .skip_while(|l| l.starts_with('[') || l.is_empty())
-        .take_while(|l| !l.starts_with('['))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut plain = String::new();
-    let mut depth = 0;
-    for c in movetext.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            _ if depth == 0 => plain.push(c),
-            _ => {}
-        }
-    }
-    let mut moves = Vec::new();
-    let mut result = String::new();
-    for t in plain.split_whitespace() {
-        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&t) {
-            result = t.to_owned();
-        } else if !t.ends_with('.') {
-            moves.push(t.to_owned());
-        }
-    }
-    (moves, result)
-}
-
 /// The real xboard (under xvfb-run) plays one game between `first` and `second` (engine
 /// commands) and saves it to `pgn`; returns its moves and result.
 fn xboard_game(dir: &Path, first: &str, second: &str, pgn: &Path) -> (Vec<String>, String) {
@@ -355,7 +325,7 @@ fn xboard_game(dir: &Path, first: &str, second: &str, pgn: &Path) -> (Vec<String
     let deadline = Instant::now() + Duration::from_secs(240);
     let game = loop {
         let text = std::fs::read_to_string(pgn).unwrap_or_default();
-        let (moves, result) = pgn_moves(&text);
+        let (moves, result) = common::pgn_moves(&text);
         if !result.is_empty() {
             break (moves, result);
         }

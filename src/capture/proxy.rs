@@ -386,14 +386,15 @@ fn target_name(src: Source) -> &'static str {
     }
 }
 
-fn open_recorder(cfg: &ProxyConfig, start: Instant) -> Recorder {
-    let started = chrono::Utc::now();
+/// The header of a session kibitzer runs an engine for (`record`, `replay`, `probe`): this
+/// tool, the start time (now), the engine's command line, the working directory, the pid and
+/// the host.
+pub fn session_header(argv: &[std::ffi::OsString]) -> Header {
     let mut header = Header::new(
         concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
-        started.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true),
+        chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Nanos, true),
     );
-    header.argv = cfg
-        .argv
+    header.argv = argv
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
@@ -404,6 +405,11 @@ fn open_recorder(cfg: &ProxyConfig, start: Instant) -> Recorder {
     header.host = nix::unistd::gethostname()
         .ok()
         .map(|h| h.to_string_lossy().into_owned());
+    header
+}
+
+fn open_recorder(cfg: &ProxyConfig, start: Instant) -> Recorder {
+    let mut header = session_header(&cfg.argv);
     header.label = cfg.label.clone();
     header.protocol = cfg.protocol.clone();
     header.c2w = cfg.c2w.clone();

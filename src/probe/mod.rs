@@ -21,7 +21,6 @@ pub mod uci;
 pub mod verdict;
 
 use crate::protocol::Protocol;
-use crate::recording::Header;
 use crate::replay::driver::Driver;
 use crate::session::Decoder;
 use report::{EngineInfo, ProbeReport, Status, StepReport, Summary, TimeoutsMs};
@@ -74,18 +73,7 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let mut header = Header::new(
-        concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
-        chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Nanos, true),
-    );
-    header.argv = argv.clone();
-    header.cwd = std::env::current_dir()
-        .ok()
-        .map(|p| p.display().to_string());
-    header.pid = Some(std::process::id());
-    header.host = nix::unistd::gethostname()
-        .ok()
-        .map(|h| h.to_string_lossy().into_owned());
+    let mut header = crate::capture::proxy::session_header(&cfg.engine);
     header.label = Some("kibitzer probe".to_owned());
     header.protocol = Some(protocol.name().to_owned());
     // The live decoder keeps the history: the suites read finished searches' bestmoves.

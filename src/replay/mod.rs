@@ -24,7 +24,7 @@ pub mod run;
 pub mod script;
 pub mod searches;
 
-use crate::recording::{Event, Header, ReplayOf};
+use crate::recording::{Event, ReplayOf};
 use crate::rules::Profile;
 use analysis::Analysis;
 use report::{OriginalInfo, ReplayInfo, ReplayReport, Rewrite, Warning};
@@ -236,22 +236,7 @@ fn run_once(
     cfg: &Config,
     on_handshake: &mut dyn FnMut(&crate::session::Session),
 ) -> anyhow::Result<(run::Outcome, Analysis)> {
-    let mut header = Header::new(
-        concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
-        chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Nanos, true),
-    );
-    header.argv = cfg
-        .engine
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    header.cwd = std::env::current_dir()
-        .ok()
-        .map(|p| p.display().to_string());
-    header.pid = Some(std::process::id());
-    header.host = nix::unistd::gethostname()
-        .ok()
-        .map(|h| h.to_string_lossy().into_owned());
+    let mut header = crate::capture::proxy::session_header(&cfg.engine);
     header.protocol = protocol.map(|p| p.name().to_owned());
     header.replay_of = Some(replay_of);
     let driver = driver::Driver::spawn(&cfg.engine, Some(output), &header, protocol)?;

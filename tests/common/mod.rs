@@ -202,3 +202,34 @@ pub fn python_gui(script: &str, rec: &Path, engine: &Path) -> Vec<String> {
         .map(str::to_owned)
         .collect()
 }
+
+/// The SAN moves and the result of the first game of a PGN text (comments dropped).
+pub fn pgn_moves(pgn: &str) -> (Vec<String>, String) {
+    let movetext: String = pgn
+        .lines()
+        .skip_while(|l| l.starts_with('[') || l.is_empty())
+        .take_while(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    // `{...}` comments may span lines and hold spaces.
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let mut moves = Vec::new();
+    let mut result = String::new();
+    for t in plain.split_whitespace() {
+        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&t) {
+            result = t.to_owned();
+        } else if !t.ends_with('.') {
+            moves.push(t.to_owned());
+        }
+    }
+    (moves, result)
+}
