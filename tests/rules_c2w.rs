@@ -353,3 +353,49 @@ fn a_bad_profile_is_an_error_naming_file_and_line() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// A recording made with `record --c2w` carries its profile: `check` holds it to that profile
+/// without `--c2w`, and says so; `--c2w` still chooses another.
+#[test]
+fn check_uses_the_profile_a_recording_was_made_under() {
+    let src =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/fairymax-c2w.jsonl");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(first).unwrap();
+    // The same session, but the profile says the depth command is `depth`: the GUI's `sd 4`
+    // breaks it.
+    let profile = header["c2w"]["text"]
+        .as_str()
+        .unwrap()
+        .replace("EngineCmdSD=sd", "EngineCmdSD=depth");
+    header["c2w"]["text"] = serde_json::Value::String(profile);
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("depth.jsonl");
+    std::fs::write(&rec, format!("{header}\n{rest}")).unwrap();
+    let run = |p: &std::path::Path| {
+        let out = common::kibitzer()
+            .args(["check", "--format", "json"])
+            .arg(p)
+            .output()
+            .unwrap();
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let fired = |r: &serde_json::Value| -> Vec<String> {
+        r["files"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|f| f["rule"].as_str())
+            .filter(|r| r.starts_with("C2W-"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let r = run(&rec);
+    assert_eq!(fired(&r), ["C2W-SD-COMMAND"], "{r}");
+    assert!(r["files"][0]["c2w_from_header"].is_string(), "{r}");
+    // The shipped recording keeps to the profile it carries.
+    let r = run(&src);
+    assert!(fired(&r).is_empty(), "{r}");
+    assert!(r["files"][0]["c2w_from_header"].is_string(), "{r}");
+}

@@ -174,6 +174,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
                 latencies: Vec::new(),
                 skipped_lines: Vec::new(),
                 lost_lines: 0,
+                c2w_from_header: None,
                 counts: Counts::default(),
             },
         };
@@ -253,7 +254,23 @@ fn check_file(
         .retain_history(false)
         .check_pv_moves(!a.no_pv_check);
     let mut judge = Judge::new(profile.clone());
-    if let Some(p) = c2w {
+    // A recording made with `record --c2w` carries its profile: held to it unless `--c2w`
+    // names another.
+    let from_header = match (c2w, input.recording_header().and_then(|h| h.c2w.as_ref())) {
+        (None, Some(note)) => match crate::protocol::c2w::parse(&note.text) {
+            Ok(p) => Some((p, note.file.clone())),
+            Err(_) => {
+                eprintln!(
+                    "kibitzer: {}: the .c2w profile in its header ({}) does not parse; not used",
+                    input.shown(),
+                    note.file
+                );
+                None
+            }
+        },
+        _ => None,
+    };
+    if let Some(p) = c2w.or(from_header.as_ref().map(|(p, _)| p)) {
         judge = judge.with_c2w(p.clone());
     }
     let mut decoded = Decoded::default();
@@ -317,6 +334,7 @@ fn check_file(
         latencies,
         skipped_lines: skipped,
         lost_lines: lost,
+        c2w_from_header: from_header.map(|(_, file)| file),
     })
 }
 
@@ -473,7 +491,10 @@ fn summary(f: &FileReport, profile: &str, c2w: Option<&str>, st: &Style, out: &m
             }
         })
         .collect();
-    let c2w = c2w.map(|c| format!("; c2w {c}")).unwrap_or_default();
+    let c2w = c2w
+        .or(f.c2w_from_header.as_deref())
+        .map(|c| format!("; c2w {c}"))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
         "\n{} ({}; {}; profile {profile}{c2w})",

@@ -49,6 +49,10 @@ pub struct FileReport {
     /// Of those, the lines lost (all but a torn last line): the input is then unreadable in
     /// part and the exit status is 2.
     pub lost_lines: usize,
+    /// The `.c2w` profile this file was held to because its recording was made under it
+    /// (`record --c2w` notes it in the header), when `--c2w` did not name one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub c2w_from_header: Option<String>,
     pub counts: Counts,
 }
 
