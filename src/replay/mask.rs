@@ -15,25 +15,6 @@ const VOLATILE: [&str; 9] = [
     "currmovenumber",
     "currline",
 ];
-const INFO_KEYS: [&str; 17] = [
-    "depth",
-    "seldepth",
-    "time",
-    "nodes",
-    "pv",
-    "multipv",
-    "score",
-    "currmove",
-    "currmovenumber",
-    "hashfull",
-    "nps",
-    "tbhits",
-    "sbhits",
-    "cpuload",
-    "string",
-    "refutation",
-    "currline",
-];
 
 /// An engine line of a search as compared: its reports and its answer, volatile fields
 /// masked; `None` for anything else. Other lines (CECP `#` debug output with its clock, NBoard
@@ -72,7 +53,8 @@ fn mask_info(text: &str) -> Option<String> {
             substantive = true;
             break;
         }
-        if INFO_KEYS.contains(&t) || t == "info" {
+        // The protocol's own keyword list: a second list would drift from the parser's.
+        if crate::protocol::INFO_KEYWORDS.contains(&t) || t == "info" {
             skip = VOLATILE.contains(&t);
             substantive |= matches!(t, "score" | "pv" | "refutation");
         }
@@ -98,6 +80,11 @@ mod tests {
             None
         );
         assert_eq!(mask_info("info nps 100000 hashfull 10"), None);
+        // `wdl` is a keyword of its own, not part of a masked field before it.
+        assert_eq!(
+            mask_info("info depth 3 hashfull 0 wdl 1 998 1 score cp 5").as_deref(),
+            Some("info depth 3 wdl 1 998 1 score cp 5")
+        );
         assert_eq!(
             mask_info("info string NNUE enabled time 5").as_deref(),
             Some("info string NNUE enabled time 5")
