@@ -10,7 +10,6 @@
 mod common;
 
 use common::{engine, kibitzer, run_ok};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -20,7 +19,6 @@ fn finished(rec: &Path) -> bool {
 
 #[test]
 fn xboard_plays_fairymax_against_fairymax_through_the_proxy() {
-    let xboard = engine("xboard");
     let fairymax = engine("fairymax");
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -33,44 +31,8 @@ fn xboard_plays_fairymax_against_fairymax_through_the_proxy() {
         )
     };
     let pgn = d.join("xboard.pgn");
-    // `env -i`: the engines and xboard see a small, fixed environment (xboard passes its own
-    // to the engines). xboard stays up after the match under -noGUI, so the test ends it once
-    // the PGN holds the result.
-    let mut child = std::process::Command::new("xvfb-run")
-        .env_clear()
-        .env("PATH", "/usr/games:/usr/bin:/bin")
-        .env("HOME", d)
-        .args(["-a"])
-        .arg(&xboard)
-        .args(["-fcp", &cp("first"), "-scp", &cp("second")])
-        .args(["-mg", "1", "-tc", "0:05", "-noGUI", "-saveGameFile"])
-        .arg(&pgn)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("xvfb-run (apt-get install xvfb xauth xboard)");
-    let deadline = Instant::now() + Duration::from_secs(240);
-    let game = loop {
-        let text = std::fs::read_to_string(&pgn).unwrap_or_default();
-        let (moves, result) = common::pgn_moves(&text);
-        if !result.is_empty() {
-            break (moves, result);
-        }
-        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
-            let _ = nix::sys::signal::killpg(
-                nix::unistd::Pid::from_raw(child.id() as i32),
-                nix::sys::signal::Signal::SIGKILL,
-            );
-            panic!("xboard saved no finished game within 240 s: {text}");
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    };
-    let _ = nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGTERM,
-    );
-    let _ = child.wait();
+    // `env -i`-like: xboard and the engines see a small, fixed environment.
+    let game = common::xboard_game(d, &cp("first"), &cp("second"), &pgn);
     let deadline = Instant::now() + Duration::from_secs(30);
     for side in ["first", "second"] {
         let rec = d.join(format!("{side}.jsonl"));

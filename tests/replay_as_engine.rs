@@ -303,51 +303,6 @@ fn the_engines_stderr_and_exit_are_reproduced() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("uciok"));
 }
 
-/// The real xboard (under xvfb-run) plays one game between `first` and `second` (engine
-/// commands) and saves it to `pgn`; returns its moves and result.
-fn xboard_game(dir: &Path, first: &str, second: &str, pgn: &Path) -> (Vec<String>, String) {
-    use std::os::unix::process::CommandExt;
-    let xboard = engine("xboard");
-    let mut child = Command::new("xvfb-run")
-        .env_clear()
-        .env("PATH", "/usr/games:/usr/bin:/bin")
-        .env("HOME", dir)
-        .args(["-a"])
-        .arg(&xboard)
-        .args(["-fcp", first, "-scp", second])
-        .args(["-mg", "1", "-tc", "0:05", "-noGUI", "-saveGameFile"])
-        .arg(pgn)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("xvfb-run (apt-get install xvfb xauth xboard)");
-    let deadline = Instant::now() + Duration::from_secs(240);
-    let game = loop {
-        let text = std::fs::read_to_string(pgn).unwrap_or_default();
-        let (moves, result) = common::pgn_moves(&text);
-        if !result.is_empty() {
-            break (moves, result);
-        }
-        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
-            let _ = nix::sys::signal::killpg(
-                nix::unistd::Pid::from_raw(child.id() as i32),
-                nix::sys::signal::Signal::SIGKILL,
-            );
-            panic!("xboard saved no finished game within 240 s: {text}");
-        }
-        // Polls a file xboard writes once the game is over; nothing races it.
-        std::thread::sleep(Duration::from_millis(250));
-    };
-    // xboard stays up after the match under -noGUI.
-    let _ = nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGTERM,
-    );
-    let _ = child.wait();
-    game
-}
-
 #[test]
 fn xboard_plays_the_recorded_game_again_against_two_stand_ins_with_no_engine() {
     let dir = tempfile::tempdir().unwrap();
@@ -355,7 +310,7 @@ fn xboard_plays_the_recorded_game_again_against_two_stand_ins_with_no_engine() {
     let kib = kibitzer_bin();
     let fairymax = engine("fairymax");
     let rec = |side: &str| d.join(format!("{side}.jsonl"));
-    let recorded = xboard_game(
+    let recorded = common::xboard_game(
         d,
         &format!(
             "{kib} record -o {} -- {}",
@@ -373,7 +328,7 @@ fn xboard_plays_the_recorded_game_again_against_two_stand_ins_with_no_engine() {
     // Fairy-Max's moves now come from the recordings; xboard interrupts its engines with
     // SIGINT before each move, which the stand-ins live through as Fairy-Max did. Twice the
     // recorded speed keeps them well inside xboard's clock on a busy machine.
-    let replayed = xboard_game(
+    let replayed = common::xboard_game(
         d,
         &format!(
             "{kib} replay --as-engine --speed 2 {}",

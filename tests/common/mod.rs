@@ -233,3 +233,49 @@ pub fn pgn_moves(pgn: &str) -> (Vec<String>, String) {
     }
     (moves, result)
 }
+
+/// The real xboard (under xvfb-run) plays one game between `first` and `second` (engine
+/// commands) and saves it to `pgn`; returns its moves and result.
+pub fn xboard_game(dir: &Path, first: &str, second: &str, pgn: &Path) -> (Vec<String>, String) {
+    use std::os::unix::process::CommandExt;
+    use std::time::Instant;
+    let xboard = engine("xboard");
+    let mut child = Command::new("xvfb-run")
+        .env_clear()
+        .env("PATH", "/usr/games:/usr/bin:/bin")
+        .env("HOME", dir)
+        .args(["-a"])
+        .arg(&xboard)
+        .args(["-fcp", first, "-scp", second])
+        .args(["-mg", "1", "-tc", "0:05", "-noGUI", "-saveGameFile"])
+        .arg(pgn)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("xvfb-run (apt-get install xvfb xauth xboard)");
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let game = loop {
+        let text = std::fs::read_to_string(pgn).unwrap_or_default();
+        let (moves, result) = pgn_moves(&text);
+        if !result.is_empty() {
+            break (moves, result);
+        }
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(child.id() as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+            panic!("xboard saved no finished game within 240 s: {text}");
+        }
+        // Polls a file xboard writes once the game is over; nothing races it.
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    // xboard stays up after the match under -noGUI.
+    let _ = nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    );
+    let _ = child.wait();
+    game
+}
