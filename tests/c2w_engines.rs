@@ -337,10 +337,12 @@ fn faulty_guis_are_caught_by_the_rule_they_break() {
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-    // Every rule of the family has its faulty GUI.
+    // Every rule of the family has its faulty GUI, but for the one an engine alone breaks:
+    // Fairy-Max answers every hint (tests/probe_c2w.rs catches C2W-HINT-SILENT with a scripted
+    // engine that does not).
     let ids: Vec<&str> = kibitzer::rules::RULES
         .iter()
-        .filter(|r| r.id.starts_with("C2W-"))
+        .filter(|r| r.id.starts_with("C2W-") && r.id != "C2W-HINT-SILENT")
         .map(|r| r.id)
         .collect();
     for id in ids {

@@ -208,6 +208,20 @@ fn table() -> Vec<Case> {
             (EDIT, "0.030 > hint\n0.040 < Hint: e2e4\n"),
         ),
         case(
+            "C2W-HINT-SILENT",
+            "the declared hint gets no Hint: before the GUI's next command",
+            (
+                EDIT,
+                &format!("{think}0.100 < move e7e5\n0.200 > hint\n2.200 > force\n"),
+            ),
+            (
+                EDIT,
+                &format!(
+                    "{think}0.100 < move e7e5\n0.200 > hint\n0.210 < Hint: g1f3\n2.200 > force\n"
+                ),
+            ),
+        ),
+        case(
             "C2W-DRAW-UNDECLARED",
             "draw without EngineCmdDraw",
             (EDIT, &format!("{think}0.100 < move e7e5\n0.200 > draw\n")),

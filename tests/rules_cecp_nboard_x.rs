@@ -870,6 +870,13 @@ fn cecp_time_control_cases() -> Vec<Case> {
             .near(cecp(
                 "0.040 > level 40 5 0\n1.000 > usermove e2e4\n1.500 < move e7e5",
             )),
+        case("CECP-TC-SEMANTICS", "st in one game, level in the next")
+            .fires(cecp(
+                "0.030 > st 1\n0.040 > usermove e2e4\n0.900 < move e7e5\n1.000 > level 40 5 0\n1.100 > usermove d2d4\n2.000 < move d7d5",
+            ))
+            .near(cecp(
+                "0.030 > st 1\n0.040 > usermove e2e4\n0.900 < move e7e5\n1.000 > new\n1.010 > level 40 5 0\n1.100 > usermove d2d4\n3.500 < move d7d5",
+            )),
         case(
             "CECP-LEVEL-EVERY-MOVE",
             "the same level before the second move",

@@ -272,6 +272,7 @@ fn check_file(
     };
     if let Some(p) = c2w.or(from_header.as_ref().map(|(p, _)| p)) {
         judge = judge.with_c2w(p.clone());
+        decoder = decoder.with_fen_command(p.fen_command.clone());
     }
     let mut decoded = Decoded::default();
     let mut findings: Vec<Finding> = Vec::new();

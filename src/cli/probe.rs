@@ -21,9 +21,19 @@ use std::time::Duration;
 #[derive(Args)]
 #[command(arg_required_else_help = true)]
 pub struct ProbeArgs {
-    /// The engine, after `--`: command and arguments, run without a shell
-    #[arg(last = true, value_name = "ENGINE", required = true)]
+    /// The engine, after `--`: command and arguments, run without a shell (with --c2w: the
+    /// profile's engine unless one is given here)
+    #[arg(last = true, value_name = "ENGINE", required_unless_present = "c2w")]
     engine: Vec<OsString>,
+    /// Drive the engine as Chess Academy does under this `.c2w` profile (positions, clocks,
+    /// ?, hint, draw and hash in the profile's forms) and judge it by the C2W- rules too: do
+    /// the profile and the engine agree? Starts the engine the profile names.
+    #[arg(long, value_name = "PROFILE.c2w")]
+    c2w: Option<PathBuf>,
+    /// With --c2w: the directory standing for Chess Academy's own, against which a relative
+    /// EnginePath is resolved (default: the profile's directory)
+    #[arg(long, value_name = "DIR", requires = "c2w")]
+    c2w_home: Option<PathBuf>,
     /// The engine's protocol; detected when not given (uci, then xboard, then nboard)
     #[arg(long, value_name = "PROTOCOL")]
     protocol: Option<String>,
@@ -84,8 +94,23 @@ fn parse_secs(s: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("`{s}` is not a positive number of seconds"))
 }
 
-pub fn run(a: ProbeArgs) -> Result<i32> {
-    let protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
+pub fn run(mut a: ProbeArgs) -> Result<i32> {
+    let mut protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
+    let mut dir = None;
+    let mut c2w = None;
+    if let Some(path) = &a.c2w {
+        let loaded = super::c2w::load(path)?;
+        if protocol.is_some_and(|p| p != crate::protocol::Protocol::Cecp) {
+            bail!("--c2w: Chess Academy profiles drive WinBoard (xboard) engines only");
+        }
+        protocol = Some(crate::protocol::Protocol::Cecp);
+        if a.engine.is_empty() {
+            let cmd = super::c2w::engine_command(&loaded, a.c2w_home.as_deref())?;
+            a.engine = cmd.argv;
+            dir = Some(cmd.dir);
+        }
+        c2w = Some(loaded);
+    }
     let Some(program) = a.engine.first() else {
         bail!("no engine command given after --");
     };
@@ -103,12 +128,9 @@ pub fn run(a: ProbeArgs) -> Result<i32> {
             ))
         }
     };
-    let cfg = Config {
-        engine: a.engine.clone(),
-        protocol,
-        output,
-        timeouts: Timeouts::from_answer(a.timeout),
-        cecp: cecp::Style {
+    let style = match &c2w {
+        Some(l) => cecp::Style::from_profile(&l.profile),
+        None => cecp::Style {
             position: match a.cecp_position {
                 CecpPosition::Auto => cecp::PositionSetup::Auto,
                 CecpPosition::Setboard => cecp::PositionSetup::Setboard,
@@ -119,7 +141,17 @@ pub fn run(a: ProbeArgs) -> Result<i32> {
                 CecpClock::St => cecp::ClockFamily::St,
             },
             move_now: true,
+            profile: None,
         },
+    };
+    let cfg = Config {
+        engine: a.engine.clone(),
+        protocol,
+        output,
+        timeouts: Timeouts::from_answer(a.timeout),
+        cecp: style,
+        dir,
+        c2w: c2w.as_ref().map(super::c2w::Loaded::note),
     };
     let report = match crate::probe::probe(&cfg) {
         Ok(r) => r,

@@ -9,11 +9,12 @@ use super::positions::{
 };
 use super::run::{Run, Step, ms};
 use crate::game::chess::{ChessBoard, ChessVariant};
+use crate::protocol::c2w::{Command, EngineProfile, InitPosition};
 use crate::session::{Handshake, Mover, Owed, Session};
 use std::time::{Duration, Instant};
 
 /// How a GUI sets up a position.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum PositionSetup {
     /// `setboard FEN` when the engine declares `setboard=1`, else `edit` (what xboard does).
     #[default]
@@ -22,30 +23,51 @@ pub enum PositionSetup {
     Setboard,
     /// Always `edit` ... `.`.
     Edit,
+    /// A FEN command of the GUI's own (a `.c2w` profile's `EngineCmdSB`): `WORD FEN`, or with
+    /// `\n` the word alone and then the FEN's elements one a line.
+    FenCommand(Command),
+    /// The GUI sets up no position (`EngineInitPos=0`).
+    Never,
 }
 
 /// A time control the GUI sets before `go`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Clock {
-    /// `sd DEPTH` alone.
-    Depth(u32),
-    /// `st SECONDS`.
-    SecondsPerMove(u32),
-    /// `level MOVES BASE INC`, then `time` and `otim` (centiseconds) before `go`.
+    /// `sd DEPTH` alone (or the profile's word for it).
+    Depth { word: String, depth: u32 },
+    /// `st SECONDS` (or the profile's word for it).
+    SecondsPerMove { word: String, seconds: u32 },
+    /// `level MOVES BASE INC`, then `time` and `otim` (centiseconds) before `go` when the
+    /// GUI sends them. `base_s`: the base in seconds, the engine's whole clock without `time`.
     Level {
         moves: u32,
         base: String,
+        base_s: u32,
         inc: u32,
         time_cs: u32,
     },
 }
 
 impl Clock {
+    fn depth(word: &str, depth: u32) -> Clock {
+        Clock::Depth {
+            word: word.to_owned(),
+            depth,
+        }
+    }
+
+    fn per_move(word: &str, seconds: u32) -> Clock {
+        Clock::SecondsPerMove {
+            word: word.to_owned(),
+            seconds,
+        }
+    }
+
     /// What the GUI sends once per game: `sd`, `st` or `level`.
     fn setup(&self) -> String {
         match self {
-            Clock::Depth(d) => format!("sd {d}"),
-            Clock::SecondsPerMove(s) => format!("st {s}"),
+            Clock::Depth { word, depth } => format!("{word} {depth}"),
+            Clock::SecondsPerMove { word, seconds } => format!("{word} {seconds}"),
             Clock::Level {
                 moves, base, inc, ..
             } => format!("level {moves} {base} {inc}"),
@@ -53,10 +75,10 @@ impl Clock {
     }
 
     /// What the GUI sends before every `go` and every move the engine answers: the clocks,
-    /// only to an engine that did not refuse them (`time=0`).
-    fn before_move(&self, time_feature: bool) -> Vec<String> {
+    /// when it sends them at all.
+    fn before_move(&self, send_time: bool) -> Vec<String> {
         match self {
-            Clock::Level { time_cs, .. } if time_feature => {
+            Clock::Level { time_cs, .. } if send_time => {
                 vec![format!("time {time_cs}"), format!("otim {time_cs}")]
             }
             _ => Vec::new(),
@@ -64,26 +86,28 @@ impl Clock {
     }
 
     /// How long the move may take at most, as far as this clock says.
-    fn allowed(&self, t: &super::run::Timeouts) -> Duration {
+    fn allowed(&self, t: &super::run::Timeouts, send_time: bool) -> Duration {
         match self {
-            Clock::Depth(_) => t.search,
-            Clock::SecondsPerMove(s) => Duration::from_secs(u64::from(*s)) + t.answer,
-            Clock::Level { time_cs, .. } => {
+            Clock::Depth { .. } => t.search,
+            Clock::SecondsPerMove { seconds, .. } => {
+                Duration::from_secs(u64::from(*seconds)) + t.answer
+            }
+            Clock::Level { time_cs, .. } if send_time => {
                 Duration::from_millis(u64::from(*time_cs) * 10) + t.answer
             }
+            Clock::Level { base_s, .. } => Duration::from_secs(u64::from(*base_s)) + t.answer,
         }
     }
 
-    fn describe(&self) -> String {
+    fn describe(&self, send_time: bool) -> String {
         let mut v = vec![self.setup()];
-        v.extend(self.before_move(true));
+        v.extend(self.before_move(send_time));
         format!("`{}`", v.join("`, `"))
     }
 }
 
 /// Which of CECP's two exclusive time controls the GUI uses in a session (`sd` goes with
-/// either). The judge holds a session that mixes them to CECP-TC-SEMANTICS, so a probe run
-/// tries one family: `--cecp-clock`.
+/// either): `--cecp-clock`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ClockFamily {
     /// `level MPS BASE INC` with `time`/`otim` before each move: what xboard does by default.
@@ -100,6 +124,9 @@ pub struct Style {
     pub clock: ClockFamily,
     /// Send `?` (move now) during a search.
     pub move_now: bool,
+    /// Chess Academy under this `.c2w` profile: its commands and forms wherever the profile
+    /// has a key (`None`: xboard's habits).
+    pub profile: Option<EngineProfile>,
 }
 
 impl Default for Style {
@@ -109,59 +136,239 @@ impl Default for Style {
             position: PositionSetup::Auto,
             clock: ClockFamily::Level,
             move_now: true,
+            profile: None,
         }
     }
 }
 
+/// `KEY=VALUE (line N)`: the profile's key a choice follows.
+fn profile_key(p: &EngineProfile, key: &str, value: &str) -> String {
+    match p.line_of(key) {
+        Some(l) => format!("{key}={value} (profile line {l})"),
+        None => format!("{key}={value}"),
+    }
+}
+
 impl Style {
+    /// Chess Academy's way under `p`: positions per `EngineInitPos`/`EngineCmdSB`, `?` only
+    /// with `EngineMoveNow=1`, `level` in the form of `EngineTypeOfCmdLevel` (with `time` only
+    /// when it has 4), `st`/`sd` with the profile's words and only when declared.
+    pub fn from_profile(p: &EngineProfile) -> Style {
+        let position = match (p.init_position, &p.fen_command) {
+            (Some(InitPosition::FenCommand), Some(c)) => PositionSetup::FenCommand(c.clone()),
+            (Some(InitPosition::Edit), _) => PositionSetup::Edit,
+            _ => PositionSetup::Never,
+        };
+        Style {
+            position,
+            clock: ClockFamily::Level,
+            move_now: p.move_now == Some(true),
+            profile: Some(p.clone()),
+        }
+    }
+
+    /// What the style does, a line per choice: the report card's account of how a profile
+    /// drove the engine.
+    pub fn describe(&self) -> Vec<String> {
+        let Some(p) = &self.profile else {
+            return Vec::new();
+        };
+        let mut v = Vec::new();
+        v.push(match &self.position {
+            PositionSetup::FenCommand(c) if c.own_line => format!(
+                "positions: `{}` alone, then the FEN one element a line ({})",
+                c.word,
+                profile_key(p, "EngineCmdSB", &format!("{}\\n", c.word))
+            ),
+            PositionSetup::FenCommand(c) => format!(
+                "positions: `{} FEN` ({})",
+                c.word,
+                profile_key(p, "EngineCmdSB", &c.word)
+            ),
+            PositionSetup::Edit => format!(
+                "positions: edit ({} without EngineCmdSB)",
+                profile_key(p, "EngineInitPos", "1")
+            ),
+            _ => match p.init_position {
+                Some(_) => format!(
+                    "positions: none set up ({})",
+                    profile_key(p, "EngineInitPos", "0")
+                ),
+                None => "positions: none set up (no EngineInitPos)".to_owned(),
+            },
+        });
+        v.push(match p.level_type {
+            Some(f) => format!(
+                "level: {} ({}); time/otim {}",
+                self.level(40, 60, 0, 0).setup(),
+                profile_key(p, "EngineTypeOfCmdLevel", &f.raw.to_string()),
+                if f.time_command {
+                    "sent (4)"
+                } else {
+                    "not sent (no 4)"
+                }
+            ),
+            None => "level: xboard's forms (no EngineTypeOfCmdLevel); time/otim unless the engine says time=0".to_owned(),
+        });
+        for (key, cmd, what) in [
+            ("EngineCmdST", &p.st_cmd, "seconds per move"),
+            ("EngineCmdSD", &p.sd_cmd, "search depth"),
+            ("EngineCmdHint", &p.hint_cmd, "hint"),
+            ("EngineCmdDraw", &p.draw_cmd, "draw"),
+        ] {
+            v.push(match cmd {
+                Some(w) => format!("{what}: `{w}` ({})", profile_key(p, key, w)),
+                None => format!("{what}: never sent (no {key})"),
+            });
+        }
+        v.push(match p.move_now {
+            Some(true) => format!("move now: `?` ({})", profile_key(p, "EngineMoveNow", "1")),
+            Some(false) => format!(
+                "move now: never sent ({})",
+                profile_key(p, "EngineMoveNow", "0")
+            ),
+            None => "move now: never sent (no EngineMoveNow)".to_owned(),
+        });
+        v.push(match (p.hash_cmd_type, hash_line(p)) {
+            (Some(t), Some(lines)) => format!(
+                "hash: `{}` ({})",
+                lines.join("` + `"),
+                profile_key(p, "EngineTypeOfCmdHash", &t.code().to_string())
+            ),
+            (Some(t), None) => format!(
+                "hash: not on the wire ({}: on the command line or in an ini file)",
+                profile_key(p, "EngineTypeOfCmdHash", &t.code().to_string())
+            ),
+            (None, _) => "hash: never sent (no EngineTypeOfCmdHash)".to_owned(),
+        });
+        v
+    }
+
+    /// A `level` of `moves` moves in `base_s` seconds (increment `inc`), in the GUI's form,
+    /// with `time_cs` on the engine's clock.
+    fn level(&self, moves: u32, base_s: u32, inc: u32, time_cs: u32) -> Clock {
+        let minutes = base_s.div_ceil(60).max(1);
+        let flags = self.profile.as_ref().and_then(|p| p.level_type);
+        let (moves, base, base_s) = match flags {
+            // "level 0 time 0" only: the base in minutes, no moves per session.
+            Some(f) if f.base_inc_only => (0, minutes.to_string(), minutes * 60),
+            Some(f) if f.level_seconds => {
+                (moves, format!("{}:{:02}", base_s / 60, base_s % 60), base_s)
+            }
+            Some(_) => (moves, minutes.to_string(), minutes * 60),
+            None if base_s.is_multiple_of(60) => (moves, (base_s / 60).to_string(), base_s),
+            None => (moves, format!("{}:{:02}", base_s / 60, base_s % 60), base_s),
+        };
+        let inc = if flags.is_some_and(|f| f.base_inc_only) {
+            0
+        } else {
+            inc
+        };
+        Clock::Level {
+            moves,
+            base,
+            base_s,
+            inc,
+            time_cs,
+        }
+    }
+
+    /// Whether `time`/`otim` go before moves: the profile's 4 when it has
+    /// `EngineTypeOfCmdLevel`, else unless the engine said `time=0`.
+    fn sends_time(&self, r: &Run) -> bool {
+        match self.profile.as_ref().and_then(|p| p.level_type) {
+            Some(f) => f.time_command,
+            None => on(r, "time", true),
+        }
+    }
+
     /// The clock of the searches that are not about clocks (positions, the game, pondering).
     fn search(&self) -> Clock {
         match self.clock {
-            ClockFamily::Level => Clock::Level {
-                moves: 40,
-                base: "0:10".to_owned(),
-                inc: 0,
-                time_cs: 1000,
-            },
-            ClockFamily::St => Clock::SecondsPerMove(1),
+            ClockFamily::St if self.profile.is_none() => Clock::per_move("st", 1),
+            _ => self.level(40, 10, 0, 1000),
         }
     }
 
     /// A search long enough for a command to arrive while it runs (about 1.5 s).
     fn long(&self) -> Clock {
         match self.clock {
-            ClockFamily::Level => Clock::Level {
-                moves: 40,
-                base: "5".to_owned(),
-                inc: 0,
-                time_cs: 6000,
-            },
-            ClockFamily::St => Clock::SecondsPerMove(2),
+            ClockFamily::St if self.profile.is_none() => Clock::per_move("st", 2),
+            // xboard's: five minutes, a minute left.
+            _ if self.profile.is_none() => self.level(40, 300, 0, 6000),
+            _ => self.level(40, 60, 0, 6000),
         }
     }
 
-    /// The time-control forms the clock step tries, one search each.
+    /// The time-control forms the clock step tries, one search each (after `new`).
     fn forms(&self) -> Vec<Clock> {
-        let mut v = vec![Clock::Depth(3)];
-        match self.clock {
-            ClockFamily::Level => {
-                v.push(Clock::Level {
-                    moves: 40,
-                    base: "0:30".to_owned(),
-                    inc: 0,
-                    time_cs: 3000,
-                });
-                v.push(Clock::Level {
-                    moves: 0,
-                    base: "1".to_owned(),
-                    inc: 1,
-                    time_cs: 500,
-                });
+        // The depth limit last: an engine that keeps it past `new` (Fairy-Max does) would
+        // make every later search a depth-3 one.
+        let Some(p) = &self.profile else {
+            let mut v = Vec::new();
+            match self.clock {
+                ClockFamily::Level => {
+                    v.push(self.level(40, 30, 0, 3000));
+                    v.push(self.level(0, 60, 1, 500));
+                }
+                ClockFamily::St => v.push(Clock::per_move("st", 1)),
             }
-            ClockFamily::St => v.push(Clock::SecondsPerMove(1)),
+            v.push(Clock::depth("sd", 3));
+            return v;
+        };
+        let mut v = Vec::new();
+        if let Some(w) = &p.st_cmd {
+            v.push(Clock::per_move(w, 1));
+        }
+        match p.level_type {
+            None => {
+                v.push(self.level(40, 30, 0, 3000));
+                v.push(self.level(0, 60, 1, 500));
+            }
+            Some(f) => {
+                if f.base_inc_only {
+                    v.push(self.level(0, 60, 0, 3000));
+                }
+                if f.level_seconds {
+                    v.push(self.level(40, 30, 0, 3000));
+                }
+                if f.level_minutes || (!f.level_seconds && !f.base_inc_only) {
+                    v.push(Clock::Level {
+                        moves: 40,
+                        base: "1".to_owned(),
+                        base_s: 60,
+                        inc: 0,
+                        time_cs: 3000,
+                    });
+                }
+            }
+        }
+        if let Some(w) = &p.sd_cmd {
+            v.push(Clock::depth(w, 3));
         }
         v
     }
+}
+
+/// The lines of the profile's hash command for 16 MB, when it goes on the wire.
+fn hash_line(p: &EngineProfile) -> Option<Vec<String>> {
+    let t = p.hash_cmd_type?;
+    if !t.on_the_wire() {
+        return None;
+    }
+    let word = p.hash_cmd.as_ref().map_or("hash", |c| c.word.as_str());
+    // The size in the unit of each form: 16 MB, or 2^18 entries where the text counts
+    // entries (ColChess, SSECHESS) and Fortress's `brain N` (2^(N-1) * 32 KB).
+    let size = match t.code() {
+        11 => "16M".to_owned(),
+        16 | 33 => "18".to_owned(),
+        32 => "10".to_owned(),
+        _ => "16".to_owned(),
+    };
+    Some(match &p.hash_cmd {
+        Some(c) if c.own_line => vec![word.to_owned(), size],
+        _ => vec![format!("{word} {size}")],
+    })
 }
 
 /// Features a GUI knows (protocol version 2); anything else is rejected. `san=1` is rejected
@@ -207,7 +414,34 @@ impl State {
     }
 }
 
-pub fn suite() -> Vec<Step<State>> {
+/// The suite for a style: a `.c2w` profile's style adds its own commands (hint, draw, hash).
+pub fn suite(style: &Style) -> Vec<Step<State>> {
+    let mut steps = base_suite();
+    if style.profile.is_some() {
+        let quit = steps.pop();
+        steps.extend([
+            Step {
+                id: "c2w.hash",
+                title: "the profile's hash command, in its form, while idle",
+                run: hash,
+            },
+            Step {
+                id: "c2w.hint",
+                title: "the profile's hint command after the engine's move -> Hint: MOVE",
+                run: hint,
+            },
+            Step {
+                id: "c2w.draw",
+                title: "the profile's draw command (the opponent offers a draw), then a move",
+                run: draw,
+            },
+        ]);
+        steps.extend(quit);
+    }
+    steps
+}
+
+fn base_suite() -> Vec<Step<State>> {
     vec![
         Step {
             id: "cecp.handshake",
@@ -433,7 +667,11 @@ fn option_setting(decl: &str) -> Option<(String, String)> {
     Some((kind, line))
 }
 
-fn options(r: &mut Run, _: &mut State) {
+fn options(r: &mut Run, st: &mut State) {
+    if st.style.profile.is_some() {
+        r.not_applicable("a .c2w profile has no key for engine options: Chess Academy sets none");
+        return;
+    }
     let decls: Vec<String> = r
         .session()
         .map(|s| {
@@ -516,13 +754,18 @@ fn set_clock(r: &mut Run, c: &Clock) {
     r.send(&c.setup());
 }
 
-/// The clocks before a move, then `go` and the engine's move.
-fn go_on(r: &mut Run, c: &Clock) -> Option<String> {
-    let time = on(r, "time", true);
+/// The clocks before a move, as the style sends them; how long the move may take.
+fn clocks_before_move(r: &mut Run, st: &State, c: &Clock) -> Duration {
+    let time = st.style.sends_time(r);
     for line in c.before_move(time) {
         r.send(&line);
     }
-    let t = c.allowed(&r.timeouts);
+    c.allowed(&r.timeouts, time)
+}
+
+/// The clocks before a move, then `go` and the engine's move.
+fn go_on(r: &mut Run, st: &State, c: &Clock) -> Option<String> {
+    let t = clocks_before_move(r, st, c);
     go(r, t)
 }
 
@@ -534,8 +777,9 @@ fn go_clocks(r: &mut Run, st: &mut State) {
         r.send("new");
         set_clock(r, &c);
         r.send("post");
-        r.observe(format!("under {}:", c.describe()));
-        go_on(r, &c);
+        let time = st.style.sends_time(r);
+        r.observe(format!("under {}:", c.describe(time)));
+        go_on(r, st, &c);
     }
 }
 
@@ -547,32 +791,34 @@ fn ping_thinking(r: &mut Run, st: &mut State) {
     r.send("new");
     let c = st.style.long();
     set_clock(r, &c);
-    let time = on(r, "time", true);
-    for line in c.before_move(time) {
-        r.send(&line);
-    }
+    let t = clocks_before_move(r, st, &c);
     // At once: the engine is thinking for sure (an engine that answers before the move
     // answers at once too).
     let go_seq = r.send("go");
     let n = r.next_ping();
     let seq = r.send(&format!("ping {n}"));
-    let t = c.allowed(&r.timeouts);
     r.wait_noted(go_seq, Owed::Move, t);
     r.wait_noted(seq, Owed::Pong(n.to_string()), t);
 }
 
 fn move_now(r: &mut Run, st: &mut State) {
     if !st.style.move_now {
-        r.not_applicable("the GUI style sends no ? (move now)");
+        r.not_applicable(match &st.style.profile {
+            Some(p) => format!(
+                "the GUI sends no ? (move now): {}",
+                match p.move_now {
+                    Some(false) => profile_key(p, "EngineMoveNow", "0"),
+                    _ => "the profile has no EngineMoveNow".to_owned(),
+                }
+            ),
+            None => "the GUI style sends no ? (move now)".to_owned(),
+        });
         return;
     }
     r.send("new");
     let c = st.style.long();
     set_clock(r, &c);
-    let time = on(r, "time", true);
-    for line in c.before_move(time) {
-        r.send(&line);
-    }
+    let t = clocks_before_move(r, st, &c);
     let seq = r.send("go");
     r.pause(Duration::from_millis(300));
     if !r.owes(&Owed::Move) {
@@ -581,7 +827,6 @@ fn move_now(r: &mut Run, st: &mut State) {
     }
     let began = Instant::now();
     r.send("?");
-    let t = c.allowed(&r.timeouts);
     if r.wait(seq, Owed::Move, t).is_some() {
         r.observe(format!("move {} after ?", ms(began.elapsed())));
     }
@@ -600,10 +845,23 @@ enum SetUp {
 
 /// Sets up `fen` the way the style says.
 fn set_position(r: &mut Run, st: &State, fen: &str, variant: ChessVariant) -> SetUp {
-    let setboard = match st.style.position {
+    let setboard = match &st.style.position {
         PositionSetup::Setboard => true,
         PositionSetup::Edit => false,
         PositionSetup::Auto => on(r, "setboard", false),
+        PositionSetup::Never => return SetUp::Cannot,
+        PositionSetup::FenCommand(c) if c.own_line => {
+            r.send(&c.word);
+            // The FEN's elements, one a line: board, side to move, castling, en passant.
+            for element in fen.split_whitespace().take(4) {
+                r.send(element);
+            }
+            return SetUp::Exactly;
+        }
+        PositionSetup::FenCommand(c) => {
+            r.send(&format!("{} {fen}", c.word));
+            return SetUp::Exactly;
+        }
     };
     if setboard {
         r.send(&format!("setboard {fen}"));
@@ -663,13 +921,27 @@ fn position_fen(r: &mut Run, st: &mut State) {
             r.observe("edit cannot say en passant: the position is played without the capture")
         }
         SetUp::Cannot => {
-            r.not_applicable("edit cannot set up this position");
+            r.not_applicable(cannot_set_up(st));
             return;
         }
     }
     let c = st.style.search();
     set_clock(r, &c);
-    go_on(r, &c);
+    go_on(r, st, &c);
+}
+
+/// Why the style cannot set up a position.
+fn cannot_set_up(st: &State) -> String {
+    match (&st.style.position, &st.style.profile) {
+        (PositionSetup::Never, Some(p)) => match p.init_position {
+            Some(_) => format!(
+                "the GUI sets up no position: {}",
+                profile_key(p, "EngineInitPos", "0")
+            ),
+            None => "the GUI sets up no position: the profile has no EngineInitPos".to_owned(),
+        },
+        _ => "edit cannot set up this position (Black to move)".to_owned(),
+    }
 }
 
 fn position_moves(r: &mut Run, st: &mut State) {
@@ -680,7 +952,7 @@ fn position_moves(r: &mut Run, st: &mut State) {
     }
     let c = st.style.search();
     set_clock(r, &c);
-    go_on(r, &c);
+    go_on(r, st, &c);
 }
 
 fn chess960(r: &mut Run, st: &mut State) {
@@ -692,10 +964,14 @@ fn chess960(r: &mut Run, st: &mut State) {
         r.not_applicable("the engine's variants feature does not list fischerandom");
         return;
     }
+    if st.style.profile.is_some() {
+        r.not_applicable("a .c2w profile has no key for variants: Chess Academy is taken to play standard chess only");
+        return;
+    }
     let setboard = match st.style.position {
         PositionSetup::Setboard => true,
-        PositionSetup::Edit => false,
         PositionSetup::Auto => on(r, "setboard", false),
+        _ => false,
     };
     if !setboard {
         r.not_applicable("Chess960 castling rights need setboard, and the GUI uses edit");
@@ -718,7 +994,7 @@ fn chess960(r: &mut Run, st: &mut State) {
     }
     let c = st.style.search();
     set_clock(r, &c);
-    go_on(r, &c);
+    go_on(r, st, &c);
 }
 
 fn ponder(r: &mut Run, st: &mut State) {
@@ -726,8 +1002,7 @@ fn ponder(r: &mut Run, st: &mut State) {
     r.send("hard");
     let c = st.style.search();
     set_clock(r, &c);
-    let t = c.allowed(&r.timeouts);
-    let Some(first) = go_on(r, &c) else {
+    let Some(first) = go_on(r, st, &c) else {
         r.send("easy");
         return;
     };
@@ -743,10 +1018,7 @@ fn ponder(r: &mut Run, st: &mut State) {
         });
     match reply {
         Some(mv) => {
-            let time = on(r, "time", true);
-            for line in c.before_move(time) {
-                r.send(&line);
-            }
+            let t = clocks_before_move(r, st, &c);
             let seq = send_move(r, &mv);
             r.wait_noted(seq, Owed::Move, t);
         }
@@ -779,7 +1051,7 @@ fn game(r: &mut Run, st: &mut State) {
     r.send("new");
     r.send("force");
     if set_position(r, st, MATE_IN_TWO_FEN, ChessVariant::Standard) == SetUp::Cannot {
-        r.not_applicable("edit cannot set up this position");
+        r.not_applicable(cannot_set_up(st));
         return;
     }
     let Ok(mut board) = ChessBoard::from_fen(MATE_IN_TWO_FEN, ChessVariant::Standard, false) else {
@@ -793,7 +1065,7 @@ fn game(r: &mut Run, st: &mut State) {
             // The engine plays the other side too: force, then go for the side on move.
             r.send("force");
         }
-        let Some(mv) = go_on(r, &c) else {
+        let Some(mv) = go_on(r, st, &c) else {
             return;
         };
         if board.play_cecp(&mv).is_err() {
@@ -822,6 +1094,106 @@ fn game(r: &mut Run, st: &mut State) {
         "the game was not over after {GAME_PLIES} plies: {}",
         moves.join(" ")
     ));
+}
+
+/// An engine line refusing a command: `Error (...): CMD`, `Illegal move: CMD`.
+fn refusal(line: &str) -> bool {
+    let l = line.trim_start().to_ascii_lowercase();
+    l.starts_with("error") || l.starts_with("illegal move") || l.starts_with("invalid move")
+}
+
+fn hash(r: &mut Run, st: &mut State) {
+    let Some(p) = st.style.profile.clone() else {
+        return;
+    };
+    let Some(t) = p.hash_cmd_type else {
+        r.not_applicable("the profile has no EngineTypeOfCmdHash: the GUI sends no hash size");
+        return;
+    };
+    let Some(lines) = hash_line(&p) else {
+        r.not_applicable(format!(
+            "{}: the hash size goes on the engine's command line or in its ini file, not on the wire",
+            profile_key(&p, "EngineTypeOfCmdHash", &t.code().to_string())
+        ));
+        return;
+    };
+    r.send("new");
+    let sent: Vec<Option<u64>> = lines.iter().map(|l| r.send(l)).collect();
+    let first = sent.first().copied().flatten();
+    let t = r.timeouts.answer;
+    if !ping(r, t) {
+        r.pause(Duration::from_millis(500));
+    }
+    match r.lines_after(first).into_iter().find(|l| refusal(l)) {
+        Some(l) => r.observe(format!("the engine answered `{l}`")),
+        None => r.observe(format!("`{}` taken without complaint", lines.join("` + `"))),
+    }
+}
+
+/// Has the engine made a move in this game yet, for the GUI to answer?
+fn engine_moves_first(r: &mut Run, st: &State) -> Option<(Clock, String)> {
+    r.send("new");
+    let c = st.style.search();
+    set_clock(r, &c);
+    let mv = go_on(r, st, &c)?;
+    Some((c, mv))
+}
+
+fn hint(r: &mut Run, st: &mut State) {
+    let Some(word) = st.style.profile.as_ref().and_then(|p| p.hint_cmd.clone()) else {
+        r.not_applicable("the profile has no EngineCmdHint: the GUI sends no hint");
+        return;
+    };
+    // The engine plays White; on the GUI's (the user's) move, the user asks for a hint.
+    if engine_moves_first(r, st).is_none() {
+        return;
+    }
+    let seq = r.send(&word);
+    let t = r.timeouts.answer;
+    match r.wait_line(seq, t, |l| l.starts_with("Hint:") || refusal(l)) {
+        Some((l, d)) => r.observe(format!("`{l}` after {}", ms(d))),
+        None => r.observe(format!("no Hint: within {:.1} s", t.as_secs_f64())),
+    }
+    // The GUI's next command: a hint still unanswered is the judge's to see here.
+    r.send("force");
+}
+
+fn draw(r: &mut Run, st: &mut State) {
+    let Some(word) = st.style.profile.as_ref().and_then(|p| p.draw_cmd.clone()) else {
+        r.not_applicable("the profile has no EngineCmdDraw: the GUI sends no draw offer");
+        return;
+    };
+    let Some((c, first)) = engine_moves_first(r, st) else {
+        return;
+    };
+    // The opponent offers a draw with its move, as xboard sends it: `draw`, then the move.
+    let seq = r.send(&word);
+    let reply = ChessBoard::startpos(ChessVariant::Standard)
+        .ok()
+        .and_then(|mut b| {
+            b.play_cecp(&first).ok()?;
+            b.legal_moves_uci().into_iter().min()
+        });
+    let Some(mv) = reply else {
+        r.observe(format!("no reply to the engine's move {first}"));
+        return;
+    };
+    let t = clocks_before_move(r, st, &c);
+    let move_seq = send_move(r, &mv);
+    r.wait_noted(move_seq, Owed::Move, t);
+    let said = r.lines_after(seq);
+    let answer = said.iter().find(|l| {
+        refusal(l)
+            || l.starts_with("offer draw")
+            || l.to_ascii_lowercase().contains("decline")
+            || l.to_ascii_lowercase().contains("accept")
+    });
+    match answer {
+        Some(l) if l.starts_with("offer draw") => r.observe(format!("accepted the draw: `{l}`")),
+        Some(l) => r.observe(format!("answered `{l}`")),
+        None => r.observe("declined the draw silently (played on)"),
+    }
+    r.send("force");
 }
 
 fn quit(r: &mut Run, _: &mut State) {

@@ -48,7 +48,7 @@ pub fn detect(engine: &[OsString], t: &Timeouts) -> Result<(Protocol, String), S
         );
         let decoder = Decoder::new(Some(protocol));
         let mut d =
-            Driver::spawn_with(engine, None, &header, decoder).map_err(|e| e.to_string())?;
+            Driver::spawn_with(engine, None, None, &header, decoder).map_err(|e| e.to_string())?;
         d.send(hello);
         let mut why = None;
         d.wait_until(Instant::now() + within, |d| {

@@ -21,6 +21,7 @@ pub mod uci;
 pub mod verdict;
 
 use crate::protocol::Protocol;
+use crate::recording::C2wNote;
 use crate::replay::driver::Driver;
 use crate::session::Decoder;
 use report::{EngineInfo, ProbeReport, Status, StepReport, Summary, TimeoutsMs};
@@ -40,6 +41,11 @@ pub struct Config {
     pub timeouts: Timeouts,
     /// How the CECP suite sets up positions and clocks, as a GUI would.
     pub cecp: cecp::Style,
+    /// The engine's working directory (a `.c2w` profile's `EnginePath`); `None`: ours.
+    pub dir: Option<PathBuf>,
+    /// Chess Academy's profile the run follows (its style is `cecp`), noted in the
+    /// recording's header so that `check` holds the recording to it too.
+    pub c2w: Option<C2wNote>,
 }
 
 /// Why a probe could not run at all.
@@ -76,20 +82,32 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
     let mut header = crate::capture::proxy::session_header(&cfg.engine);
     header.label = Some("kibitzer probe".to_owned());
     header.protocol = Some(protocol.name().to_owned());
+    header.c2w = cfg.c2w.clone();
+    let c2w = cfg.cecp.profile.as_ref();
     // The live decoder keeps the history: the suites read finished searches' bestmoves.
-    let decoder = Decoder::new(Some(protocol));
-    let driver = Driver::spawn_with(&cfg.engine, Some(&cfg.output), &header, decoder)
-        .map_err(|e| ProbeError::Engine(e.to_string()))?;
+    let decoder =
+        Decoder::new(Some(protocol)).with_fen_command(c2w.and_then(|p| p.fen_command.clone()));
+    let driver = Driver::spawn_with(
+        &cfg.engine,
+        cfg.dir.as_deref(),
+        Some(&cfg.output),
+        &header,
+        decoder,
+    )
+    .map_err(|e| ProbeError::Engine(e.to_string()))?;
     let mut run = Run::new(driver, cfg.timeouts);
     match protocol {
         Protocol::Uci => run.suite(&uci::suite(), &mut uci::State::default()),
-        Protocol::Cecp => run.suite(&cecp::suite(), &mut cecp::State::new(cfg.cecp.clone())),
+        Protocol::Cecp => run.suite(
+            &cecp::suite(&cfg.cecp),
+            &mut cecp::State::new(cfg.cecp.clone()),
+        ),
         Protocol::Nboard => run.suite(&nboard::suite(), &mut ()),
     }
     let (runs, ended) = run.finish();
     let profile = verdict::profile(&cfg.timeouts);
     let judged =
-        verdict::judge(&cfg.output, protocol, &profile, &runs).map_err(ProbeError::Other)?;
+        verdict::judge(&cfg.output, protocol, &profile, c2w, &runs).map_err(ProbeError::Other)?;
     let mut steps = Vec::new();
     for (i, (r, mut j)) in runs.into_iter().zip(judged.steps).enumerate() {
         j.findings
@@ -133,6 +151,11 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
             author: judged.engine_author,
         },
         recording: cfg.output.display().to_string(),
+        c2w: cfg.c2w.as_ref().map(|n| report::C2wDrive {
+            file: n.file.clone(),
+            engine: format!("{} {}", n.name, n.version),
+            drive: cfg.cecp.describe(),
+        }),
         timeouts_ms: TimeoutsMs {
             answer: ms(t.answer),
             handshake: ms(t.handshake),

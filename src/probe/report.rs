@@ -20,6 +20,9 @@ pub struct ProbeReport {
     pub engine: EngineInfo,
     /// The recording of the whole run (`kibitzer view|check|dump` open it).
     pub recording: String,
+    /// `probe --c2w`: the Chess Academy profile the run drove the engine by.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub c2w: Option<C2wDrive>,
     /// What the probe waited for each kind of answer, which is also the judge's deadline.
     pub timeouts_ms: TimeoutsMs,
     pub steps: Vec<StepReport>,
@@ -48,6 +51,18 @@ pub struct EngineInfo {
     pub name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
+}
+
+/// How a `.c2w` profile drove the engine.
+#[derive(Debug, Clone, Serialize)]
+pub struct C2wDrive {
+    /// The profile's path, absolute.
+    pub file: String,
+    /// `EngineName EngineVersion`.
+    pub engine: String,
+    /// What the profile made the GUI side do, one line per key (positions, level, st, sd,
+    /// hint, draw, move now, hash), each naming the key and its line.
+    pub drive: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -146,6 +161,45 @@ impl ProbeReport {
         self.exit_status = i32::from(failed);
     }
 
+    /// Under a `.c2w` profile: `agree`, or the rules that say they do not, with counts. A
+    /// disagreement is a `C2W-` finding, or an error a profile's form provoked (a move the
+    /// engine could not follow after a position set up as the profile says).
+    pub fn profile_agreement(&self) -> String {
+        let mut rules: Vec<(&str, usize)> = Vec::new();
+        let all = self
+            .steps
+            .iter()
+            .flat_map(|s| &s.findings)
+            .chain(&self.other_findings);
+        let disagrees = |f: &&Finding| {
+            f.severity == Severity::Error
+                || (f.severity == Severity::Warning && f.rule.starts_with("C2W-"))
+        };
+        for f in all.filter(disagrees) {
+            match rules.iter_mut().find(|(r, _)| *r == f.rule) {
+                Some((_, n)) => *n += 1,
+                None => rules.push((f.rule, 1)),
+            }
+        }
+        if rules.is_empty() && self.summary.stalled == 0 {
+            return "agree".to_owned();
+        }
+        let mut parts: Vec<String> = rules
+            .iter()
+            .map(|(r, n)| {
+                if *n > 1 {
+                    format!("{r} x{n}")
+                } else {
+                    (*r).to_owned()
+                }
+            })
+            .collect();
+        if self.summary.stalled > 0 {
+            parts.push(format!("{} stalled step(s)", self.summary.stalled));
+        }
+        format!("disagree ({})", parts.join(", "))
+    }
+
     pub fn render_text(&self, color: bool) -> String {
         let paint = |code: &str, t: &str| {
             if color {
@@ -178,6 +232,16 @@ impl ProbeReport {
             e.protocol_reason,
             e.argv.join(" ")
         );
+        if let Some(c) = &self.c2w {
+            let _ = writeln!(
+                out,
+                "driven as Chess Academy would under {} ({}):",
+                c.file, c.engine
+            );
+            for d in &c.drive {
+                let _ = writeln!(out, "      {d}");
+            }
+        }
         let width = self.steps.iter().map(|s| s.id.len()).max().unwrap_or(10);
         let rec = &self.recording;
         let mut last_reason: Option<&String> = None;
@@ -291,6 +355,9 @@ impl ProbeReport {
             paint("1;31", "FAILED")
         };
         let _ = writeln!(out, "verdict: {verdict}");
+        if self.c2w.is_some() {
+            let _ = writeln!(out, "profile and engine: {}", self.profile_agreement());
+        }
         let _ = writeln!(
             out,
             "recording: {rec} (open it with kibitzer dump, decode or check)"

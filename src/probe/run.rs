@@ -242,6 +242,35 @@ impl Run {
         r == Waited::Done
     }
 
+    /// Waits up to `within` for an engine line after the GUI line `seq` that `pick` wants;
+    /// the line and how long it took. For answers the session model owes nothing for
+    /// (`Hint:`, `Error (...)`, a reply to `draw`).
+    pub fn wait_line(
+        &mut self,
+        seq: Option<u64>,
+        within: Duration,
+        pick: impl Fn(&str) -> bool,
+    ) -> Option<(String, Duration)> {
+        let seq = seq?;
+        let d = self.driver.as_mut()?;
+        let began = Instant::now();
+        let r = d.wait_until(began + within, |d| d.engine_lines_after(seq).any(&pick));
+        if r == Waited::EngineGone {
+            self.engine_gone();
+        }
+        let d = self.driver.as_ref()?;
+        let line = d.engine_lines_after(seq).find(|l| pick(l))?.to_owned();
+        Some((line, began.elapsed()))
+    }
+
+    /// The engine's lines after the GUI line `seq` so far.
+    pub fn lines_after(&self, seq: Option<u64>) -> Vec<String> {
+        match (seq, self.driver.as_ref()) {
+            (Some(seq), Some(d)) => d.engine_lines_after(seq).map(str::to_owned).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Handles the engine's output for `d` (a GUI's think time before its next command).
     pub fn pause(&mut self, d: Duration) {
         if let Some(dr) = self.driver.as_mut() {

@@ -4,6 +4,7 @@
 
 use super::run::{Outcome, STEP_NOTE, StepRun, Timeouts};
 use crate::protocol::Protocol;
+use crate::protocol::c2w::EngineProfile;
 use crate::recording::{ProxyKind, Source};
 use crate::replay::analysis;
 use crate::rules::{Finding, HangVerdict, Profile, Severity};
@@ -46,11 +47,13 @@ pub struct StepJudged {
     pub hangs: Vec<HangVerdict>,
 }
 
-/// Reads the recording at `path` and judges it under `profile`.
+/// Reads the recording at `path` and judges it under `profile` (and the `.c2w` profile the
+/// GUI side followed, when it followed one).
 pub fn judge(
     path: &Path,
     protocol: Protocol,
     profile: &Profile,
+    c2w: Option<&EngineProfile>,
     runs: &[StepRun],
 ) -> anyhow::Result<Judged> {
     let events = crate::replay::read_back(path)?;
@@ -67,7 +70,7 @@ pub fn judge(
             starts.push(line);
         }
     }
-    let a = analysis::analyse(events, Some(protocol), profile);
+    let a = analysis::analyse_with(events, Some(protocol), profile, c2w);
     let mut steps: Vec<StepJudged> = runs.iter().map(|_| StepJudged::default()).collect();
     for (i, s) in starts.iter().enumerate() {
         if let Some(j) = ran_index(runs, i)

@@ -2,6 +2,7 @@
 //! the one session model and the one judge, so that what differs between them is the engine.
 
 use crate::protocol::Protocol;
+use crate::protocol::c2w::EngineProfile;
 use crate::recording::{Event, ProxyKind, Source};
 use crate::rules::{Finding, HangVerdict, Judge, Profile};
 use crate::session::{Decoded, Decoder, Line, Search, Session};
@@ -36,12 +37,26 @@ pub fn analyse(
     protocol: Option<Protocol>,
     profile: &Profile,
 ) -> Analysis {
+    analyse_with(events, protocol, profile, None)
+}
+
+/// [`analyse`], the CECP session also held to a Chess Academy profile (the `C2W-` rules).
+pub fn analyse_with(
+    events: Vec<(Event, Option<u64>)>,
+    protocol: Option<Protocol>,
+    profile: &Profile,
+    c2w: Option<&EngineProfile>,
+) -> Analysis {
     let (events, file_lines): (Vec<Event>, Vec<Option<u64>>) = events.into_iter().unzip();
     let detected = crate::session::detect_sessions(&events);
     let mut decoder = Decoder::new(protocol)
         .with_detected(detected)
+        .with_fen_command(c2w.and_then(|p| p.fen_command.clone()))
         .keep_lines(true);
     let mut judge = Judge::new(profile.clone());
+    if let Some(p) = c2w {
+        judge = judge.with_c2w(p.clone());
+    }
     let mut findings = Vec::new();
     let mut decoded = Decoded::default();
     let mut exit = None;

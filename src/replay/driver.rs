@@ -17,6 +17,7 @@ use crate::recording::{Eol, Event, Header, ProxyKind, Source};
 use crate::session::{Decoded, Decoder, Obligation, Owed};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -74,7 +75,13 @@ pub struct Driver {
     killed: bool,
     /// Engine lines seen, for callers that follow the output (`probe`).
     engine_lines: u64,
+    /// The engine's latest lines with their sequence numbers: what `probe` reads of answers
+    /// the session model has no obligation for (`Hint:`, `Error (...)`).
+    recent: VecDeque<(u64, String)>,
 }
+
+/// Engine lines [`Driver::engine_lines_after`] can still give.
+const RECENT_LINES: usize = 512;
 
 impl Driver {
     /// Starts `argv` with the recording written to `output` (after `header`). `protocol` is
@@ -86,13 +93,15 @@ impl Driver {
         protocol: Option<Protocol>,
     ) -> io::Result<Driver> {
         let decoder = Decoder::new(protocol).retain_history(false);
-        Driver::spawn_with(argv, output, header, decoder)
+        Driver::spawn_with(argv, None, output, header, decoder)
     }
 
     /// [`Driver::spawn`] with a live decoder set up by the caller: `probe` keeps the history
-    /// (finished searches, their `bestmove`s) to choose what to send next.
+    /// (finished searches, their `bestmove`s) to choose what to send next. `dir`: the
+    /// engine's working directory (a `.c2w` profile's `EnginePath`).
     pub fn spawn_with(
         argv: &[OsString],
+        dir: Option<&Path>,
         output: Option<&Path>,
         header: &Header,
         mut decoder: Decoder,
@@ -113,7 +122,7 @@ impl Driver {
         let shown = output.map(|p| p.display().to_string()).unwrap_or_default();
         let recorder = Arc::new(Recorder::new(start, sink, shown, header));
         reaper::become_subreaper();
-        let mut child = match proxy::spawn_engine(program, &argv[1..], None) {
+        let mut child = match proxy::spawn_engine(program, &argv[1..], dir) {
             Ok(c) => c,
             Err(e) => {
                 let msg = format!("cannot start engine {}: {e}", program.to_string_lossy());
@@ -159,6 +168,7 @@ impl Driver {
             stdout_open: true,
             killed: false,
             engine_lines: 0,
+            recent: VecDeque::new(),
         })
     }
 
@@ -175,6 +185,14 @@ impl Driver {
     /// Engine lines seen so far.
     pub fn engine_lines(&self) -> u64 {
         self.engine_lines
+    }
+
+    /// The engine's lines after the line `seq` (of the latest [`RECENT_LINES`]), oldest first.
+    pub fn engine_lines_after(&self, seq: u64) -> impl Iterator<Item = &str> {
+        self.recent
+            .iter()
+            .filter(move |(s, _)| *s > seq)
+            .map(|(_, t)| t.as_str())
     }
 
     /// The engine is still running with its output open.
@@ -392,6 +410,11 @@ impl Driver {
             Note::Line(src, bytes, eol, t) => {
                 if src == Source::Engine {
                     self.engine_lines += 1;
+                    if self.recent.len() == RECENT_LINES {
+                        self.recent.pop_front();
+                    }
+                    let text = String::from_utf8_lossy(&bytes).trim_end().to_owned();
+                    self.recent.push_back((self.seq, text));
                 }
                 self.push_event(Event::from_bytes(self.seq, t, src, &bytes, eol));
             }

@@ -18,6 +18,8 @@ pub(crate) struct C2wState {
     fen_elements: Option<usize>,
     /// The `\n` form of the hash command: its value is due on the next line.
     hash_value_due: bool,
+    /// The declared hint command, sent and not answered by `Hint:` yet.
+    hint_pending: Option<(super::finding::Place, String)>,
 }
 
 const ELEMENTS: [&str; 4] = [
@@ -74,6 +76,16 @@ impl C2wState {
         let text = text.trim();
         let word = first_word(text);
         let args: Vec<&str> = text.split_ascii_whitespace().skip(1).collect();
+        if let Some((place, sent)) = self.hint_pending.take() {
+            out.add_at(
+                "C2W-HINT-SILENT",
+                place,
+                format!(
+                    "`{sent}` got no `Hint: MOVE` before the GUI's next command (`{text}`), though {} says the engine gives hints",
+                    key(p, "EngineCmdHint", &sent)
+                ),
+            );
+        }
 
         // The `\n` forms: the lines after the command word are its value.
         if let Some(n) = self.fen_elements {
@@ -218,7 +230,12 @@ impl C2wState {
             ("draw", "EngineCmdDraw", &p.draw_cmd, "C2W-DRAW-UNDECLARED"),
         ] {
             match cmd.as_deref() {
-                Some(w) if w == word => declared = true,
+                Some(w) if w == word => {
+                    declared = true;
+                    if std == "hint" {
+                        self.hint_pending = Some((out.place, w.to_owned()));
+                    }
+                }
                 Some(w) if word == std => out.add(
                     rule,
                     format!(
@@ -359,6 +376,9 @@ impl C2wState {
     /// Judges one engine line: a refusal of a command the profile declares.
     pub(crate) fn engine_line(&mut self, p: &EngineProfile, text: &str, out: &mut Out<'_>) {
         let t = text.trim();
+        if t.starts_with("Hint:") {
+            self.hint_pending = None;
+        }
         let lower = t.to_ascii_lowercase();
         let refusal = lower.starts_with("error")
             || lower.starts_with("illegal move")

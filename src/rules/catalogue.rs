@@ -910,7 +910,7 @@ pub static RULES: &[Rule] = &[
         group: "Time control",
         side: Side::Gui,
         severity: Severity::Warning,
-        check: "`level 0 0:S 0` used for a per-move limit, or `level` and `st` both active (T1)",
+        check: "`level 0 0:S 0` used for a per-move limit, or `level` and `st` both set for one game (after the same `new`) (T1)",
         source: r#""'level' … 'st' … Two mutually exclusive commands (erasing each other's effect)" (CECP/hgm text quoted in lichess-bot PR #91)"#,
         decidable: Decidable::Traffic,
     },
@@ -1819,6 +1819,16 @@ pub static RULES: &[Rule] = &[
         decidable: Decidable::Traffic,
     },
     Rule {
+        id: "C2W-HINT-SILENT",
+        family: Family::C2w,
+        group: "Commands the profile declares",
+        side: Side::Engine,
+        severity: Severity::Warning,
+        check: r#"the profile's hint command (`EngineCmdHint`) gets no `Hint: MOVE` before the GUI's next command: the GUI's hint does nothing with this engine"#,
+        source: r#""EngineCmdHint= The Hint command is used (if supported by an engine) to display hint output like "Hint: move"" (CECP lets an engine ignore `hint`; a profile that declares it says this one answers) (kibitzer)"#,
+        decidable: Decidable::Traffic,
+    },
+    Rule {
         id: "C2W-DRAW-UNDECLARED",
         family: Family::C2w,
         group: "Commands the profile declares",
@@ -2057,9 +2067,10 @@ mod tests {
         assert_eq!(count(Family::Nboard), 13 + 6);
         assert_eq!(count(Family::Cross), 17 + 1 + 2);
         assert_eq!(count(Family::Replay), 4);
-        // The `.c2w` rules come from the Chess Academy text, not the design's tables.
-        assert_eq!(count(Family::C2w), 12);
-        assert_eq!(RULES.len(), 153 + 12);
+        // The `.c2w` rules come from the Chess Academy text, not the design's tables (one,
+        // C2W-HINT-SILENT, is kibitzer's reading of it).
+        assert_eq!(count(Family::C2w), 13);
+        assert_eq!(RULES.len(), 153 + 13);
     }
 
     #[test]

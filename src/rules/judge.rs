@@ -13,6 +13,7 @@ use super::hang::{self, HangVerdict};
 use super::profile::Profile;
 use super::protocol_rules::{CecpRules, NboardRules, UciRules};
 use crate::protocol::c2w::EngineProfile;
+use crate::protocol::cecp::Msg as CecpMsg;
 use crate::protocol::{Msg, Protocol};
 use crate::recording::{Eol, Event, ProxyKind, Source};
 use crate::session::{Decoded, Decoder, Obligation, Owed};
@@ -373,8 +374,16 @@ impl Judge {
                         // profile tells the GUI of `setboard` where a v1 engine cannot; an
                         // engine that said setboard=0 contradicts it, and that stays.
                         let setboard_said = tr.cecp.feature_value("setboard").is_some();
+                        // A line CECP does not know (`depth 3`, `fen` and the FEN's elements
+                        // one a line, a hash size alone) is the profile's, whatever CECP
+                        // would make of it (`f6`, an en passant square, is no SAN move).
+                        let foreign =
+                            matches!(m, None | Some(CecpMsg::Unknown(_) | CecpMsg::Move(_)));
                         let mut tail = out.findings.split_off(first_new);
                         tail.retain(|f| {
+                            if foreign {
+                                return !f.rule.starts_with("CECP-");
+                            }
                             f.rule != "CECP-UNKNOWN-COMMAND"
                                 && (f.rule != "CECP-SETBOARD-WITHOUT-FEATURE" || setboard_said)
                         });

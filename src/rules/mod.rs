@@ -28,6 +28,7 @@ pub fn implemented_ids() -> &'static [&'static str] {
         "C2W-DRAW-UNDECLARED",
         "C2W-FEN-FORM",
         "C2W-HASH-FORM",
+        "C2W-HINT-SILENT",
         "C2W-HINT-UNDECLARED",
         "C2W-INITPOS-METHOD",
         "C2W-INITPOS-UNSUPPORTED",

@@ -920,6 +920,10 @@ impl Tracker {
             M::New => {
                 self.cecp.moves_since_new = false;
                 self.cecp.last_level = None;
+                // A GUI sets each game's time control after `new`: `st` in one game and
+                // `level` in the next replace each other, they are not both active.
+                self.cecp.st_set = false;
+                self.cecp.level_set = false;
             }
             M::Variant(v) if self.cecp.moves_since_new => {
                 out.add(
@@ -977,6 +981,8 @@ impl Tracker {
                 }
                 self.cecp.last_level = Some(text);
                 self.cecp.level_set = true;
+                // "erasing each other's effect": the move's limit is the clock's again.
+                self.cecp_st = None;
             }
             M::St(s) => {
                 self.cecp_st = Some(*s);

@@ -10,10 +10,63 @@ use super::model::{
 };
 
 impl State {
+    /// A line of the GUI's own FEN command (see [`super::Decoder::with_fen_command`]): true
+    /// when it was one, and the board then follows it as a `setboard`.
+    fn gui_fen_command(&mut self, text: &str, at: At) -> bool {
+        let Some(cmd) = self.fen_command.as_ref() else {
+            return false;
+        };
+        let line = text.trim();
+        if let Some(elements) = self.fen_elements.as_mut() {
+            elements.push(line.to_owned());
+            if elements.len() == 4 {
+                let fen = format!("{} 0 1", elements.join(" "));
+                self.fen_elements = None;
+                self.cecp_gui_msg(&Msg::SetBoard(fen), text, at);
+                self.fen_counters = 2;
+            }
+            return true;
+        }
+        if self.fen_counters > 0 {
+            self.fen_counters -= 1;
+            if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) {
+                return true;
+            }
+            self.fen_counters = 0;
+        }
+        let mut words = line.splitn(2, char::is_whitespace);
+        if words.next() != Some(cmd.word.as_str()) {
+            return false;
+        }
+        match words.next().map(str::trim).filter(|r| !r.is_empty()) {
+            None if cmd.own_line => self.fen_elements = Some(Vec::with_capacity(4)),
+            Some(fen) if !cmd.own_line => {
+                let fen = fen.to_owned();
+                self.cecp_gui_msg(&Msg::SetBoard(fen), text, at);
+            }
+            // Not the profile's form: C2W-FEN-FORM says so; the board cannot follow.
+            _ => return false,
+        }
+        true
+    }
+
     pub(crate) fn cecp_gui(&mut self, m: &Msg, text: &str, at: At) {
         if self.s.modes.edit {
             self.cecp_edit(text, at);
             return;
+        }
+        if self.fen_command.is_some() && self.gui_fen_command(text, at) {
+            return;
+        }
+        self.cecp_gui_msg(m, text, at);
+    }
+
+    fn cecp_gui_msg(&mut self, m: &Msg, text: &str, at: At) {
+        if self.cecp_hint_open && !matches!(m, Msg::Hint) {
+            // CECP lets an engine ignore `hint` ("If there is no move to suggest, you can
+            // ignore the hint command"): the GUI's next command ends the wait for one.
+            self.cecp_hint_open = false;
+            self.cancel(at, |o| o.owed == Owed::Hint);
         }
         // A ping after a reset (`new`, `force`, a new position, a takeback) fences off the
         // engine's moves from before it: until the pong they are stale (xboard: "Ignoring
@@ -163,7 +216,10 @@ impl State {
             }
             Msg::Undo => self.cecp_takeback(1, at),
             Msg::Remove => self.cecp_takeback(2, at),
-            Msg::Hint => self.open("hint", Owed::Hint, at),
+            Msg::Hint => {
+                self.cecp_hint_open = true;
+                self.open("hint", Owed::Hint, at);
+            }
             Msg::Post => self.s.modes.post = true,
             Msg::NoPost => self.s.modes.post = false,
             Msg::Hard => self.s.modes.ponder = true,
@@ -304,6 +360,7 @@ impl State {
                 }
             }
             Msg::HintMove(_) => {
+                self.cecp_hint_open = false;
                 self.close(at, true, |o| o.owed == Owed::Hint);
             }
             Msg::IllegalMove { mv, .. } => {

@@ -121,6 +121,14 @@ pub(crate) struct State {
     pub(crate) last_pong: Option<String>,
     /// Message buffers handed back through [`Decoder::recycle`].
     spare: protocol::Spare,
+    /// CECP: a GUI's own FEN command (a `.c2w` profile's `EngineCmdSB`), read as `setboard`.
+    pub(crate) fen_command: Option<crate::protocol::c2w::Command>,
+    /// Inside its `\n` form: the FEN's elements so far; then how many counter lines may
+    /// still follow.
+    pub(crate) fen_elements: Option<Vec<String>>,
+    pub(crate) fen_counters: u8,
+    /// CECP: a `hint` is waiting for its `Hint:`.
+    pub(crate) cecp_hint_open: bool,
 }
 
 impl State {
@@ -176,6 +184,10 @@ impl State {
             nboard_proposal: None,
             last_pong: None,
             spare: protocol::Spare::default(),
+            fen_command: None,
+            fen_elements: None,
+            fen_counters: 0,
+            cecp_hint_open: false,
         }
     }
 
@@ -535,6 +547,7 @@ pub struct Decoder {
     check_pv: bool,
     /// Line of the input the next event is on, when the event does not carry its own.
     input_line: Option<u64>,
+    fen_command: Option<crate::protocol::c2w::Command>,
 }
 
 impl Default for Decoder {
@@ -556,7 +569,16 @@ impl Decoder {
             keep_lines: false,
             check_pv: true,
             input_line: None,
+            fen_command: None,
         }
+    }
+
+    /// CECP: the GUI sets positions up with a FEN command of its own, a Chess Academy
+    /// profile's `EngineCmdSB` (`fen FEN`, or `fen` alone and the FEN one element a line):
+    /// the board follows it as it follows `setboard`.
+    pub fn with_fen_command(mut self, command: Option<crate::protocol::c2w::Command>) -> Self {
+        self.fen_command = command.filter(|c| c.word != "setboard" || c.own_line);
+        self
     }
 
     /// Uses protocols detected beforehand (see [`super::detect_sessions`]), so lines before
@@ -635,6 +657,7 @@ impl Decoder {
                 let mut st = State::new(label.map(str::to_owned), self.retain);
                 st.retain_searches = self.retain_searches;
                 st.check_pv = self.check_pv;
+                st.fen_command = self.fen_command.clone();
                 if let Some(p) = self.forced {
                     st.s.protocol = Some(p);
                     st.s.protocol_reason = "given by the user".into();
