@@ -1,5 +1,6 @@
 //! Command-line front end. Each subcommand is a thin shell over the library stages.
 mod c2w;
+mod c2w_cmd;
 mod check;
 mod cleanup;
 mod decode;
@@ -39,6 +40,7 @@ enum Command {
     View(view::ViewArgs),
     Replay(replay::ReplayArgs),
     Probe(probe::ProbeArgs),
+    C2w(c2w_cmd::C2wArgs),
     /// Internal: the guard `record` starts to kill the engine's process group if the proxy is
     /// SIGKILLed.
     #[command(name = "__guard", hide = true)]
@@ -60,6 +62,7 @@ pub fn main() -> i32 {
         Command::View(a) => view::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Probe(a) => probe::run(a),
+        Command::C2w(a) => c2w_cmd::run(a),
         Command::Guard { pgid } => Ok(crate::capture::reaper::guard_main(pgid)),
     };
     match result {

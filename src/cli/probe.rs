@@ -86,7 +86,7 @@ enum CecpPosition {
     Edit,
 }
 
-fn parse_secs(s: &str) -> Result<Duration, String> {
+pub(super) fn parse_secs(s: &str) -> Result<Duration, String> {
     s.parse::<f64>()
         .ok()
         .filter(|v| *v > 0.0)

@@ -516,19 +516,19 @@ fn base_suite() -> Vec<Step<State>> {
     ]
 }
 
-fn feature<'a>(s: &'a Session, name: &str) -> Option<&'a str> {
+pub(super) fn feature<'a>(s: &'a Session, name: &str) -> Option<&'a str> {
     s.feature(name).map(|f| f.value.trim_matches('"'))
 }
 
 /// A feature that is on: declared `=1`, or not declared and on by default in protocol 2.
-fn on(r: &Run, name: &str, default: bool) -> bool {
+pub(super) fn on(r: &Run, name: &str, default: bool) -> bool {
     r.session()
         .and_then(|s| feature(s, name).map(|v| v == "1"))
         .unwrap_or(default)
 }
 
 /// Answers every feature not answered yet, in order, as xboard does.
-fn ack_features(r: &mut Run, st: &mut State) {
+pub(super) fn ack_features(r: &mut Run, st: &mut State) {
     let names: Vec<(String, String)> = r
         .session()
         .map(|s| {
@@ -609,7 +609,7 @@ fn handshake(r: &mut Run, st: &mut State) {
 }
 
 /// `ping N` and its `pong N`; false (and nothing sent) when the engine has no `ping=1`.
-fn ping(r: &mut Run, within: Duration) -> bool {
+pub(super) fn ping(r: &mut Run, within: Duration) -> bool {
     if !on(r, "ping", false) {
         return false;
     }
@@ -707,7 +707,7 @@ fn options(r: &mut Run, st: &mut State) {
 }
 
 /// A GUI move, as the engine asked for them (`usermove=1` or bare).
-fn send_move(r: &mut Run, mv: &str) -> Option<u64> {
+pub(super) fn send_move(r: &mut Run, mv: &str) -> Option<u64> {
     if on(r, "usermove", false) {
         r.send(&format!("usermove {mv}"))
     } else {
@@ -728,7 +728,7 @@ fn force_moves(r: &mut Run, _: &mut State) {
 }
 
 /// `go` and the engine's move, waited for up to `within`; the move's text.
-fn go(r: &mut Run, within: Duration) -> Option<String> {
+pub(super) fn go(r: &mut Run, within: Duration) -> Option<String> {
     let seq = r.send("go");
     if r.wait_noted(seq, Owed::Move, within) {
         engine_move(r)
@@ -738,7 +738,7 @@ fn go(r: &mut Run, within: Duration) -> Option<String> {
 }
 
 /// The engine's last move in the current game.
-fn engine_move(r: &Run) -> Option<String> {
+pub(super) fn engine_move(r: &Run) -> Option<String> {
     r.session()?
         .games
         .last()?
@@ -834,7 +834,7 @@ fn move_now(r: &mut Run, st: &mut State) {
 
 /// How a position was set up.
 #[derive(PartialEq, Eq)]
-enum SetUp {
+pub(super) enum SetUp {
     /// `setboard`: all of the FEN.
     Exactly,
     /// `edit`: the pieces, White to move, no en passant.
@@ -844,7 +844,7 @@ enum SetUp {
 }
 
 /// Sets up `fen` the way the style says.
-fn set_position(r: &mut Run, st: &State, fen: &str, variant: ChessVariant) -> SetUp {
+pub(super) fn set_position(r: &mut Run, st: &State, fen: &str, variant: ChessVariant) -> SetUp {
     let setboard = match &st.style.position {
         PositionSetup::Setboard => true,
         PositionSetup::Edit => false,
@@ -1097,7 +1097,7 @@ fn game(r: &mut Run, st: &mut State) {
 }
 
 /// An engine line refusing a command: `Error (...): CMD`, `Illegal move: CMD`.
-fn refusal(line: &str) -> bool {
+pub(super) fn refusal(line: &str) -> bool {
     let l = line.trim_start().to_ascii_lowercase();
     l.starts_with("error") || l.starts_with("illegal move") || l.starts_with("invalid move")
 }
@@ -1196,7 +1196,7 @@ fn draw(r: &mut Run, st: &mut State) {
     r.send("force");
 }
 
-fn quit(r: &mut Run, _: &mut State) {
+pub(super) fn quit(r: &mut Run, _: &mut State) {
     r.send("quit");
     r.quit_sent();
     let t = r.timeouts.quit;

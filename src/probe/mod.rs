@@ -17,6 +17,7 @@ pub mod nboard;
 pub mod positions;
 pub mod report;
 pub mod run;
+pub mod suggest;
 pub mod uci;
 pub mod verdict;
 

@@ -82,6 +82,8 @@ pub struct Run {
     dead: Option<String>,
     ended: Option<Ended>,
     pings: u32,
+    /// Answers the run no longer waits for (a v1 engine's `feature done=1`).
+    forgiven: Vec<Owed>,
 }
 
 impl Run {
@@ -93,6 +95,7 @@ impl Run {
             dead: None,
             ended: None,
             pings: 0,
+            forgiven: Vec::new(),
         }
     }
 
@@ -159,6 +162,11 @@ impl Run {
     /// The engine still reads its input and has not been given up on.
     pub fn usable(&self) -> bool {
         self.dead.is_none() && self.driver.as_ref().is_some_and(Driver::alive)
+    }
+
+    /// Lines the engine has written so far.
+    pub fn engine_lines(&self) -> u64 {
+        self.driver.as_ref().map_or(0, Driver::engine_lines)
     }
 
     /// The session as the live decoder sees it.
@@ -278,11 +286,17 @@ impl Run {
         }
     }
 
+    /// Steps no longer wait for `owed` (a GUI that gave up on it, as xboard gives up on a
+    /// protocol-1 engine's `feature done=1`); the judge still sees it missing.
+    pub fn forgive(&mut self, owed: Owed) {
+        self.forgiven.push(owed);
+    }
+
     /// Whether anything is owed right now, and the oldest thing.
     fn oldest_owed(&self) -> Option<(String, String)> {
         let d = self.driver.as_ref()?;
         d.open_obligations()
-            .next()
+            .find(|o| !self.forgiven.contains(&o.owed))
             .map(|o| (o.owed.to_string(), o.request.clone()))
     }
 
@@ -301,12 +315,13 @@ impl Run {
             return;
         }
         let within = self.timeouts.answer;
+        let forgiven = &self.forgiven;
         let settled = {
             let Some(d) = self.driver.as_mut() else {
                 return;
             };
             d.wait_until(Instant::now() + within + MARGIN, |d| {
-                d.open_obligations().next().is_none()
+                d.open_obligations().all(|o| forgiven.contains(&o.owed))
             })
         };
         match settled {
