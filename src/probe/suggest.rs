@@ -53,18 +53,14 @@ pub fn suggest(
         .map_err(|e| ProbeError::Engine(e.to_string()))?;
     let mut run = Run::new(driver, timeouts);
     let mut st = State::default();
-    let steps = suite();
-    // The handshake alone first: an engine that says nothing to it is no WinBoard engine.
-    run.suite(&steps[..1], &mut st);
+    // A protocol-1 engine may say nothing until it moves: only an engine that said nothing
+    // to anything is no WinBoard engine (or one that hung at its start).
+    run.suite(&suite(), &mut st);
     let silent = run.engine_lines() == 0;
-    if !silent {
-        run.suite(&steps[1..], &mut st);
-    }
     let (runs, ended) = run.finish();
     if silent {
         return Err(ProbeError::Engine(format!(
-            "the engine said nothing to `xboard` and `protover 2` in {:.0} s: is it a WinBoard (xboard) engine? (recording: {})",
-            timeouts.handshake.min(Duration::from_secs(2)).as_secs_f64(),
+            "the engine said nothing to xboard, protover 2, st 1 and go: is it a WinBoard (xboard) engine? (recording: {})",
             output.display()
         )));
     }
@@ -330,12 +326,19 @@ fn settle(r: &mut Run) {
     }
 }
 
-/// The engine's `move X` (or `My move is: X`) after the line `mark`.
+/// The engine's `move X` (or `My move is: X`, or GNU Chess's `1. ... X`) after the line
+/// `mark`.
 fn move_after(r: &Run, mark: Option<u64>) -> Option<String> {
     r.lines_after(mark).into_iter().find_map(|l| {
         let l = l.trim();
         if let Some(m) = l.strip_prefix("move ") {
             return Some(m.trim().to_owned());
+        }
+        if let Some((n, m)) = l.split_once(". ... ")
+            && !n.is_empty()
+            && n.bytes().all(|b| b.is_ascii_digit())
+        {
+            return m.split_whitespace().next().map(str::to_owned);
         }
         let (head, m) = l.split_once(':')?;
         head.trim_end()
@@ -904,6 +907,9 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
     );
     key(&mut out, "EnginePath", &loc.dir);
     notes(&mut out, "EngineName");
+    if found.name.is_none() {
+        comment(&mut out, "No feature myname: the executable's name.");
+    }
     key(&mut out, "EngineName", &name);
     key(&mut out, "EngineSwitch", &loc.switch);
     match &found.version {
