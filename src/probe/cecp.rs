@@ -1010,12 +1010,7 @@ fn ponder(r: &mut Run, st: &mut State) {
     r.pause(Duration::from_millis(300));
     let a = r.timeouts.answer;
     ping(r, a);
-    let reply = ChessBoard::startpos(ChessVariant::Standard)
-        .ok()
-        .and_then(|mut b| {
-            b.play_cecp(&first).ok()?;
-            b.legal_moves_uci().into_iter().min()
-        });
+    let reply = reply_to(&first);
     match reply {
         Some(mv) => {
             let t = clocks_before_move(r, st, &c);
@@ -1096,6 +1091,14 @@ fn game(r: &mut Run, st: &mut State) {
     ));
 }
 
+/// The GUI's answer to the engine's first move from the start position: the first legal
+/// reply in UCI order.
+pub(super) fn reply_to(first: &str) -> Option<String> {
+    let mut b = ChessBoard::startpos(ChessVariant::Standard).ok()?;
+    b.play_cecp(first).ok()?;
+    b.legal_moves_uci().into_iter().min()
+}
+
 /// An engine line refusing a command: `Error (...): CMD`, `Illegal move: CMD`.
 pub(super) fn refusal(line: &str) -> bool {
     let l = line.trim_start().to_ascii_lowercase();
@@ -1168,12 +1171,7 @@ fn draw(r: &mut Run, st: &mut State) {
     };
     // The opponent offers a draw with its move, as xboard sends it: `draw`, then the move.
     let seq = r.send(&word);
-    let reply = ChessBoard::startpos(ChessVariant::Standard)
-        .ok()
-        .and_then(|mut b| {
-            b.play_cecp(&first).ok()?;
-            b.legal_moves_uci().into_iter().min()
-        });
+    let reply = reply_to(&first);
     let Some(mv) = reply else {
         r.observe(format!("no reply to the engine's move {first}"));
         return;

@@ -353,8 +353,9 @@ fn move_after(r: &Run, mark: Option<u64>) -> Option<String> {
 fn go_and_move(r: &mut Run, within: Duration) -> Option<(String, Duration)> {
     let seq = r.send("go");
     let began = Instant::now();
+    // An engine that never said a word is hung, not slow: no second wait for it.
     let came = r.wait(seq, Owed::Move, within).is_some()
-        || r.wait(seq, Owed::Move, r.timeouts.search).is_some();
+        || (r.engine_lines() > 0 && r.wait(seq, Owed::Move, r.timeouts.search).is_some());
     let mv = move_after(r, seq)?;
     came.then(|| (mv, began.elapsed()))
 }
@@ -489,10 +490,7 @@ fn depth(r: &mut Run, st: &mut State) {
 }
 
 fn level(r: &mut Run, st: &mut State) {
-    let time_feature = r
-        .session()
-        .and_then(|s| cecp::feature(s, "time").map(str::to_owned));
-    let send_time = time_feature.as_deref() != Some("0");
+    let send_time = !declared_off(r, "time");
     if !send_time {
         st.found.time = Some(false);
         st.found.note(
@@ -631,11 +629,14 @@ fn describe(t: &Taken, how: &str) -> String {
     }
 }
 
+/// The engine said `feature NAME=0`.
+fn declared_off(r: &Run, name: &str) -> bool {
+    r.session()
+        .is_some_and(|s| cecp::feature(s, name) == Some("0"))
+}
+
 fn setboard(r: &mut Run, st: &mut State) {
-    let declared = r
-        .session()
-        .and_then(|s| cecp::feature(s, "setboard").map(str::to_owned));
-    if declared.as_deref() == Some("0") {
+    if declared_off(r, "setboard") {
         st.found.setboard = Some(false);
         st.found.note(
             "EngineInitPos",
@@ -798,10 +799,7 @@ fn hint(r: &mut Run, st: &mut State) {
 }
 
 fn draw(r: &mut Run, st: &mut State) {
-    let declared = r
-        .session()
-        .and_then(|s| cecp::feature(s, "draw").map(str::to_owned));
-    if declared.as_deref() == Some("0") {
+    if declared_off(r, "draw") {
         st.found.draw = Some(false);
         st.found.note(
             "EngineCmdDraw",
@@ -815,12 +813,7 @@ fn draw(r: &mut Run, st: &mut State) {
             .note("EngineCmdDraw", "no move to offer a draw after");
         return;
     };
-    let reply = ChessBoard::startpos(ChessVariant::Standard)
-        .ok()
-        .and_then(|mut b| {
-            b.play_cecp(&first).ok()?;
-            b.legal_moves_uci().into_iter().min()
-        });
+    let reply = cecp::reply_to(&first);
     let mark = r.send("draw");
     let (_, within) = quick_clock(st);
     if let Some(mv) = reply {
