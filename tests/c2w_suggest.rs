@@ -142,7 +142,7 @@ fn fairymax_gets_the_profile_written_for_it_by_hand_and_agrees_with_it() {
 }
 
 #[test]
-fn each_capability_of_a_scripted_engine_lands_in_its_key() {
+fn an_edit_engine_without_question_mark_gets_depth_and_minutes() {
     let e = caps();
     // (engine options, what the profile must say)
     let s = suggest(&[
@@ -179,7 +179,11 @@ fn each_capability_of_a_scripted_engine_lands_in_its_key() {
     assert!(s.text.contains("`draw` taken: `offer draw`"), "{}", s.text);
     every_key_is_explained(&s.text);
     probe_agrees(&s);
+}
 
+#[test]
+fn a_colchess_like_engine_gets_fen_lines_and_base_inc_level() {
+    let e = caps();
     let s = suggest(&[
         &e,
         "--init",
@@ -210,7 +214,11 @@ fn each_capability_of_a_scripted_engine_lands_in_its_key() {
     assert!(s.text.contains("EngineCmdSB=fen\\n\n"), "{}", s.text);
     every_key_is_explained(&s.text);
     probe_agrees(&s);
+}
 
+#[test]
+fn an_engine_with_setboard_and_little_else_gets_few_keys() {
+    let e = caps();
     let s = suggest(&[
         &e, "--init", "setboard", "--ping", "no", "--hint", "silent", "--draw", "no", "--sd",
         "none", "--level", "none",
@@ -233,7 +241,51 @@ fn each_capability_of_a_scripted_engine_lands_in_its_key() {
     );
     every_key_is_explained(&s.text);
     probe_agrees(&s);
+}
 
+#[test]
+fn a_protocol_1_engine_gets_a_profile_too() {
+    let e = caps();
+    // A protocol-1 engine: no features, `protover` refused in CECP's own form.
+    let s = suggest(&[&e, "--v1", "--ping", "no", "--init", "edit", "--draw", "no"]);
+    assert_eq!(
+        s.out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&s.out.stderr)
+    );
+    assert!(
+        s.text
+            .contains("; `protover 2` refused: a protocol-1 engine"),
+        "{}",
+        s.text
+    );
+    assert!(
+        s.text
+            .contains("; No feature myname: the executable's name.\nEngineName=winboard_caps.py\n"),
+        "{}",
+        s.text
+    );
+    assert_eq!(
+        s.profile.init_position,
+        Some(InitPosition::Edit),
+        "{}",
+        s.text
+    );
+    assert!(
+        s.text
+            .contains("`setboard` answered `Error (unknown command): setboard`"),
+        "{}",
+        s.text
+    );
+    assert_eq!(s.profile.draw_cmd, None);
+    every_key_is_explained(&s.text);
+    probe_agrees(&s);
+}
+
+#[test]
+fn an_engine_that_takes_no_position_gets_init_pos_0() {
+    let e = caps();
     let s = suggest(&[&e, "--init", "none"]);
     assert_eq!(
         s.profile.init_position,

@@ -458,6 +458,11 @@ fn cecp_handshake_and_feature_cases() -> Vec<Case> {
             .fires(xb("2.500 < feature ping=1 done=1\n2.501 > accepted ping"))
             .near(xb("1.900 < feature ping=1 done=1\n1.901 > accepted ping"))
             .args(&["--profile", "spec"]),
+        case("CECP-FEATURE-TIMEOUT", "a protocol-1 engine says it does not know protover")
+            .fires(xb("9.000 > new\n9.100 > e2e4\n9.500 < move e7e5"))
+            .near(xb(
+                "0.010 < Error (unknown command): protover\n9.000 > new\n9.100 > e2e4\n9.500 < move e7e5",
+            )),
         case("CECP-FEATURE-TIMEOUT", "done=0 extends the wait to an hour")
             .fires(xb(&format!(
                 "{done0}\n3601.0 < feature done=1\n3601.1 > new"
@@ -1112,6 +1117,16 @@ fn cecp_game_state_cases() -> Vec<Case> {
                 "1.000 > usermove f2f3\n1.100 < move e7e5\n1.200 > usermove g2g3\n1.300 < move d8h4\n1.301 < 0-1 {Black mates}",
             ))
             .near(cecp(FOOLS_MATE)),
+        case(
+            "CECP-RESULT-CLAIM-INVALID",
+            "the mate's result line crossing the GUI's new on the wire",
+        )
+        .fires(cecp(
+            "1.000 > usermove e2e4\n1.100 < move e7e5\n1.200 > new\n1.201 < 0-1 {Black mates}",
+        ))
+        .near(cecp(&format!(
+            "{FOOLS_MATE}\n1.3005 > result 0-1 {{Black mates}}\n1.3006 > new\n1.3010 < 0-1 {{Black mates}}"
+        ))),
         case("CECP-RESULT-CLAIM-INVALID", "resignation said as RESULT").near(cecp(
             "1.000 > usermove e2e4\n1.500 < move e7e5\n2.000 > usermove d1h5\n2.500 < 1-0 {Black resigns}",
         )),
@@ -1566,6 +1581,11 @@ fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
         case("X-PROTOCOL-MISMATCH", "xboard GUI, UCI engine")
             .fires(xb("0.010 < id name Stockfish 16\n0.011 < uciok"))
             .near(xb("0.010 < feature ping=1 done=1\n0.011 > accepted ping")),
+        case("X-PROTOCOL-MISMATCH", "a UCI engine refuses protover; a protocol-1 one does")
+            .fires(xb(
+                "0.010 < Unknown command: 'protover 2'. Type help for more information.",
+            ))
+            .near(xb("0.010 < Error (unknown command): protover")),
         case("X-PROTOCOL-MISMATCH", "UCI GUI, CECP engine")
             .fires(
                 "0.000 ! spawned engine

@@ -562,9 +562,15 @@ fn handshake(r: &mut Run, st: &mut State) {
         let seen = r.session().map_or(0, |s| s.features.len());
         let left = deadline.saturating_sub(began.elapsed());
         let done = r.wait_for(left, |s| {
-            matches!(s.handshake, Handshake::Done(_)) || s.features.len() > seen
+            matches!(s.handshake, Handshake::Done(_))
+                || s.features.len() > seen
+                || s.version == Some(1)
         });
         ack_features(r, st);
+        if r.session().is_some_and(|s| s.version == Some(1)) {
+            r.observe("`protover` refused: a protocol-1 engine, no features");
+            break;
+        }
         if r.session()
             .is_some_and(|s| matches!(s.handshake, Handshake::Done(_)))
         {

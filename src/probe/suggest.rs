@@ -225,15 +225,21 @@ fn handshake(r: &mut Run, st: &mut State) {
     let began = Instant::now();
     // xboard gives a protocol-1 engine two seconds to say a first feature.
     let first = r.timeouts.handshake.min(Duration::from_secs(2));
-    if !r.wait_for(first, |s| !s.features.is_empty()) {
+    let answered = r.wait_for(first, |s| !s.features.is_empty() || s.version == Some(1));
+    let refused = r.session().is_some_and(|s| s.version == Some(1));
+    if !answered || refused {
         r.forgive(Owed::FeatureDone);
         st.found.protocol_version = 1;
         st.found.note(
             "protocol",
-            format!(
-                "no feature within {:.0} s of `protover 2`: a protocol-1 engine",
-                first.as_secs_f64()
-            ),
+            if refused {
+                "`protover 2` refused: a protocol-1 engine".to_owned()
+            } else {
+                format!(
+                    "no feature within {:.0} s of `protover 2`: a protocol-1 engine",
+                    first.as_secs_f64()
+                )
+            },
         );
         r.observe("no feature: protocol 1");
         return;

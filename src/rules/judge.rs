@@ -807,8 +807,14 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
         Some(Protocol::Cecp) => {
             let t = text.trim();
             let lower = t.to_ascii_lowercase();
+            // `Error (unknown command): protover` in CECP's own form is a protocol-1 engine,
+            // which the spec still serves; a UCI engine refuses in its own words.
+            let v1_refusal = t.starts_with("Error (")
+                && t.split_once("):")
+                    .is_some_and(|(_, c)| c.split_whitespace().next() == Some("protover"));
             let rejects_cecp = (lower.contains("unknown command") || lower.contains("error"))
-                && (lower.contains("xboard") || lower.contains("protover"));
+                && (lower.contains("xboard") || lower.contains("protover"))
+                && !v1_refusal;
             if (t == "uciok"
                 || t.starts_with("id name ")
                 || t.starts_with("option name ")

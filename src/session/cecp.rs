@@ -117,6 +117,15 @@ impl State {
                 }
             }
             Msg::New => {
+                // The game `new` ends may have been over on the board: a result line for it
+                // can still be on its way (an engine writes it just after its mating move).
+                self.cecp_over_before_new = self.board.as_ref().and_then(|b| {
+                    b.outcome().map(|end| match end.winner {
+                        Some(Side::White) => "1-0",
+                        Some(Side::Black) => "0-1",
+                        None => "1/2-1/2",
+                    })
+                });
                 self.s.variant = "normal".into();
                 self.s.chess960 = false;
                 self.s.modes.force = false;
@@ -359,6 +368,15 @@ impl State {
                     self.finding("CECP-PONG-MISMATCH", format!("pong {n} without ping {n}"));
                 }
             }
+            // A protocol-1 engine does not know `protover` and may say so: it owes no
+            // features ("engines that predate protocol version 2 do not send feature").
+            Msg::Error { command, .. }
+                if command.split_ascii_whitespace().next() == Some("protover")
+                    && self.s.handshake != Handshake::NotStarted =>
+            {
+                self.s.version = Some(1);
+                self.cancel(at, |o| o.owed == Owed::FeatureDone);
+            }
             Msg::HintMove(_) => {
                 self.cecp_hint_open = false;
                 self.close(at, true, |o| o.owed == Owed::Hint);
@@ -380,6 +398,13 @@ impl State {
                         !(gap.by == Mover::Gui && gap.text == *mv && gap.after_ply == plies)
                     });
                 }
+            }
+            // The result of the game before `new`, crossing the `new` on the wire.
+            Msg::GameEnd { result, .. }
+                if self.cecp_over_before_new == Some(result.as_str())
+                    && self.s.games.last().is_some_and(|g| g.plies.is_empty()) =>
+            {
+                self.cecp_over_before_new = None;
             }
             Msg::GameEnd { result, comment } if *result != GameResult::Unfinished => {
                 // RESULT is for a game over by rule; a resignation said this way is tolerated

@@ -129,6 +129,8 @@ pub(crate) struct State {
     pub(crate) fen_counters: u8,
     /// CECP: a `hint` is waiting for its `Hint:`.
     pub(crate) cecp_hint_open: bool,
+    /// CECP: the result by rule of the board a `new` left, while the new game has no move.
+    pub(crate) cecp_over_before_new: Option<&'static str>,
 }
 
 impl State {
@@ -188,6 +190,7 @@ impl State {
             fen_elements: None,
             fen_counters: 0,
             cecp_hint_open: false,
+            cecp_over_before_new: None,
         }
     }
 

@@ -36,6 +36,8 @@ Options (default in brackets); whatever an option turns off is answered
                       the size on the next, digits-only line [none]
   --ping yes|no       `feature ping=1`, `ping N` gets `pong N` (during a search: after the
                       move) [yes]
+  --v1                a protocol-1 engine: no features; `protover` is an unknown command
+                      (take --ping no with it: a v1 engine has no ping)
 
 Its move (python-chess for the rules): a mate in one if there is one, else the capture of the
 most valuable piece, else the first legal move in UCI order; ties go to the first in UCI order.
@@ -186,7 +188,7 @@ class Engine:
             os._exit(0)
         elif head in SILENT:
             pass
-        elif head == "protover":
+        elif head == "protover" and not self.o.v1:
             self.features()
         elif head == "new":
             self.board = chess.Board()
@@ -421,6 +423,7 @@ def main() -> None:
     p.add_argument("--name", default="WinboardCaps 1.0")
     p.add_argument("--sd", default="sd", metavar="WORD|none")
     p.add_argument("--hash", default="none", metavar="WORD|none")
+    p.add_argument("--v1", action="store_true")
     for option, choices in [("init", "setboard edit fen-lines none"), ("movenow", "yes no"),
                             ("st", "yes no"), ("level", "standard minutes base-inc none"),
                             ("time", "yes no"), ("hint", "yes no silent"),
