@@ -48,32 +48,59 @@ fn from_check(file: &str) -> Vec<Key> {
     keys
 }
 
+/// The viewer's findings of `file`, as `from_check` gives `check`'s.
+fn from_view(f: &str) -> Vec<Key> {
+    let doc = kibitzer::tui::load::read_file(
+        Path::new(f),
+        None,
+        None,
+        Profile::named("cutechess").unwrap(),
+    )
+    .unwrap();
+    let mut shown: Vec<Key> = doc
+        .findings
+        .iter()
+        .map(|x| {
+            (
+                x.rule.to_owned(),
+                x.line,
+                x.seq,
+                x.severity.as_str().to_owned(),
+                x.message.clone(),
+            )
+        })
+        .collect();
+    shown.sort();
+    shown
+}
+
+#[test]
+fn a_recording_made_under_a_c2w_profile_is_held_to_it_in_the_viewer_too() {
+    // The shipped Fairy-Max session, its header's profile changed so that the GUI's `sd 4`
+    // breaks it (as tests/rules_c2w.rs does for `check`).
+    let text = std::fs::read_to_string("recordings/fairymax-c2w.jsonl").unwrap();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(first).unwrap();
+    let profile = header["c2w"]["text"]
+        .as_str()
+        .unwrap()
+        .replace("EngineCmdSD=sd", "EngineCmdSD=depth");
+    header["c2w"]["text"] = serde_json::Value::String(profile);
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("depth.jsonl");
+    std::fs::write(&rec, format!("{header}\n{rest}")).unwrap();
+    let rec = rec.to_string_lossy().into_owned();
+    let shown = from_view(&rec);
+    assert!(shown.iter().any(|k| k.0 == "C2W-SD-COMMAND"), "{shown:#?}");
+    assert_eq!(shown, from_check(&rec));
+}
+
 #[test]
 fn the_viewer_shows_what_check_reports() {
     let files = inputs();
     assert!(files.len() > 20, "{files:?}");
     for f in files {
-        let doc = kibitzer::tui::load::read_file(
-            Path::new(&f),
-            None,
-            None,
-            Profile::named("cutechess").unwrap(),
-        )
-        .unwrap();
-        let mut shown: Vec<Key> = doc
-            .findings
-            .iter()
-            .map(|x| {
-                (
-                    x.rule.to_owned(),
-                    x.line,
-                    x.seq,
-                    x.severity.as_str().to_owned(),
-                    x.message.clone(),
-                )
-            })
-            .collect();
-        shown.sort();
+        let shown = from_view(&f);
         assert_eq!(shown, from_check(&f), "{f}");
     }
 }

@@ -89,7 +89,7 @@ pub fn run(a: ViewArgs) -> Result<i32> {
         tui::load::presets(&input, protocol)?
     };
     let decoder = Doc::decoder(protocol, presets);
-    let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);
+    let mut d = Doc::for_input(&input, decoder, profile);
     if !a.follow
         && let Some((map, recording)) = tui::load::map_input(&input)
     {

@@ -229,6 +229,22 @@ impl Doc {
         }
     }
 
+    /// The document of an opened input: a recording made under a Chess Academy profile
+    /// (`record --c2w`, `probe --c2w`) is held to the profile its header carries, as `check`
+    /// holds it (a header whose profile does not parse is read without it).
+    pub fn for_input(input: &crate::cli::input::Input, decoder: Decoder, profile: Profile) -> Doc {
+        let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);
+        let c2w = input
+            .recording_header()
+            .and_then(|h| h.c2w.as_ref())
+            .and_then(|note| crate::protocol::c2w::parse(&note.text).ok());
+        if let Some(p) = c2w {
+            d.decoder = std::mem::take(&mut d.decoder).with_fen_command(p.fen_command.clone());
+            d.judge = d.judge.take().map(|j| j.with_c2w(p));
+        }
+        d
+    }
+
     /// Reads the lines' text from this map of the input (`recording`: a kibitzer recording,
     /// else the log the events are imported from) instead of keeping it.
     pub fn use_map(&mut self, map: memmap2::Mmap, recording: bool) {

@@ -243,7 +243,7 @@ pub fn read_file_with(
 ) -> anyhow::Result<Doc> {
     let input = Input::open(path, input_format)?;
     let decoder = Doc::decoder(protocol, presets(&input, protocol)?);
-    let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);
+    let mut d = Doc::for_input(&input, decoder, profile);
     if map && let Some((m, recording)) = map_input(&input) {
         d.use_map(m, recording);
     }
