@@ -244,6 +244,13 @@ fn a_bad_profile_or_a_non_cecp_protocol_is_refused_with_status_2() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // The profile decides positions and clocks: xboard-style overrides are refused.
+    let clash = kibitzer()
+        .args(["probe", "--cecp-clock", "st", "--c2w"])
+        .arg(fixture("fairymax.c2w"))
+        .output()
+        .unwrap();
+    assert_eq!(clash.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("WinBoard (xboard) engines only"),
         "{}",

@@ -49,11 +49,11 @@ pub struct ProbeArgs {
     timeout: Duration,
     /// CECP: how positions are set up: auto (setboard when the engine declares it, else
     /// edit), setboard or edit
-    #[arg(long, value_enum, default_value = "auto")]
+    #[arg(long, value_enum, default_value = "auto", conflicts_with = "c2w")]
     cecp_position: CecpPosition,
     /// CECP: the time control of the session: level (with time/otim, as xboard) or st; sd
     /// is tried with either (the two exclude each other in one session)
-    #[arg(long, value_enum, default_value = "level")]
+    #[arg(long, value_enum, default_value = "level", conflicts_with = "c2w")]
     cecp_clock: CecpClock,
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always, never
     #[arg(long, value_enum, default_value = "auto")]
