@@ -330,6 +330,46 @@ fn gnuchess_gets_setboard_and_its_depth_word_when_it_negotiates() {
 }
 
 #[test]
+fn the_json_report_follows_its_schema_and_holds_the_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("caps.c2w");
+    let out = kibitzer()
+        .args(["c2w", "suggest", "--format", "json", "--timeout", "3", "-o"])
+        .arg(&path)
+        .arg("--recording")
+        .arg(dir.path().join("s.jsonl"))
+        .args(["--", &caps(), "--init", "edit", "--movenow", "no"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let schema = common::schema::load("c2w-suggestion.schema.json");
+    if let Err(e) = common::schema::validate(&schema, &schema, &report, "$") {
+        panic!("the report breaks its schema: {e}\n{report:#}");
+    }
+    assert_eq!(report["report"], "kibitzer-c2w-suggestion");
+    // The profile in the report is the one written, and it says what was found.
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(report["profile"].as_str(), Some(written.as_str()));
+    assert_eq!(report["found"]["edit"], true);
+    assert_eq!(report["found"]["move_now"], false);
+    assert!(
+        report["found"]["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["key"] == "EngineMoveNow"
+                && n["text"].as_str().unwrap().contains("`?` answered")),
+        "{report:#}"
+    );
+}
+
+#[test]
 fn usage_errors_exit_2_and_nothing_is_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     let out = kibitzer()

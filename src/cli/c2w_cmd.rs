@@ -48,10 +48,20 @@ struct SuggestArgs {
     /// directory, as `record`)
     #[arg(long, value_name = "REC.jsonl")]
     recording: Option<PathBuf>,
+    /// The profile as text (to standard output unless -o), or a JSON report holding it and
+    /// what was observed (docs/c2w-suggestion.schema.json); -o still writes the profile
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
     /// Seconds an answer may take; the handshake gets twice that, a search without a known
     /// clock six times
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = super::probe::parse_secs)]
     timeout: Duration,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
 }
 
 pub fn run(a: C2wArgs) -> Result<i32> {
@@ -152,16 +162,39 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
             e.join("; ")
         );
     }
-    match &a.output {
-        Some(p) => {
-            std::fs::write(p, &text).with_context(|| format!("cannot write {}", p.display()))?
+    if let Some(p) = &a.output {
+        std::fs::write(p, &text).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    let exit_status = i32::from(!done.engine_errors.is_empty());
+    let stdout = match a.format {
+        Format::Json => {
+            let report = suggest::SuggestionReport {
+                report: suggest::REPORT,
+                version: suggest::REPORT_VERSION,
+                tool: tool.to_owned(),
+                engine: argv
+                    .iter()
+                    .map(|w| w.to_string_lossy().into_owned())
+                    .collect(),
+                recording: recording.display().to_string(),
+                output: a.output.as_ref().map(|p| p.display().to_string()),
+                profile: text.clone(),
+                found: done.found.clone(),
+                engine_errors: done.engine_errors.clone(),
+                exit_status,
+            };
+            let mut j = serde_json::to_string_pretty(&report)?;
+            j.push('\n');
+            Some(j)
         }
-        None => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()) {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
-                _ => {}
-            }
+        Format::Text if a.output.is_none() => Some(text),
+        Format::Text => None,
+    };
+    if let Some(t) = stdout {
+        let mut out = std::io::stdout().lock();
+        match out.write_all(t.as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+            _ => {}
         }
     }
     for f in &done.engine_errors {
@@ -180,5 +213,5 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
         .as_ref()
         .map_or("PROFILE.c2w".to_owned(), |p| p.display().to_string());
     eprintln!("kibitzer: check engine and profile together: kibitzer probe --c2w {shown}");
-    Ok(i32::from(!done.engine_errors.is_empty()))
+    Ok(exit_status)
 }

@@ -108,22 +108,58 @@ pub struct Found {
     pub move_now: Option<bool>,
     pub hint: Option<bool>,
     pub draw: Option<bool>,
-    /// (profile key, what was observed).
-    pub notes: Vec<(&'static str, String)>,
+    /// What was observed, in the order seen.
+    pub notes: Vec<Note>,
+}
+
+/// One observation, under the profile key it decides (`protocol` for the handshake).
+#[derive(Debug, Clone, Serialize)]
+pub struct Note {
+    pub key: &'static str,
+    pub text: String,
 }
 
 impl Found {
     fn note(&mut self, key: &'static str, text: impl Into<String>) {
-        self.notes.push((key, text.into()));
+        self.notes.push(Note {
+            key,
+            text: text.into(),
+        });
     }
 
     /// What was observed for `key`.
     pub fn notes_of(&self, key: &str) -> impl Iterator<Item = &str> {
         self.notes
             .iter()
-            .filter(move |(k, _)| *k == key)
-            .map(|(_, t)| t.as_str())
+            .filter(move |n| n.key == key)
+            .map(|n| n.text.as_str())
     }
+}
+
+pub const REPORT: &str = "kibitzer-c2w-suggestion";
+pub const REPORT_VERSION: u32 = 1;
+
+/// `c2w suggest --format json` (docs/c2w-suggestion.schema.json).
+#[derive(Debug, Clone, Serialize)]
+pub struct SuggestionReport {
+    /// Always `kibitzer-c2w-suggestion`.
+    pub report: &'static str,
+    pub version: u32,
+    pub tool: String,
+    /// The engine command as run.
+    pub engine: Vec<String>,
+    /// The recording of the session.
+    pub recording: String,
+    /// Where the profile was written (`-o`), if anywhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    /// The profile's text, comments and all.
+    pub profile: String,
+    pub found: Found,
+    /// Error-severity findings against the engine during the run.
+    pub engine_errors: Vec<Finding>,
+    /// 0, or 1 when there are engine errors.
+    pub exit_status: i32,
 }
 
 /// The experiments' state: what they found, and the probe's CECP state for setting up
