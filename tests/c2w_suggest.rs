@@ -370,6 +370,26 @@ fn the_json_report_follows_its_schema_and_holds_the_profile() {
 }
 
 #[test]
+fn a_uci_engine_gets_no_profile() {
+    let sf = engine("stockfish");
+    let dir = tempfile::tempdir().unwrap();
+    let out = kibitzer()
+        .args(["c2w", "suggest", "--timeout", "2", "--recording"])
+        .arg(dir.path().join("sf.jsonl"))
+        .arg("--")
+        .arg(&sf)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "no profile for a UCI engine");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the engine answers in UCI, not xboard"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn usage_errors_exit_2_and_nothing_is_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     let out = kibitzer()

@@ -30,7 +30,7 @@ enum C2wCommand {
 ///
 /// Exit status: 0 profile written, 1 written but the engine broke an error-severity rule on
 /// the way (listed on stderr), 2 bad usage or an engine that cannot be started or says
-/// nothing to xboard.
+/// nothing to xboard, or answers in UCI.
 #[derive(Args)]
 #[command(arg_required_else_help = true)]
 struct SuggestArgs {

@@ -84,6 +84,8 @@ pub struct Run {
     pings: u32,
     /// Answers the run no longer waits for (a v1 engine's `feature done=1`).
     forgiven: Vec<Owed>,
+    /// Engine lines seen by a driver already ended (given up on).
+    lines_before_end: u64,
 }
 
 impl Run {
@@ -96,6 +98,7 @@ impl Run {
             ended: None,
             pings: 0,
             forgiven: Vec::new(),
+            lines_before_end: 0,
         }
     }
 
@@ -164,9 +167,11 @@ impl Run {
         self.dead.is_none() && self.driver.as_ref().is_some_and(Driver::alive)
     }
 
-    /// Lines the engine has written so far.
+    /// Lines the engine has written so far (also after it was given up on).
     pub fn engine_lines(&self) -> u64 {
-        self.driver.as_ref().map_or(0, Driver::engine_lines)
+        self.driver
+            .as_ref()
+            .map_or(self.lines_before_end, Driver::engine_lines)
     }
 
     /// The session as the live decoder sees it.
@@ -340,6 +345,7 @@ impl Run {
                 let n = self.steps.len();
                 self.dead = Some(format!("the engine was given up on at step {n}: {why}"));
                 if let Some(d) = self.driver.take() {
+                    self.lines_before_end = d.engine_lines();
                     d.note(&format!("probe: {why}; engine given up on"));
                     self.ended = Some(d.abort(&format!("probe gave up at step {n}")));
                 }

@@ -67,6 +67,18 @@ pub fn suggest(
     let profile = verdict::profile(&timeouts);
     let judged =
         verdict::judge(output, Protocol::Cecp, &profile, None, &runs).map_err(ProbeError::Other)?;
+    let uci = judged
+        .steps
+        .iter()
+        .flat_map(|s| &s.findings)
+        .chain(&judged.outside)
+        .any(|f| f.rule == "X-PROTOCOL-MISMATCH");
+    if uci {
+        return Err(ProbeError::Engine(format!(
+            "the engine answers in UCI, not xboard: Chess Academy's .c2w profiles are for WinBoard engines (try `kibitzer probe` on it; recording: {})",
+            output.display()
+        )));
+    }
     // The judge knows no `fen` command: in that step its board is not the engine's, and
     // what it says of the engine's moves there is not the engine's fault.
     let engine_errors = judged
