@@ -374,19 +374,10 @@ fn a_bad_profile_is_an_error_naming_file_and_line() {
 fn check_uses_the_profile_a_recording_was_made_under() {
     let src =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/fairymax-c2w.jsonl");
-    let text = std::fs::read_to_string(&src).unwrap();
-    let (first, rest) = text.split_once('\n').unwrap();
-    let mut header: serde_json::Value = serde_json::from_str(first).unwrap();
     // The same session, but the profile says the depth command is `depth`: the GUI's `sd 4`
     // breaks it.
-    let profile = header["c2w"]["text"]
-        .as_str()
-        .unwrap()
-        .replace("EngineCmdSD=sd", "EngineCmdSD=depth");
-    header["c2w"]["text"] = serde_json::Value::String(profile);
     let dir = tempfile::tempdir().unwrap();
-    let rec = dir.path().join("depth.jsonl");
-    std::fs::write(&rec, format!("{header}\n{rest}")).unwrap();
+    let rec = common::fairymax_c2w_recording_breaking_its_profile(dir.path());
     let run = |p: &std::path::Path| {
         let out = common::kibitzer()
             .args(["check", "--format", "json"])

@@ -78,17 +78,8 @@ fn from_view(f: &str) -> Vec<Key> {
 fn a_recording_made_under_a_c2w_profile_is_held_to_it_in_the_viewer_too() {
     // The shipped Fairy-Max session, its header's profile changed so that the GUI's `sd 4`
     // breaks it (as tests/rules_c2w.rs does for `check`).
-    let text = std::fs::read_to_string("recordings/fairymax-c2w.jsonl").unwrap();
-    let (first, rest) = text.split_once('\n').unwrap();
-    let mut header: serde_json::Value = serde_json::from_str(first).unwrap();
-    let profile = header["c2w"]["text"]
-        .as_str()
-        .unwrap()
-        .replace("EngineCmdSD=sd", "EngineCmdSD=depth");
-    header["c2w"]["text"] = serde_json::Value::String(profile);
     let dir = tempfile::tempdir().unwrap();
-    let rec = dir.path().join("depth.jsonl");
-    std::fs::write(&rec, format!("{header}\n{rest}")).unwrap();
+    let rec = common::fairymax_c2w_recording_breaking_its_profile(dir.path());
     let rec = rec.to_string_lossy().into_owned();
     let shown = from_view(&rec);
     assert!(shown.iter().any(|k| k.0 == "C2W-SD-COMMAND"), "{shown:#?}");

@@ -47,6 +47,24 @@ pub fn engine(name: &str) -> PathBuf {
     );
 }
 
+/// The shipped Fairy-Max session recorded under recordings/fairymax.c2w, written into `dir`
+/// with the profile in its header saying `EngineCmdSD=depth`: the GUI's `sd 4` then breaks the
+/// profile the recording carries (C2W-SD-COMMAND).
+pub fn fairymax_c2w_recording_breaking_its_profile(dir: &Path) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/fairymax-c2w.jsonl");
+    let text = std::fs::read_to_string(&src).expect("the shipped recording");
+    let (first, rest) = text.split_once('\n').expect("a header line");
+    let mut header: serde_json::Value = serde_json::from_str(first).expect("a JSON header");
+    let profile = header["c2w"]["text"]
+        .as_str()
+        .expect("a profile in the header")
+        .replace("EngineCmdSD=sd", "EngineCmdSD=depth");
+    header["c2w"]["text"] = serde_json::Value::String(profile);
+    let rec = dir.join("depth.jsonl");
+    std::fs::write(&rec, format!("{header}\n{rest}")).expect("write the recording");
+    rec
+}
+
 pub fn read_recording(path: &Path) -> Recording {
     let f = std::fs::File::open(path)
         .unwrap_or_else(|e| panic!("recording {} missing: {e}", path.display()));
