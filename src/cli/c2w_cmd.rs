@@ -1,6 +1,7 @@
 //! `kibitzer c2w`: Chess Academy `.c2w` profiles. `c2w suggest -- ENGINE` tries a WinBoard
 //! engine out and writes the profile it needs, with a comment per line saying what was seen.
 
+use super::format::OutputFormat;
 use crate::capture::output_path;
 use crate::probe::ProbeError;
 use crate::probe::run::Timeouts;
@@ -51,17 +52,11 @@ struct SuggestArgs {
     /// The profile as text (to standard output unless -o), or a JSON report holding it and
     /// what was observed (docs/c2w-suggestion.schema.json); -o still writes the profile
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: OutputFormat,
     /// Seconds an answer may take; the handshake gets twice that, a search without a known
     /// clock six times
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = super::probe::parse_secs)]
     timeout: Duration,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    Text,
-    Json,
 }
 
 pub fn run(a: C2wArgs) -> Result<i32> {
@@ -167,7 +162,7 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
     }
     let exit_status = i32::from(!done.engine_errors.is_empty());
     let stdout = match a.format {
-        Format::Json => {
+        OutputFormat::Json => {
             let report = suggest::SuggestionReport {
                 report: suggest::REPORT,
                 version: suggest::REPORT_VERSION,
@@ -187,8 +182,8 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
             j.push('\n');
             Some(j)
         }
-        Format::Text if a.output.is_none() => Some(text),
-        Format::Text => None,
+        OutputFormat::Text if a.output.is_none() => Some(text),
+        OutputFormat::Text => None,
     };
     if let Some(t) = stdout {
         let mut out = std::io::stdout().lock();

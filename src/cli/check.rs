@@ -1,14 +1,15 @@
 //! `kibitzer check FILE...`: every rule of the catalogue over recordings and logs, with the hang
 //! verdict and latency figures; compiler-style lines or a JSON report; an exit status for CI.
 
+use super::format::{ColorChoice, OutputFormat};
 use super::input::{Input, Item};
 use crate::rules::report::{self, CheckReport, Counts, FileReport, SessionInfo, Totals};
 use crate::rules::{Finding, HangVerdict, Judge, Profile, Severity};
 use crate::session::{Decoded, Decoder};
 use anyhow::{Result, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Check recordings and logs against every protocol rule (see docs/rules.md): findings with
@@ -62,19 +63,6 @@ pub struct CheckArgs {
     /// Do not check the moves of engine PVs (faster on long logs)
     #[arg(long)]
     no_pv_check: bool,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum OutputFormat {
-    Text,
-    Json,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum ColorChoice {
-    Auto,
-    Always,
-    Never,
 }
 
 /// Which findings the user asked to see.
@@ -140,13 +128,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         Some(s) => bail!("--at {s}: expected seconds since the start, 0 or more"),
         None => None,
     };
-    let color = match a.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
+    let color = a.color.enabled();
     let mut files = Vec::new();
     for path in &a.files {
         let shown = if path.as_os_str() == "-" {

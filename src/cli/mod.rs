@@ -6,6 +6,7 @@ mod cleanup;
 mod decode;
 mod dump;
 mod export;
+mod format;
 mod import;
 pub(crate) mod input;
 pub(crate) mod mapguard;

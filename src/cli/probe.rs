@@ -1,13 +1,14 @@
 //! `kibitzer probe -- ENGINE ARGS...`: the conformance suite of docs/probe.md run against an
 //! engine; a report card per step, the recording kept.
 
+use super::format::{ColorChoice, OutputFormat};
 use crate::capture::output_path;
 use crate::probe::run::Timeouts;
 use crate::probe::{Config, ProbeError, cecp};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use std::ffi::OsString;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -58,19 +59,6 @@ pub struct ProbeArgs {
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always, never
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum OutputFormat {
-    Text,
-    Json,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum ColorChoice {
-    Auto,
-    Always,
-    Never,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -158,13 +146,7 @@ pub fn run(mut a: ProbeArgs) -> Result<i32> {
         Err(ProbeError::Engine(e)) => bail!("{e}"),
         Err(ProbeError::Other(e)) => return Err(e),
     };
-    let color = match a.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
+    let color = a.color.enabled();
     let mut out = std::io::stdout().lock();
     let written = match a.format {
         OutputFormat::Json => serde_json::to_writer_pretty(&mut out, &report)

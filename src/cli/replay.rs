@@ -1,6 +1,7 @@
 //! `kibitzer replay FILE -- ENGINE [ARGS...]`: the GUI side of a recording or a log's session
 //! sent to a fresh engine, recorded, and compared with the original.
 
+use super::format::OutputFormat;
 use super::input::{Input, Item};
 use crate::capture::output_path;
 use crate::protocol::Protocol;
@@ -116,12 +117,6 @@ enum MismatchArg {
     Report,
     Forward,
     Exit,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum OutputFormat {
-    Text,
-    Json,
 }
 
 #[derive(Debug, Clone, Copy)]
