@@ -10,6 +10,7 @@ use super::positions::{
 use super::run::{Run, Step, ms};
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::protocol::c2w::{Command, EngineProfile, InitPosition};
+use crate::protocol::cecp as cecp_msg;
 use crate::session::{Handshake, Mover, Owed, Session};
 use std::time::{Duration, Instant};
 
@@ -371,36 +372,6 @@ fn hash_line(p: &EngineProfile) -> Option<Vec<String>> {
     })
 }
 
-/// Features a GUI knows (protocol version 2); anything else is rejected. `san=1` is rejected
-/// too, so the engine must send coordinate moves: whether it honours a rejection shows.
-const KNOWN: [&str; 25] = [
-    "ping",
-    "setboard",
-    "playother",
-    "usermove",
-    "time",
-    "draw",
-    "sigint",
-    "sigterm",
-    "reuse",
-    "analyze",
-    "myname",
-    "variants",
-    "colors",
-    "ics",
-    "name",
-    "pause",
-    "nps",
-    "debug",
-    "memory",
-    "smp",
-    "egt",
-    "option",
-    "exclude",
-    "setscore",
-    "highlight",
-];
-
 /// What the steps learn about the engine.
 pub struct State {
     style: Style,
@@ -544,7 +515,9 @@ pub(super) fn ack_features(r: &mut Run, st: &mut State) {
         if name == "done" {
             continue;
         }
-        let verb = if KNOWN.contains(&name.as_str()) {
+        // Anything a protocol-2 GUI does not know is rejected, and `san=1` too, so the engine
+        // must send coordinate moves: whether it honours a rejection shows.
+        let verb = if name != "san" && cecp_msg::FEATURES.contains(&name.as_str()) {
             "accepted"
         } else {
             "rejected"

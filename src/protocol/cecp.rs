@@ -14,6 +14,36 @@ use super::{Diagnostic, Dir, word_text};
 
 pub use super::cecp_engine::{Feature, FeatureValue, OptionDef, OptionKind, Stat01, Thinking};
 
+/// The features protocol version 2 defines (the `feature` command's list).
+pub const FEATURES: [&str; 26] = [
+    "ping",
+    "setboard",
+    "playother",
+    "san",
+    "usermove",
+    "time",
+    "draw",
+    "sigint",
+    "sigterm",
+    "reuse",
+    "analyze",
+    "myname",
+    "variants",
+    "colors",
+    "ics",
+    "name",
+    "pause",
+    "nps",
+    "debug",
+    "memory",
+    "smp",
+    "egt",
+    "option",
+    "exclude",
+    "setscore",
+    "highlight",
+];
+
 /// A CECP message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {

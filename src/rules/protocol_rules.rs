@@ -191,31 +191,12 @@ fn uci_move_shaped(m: &str) -> bool {
             && (b.len() == 4 || b"qrbn".contains(&b[4])))
 }
 
-/// CECP features whose values are booleans, written 0 or 1.
-const BOOLEAN_FEATURES: [&str; 22] = [
-    "ping",
-    "setboard",
-    "playother",
-    "san",
-    "usermove",
-    "time",
-    "draw",
-    "sigint",
-    "sigterm",
-    "reuse",
-    "analyze",
-    "colors",
-    "ics",
-    "name",
-    "pause",
-    "nps",
-    "debug",
-    "memory",
-    "smp",
-    "exclude",
-    "setscore",
-    "highlight",
-];
+/// CECP features whose values are booleans, written 0 or 1: every protocol-2 feature but
+/// the four that take a string.
+fn boolean_feature(name: &str) -> bool {
+    crate::protocol::cecp::FEATURES.contains(&name)
+        && !matches!(name, "myname" | "variants" | "egt" | "option")
+}
 
 impl CecpRules {
     /// The value the engine gave a feature last (`0` once the GUI rejected a boolean one).
@@ -801,7 +782,7 @@ impl Tracker {
             }
             M::Accepted(_) | M::Rejected(_) => {
                 let name = ev.text.split_ascii_whitespace().nth(1).unwrap_or("");
-                if matches!(m, M::Rejected(_)) && BOOLEAN_FEATURES.contains(&name) {
+                if matches!(m, M::Rejected(_)) && boolean_feature(name) {
                     // A rejected feature is off for the rest of the session.
                     self.cecp.features.push((name.to_owned(), "0".to_owned()));
                 }
@@ -1010,7 +991,7 @@ impl Tracker {
                         cecp::FeatureValue::Str(s) | cecp::FeatureValue::Bare(s) => s.clone(),
                         cecp::FeatureValue::Option(o) => o.name.clone(),
                     };
-                    if (BOOLEAN_FEATURES.contains(&f.name.as_str()) || f.name == "done")
+                    if (boolean_feature(&f.name) || f.name == "done")
                         && value != "0"
                         && value != "1"
                     {
