@@ -1,17 +1,37 @@
-//! kibitzer: record, decode, check and replay GUI <-> engine protocol traffic.
+//! kibitzer: record, decode, check, view, replay and probe GUI <-> engine protocol traffic.
 //!
-//! The pipeline, one module per stage (see `docs/` and the README):
-//! `capture` (the tee proxy) and `import` (foreign logs) produce `recording` events;
-//! `protocol` turns lines into typed messages; `session` and `game` build the decoded session
-//! (obligations, searches, boards); the `cli` front ends print it.
-//! `recording`, `protocol`, `session` and `game` are sans-IO: no processes, files or terminals.
+//! The layers, bottom first (a module uses its own layer or those below; `layers.rs` tests
+//! it):
+//!
+//! - `untrusted` (the one output-safety rule: what engines and logs say is shown escaped),
+//!   `catalogue` (the `RuleId` enum and every rule's row: side, severity, spec sentence);
+//! - `recording` (events and the JSONL format), `game` (boards: chess, Othello, GGF);
+//! - `protocol` (a line to a typed message; no findings of its own but syntax);
+//! - `session` (the decoder: messages to the session model, obligations, searches, boards,
+//!   and the facts each line breaks, named by `RuleId`);
+//! - `rules` (the judge: facts plus profile and `.c2w` to findings with the catalogue's
+//!   severity, deadlines, the hang verdict);
+//! - `import` (foreign logs to events), `export` (PGN, GGF), `capture` (the tee proxy);
+//! - `input` (opens any recording, log, `-` or `.gz` for every command; follows live files);
+//! - `replay` (a session sent to an engine, or answered as one), `probe` (the conformance
+//!   run), `tui` (the viewer), `cli` (the commands).
+//!
+//! Data flow: `check`, `decode` and `view` read through `input`, decode with
+//! `session::Decoder` and judge with `rules::Judge`; `replay` and `probe` drive an engine
+//! through `capture`'s process plumbing, record the session, and judge the recording the
+//! same way. `protocol`, `session`, `game` and `rules` are sans-IO: no processes, files or
+//! terminals.
 #![deny(unsafe_code)]
 
 pub mod capture;
+pub mod catalogue;
 pub mod cli;
 pub mod export;
 pub mod game;
 pub mod import;
+pub mod input;
+#[cfg(test)]
+mod layers;
 pub mod probe;
 pub mod protocol;
 pub mod recording;
@@ -20,3 +40,4 @@ pub mod rules;
 pub mod session;
 mod swar;
 pub mod tui;
+pub mod untrusted;

@@ -24,6 +24,92 @@ pub fn recordings_dir(flag: Option<&Path>, env: impl Fn(&str) -> Option<OsString
     PathBuf::from("kibitzer-recordings")
 }
 
+/// Creates a recording file as a new inode: written under a temporary name beside it
+/// (`O_EXCL`, so no planted file or symlink is ever opened) and renamed into place at once.
+/// A reader still holding the file a previous session wrote there (a GUI restarting the
+/// engine onto the same `-o`) keeps its own copy whole, instead of seeing it truncated
+/// under it. `follow`: a symlink at `path` is followed (the user named it) rather than
+/// replaced. A target that is no regular file (`/dev/null`, a FIFO) is opened as it is.
+pub fn create_recording(path: &Path, follow: bool) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() && follow => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    };
+    if std::fs::metadata(&target).is_ok_and(|m| !m.is_file())
+        && !std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return std::fs::OpenOptions::new().write(true).open(&target);
+    }
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "recording".into());
+    remove_stale_temps(&dir, &name);
+    let pid = std::process::id();
+    for n in 0..100u32 {
+        let temp = dir.join(format!(".{name}.kibitzer-{pid}-{n}.tmp"));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .open(&temp)
+        {
+            Ok(f) => {
+                if let Err(e) = std::fs::rename(&temp, &target) {
+                    let _ = std::fs::remove_file(&temp);
+                    return Err(e);
+                }
+                return Ok(f);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "cannot create a temporary file beside {}",
+        target.display()
+    )))
+}
+
+/// Removes `.NAME.kibitzer-PID-N.tmp` files beside `name` whose process is gone: what a
+/// kibitzer killed with SIGKILL left behind while writing an output (no handler runs then).
+pub fn remove_stale_temps(dir: &Path, name: &str) {
+    let prefix = format!(".{name}.kibitzer-");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(rest) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|r| r.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let Some(pid) = rest
+            .split_once('-')
+            .and_then(|(p, n)| n.parse::<u32>().ok().and(p.parse::<i32>().ok()))
+        else {
+            continue;
+        };
+        let gone = matches!(
+            nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None),
+            Err(nix::errno::Errno::ESRCH)
+        );
+        if gone && pid > 0 {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 /// `20261121-224400.123-stockfish-4242[-label].jsonl`: sorts by time, says which engine.
 pub fn file_name(
     now: chrono::DateTime<chrono::Local>,
@@ -69,6 +155,52 @@ fn sanitize(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_recording_is_a_new_inode_and_never_written_through_a_planted_link() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        // A reader holding the previous session's file keeps it whole.
+        let path = dir.path().join("r.jsonl");
+        std::fs::write(&path, "old session\n").unwrap();
+        let held = std::fs::File::open(&path).unwrap();
+        let before = std::fs::metadata(&path).unwrap().ino();
+        let mut f = super::create_recording(&path, true).unwrap();
+        std::io::Write::write_all(&mut f, b"new\n").unwrap();
+        assert_ne!(std::fs::metadata(&path).unwrap().ino(), before);
+        assert_eq!(held.metadata().unwrap().len(), 12);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
+        // A symlink planted at a generated name is replaced, not followed.
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let planted = dir.path().join("gen.jsonl");
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        super::create_recording(&planted, false).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(
+            !std::fs::symlink_metadata(&planted)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        // No temporary file is left beside it.
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+        // What a SIGKILLed kibitzer left goes; a live one's temporary file stays.
+        let dead = dir.path().join(".r.jsonl.kibitzer-999999999-0.tmp");
+        let live = dir
+            .path()
+            .join(format!(".r.jsonl.kibitzer-{}-7.tmp", std::process::id()));
+        std::fs::write(&dead, "x").unwrap();
+        std::fs::write(&live, "x").unwrap();
+        super::create_recording(&path, true).unwrap();
+        assert!(!dead.exists() && live.exists());
+        // A device is written as it is.
+        super::create_recording(std::path::Path::new("/dev/null"), true).unwrap();
+    }
+
     use super::*;
 
     #[test]

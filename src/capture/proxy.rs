@@ -36,6 +36,9 @@ pub struct ProxyConfig {
     pub argv: Vec<OsString>,
     /// Recording file; `None` disables recording (after the caller warned).
     pub output: Option<PathBuf>,
+    /// The user named the output (`-o FILE`): a symlink there is followed. A generated name
+    /// (`--dir`, the recordings directory) never follows one.
+    pub output_named: bool,
     pub label: Option<String>,
     pub protocol: Option<String>,
     /// How long an engine may outlive the GUI closing our stdin before it is terminated;
@@ -59,7 +62,7 @@ pub fn run(cfg: ProxyConfig) -> i32 {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("kibitzer: cannot start the runtime: {e}");
+            crate::eprintln_safe!("kibitzer: cannot start the runtime: {e}");
             return 70;
         }
     };
@@ -78,14 +81,14 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
     reaper::become_subreaper();
 
     let Some(program) = cfg.argv.first() else {
-        eprintln!("kibitzer: no engine command given");
+        crate::eprintln_safe!("kibitzer: no engine command given");
         return 2;
     };
     let mut child = match spawn_engine(program, &cfg.argv[1..], cfg.engine_dir.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             let msg = format!("cannot start engine {}: {e}", program.to_string_lossy());
-            eprintln!("kibitzer: {msg}");
+            crate::eprintln_safe!("kibitzer: {msg}");
             recorder.proxy_event(ProxyKind::SpawnFailed, &msg, |_| {});
             return if e.kind() == io::ErrorKind::NotFound {
                 127
@@ -103,7 +106,7 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
     let (Some(engine_in), Some(engine_out), Some(engine_err)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
-        eprintln!("kibitzer: engine pipes missing");
+        crate::eprintln_safe!("kibitzer: engine pipes missing");
         let _ = child.kill();
         return 70;
     };
@@ -117,7 +120,7 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
                 let _ = eof_tx.send(());
             });
         }
-        Err(e) => eprintln!("kibitzer: cannot read stdin: {e}"),
+        Err(e) => crate::eprintln_safe!("kibitzer: cannot read stdin: {e}"),
     }
     let out_done = spawn_pump(engine_out, io::stdout().as_fd(), Source::Engine, &recorder);
     let err_done = spawn_pump(engine_err, io::stderr().as_fd(), Source::Stderr, &recorder);
@@ -167,7 +170,7 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
     match status {
         Ok(Ok(status)) => record_exit(&recorder, status),
         Ok(Err(e)) => {
-            eprintln!("kibitzer: cannot wait for the engine: {e}");
+            crate::eprintln_safe!("kibitzer: cannot wait for the engine: {e}");
             70
         }
         Err(_) => 70,
@@ -418,10 +421,10 @@ fn open_recorder(cfg: &ProxyConfig, start: Instant) -> Recorder {
         None => (None, String::new()),
         Some(path) => {
             let shown = path.display().to_string();
-            match File::create(path) {
+            match super::output_path::create_recording(path, cfg.output_named) {
                 Ok(f) => (Some(Box::new(f)), shown),
                 Err(e) => {
-                    eprintln!(
+                    crate::eprintln_safe!(
                         "kibitzer: warning: cannot create recording {shown}: {e}; running the engine without recording"
                     );
                     (None, shown)

@@ -28,7 +28,7 @@ const SWEEP_GRACE: Duration = Duration::from_millis(500);
 pub fn become_subreaper() {
     #[cfg(target_os = "linux")]
     if let Err(e) = nix::sys::prctl::set_child_subreaper(true) {
-        eprintln!("kibitzer: warning: cannot become a child subreaper: {e}");
+        crate::eprintln_safe!("kibitzer: warning: cannot become a child subreaper: {e}");
     }
 }
 
@@ -60,7 +60,7 @@ impl Guard {
                 pid: i32::try_from(pid).unwrap_or(i32::MAX),
             }),
             Err(e) => {
-                eprintln!(
+                crate::eprintln_safe!(
                     "kibitzer: warning: cannot start the guard process ({e}); if the proxy is SIGKILLed, processes the engine started may survive it"
                 );
                 None
@@ -193,7 +193,8 @@ pub fn sweep(recorder: &Recorder, pgid: u32, except: &[i32]) {
     recorder.proxy_event(
         ProxyKind::Killed,
         &format!(
-            "still running after the engine exited: {}; sent SIGTERM",
+            "{}: {}; sent SIGTERM",
+            crate::recording::LEFTOVER_KILL_TEXTS[0],
             names(&first)
         ),
         |e| e.signal = Some("SIGTERM".into()),
@@ -213,7 +214,8 @@ pub fn sweep(recorder: &Recorder, pgid: u32, except: &[i32]) {
         recorder.proxy_event(
             ProxyKind::Killed,
             &format!(
-                "ignored SIGTERM for {} ms: {}; sent SIGKILL",
+                "{} {} ms: {}; sent SIGKILL",
+                crate::recording::LEFTOVER_KILL_TEXTS[1],
                 SWEEP_GRACE.as_millis(),
                 names(&rest)
             ),

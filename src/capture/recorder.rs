@@ -210,7 +210,7 @@ impl Recorder {
         if let Some(sink) = out.sink.as_mut()
             && let Err(e) = sink.write_record(&out.spare)
         {
-            eprintln!(
+            crate::eprintln_safe!(
                 "kibitzer: warning: cannot write recording {}: {e}; the engine keeps running, recording stopped",
                 out.path_for_messages
             );

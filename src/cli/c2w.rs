@@ -36,10 +36,27 @@ impl Loaded {
     }
 }
 
+/// The largest profile read. Chess Academy's own profiles are a few hundred bytes; anything
+/// near this is no profile (`/dev/zero`, a recording given by mistake), and reading it whole
+/// would cost memory without bound.
+pub const MAX_PROFILE_BYTES: u64 = 64 * 1024;
+
 /// Reads and parses a profile; every problem of a bad one is in the error, as `FILE:LINE:`.
 pub fn load(path: &Path) -> Result<Loaded> {
+    use std::io::Read;
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read profile {shown}"))?;
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read profile {shown}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_PROFILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read profile {shown}"))?;
+    if bytes.len() as u64 > MAX_PROFILE_BYTES {
+        bail!(
+            "{shown} is larger than {} KiB: no .c2w profile is (Chess Academy's are a few \
+             hundred bytes)",
+            MAX_PROFILE_BYTES / 1024
+        );
+    }
     // Chess Academy writes its profiles in the Windows code page: a stray byte there should not
     // make the whole file unreadable.
     let text = String::from_utf8_lossy(&bytes).into_owned();
@@ -126,7 +143,21 @@ pub fn engine_command(l: &Loaded, home: Option<&Path>) -> Result<EngineCommand> 
             l.at("EngineSwitch")
         );
     }
-    let program = dir.join(local(exe));
+    // Chess Academy starts `EnginePath\EngineSwitch`: the executable is in the engine's
+    // directory. A profile from the internet must not start a program elsewhere.
+    let exe_path = local(exe);
+    if exe_path.is_absolute()
+        || exe_path
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        bail!(
+            "{}: EngineSwitch `{exe}` names a program outside EnginePath; Chess Academy runs \
+             the executable of the engine's own directory, and so does kibitzer",
+            l.at("EngineSwitch")
+        );
+    }
+    let program = dir.join(exe_path);
     if !program.is_file() {
         bail!(
             "{}: EngineSwitch names `{exe}`, but there is no file {} (EnginePath {})",
@@ -175,6 +206,48 @@ mod tests {
             e.contains("e.c2w:1: EnginePath `engines\\toy` is no directory"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_profile_larger_than_the_bound_is_refused_without_reading_it_whole() {
+        let e = load(Path::new("/dev/zero")).err().unwrap().to_string();
+        assert!(e.contains("larger than 64 KiB"), "{e}");
+        let tmp = tempfile::tempdir().unwrap();
+        let f = tmp.path().join("big.c2w");
+        let line = "; a comment line of a profile padded out to a realistic length\n";
+        std::fs::write(&f, line.repeat(65 * 1024 / line.len() + 1)).unwrap();
+        assert!(load(&f).is_err());
+        // Near miss: just under the bound is read (and judged on its keys).
+        let ok = "EnginePath=e\nEngineName=T\nEngineSwitch=t\nEngineVersion=1\n";
+        let pad = line.repeat((60 * 1024) / line.len());
+        std::fs::write(&f, format!("{pad}{ok}")).unwrap();
+        assert!(load(&f).is_ok());
+    }
+
+    #[test]
+    fn an_engine_switch_outside_engine_path_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let eng = tmp.path().join("engines");
+        std::fs::create_dir_all(&eng).unwrap();
+        std::fs::write(tmp.path().join("evil.sh"), "").unwrap();
+        for switch in ["../evil.sh", "/bin/sh -c id", "sub/../../evil.sh"] {
+            let l = loaded(
+                tmp.path(),
+                &format!(
+                    "EnginePath=engines\nEngineName=T\nEngineSwitch={switch}\nEngineVersion=1\n"
+                ),
+            );
+            let e = engine_command(&l, None).err().unwrap().to_string();
+            assert!(e.contains("outside EnginePath"), "{switch}: {e}");
+        }
+        // Near miss: a subdirectory of EnginePath is the engine's own.
+        std::fs::create_dir_all(eng.join("bin")).unwrap();
+        std::fs::write(eng.join("bin").join("e.sh"), "").unwrap();
+        let l = loaded(
+            tmp.path(),
+            "EnginePath=engines\nEngineName=T\nEngineSwitch=bin\\e.sh\nEngineVersion=1\n",
+        );
+        assert!(engine_command(&l, None).is_ok());
     }
 
     #[test]

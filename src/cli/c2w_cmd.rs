@@ -9,7 +9,6 @@ use crate::probe::suggest::{self, Location};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use std::ffi::OsString;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -187,7 +186,7 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
     };
     if let Some(t) = stdout {
         let mut out = std::io::stdout().lock();
-        match out.write_all(t.as_bytes()) {
+        match crate::untrusted::write_guarded(&mut out, &t, false) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
             _ => {}
         }
@@ -197,16 +196,18 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
             .line
             .map(|l| format!("{}:{l}: ", recording.display()))
             .unwrap_or_default();
-        eprintln!("{at}error[{}] engine: {}", f.rule, f.message);
+        crate::eprintln_safe!("{at}error[{}] engine: {}", f.rule, f.message);
     }
     if let Some(p) = &a.output {
-        eprintln!("kibitzer: profile written to {}", p.display());
+        crate::eprintln_safe!("kibitzer: profile written to {}", p.display());
     }
-    eprintln!("kibitzer: recording kept: {}", recording.display());
+    crate::eprintln_safe!("kibitzer: recording kept: {}", recording.display());
     let shown = a
         .output
         .as_ref()
         .map_or("PROFILE.c2w".to_owned(), |p| p.display().to_string());
-    eprintln!("kibitzer: check engine and profile together: kibitzer probe --c2w {shown}");
+    crate::eprintln_safe!(
+        "kibitzer: check engine and profile together: kibitzer probe --c2w {shown}"
+    );
     Ok(exit_status)
 }

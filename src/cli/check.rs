@@ -2,10 +2,12 @@
 //! verdict and latency figures; compiler-style lines or a JSON report; an exit status for CI.
 
 use super::format::{ColorChoice, OutputFormat};
-use super::input::{Input, Item};
+use crate::input::{Input, Item};
+use crate::rules::RuleId;
 use crate::rules::report::{self, CheckReport, Counts, FileReport, SessionInfo, Totals};
 use crate::rules::{Finding, HangVerdict, Judge, Profile, Severity};
 use crate::session::{Decoded, Decoder};
+use crate::untrusted::Untrusted;
 use anyhow::{Result, bail};
 use clap::Args;
 use std::fmt::Write as _;
@@ -68,15 +70,16 @@ pub struct CheckArgs {
 /// Which findings the user asked to see.
 struct Filter {
     min: Severity,
-    only: Vec<&'static str>,
-    ignore: Vec<&'static str>,
+    only: Vec<RuleId>,
+    ignore: Vec<RuleId>,
 }
 
 impl Filter {
     fn keeps(&self, f: &Finding) -> bool {
         // Replay's diagnostics say what a replay would need; they are no protocol fault and
         // show only when asked for by id.
-        let replay_only = f.rule.starts_with("REPLAY-") && !self.only.contains(&f.rule);
+        let replay_only =
+            (f.rule.family() == crate::catalogue::Family::Replay) && !self.only.contains(&f.rule);
         f.severity >= self.min
             && (self.only.is_empty() || self.only.contains(&f.rule))
             && !self.ignore.contains(&f.rule)
@@ -84,7 +87,7 @@ impl Filter {
     }
 }
 
-fn rule_ids(names: &[String]) -> Result<Vec<&'static str>> {
+fn rule_ids(names: &[String]) -> Result<Vec<RuleId>> {
     names
         .iter()
         .flat_map(|n| n.split(','))
@@ -120,7 +123,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         ignore: rule_ids(&a.ignore)?,
     };
     if let Some(f) = a.input_format.as_deref() {
-        super::input::forced_format(Some(f))?;
+        crate::input::forced_format(Some(f))?;
     }
     let c2w = a.c2w.as_deref().map(super::c2w::load).transpose()?;
     let at_ns = match a.at {
@@ -197,22 +200,31 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         OutputFormat::Text => {
             let mut text = String::new();
             render_text(&report, &a, color, &mut text);
-            out.write_all(text.as_bytes())
+            crate::untrusted::write_guarded(&mut out, &text, color)
         }
     };
-    match written {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
-        _ => out.finish()?,
-    }
-    for f in &report.files {
-        if let Some(e) = &f.error {
-            eprintln!("kibitzer: {e}");
-        }
-    }
     let unreadable = report
         .files
         .iter()
         .any(|f| f.error.is_some() || f.lost_lines > 0);
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        // An output file is replaced only by the report of inputs that could all be read:
+        // a typo in an input's name must not destroy yesterday's report.
+        _ if unreadable && a.output.is_some() => drop(out),
+        _ => out.finish()?,
+    }
+    for f in &report.files {
+        if let Some(e) = &f.error {
+            crate::eprintln_safe!("kibitzer: {e}");
+        }
+    }
+    if unreadable && let Some(o) = &a.output {
+        crate::eprintln_safe!(
+            "kibitzer: {} left as it was: an input could not be read",
+            o.display()
+        );
+    }
     Ok(if unreadable {
         2
     } else if report.totals.findings.error > 0 {
@@ -242,7 +254,7 @@ fn check_file(
         (None, Some(note)) => match crate::protocol::c2w::parse(&note.text) {
             Ok(p) => Some((p, note.file.clone())),
             Err(_) => {
-                eprintln!(
+                crate::eprintln_safe!(
                     "kibitzer: {}: the .c2w profile in its header ({}) does not parse; not used",
                     input.shown(),
                     note.file
@@ -275,7 +287,7 @@ fn check_file(
                 judge.line(ev, line.or(ev.line), &decoded, &decoder, &mut findings);
             }
             Item::Skipped(s) => {
-                eprintln!("{shown}:{}: {}", s.line, s.reason);
+                crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason);
                 skipped.push(s.line);
                 lost += usize::from(!s.torn_tail);
             }
@@ -353,24 +365,31 @@ fn verdict_line(
     out: &mut String,
 ) {
     use crate::session::verdicts::VerdictCheck;
+    let file = Untrusted(file);
     let at = v
         .line
         .map(|l| format!("{file}:{l}"))
-        .unwrap_or_else(|| file.to_owned());
+        .unwrap_or_else(|| file.to_string());
     let who = v.verdict.engine.as_deref().unwrap_or("engine");
     let _ = write!(
         out,
-        "{at}: {}[{}] {who}: \"{}\"",
+        "{at}: {}[{}] {}: \"{}\"",
         st.paint("35", "runner"),
         v.verdict.kind.as_str(),
-        v.text
+        Untrusted(who),
+        Untrusted(&v.text)
     );
     match &v.kibitzer {
         Some(VerdictCheck::Agrees(why)) => {
-            let _ = write!(out, " (kibitzer agrees: {why})");
+            let _ = write!(out, " (kibitzer agrees: {})", Untrusted(why));
         }
         Some(VerdictCheck::Disagrees(why)) => {
-            let _ = write!(out, " ({}: {why})", st.paint("1;31", "kibitzer disagrees"));
+            let _ = write!(
+                out,
+                " ({}: {})",
+                st.paint("1;31", "kibitzer disagrees"),
+                Untrusted(why)
+            );
         }
         None => {}
     }
@@ -413,15 +432,16 @@ fn render_text(r: &CheckReport, a: &CheckArgs, color: bool, out: &mut String) {
 
 /// `FILE:LINE: error[UCI-BESTMOVE-ILLEGAL] engine: bestmove e1g1 is illegal in <FEN>`
 fn finding_line(file: &str, x: &Finding, st: &Style, out: &mut String) {
-    let (at, session) = place(file, x.line, Some(x.seq), x.session.as_deref());
+    let file = Untrusted(file).to_string();
+    let (at, session) = place(&file, x.line, Some(x.seq), x.session.as_deref());
     let _ = writeln!(
         out,
         "{} {}[{}] {}{session}: {}",
         st.paint("1", &at),
         st.severity(x.severity),
-        st.paint("1", x.rule),
+        st.paint("1", x.rule.as_str()),
         x.side.as_str(),
-        x.message
+        Untrusted(&x.message)
     );
 }
 
@@ -437,19 +457,22 @@ fn place(
         (None, Some(s)) => format!("{file}: event {s}:"),
         (None, None) => format!("{file}:"),
     };
-    let session = session.map(|s| format!(" [{s}]")).unwrap_or_default();
+    let session = session
+        .map(|s| format!(" [{}]", Untrusted(s)))
+        .unwrap_or_default();
     (at, session)
 }
 
 fn hang_line(file: &str, h: &HangVerdict, st: &Style, out: &mut String) {
-    let (at, session) = place(file, h.request_line, None, h.session.as_deref());
+    let file = Untrusted(file).to_string();
+    let (at, session) = place(&file, h.request_line, None, h.session.as_deref());
     let _ = writeln!(
         out,
         "{} {}{session} {}: {}",
         st.paint("1", &at),
         st.paint("1;35", &format!("hang[{}]", h.class.as_str())),
-        h.label,
-        h.summary
+        Untrusted(h.label),
+        Untrusted(&h.summary)
     );
 }
 
@@ -468,20 +491,20 @@ fn summary(f: &FileReport, profile: &str, c2w: Option<&str>, st: &Style, out: &m
         .map(|s| {
             let p = s.protocol.unwrap_or("unknown protocol");
             match (&s.label, &s.engine) {
-                (Some(l), _) => format!("{l}: {p}"),
-                (None, Some(e)) => format!("{p}, {e}"),
+                (Some(l), _) => format!("{}: {p}", Untrusted(l)),
+                (None, Some(e)) => format!("{p}, {}", Untrusted(e)),
                 (None, None) => p.to_owned(),
             }
         })
         .collect();
     let c2w = c2w
         .or(f.c2w_from_header.as_deref())
-        .map(|c| format!("; c2w {c}"))
+        .map(|c| format!("; c2w {}", Untrusted(c)))
         .unwrap_or_default();
     let _ = writeln!(
         out,
         "\n{} ({}; {}; profile {profile}{c2w})",
-        st.paint("1", &f.file),
+        st.paint("1", &Untrusted(&f.file).to_string()),
         f.format.as_deref().unwrap_or("?"),
         if protocols.is_empty() {
             "no sessions".to_owned()
@@ -493,7 +516,7 @@ fn summary(f: &FileReport, profile: &str, c2w: Option<&str>, st: &Style, out: &m
         let width = f
             .rule_counts
             .iter()
-            .map(|c| c.rule.len())
+            .map(|c| c.rule.as_str().len())
             .max()
             .unwrap_or(4);
         for c in &f.rule_counts {

@@ -1,4 +1,4 @@
-use super::input::{Item, Skipped};
+use crate::input::{Item, Skipped};
 use crate::protocol::Protocol;
 use crate::recording::{Event, Source};
 use crate::session::{Decoded, Decoder, Handshake, Session};
@@ -72,10 +72,10 @@ fn split_formats(values: &[String]) -> Result<(Option<OutputKind>, Option<&str>)
                 }
             }
             Err(_) => {
-                if super::input::forced_format(Some(v)).is_err() {
+                if crate::input::forced_format(Some(v)).is_err() {
                     bail!(
                         "unknown format `{v}`; known: json, text (the output), {}",
-                        super::input::format_names()
+                        crate::input::format_names()
                     );
                 }
                 if let Some(old) = input.replace(v.as_str())
@@ -119,7 +119,7 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         buf: String::new(),
         decoded: Decoded::default(),
     };
-    let input = super::input::Input::open(&a.file, input_format)?;
+    let input = crate::input::Input::open(&a.file, input_format)?;
     if out.json {
         match out.header() {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(0),
@@ -173,7 +173,7 @@ impl<W: Write> Printer<W> {
         }
         self.buf.clear();
         text_line(ev, &self.decoded, decoder, &mut self.buf);
-        self.out.write_all(self.buf.as_bytes())
+        crate::untrusted::write_guarded(&mut self.out, &self.buf, false)
     }
 
     /// The first line of the JSON output: which schema the lines follow.
@@ -189,7 +189,7 @@ impl<W: Write> Printer<W> {
 
     /// An unreadable line, where it was: on stderr, and in the transcript.
     fn skipped(&mut self, shown: &str, s: &Skipped) -> std::io::Result<()> {
-        eprintln!("{shown}:{}: {}", s.line, s.reason);
+        crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason);
         if self.summary_only {
             return Ok(());
         }
@@ -211,7 +211,16 @@ impl<W: Write> Printer<W> {
         self.buf.clear();
         super::dump::format_skipped(s, &mut self.buf);
         self.buf.push('\n');
-        self.out.write_all(self.buf.as_bytes())
+        crate::untrusted::write_guarded(&mut self.out, &self.buf, false)
+    }
+
+    /// Writes the buffer: JSON exactly, text through the terminal guard.
+    fn write_text(&mut self, json: bool) -> std::io::Result<()> {
+        if json {
+            self.out.write_all(self.buf.as_bytes())
+        } else {
+            crate::untrusted::write_guarded(&mut self.out, &self.buf, false)
+        }
     }
 
     fn summary(
@@ -247,7 +256,7 @@ impl<W: Write> Printer<W> {
                     }
                 );
             }
-            self.out.write_all(self.buf.as_bytes())?;
+            self.write_text(self.json)?;
         }
         for s in &decoder.finish() {
             self.buf.clear();
@@ -256,7 +265,7 @@ impl<W: Write> Printer<W> {
             } else {
                 text_summary(s, &mut self.buf);
             }
-            self.out.write_all(self.buf.as_bytes())?;
+            self.write_text(self.json)?;
         }
         self.out.flush()
     }

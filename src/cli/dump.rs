@@ -1,8 +1,7 @@
-use super::input::{Item, Skipped};
+use crate::input::{Item, Skipped};
 use crate::recording::{Eol, Event};
 use anyhow::Result;
 use clap::Args;
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Print a recording (or any supported log) as a readable transcript, one line per event.
@@ -32,10 +31,10 @@ pub struct DumpArgs {
 }
 
 pub fn run(a: DumpArgs) -> Result<i32> {
-    let format = super::input::input_format(a.input_format.as_deref(), a.format.as_deref())?;
+    let format = crate::input::input_format(a.input_format.as_deref(), a.format.as_deref())?;
     let mut out = super::output::Sink::open(a.output.as_deref(), &a.file)?;
     // Recordings and logs stream: dumping a multi-gigabyte file needs no memory.
-    let input = super::input::Input::open_once(&a.file, format)?;
+    let input = crate::input::Input::open_once(&a.file, format)?;
     let shown = input.shown().to_owned();
     let mut prev_t = 0u64;
     let mut line = String::new();
@@ -55,17 +54,19 @@ pub fn run(a: DumpArgs) -> Result<i32> {
                 format_event(e, shown_t, &mut line);
             }
             Item::Skipped(s) => {
-                eprintln!("{shown}:{}: {}", s.line, s.reason);
+                crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason);
                 format_skipped(s, &mut line);
             }
         }
         line.push('\n');
-        out.write_all(line.as_bytes())
+        crate::untrusted::write_guarded(&mut out, &line, false)
     })?;
     for u in &outcome.unclassified {
-        eprintln!(
+        crate::eprintln_safe!(
             "{shown}:{}: unclassified line ({}): {}",
-            u.line, u.reason, u.text
+            u.line,
+            u.reason,
+            u.text
         );
     }
     match stopped {
@@ -131,31 +132,15 @@ pub fn format_event(e: &Event, t: u64, out: &mut String) {
     }
 }
 
-/// Control characters and invalid UTF-8 shown as escapes so one event is one output line.
+/// Control and format characters and invalid UTF-8 shown as escapes (the one output-safety
+/// rule of [`crate::untrusted`]), so one event is one output line and nothing reaches the
+/// terminal raw.
 fn push_escaped(out: &mut String, bytes: &[u8]) {
-    for chunk in bytes.utf8_chunks() {
-        push_escaped_str(out, chunk.valid());
-        for b in chunk.invalid() {
-            out.push_str(&format!("\\x{b:02x}"));
-        }
-    }
+    crate::untrusted::push_escaped_bytes(out, bytes);
 }
 
 fn push_escaped_str(out: &mut String, s: &str) {
-    if !s.bytes().any(|b| b < 0x20 || b == 0x7f) {
-        out.push_str(s);
-        return;
-    }
-    for c in s.chars() {
-        match c {
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push('\t'),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
+    crate::untrusted::push_escaped(out, s);
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-use super::input::Item;
 use crate::export::{Context as ExportContext, ggf_session, pgn_session};
+use crate::input::Item;
 use crate::recording::Header;
 use crate::session::{Decoded, Decoder, GameKind};
 use anyhow::{Context, Result};
@@ -46,8 +46,8 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     if ggf && a.pgn {
         anyhow::bail!("--pgn and --format ggf ask for different outputs");
     }
-    let format = super::input::input_format(a.input_format.as_deref(), old_input)?;
-    let input = super::input::Input::open(&a.file, format)?;
+    let format = crate::input::input_format(a.input_format.as_deref(), old_input)?;
+    let input = crate::input::Input::open(&a.file, format)?;
     let shown = input.shown().to_owned();
     // Exporting needs the games (their moves carry the engine's evals), not the transcript,
     // the searches or the PV checks: the input is streamed through a decoder that keeps only
@@ -65,7 +65,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
                 }
                 d.push_into(ev, &mut decoded)
             }
-            Item::Skipped(s) => eprintln!("{shown}:{}: {}", s.line, s.reason),
+            Item::Skipped(s) => crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason),
         }
         Ok(())
     })?;
@@ -90,9 +90,11 @@ pub fn run(a: ExportArgs) -> Result<i32> {
                 0 => String::new(),
                 n => format!(" ({n} more illegal move(s) after it)"),
             };
-            eprintln!(
+            crate::eprintln_safe!(
                 "{shown}:{place}: error: move {} is illegal after {} plies ({}){more}; the game is exported up to there, without a result",
-                gap.text, gap.after_ply, gap.reason
+                gap.text,
+                gap.after_ply,
+                gap.reason
             );
         }
     }
@@ -135,10 +137,12 @@ pub fn run(a: ExportArgs) -> Result<i32> {
         skipped += n;
     }
     if skipped > 0 {
-        eprintln!("kibitzer: {skipped} game(s) skipped: their board could not be followed");
+        crate::eprintln_safe!(
+            "kibitzer: {skipped} game(s) skipped: their board could not be followed"
+        );
     }
     if text.is_empty() {
-        eprintln!(
+        crate::eprintln_safe!(
             "kibitzer: no {} games in {}",
             if ggf { "Othello" } else { "chess" },
             a.file.display()
@@ -148,21 +152,22 @@ pub fn run(a: ExportArgs) -> Result<i32> {
         Some(path) => {
             use std::io::Write;
             let mut f = super::output::AtomicFile::create(path)?;
-            f.write_all(text.as_bytes())
+            f.write_all(crate::untrusted::guard(&text).as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             f.commit()?;
         }
         None => {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            match crate::untrusted::write_guarded(&mut out, &text, false).and_then(|()| out.flush())
+            {
                 Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
                 _ => {}
             }
         }
     }
     if outcome.lost_lines() > 0 {
-        eprintln!(
+        crate::eprintln_safe!(
             "kibitzer: {shown}: {} unreadable line(s) skipped; the games may miss moves",
             outcome.lost_lines()
         );

@@ -1,5 +1,5 @@
-use super::input::Item;
 use crate::import::{LogFormat, Unclassified};
+use crate::input::Item;
 use crate::recording::Event;
 use crate::recording::writer::{encode_event, encode_header, write_recording};
 use anyhow::{Context, Result};
@@ -32,8 +32,8 @@ pub struct ImportArgs {
 
 pub fn run(a: ImportArgs) -> Result<i32> {
     super::output::refuse_same_file(&a.log, &a.output)?;
-    let format = super::input::input_format(a.input_format.as_deref(), a.format.as_deref())?;
-    let input = super::input::Input::open(&a.log, format)?;
+    let format = crate::input::input_format(a.input_format.as_deref(), a.format.as_deref())?;
+    let input = crate::input::Input::open(&a.log, format)?;
     let shown = input.shown().to_owned();
     // Nothing is written to the target until the import succeeded: an existing file stays as
     // it was when the input turns out unreadable.
@@ -56,7 +56,7 @@ pub fn run(a: ImportArgs) -> Result<i32> {
                             buf.clear();
                         }
                     }
-                    Item::Skipped(s) => eprintln!("{shown}:{}: {}", s.line, s.reason),
+                    Item::Skipped(s) => crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason),
                 }
                 Ok(())
             })?;
@@ -67,7 +67,7 @@ pub fn run(a: ImportArgs) -> Result<i32> {
         }
     };
     out.commit()?;
-    eprintln!(
+    crate::eprintln_safe!(
         "{shown}: {} -> {}: {} events, sessions: {}; {} unclassified lines{}",
         input.format_name(),
         a.output.display(),
@@ -82,7 +82,7 @@ pub fn run(a: ImportArgs) -> Result<i32> {
     );
     if a.show_unclassified {
         for u in &unclassified {
-            eprintln!("{shown}:{}: {} ({})", u.line, u.text, u.reason);
+            crate::eprintln_safe!("{shown}:{}: {} ({})", u.line, u.text, u.reason);
         }
     }
     Ok(if lost > 0 { 2 } else { 0 })
@@ -93,15 +93,15 @@ pub fn run(a: ImportArgs) -> Result<i32> {
 /// go), so the first pass parses for it and the second writes the events. Neither keeps more
 /// than a few thousand lines' events.
 fn import_log(
-    log: &super::input::MappedLog,
+    log: &crate::input::MappedLog,
     shown: &str,
     a: &ImportArgs,
     out: &mut super::output::AtomicFile,
     seen: &mut Seen,
 ) -> Result<Vec<Unclassified>> {
     let size = log.size() as u64;
-    let bar = (size >= super::input::PROGRESS_THRESHOLD)
-        .then(|| super::input::progress_bar(2 * size, shown));
+    let bar = (size >= crate::input::PROGRESS_THRESHOLD)
+        .then(|| crate::input::progress_bar(2 * size, shown));
     let mut first = log.events()?;
     let mut total = 0u64;
     while first.next().is_some() {
@@ -110,7 +110,7 @@ fn import_log(
             b.set_position(first.bytes_read() as u64);
         }
     }
-    let header = super::input::imported_header(shown, log.format(), &first.session_headers());
+    let header = crate::input::imported_header(shown, log.format(), &first.session_headers());
     let unclassified = first.take_unclassified();
     let epoch = header.start_unix_ns();
     let events = log.events()?.map(|mut e| {

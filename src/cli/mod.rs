@@ -2,14 +2,11 @@
 mod c2w;
 mod c2w_cmd;
 mod check;
-mod cleanup;
 mod decode;
 mod dump;
 mod export;
 mod format;
 mod import;
-pub(crate) mod input;
-pub(crate) mod mapguard;
 mod output;
 mod probe;
 mod record;
@@ -71,7 +68,7 @@ pub fn main() -> i32 {
         // Status 2 is for unreadable input and bad usage, as clap's own usage errors;
         // 1 is kept for findings (`check`).
         Err(e) => {
-            eprintln!("kibitzer: {e:#}");
+            crate::eprintln_safe!("kibitzer: {e:#}");
             2
         }
     }

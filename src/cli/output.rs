@@ -4,7 +4,7 @@
 //! that is the input itself (the same file, or a link to it) is refused before anything is
 //! opened.
 
-use super::cleanup::Registered;
+use crate::input::cleanup::Registered;
 use anyhow::{Context, Result, bail};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -71,6 +71,7 @@ impl AtomicFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "output".into());
+        crate::capture::output_path::remove_stale_temps(&dir, &name);
         let pid = std::process::id();
         for n in 0..100u32 {
             let temp = dir.join(format!(".{name}.kibitzer-{pid}-{n}.tmp"));

@@ -152,7 +152,9 @@ pub fn run(mut a: ProbeArgs) -> Result<i32> {
         OutputFormat::Json => serde_json::to_writer_pretty(&mut out, &report)
             .map_err(std::io::Error::from)
             .and_then(|()| out.write_all(b"\n")),
-        OutputFormat::Text => out.write_all(report.render_text(color).as_bytes()),
+        OutputFormat::Text => {
+            crate::untrusted::write_guarded(&mut out, &report.render_text(color), color)
+        }
     };
     match written {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
@@ -160,7 +162,7 @@ pub fn run(mut a: ProbeArgs) -> Result<i32> {
     }
     if a.format == OutputFormat::Json {
         // The text form names the recording at its end; JSON readers get it in the report.
-        eprintln!("kibitzer: recording kept: {}", report.recording);
+        crate::eprintln_safe!("kibitzer: recording kept: {}", report.recording);
     }
     Ok(report.exit_status)
 }

@@ -71,13 +71,14 @@ pub fn run(mut a: RecordArgs) -> Result<i32> {
             label,
         )
     };
+    let named = a.output.as_ref().is_some_and(|p| !p.is_dir());
     let path = match &a.output {
         Some(p) if p.is_dir() => p.join(auto_name()),
         Some(p) => p.clone(),
         None => {
             let dir = output_path::recordings_dir(a.dir.as_deref(), |k| std::env::var_os(k));
             if let Err(e) = std::fs::create_dir_all(&dir) {
-                eprintln!(
+                crate::eprintln_safe!(
                     "kibitzer: warning: cannot create recordings directory {}: {e}",
                     dir.display()
                 );
@@ -88,6 +89,7 @@ pub fn run(mut a: RecordArgs) -> Result<i32> {
     Ok(proxy::run(ProxyConfig {
         argv: a.engine,
         output: Some(path),
+        output_named: named,
         label: a.label,
         protocol: a.protocol,
         eof_grace: a.eof_grace.0,

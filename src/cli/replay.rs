@@ -2,8 +2,8 @@
 //! sent to a fresh engine, recorded, and compared with the original.
 
 use super::format::OutputFormat;
-use super::input::{Input, Item};
 use crate::capture::output_path;
+use crate::input::{Input, Item};
 use crate::protocol::Protocol;
 use crate::recording::Event;
 use crate::replay::report::ReplayReport;
@@ -186,15 +186,21 @@ pub fn run(a: ReplayArgs) -> Result<i32> {
     }
     // Shown before anything runs, as the diff the user agrees to.
     if a.deterministic && prepared.rewrites.is_empty() {
-        eprintln!("--deterministic: nothing to rewrite in {}", origin.file);
+        crate::eprintln_safe!("--deterministic: nothing to rewrite in {}", origin.file);
     } else {
-        eprint!("{}", show_rewrites(&origin.file, &prepared.rewrites));
+        eprint!(
+            "{}",
+            crate::untrusted::guard(&show_rewrites(&origin.file, &prepared.rewrites))
+        );
     }
     for w in &prepared.warnings {
-        eprintln!("kibitzer: warning[{}]: {}", w.rule, w.message);
+        crate::eprintln_safe!("kibitzer: warning[{}]: {}", w.rule, w.message);
     }
     if a.dry_run {
-        print!("{}", show_script(&prepared.script));
+        print!(
+            "{}",
+            crate::untrusted::guard(&show_script(&prepared.script))
+        );
         return Ok(0);
     }
     let output = match &a.write {
@@ -419,7 +425,7 @@ fn show_script(script: &crate::replay::script::Script) -> String {
 fn write_report(a: &ReplayArgs, report: &ReplayReport) -> Result<()> {
     let mut out = super::output::Sink::open(a.output.as_deref(), &a.file)?;
     match a.format {
-        OutputFormat::Text => out.write_all(report.text().as_bytes())?,
+        OutputFormat::Text => crate::untrusted::write_guarded(&mut out, &report.text(), false)?,
         OutputFormat::Json => {
             serde_json::to_writer_pretty(&mut out, report)?;
             out.write_all(b"\n")?;

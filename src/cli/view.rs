@@ -1,6 +1,6 @@
 //! `kibitzer view FILE`: the terminal viewer over a recording or any log `check` reads.
 
-use super::input::Input;
+use crate::input::Input;
 use crate::rules::Profile;
 use crate::tui::{self, App, Doc, Options};
 use anyhow::{Result, bail};

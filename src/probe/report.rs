@@ -2,6 +2,7 @@
 //! (docs/probe-report.schema.json), and its text form.
 
 use crate::rules::{Finding, HangVerdict, Severity};
+use crate::untrusted::Untrusted;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -165,7 +166,7 @@ impl ProbeReport {
     /// disagreement is a `C2W-` finding, or an error a profile's form provoked (a move the
     /// engine could not follow after a position set up as the profile says).
     pub fn profile_agreement(&self) -> String {
-        let mut rules: Vec<(&str, usize)> = Vec::new();
+        let mut rules: Vec<(crate::catalogue::RuleId, usize)> = Vec::new();
         let all = self
             .steps
             .iter()
@@ -173,7 +174,8 @@ impl ProbeReport {
             .chain(&self.other_findings);
         let disagrees = |f: &&Finding| {
             f.severity == Severity::Error
-                || (f.severity == Severity::Warning && f.rule.starts_with("C2W-"))
+                || (f.severity == Severity::Warning
+                    && (f.rule.family() == crate::catalogue::Family::C2w))
         };
         for f in all.filter(disagrees) {
             match rules.iter_mut().find(|(r, _)| *r == f.rule) {
@@ -190,7 +192,7 @@ impl ProbeReport {
                 if *n > 1 {
                     format!("{r} x{n}")
                 } else {
-                    (*r).to_owned()
+                    r.to_string()
                 }
             })
             .collect();
@@ -219,27 +221,29 @@ impl ProbeReport {
         };
         let mut out = String::new();
         let e = &self.engine;
+        let argv = Untrusted(&e.argv.join(" ")).to_string();
         let who = match (&e.name, &e.author) {
-            (Some(n), Some(a)) => format!("{n} by {a}"),
-            (Some(n), None) => n.clone(),
-            _ => e.argv.join(" "),
+            (Some(n), Some(a)) => format!("{} by {}", Untrusted(n), Untrusted(a)),
+            (Some(n), None) => Untrusted(n).to_string(),
+            _ => argv.clone(),
         };
         let _ = writeln!(
             out,
             "{} {who} ({}, {}): {}",
             paint("1", "kibitzer probe:"),
             e.protocol,
-            e.protocol_reason,
-            e.argv.join(" ")
+            Untrusted(&e.protocol_reason),
+            argv
         );
         if let Some(c) = &self.c2w {
             let _ = writeln!(
                 out,
                 "driven as Chess Academy would under {} ({}):",
-                c.file, c.engine
+                Untrusted(&c.file),
+                Untrusted(&c.engine)
             );
             for d in &c.drive {
-                let _ = writeln!(out, "      {d}");
+                let _ = writeln!(out, "      {}", Untrusted(d));
             }
         }
         let width = self.steps.iter().map(|s| s.id.len()).max().unwrap_or(10);
@@ -263,14 +267,14 @@ impl ProbeReport {
                 // The steps after the engine was given up on share one reason: said once.
                 Some(r) if st.status == Status::NotRun && last_reason == Some(r) => {}
                 Some(r) => {
-                    let _ = writeln!(out, "      {r}");
+                    let _ = writeln!(out, "      {}", Untrusted(r));
                 }
                 None => {}
             }
             if st.status == Status::NotRun {
                 last_reason = st.reason.as_ref();
             }
-            let mut shown: Vec<(&str, usize)> = Vec::new();
+            let mut shown: Vec<(crate::catalogue::RuleId, usize)> = Vec::new();
             for f in &st.findings {
                 // Chatter repeats (every unknown line): the first few of a rule, then a count.
                 let n = match shown.iter_mut().find(|(r, _)| *r == f.rule) {
@@ -286,14 +290,17 @@ impl ProbeReport {
                 if n > REPEATS {
                     continue;
                 }
-                let at = f.line.map(|l| format!("{rec}:{l}: ")).unwrap_or_default();
+                let at = f
+                    .line
+                    .map(|l| format!("{}:{l}: ", Untrusted(rec)))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     out,
                     "      {at}{}[{}] {}: {}",
                     sev(f.severity),
-                    paint("1", f.rule),
+                    paint("1", f.rule.as_str()),
                     f.side.as_str(),
-                    f.message
+                    Untrusted(&f.message)
                 );
             }
             for (rule, n) in shown.iter().filter(|(_, n)| *n > REPEATS) {
@@ -307,20 +314,23 @@ impl ProbeReport {
                 hang_line(&mut out, rec, h, &paint);
             }
             for o in &st.observations {
-                let _ = writeln!(out, "      - {o}");
+                let _ = writeln!(out, "      - {}", Untrusted(o));
             }
         }
         if !self.other_findings.is_empty() || !self.other_hangs.is_empty() {
             let _ = writeln!(out, "outside the steps:");
             for f in &self.other_findings {
-                let at = f.line.map(|l| format!("{rec}:{l}: ")).unwrap_or_default();
+                let at = f
+                    .line
+                    .map(|l| format!("{}:{l}: ", Untrusted(rec)))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     out,
                     "      {at}{}[{}] {}: {}",
                     sev(f.severity),
-                    paint("1", f.rule),
+                    paint("1", f.rule.as_str()),
                     f.side.as_str(),
-                    f.message
+                    Untrusted(&f.message)
                 );
             }
             for h in &self.other_hangs {
@@ -347,7 +357,7 @@ impl ProbeReport {
             } else {
                 ""
             };
-            let _ = writeln!(out, "engine: {x}{killed}");
+            let _ = writeln!(out, "engine: {}{killed}", Untrusted(x));
         }
         let verdict = if self.exit_status == 0 {
             paint("1;32", "PASSED")
@@ -369,13 +379,13 @@ impl ProbeReport {
 fn hang_line(out: &mut String, rec: &str, h: &HangVerdict, paint: &dyn Fn(&str, &str) -> String) {
     let at = h
         .request_line
-        .map(|l| format!("{rec}:{l}: "))
+        .map(|l| format!("{}:{l}: ", Untrusted(rec)))
         .unwrap_or_default();
     let _ = writeln!(
         out,
         "      {at}{} {}: {}",
         paint("1;35", &format!("hang[{}]", h.class.as_str())),
-        h.label,
-        h.summary
+        Untrusted(h.label),
+        Untrusted(&h.summary)
     );
 }

@@ -11,6 +11,7 @@
 use super::cecp::{self, ClockFamily, PositionSetup, SetUp, Style};
 use super::run::{Run, Step, StepRun, Timeouts, ms};
 use super::{ProbeError, verdict};
+use crate::catalogue::RuleId;
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::protocol::Protocol;
 use crate::protocol::c2w::Command;
@@ -72,7 +73,7 @@ pub fn suggest(
         .iter()
         .flat_map(|s| &s.findings)
         .chain(&judged.outside)
-        .any(|f| f.rule == "X-PROTOCOL-MISMATCH");
+        .any(|f| f.rule == RuleId::XProtocolMismatch);
     if uci {
         return Err(ProbeError::Engine(format!(
             "the engine answers in UCI, not xboard: Chess Academy's .c2w profiles are for WinBoard engines (try `kibitzer probe` on it; recording: {})",
@@ -271,8 +272,13 @@ fn handshake(r: &mut Run, st: &mut State) {
     r.send("xboard");
     r.send("protover 2");
     let began = Instant::now();
-    // xboard gives a protocol-1 engine two seconds to say a first feature.
-    let first = r.timeouts.handshake.min(Duration::from_secs(2));
+    // xboard gives a protocol-1 engine two seconds to say a first feature; an engine that is
+    // still starting (a Python engine importing its libraries on a loaded machine) gets the
+    // answer timeout (`--timeout`) when that is longer.
+    let first = r
+        .timeouts
+        .handshake
+        .min(r.timeouts.answer.max(Duration::from_secs(2)));
     let answered = r.wait_for(first, |s| !s.features.is_empty() || s.version == Some(1));
     let refused = r.session().is_some_and(|s| s.version == Some(1));
     if !answered || refused {
@@ -917,9 +923,11 @@ pub struct Location {
 /// keys left out with why.
 pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> String {
     let mut out = String::new();
+    // What the engine said (its name above all) is untrusted: a CR would split a key, an ESC
+    // would reach whoever prints the profile. Both are written escaped.
     let comment = |out: &mut String, text: &str| {
         out.push_str("; ");
-        out.push_str(text);
+        crate::untrusted::push_escaped(out, text);
         out.push('\n');
     };
     let name = found.name.clone().unwrap_or_else(|| loc.program.clone());
@@ -938,13 +946,13 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
     let key = |out: &mut String, k: &str, v: &str| {
         out.push_str(k);
         out.push('=');
-        out.push_str(v);
+        crate::untrusted::push_escaped(out, v);
         out.push('\n');
     };
     let notes = |out: &mut String, k: &str| {
         for n in found.notes_of(k) {
             out.push_str("; ");
-            out.push_str(n);
+            crate::untrusted::push_escaped(out, n);
             out.push('\n');
         }
     };

@@ -6,6 +6,7 @@ use super::cecp::{Idiom, Msg, TellKind, looks_like_move};
 use super::cecp_gui::result_and_comment;
 use super::tokens::Tokens;
 use super::{Diagnostic, diag, diag_rule, under_rule};
+use crate::catalogue::RuleId;
 
 /// One `NAME=VALUE` of a `feature` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,7 +133,7 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
         if line.split_ascii_whitespace().count() >= 5 && cmd.bytes().all(|b| b.is_ascii_digit()) {
             diag_rule(
                 d,
-                "CECP-THINKING-FORMAT",
+                RuleId::CecpThinkingFormat,
                 "thinking output whose ply, score, time and nodes are not all integers",
             );
             return Msg::Unknown(line.to_owned());
@@ -141,7 +142,7 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     match cmd {
         "feature" => {
             let rest = toks.peek_rest();
-            return Msg::Feature(under_rule(d, "CECP-FEATURE-SYNTAX", |d| {
+            return Msg::Feature(under_rule(d, RuleId::CecpFeatureSyntax, |d| {
                 parse_features(rest, d)
             }));
         }
@@ -163,13 +164,13 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
         }
         "Error" => {
             let rest = toks.peek_rest();
-            return under_rule(d, "CECP-ERROR-FORMAT", |d| parse_error(rest, d));
+            return under_rule(d, RuleId::CecpErrorFormat, |d| parse_error(rest, d));
         }
         // `Error: COMMAND` without the type: an error message, in the wrong form.
         "Error:" => {
             diag_rule(
                 d,
-                "CECP-ERROR-FORMAT",
+                RuleId::CecpErrorFormat,
                 "expected 'Error (TYPE): COMMAND', got 'Error: ...'",
             );
             return Msg::Error {
@@ -199,7 +200,11 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
         "highlight" => return Msg::Highlight(toks.rest().to_owned()),
         "click" => return Msg::Click(toks.rest().to_owned()),
         "choice" => return Msg::Choice(toks.rest().to_owned()),
-        "stat01:" => return under_rule(d, "CECP-THINKING-FORMAT", |d| parse_stat01(&mut toks, d)),
+        "stat01:" => {
+            return under_rule(d, RuleId::CecpThinkingFormat, |d| {
+                parse_stat01(&mut toks, d)
+            });
+        }
         "++" if toks.peek().is_none() => return Msg::FailHigh,
         "--" if toks.peek().is_none() => return Msg::FailLow,
         "offer" if toks.peek() == Some("draw") => {
@@ -224,7 +229,7 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
         return Msg::Debug(text.trim_ascii().to_owned());
     }
     if line.starts_with("Illegal move") || line.starts_with("illegal move") {
-        return under_rule(d, "CECP-ILLEGAL-MOVE-FORMAT", |d| parse_illegal(line, d));
+        return under_rule(d, RuleId::CecpIllegalMoveFormat, |d| parse_illegal(line, d));
     }
     for (prefix, idiom) in Idiom::PREFIXES {
         if line.starts_with(prefix) {
@@ -240,7 +245,7 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
             if looks_like_move(mv) {
                 diag_rule(
                     d,
-                    "CECP-LEGACY-FORM",
+                    RuleId::CecpLegacyForm,
                     format!("legacy '{prefix}' instead of 'move'"),
                 );
                 return Msg::EngineMove(mv.to_owned());
@@ -281,7 +286,7 @@ fn parse_numeric(first: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) ->
         }
         diag_rule(
             d,
-            "CECP-LEGACY-FORM",
+            RuleId::CecpLegacyForm,
             "legacy 'NUMBER ... MOVE' form of 'move MOVE'",
         );
         return Some(Msg::EngineMove(mv.to_owned()));
@@ -369,7 +374,7 @@ fn parse_illegal(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     if line.starts_with('i') {
         diag_rule(
             d,
-            "CECP-LEGACY-FORM",
+            RuleId::CecpLegacyForm,
             "'illegal move' in lowercase (xboard accepts it)",
         );
     }

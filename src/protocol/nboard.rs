@@ -8,6 +8,7 @@ use std::fmt;
 
 use super::tokens::Tokens;
 use super::{Diagnostic, Dir, diag, diag_rule, under_rule, word_text};
+use crate::catalogue::RuleId;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
@@ -248,7 +249,7 @@ fn parse_gui(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Optio
                 }
             }
         }
-        "move" => Msg::Move(under_rule(d, "NBOARD-SYNTAX", |d| {
+        "move" => Msg::Move(under_rule(d, RuleId::NboardSyntax, |d| {
             parse_move_eval(toks, false, d)
         })),
         "hint" => Msg::Hint(number("hint", toks, d).unwrap_or(1)),
@@ -267,7 +268,7 @@ fn parse_gui(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Optio
 
 fn parse_engine(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Option<Msg> {
     Some(match cmd {
-        "===" => Msg::BestMove(under_rule(d, "NBOARD-MOVE-FORMAT", |d| {
+        "===" => Msg::BestMove(under_rule(d, RuleId::NboardMoveFormat, |d| {
             parse_move_eval(toks, true, d)
         })),
         "set" if toks.peek() == Some("myname") => {
@@ -297,14 +298,14 @@ fn parse_engine(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Op
             if !(square(head) || head.eq_ignore_ascii_case(b"pa")) {
                 diag_rule(
                     d,
-                    "NBOARD-HINT-PV-FORMAT",
+                    RuleId::NboardHintPvFormat,
                     format!("{cmd}: pv `{pv}` does not begin with a move"),
                 );
             } else if eval.len() == 2 && square(eval.as_bytes()) {
                 // The PV went on after a space: its next move landed where the eval belongs.
                 diag_rule(
                     d,
-                    "NBOARD-HINT-PV-FORMAT",
+                    RuleId::NboardHintPvFormat,
                     format!("{cmd}: pv `{pv} {eval} ...` contains whitespace"),
                 );
             }
@@ -329,7 +330,7 @@ fn parse_engine(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Op
         "learned" => Msg::Learned,
         "learn" => {
             d.push(Diagnostic {
-                rule: Some("NBOARD-LEARN-ACK"),
+                rule: Some(RuleId::NboardLearnAck),
                 message:
                     "'learn' as the answer to learn (NTest does this; the text says 'learned')"
                         .into(),

@@ -11,6 +11,7 @@ use super::{Diagnostic, Dir, diag, under_rule, word_text};
 
 pub(crate) use super::uci_info::InfoSpare;
 pub use super::uci_info::{Bound, CurrLine, Extra, Info, Score, ScoreValue};
+use crate::catalogue::RuleId;
 
 /// A UCI message.
 #[derive(Debug, Clone, PartialEq)]
@@ -272,7 +273,7 @@ fn parse_command(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> M
         "copyprotection" => return Msg::CopyProtection(parse_status("copyprotection", toks, d)),
         "registration" => return Msg::Registration(parse_status("registration", toks, d)),
         "option" => {
-            return Msg::Option(Box::new(under_rule(d, "UCI-OPTION-MALFORMED", |d| {
+            return Msg::Option(Box::new(under_rule(d, RuleId::UciOptionMalformed, |d| {
                 parse_option(toks, d)
             })));
         }

@@ -6,6 +6,7 @@ use std::fmt;
 use super::tokens::{Moves, Tokens};
 use super::uci::number;
 use super::{Diagnostic, diag};
+use crate::catalogue::RuleId;
 
 mod fast;
 
@@ -211,9 +212,9 @@ impl Info {
             // Bad numbers and score units have rules of their own.
             for x in &mut d[from..] {
                 if x.message.starts_with("score:") {
-                    x.rule = Some("UCI-INFO-SCORE-UNIT");
+                    x.rule = Some(RuleId::UciInfoScoreUnit);
                 } else if x.message.contains(": bad value") {
-                    x.rule = Some("UCI-INFO-NONINTEGER");
+                    x.rule = Some(RuleId::UciInfoNoninteger);
                 }
             }
         }

@@ -324,7 +324,21 @@ impl VerdictKind {
     }
 }
 
+/// How the proxy's sweep of what an engine left running (children still alive after the
+/// engine itself exited) words its `killed` events. Such a kill follows the engine's end; it
+/// is no sign that the GUI or the proxy gave up on the engine.
+pub const LEFTOVER_KILL_TEXTS: [&str; 2] = [
+    "still running after the engine exited",
+    "ignored SIGTERM for",
+];
+
 impl Event {
+    /// A `killed` event of the proxy's sweep of leftovers ([`LEFTOVER_KILL_TEXTS`]).
+    pub fn is_leftover_kill(&self) -> bool {
+        self.kind == Some(ProxyKind::Killed)
+            && LEFTOVER_KILL_TEXTS.iter().any(|t| self.text.starts_with(t))
+    }
+
     /// A traffic line with UTF-8 text and an LF terminator (the common case).
     pub fn line(seq: u64, t: u64, src: Source, text: impl Into<String>) -> Self {
         Event {

@@ -61,6 +61,9 @@ pub struct Reader<R> {
     buf: Vec<u8>,
 }
 
+/// The UTF-8 byte-order mark a file saved on Windows may start with.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// Does this look like the start of a kibitzer recording? (For format autodetection.)
 ///
 /// Judged by what the header says, not by its exact bytes: a recording rewritten with ordinary
@@ -69,6 +72,7 @@ pub struct Reader<R> {
 pub fn looks_like_recording(first_bytes: &[u8]) -> bool {
     static KEY: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
     let head = &first_bytes[..first_bytes.len().min(4096)];
+    let head = head.strip_prefix(BOM).unwrap_or(head);
     let trimmed = head.trim_ascii_start();
     if !trimmed.starts_with(b"{") {
         return false;
@@ -129,6 +133,10 @@ impl<R: BufRead> Reader<R> {
             return Err(RecordingError::Empty);
         }
         let mut lineno = 1;
+        // Windows editors save UTF-8 with a byte-order mark; it is no part of the JSON.
+        if buf.starts_with(BOM) {
+            buf.drain(..BOM.len());
+        }
         let header: Header = loop {
             match serde_json::from_slice(trim_eol(&buf)) {
                 Ok(h) => break h,

@@ -95,7 +95,7 @@ pub fn serve(mut answers: Answers, cfg: Config) -> io::Result<i32> {
                 unmatched += 1;
                 match (cfg.on_mismatch, shadow.as_mut()) {
                     (OnMismatch::Forward, Some(s)) => {
-                        eprintln!(
+                        crate::eprintln_safe!(
                             "kibitzer: as-engine: no recorded answer to `{text}` in {}; the real engine answers from here on",
                             cfg.shown
                         );
@@ -103,14 +103,14 @@ pub fn serve(mut answers: Answers, cfg: Config) -> io::Result<i32> {
                         s.send(line.as_bytes());
                     }
                     (OnMismatch::Exit, _) => {
-                        eprintln!(
+                        crate::eprintln_safe!(
                             "kibitzer: as-engine: no recorded answer to `{text}` in {}; exiting",
                             cfg.shown
                         );
                         finish(&tx, writer);
                         return Ok(1);
                     }
-                    _ => eprintln!(
+                    _ => crate::eprintln_safe!(
                         "kibitzer: as-engine: no recorded answer to `{text}` in {}; ignored",
                         cfg.shown
                     ),
@@ -131,7 +131,7 @@ pub fn serve(mut answers: Answers, cfg: Config) -> io::Result<i32> {
     let _ = tx.send(Out::Answers(answers.after_eof.clone()));
     let (used, total) = answers.used();
     if unmatched > 0 || used < total {
-        eprintln!(
+        crate::eprintln_safe!(
             "kibitzer: as-engine: {used} of {total} recorded commands answered, {unmatched} command(s) without a recorded answer"
         );
     }
@@ -146,13 +146,17 @@ fn survive_sigint(forward_to: Option<(u32, Arc<AtomicBool>)>) {
         .enable_all()
         .build()
     else {
-        eprintln!("kibitzer: as-engine: warning: cannot handle SIGINT; it will end kibitzer");
+        crate::eprintln_safe!(
+            "kibitzer: as-engine: warning: cannot handle SIGINT; it will end kibitzer"
+        );
         return;
     };
     let Ok(mut sigint) = rt.block_on(async {
         tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
     }) else {
-        eprintln!("kibitzer: as-engine: warning: cannot handle SIGINT; it will end kibitzer");
+        crate::eprintln_safe!(
+            "kibitzer: as-engine: warning: cannot handle SIGINT; it will end kibitzer"
+        );
         return;
     };
     std::thread::spawn(move || {

@@ -193,8 +193,9 @@ fn obligations(
 }
 
 /// Rules whose findings depend on timing, not on what the engine says.
-fn timing_rule(id: &str) -> bool {
-    id.starts_with("REPLAY-")
+fn timing_rule(rule: crate::catalogue::RuleId) -> bool {
+    let id = rule.as_str();
+    rule.family() == crate::catalogue::Family::Replay
         || [
             "TIMEOUT", "LATE", "DELAY", "FLOOD", "LATENCY", "HANG", "CLOCK",
         ]
@@ -204,7 +205,7 @@ fn timing_rule(id: &str) -> bool {
 
 /// Engine-side errors and warnings one engine drew and the other did not.
 fn findings(o: &Analysis, r: &Analysis, map: &LineMap, out: &mut Vec<Difference>) {
-    let relevant = |a: &Analysis| -> Vec<(&'static str, Option<u64>, u64, String)> {
+    let relevant = |a: &Analysis| -> Vec<(crate::catalogue::RuleId, Option<u64>, u64, String)> {
         a.findings
             .iter()
             .filter(|f| {

@@ -119,7 +119,7 @@ pub fn execute(
     // Drift is said as soon as the engine has introduced itself, before the searches.
     let mut live = |s: &crate::session::Session| {
         for w in preflight::drift(&o.session, s) {
-            eprintln!("kibitzer: warning[{}]: {}", w.rule, w.message);
+            crate::eprintln_safe!("kibitzer: warning[{}]: {}", w.rule, w.message);
         }
     };
     let (outcome, r) = run_once(

@@ -3,15 +3,16 @@
 
 use super::analysis::Analysis;
 use super::report::Warning;
+use crate::catalogue::RuleId;
 use crate::session::Session;
 
 /// Warnings about the original alone, known before anything runs.
 pub fn before(o: &Analysis, deterministic: bool) -> Vec<Warning> {
     o.findings
         .iter()
-        .filter(|f| f.rule == "REPLAY-NONDETERMINISTIC-SETUP")
+        .filter(|f| f.rule == RuleId::ReplayNondeterministicSetup)
         .map(|f| Warning {
-            rule: "REPLAY-NONDETERMINISTIC-SETUP",
+            rule: RuleId::ReplayNondeterministicSetup,
             message: if deterministic {
                 format!("{} (--deterministic rewrites what it can)", f.message)
             } else {
@@ -26,7 +27,7 @@ pub fn drift(a: &Session, b: &Session) -> Vec<Warning> {
     let mut out = Vec::new();
     if a.engine_name.is_some() && b.engine_name.is_some() && a.engine_name != b.engine_name {
         out.push(Warning {
-            rule: "REPLAY-BINARY-CHANGED",
+            rule: RuleId::ReplayBinaryChanged,
             message: format!(
                 "the recorded engine was `{}`, this one is `{}`",
                 a.engine_name.as_deref().unwrap_or_default(),
@@ -94,7 +95,7 @@ pub fn drift(a: &Session, b: &Session) -> Vec<Warning> {
     }
     if !drift.is_empty() {
         out.push(Warning {
-            rule: "REPLAY-OPTION-DRIFT",
+            rule: RuleId::ReplayOptionDrift,
             message: drift.join("; "),
         });
     }

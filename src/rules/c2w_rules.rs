@@ -8,6 +8,7 @@
 //! command" for it.
 
 use super::judge::Out;
+use crate::catalogue::RuleId;
 use crate::protocol::c2w::{EngineProfile, HashCmdType, InitPosition};
 use crate::protocol::cecp::Msg as M;
 
@@ -78,7 +79,7 @@ impl C2wState {
         let args: Vec<&str> = text.split_ascii_whitespace().skip(1).collect();
         if let Some((place, sent)) = self.hint_pending.take() {
             out.add_at(
-                "C2W-HINT-SILENT",
+                RuleId::C2wHintSilent,
                 place,
                 format!(
                     "`{sent}` got no `Hint: MOVE` before the GUI's next command (`{text}`), though {} says the engine gives hints",
@@ -101,7 +102,7 @@ impl C2wState {
             if n < 4 {
                 let word = p.fen_command.as_ref().map_or("", |c| c.word.as_str());
                 out.add(
-                    "C2W-FEN-FORM",
+                    RuleId::C2wFenForm,
                     format!(
                         "`{text}` where the FEN's {} was due: {} sends the FEN one element a line after `{word}`",
                         ELEMENTS[n],
@@ -116,7 +117,7 @@ impl C2wState {
                 return true;
             }
             out.add(
-                "C2W-HASH-FORM",
+                RuleId::C2wHashForm,
                 format!(
                     "`{text}` where the hash size was due on a line of its own ({})",
                     hash_key(p)
@@ -142,9 +143,9 @@ impl C2wState {
             ("sd", "EngineCmdSD", &p.sd_cmd, "search-depth"),
         ] {
             let rule = if std == "st" {
-                "C2W-ST-COMMAND"
+                RuleId::C2wStCommand
             } else {
-                "C2W-SD-COMMAND"
+                RuleId::C2wSdCommand
             };
             match cmd.as_deref() {
                 Some(w) if w == word => {
@@ -179,7 +180,7 @@ impl C2wState {
                     let v = f.raw.to_string();
                     if f.base_inc_only && (l.mps != 0 || l.inc_ms != 0) {
                         out.add(
-                            "C2W-LEVEL-FORM",
+                            RuleId::C2wLevelForm,
                             format!(
                                 "`{text}`: under {} the only level is `level 0 BASE 0`",
                                 key(p, "EngineTypeOfCmdLevel", &v)
@@ -190,7 +191,7 @@ impl C2wState {
                         && !f.level_seconds
                     {
                         out.add(
-                            "C2W-LEVEL-FORM",
+                            RuleId::C2wLevelForm,
                             format!(
                                 "`{text}` gives the base in MIN:SEC, but {} has 1 (time without seconds), not 2",
                                 key(p, "EngineTypeOfCmdLevel", &v)
@@ -204,7 +205,7 @@ impl C2wState {
                     && !f.time_command
                 {
                     out.add(
-                        "C2W-TIME-COMMAND",
+                        RuleId::C2wTimeCommand,
                         format!(
                             "`{text}`, but {} lacks 4: the GUI does not send time",
                             key(p, "EngineTypeOfCmdLevel", &f.raw.to_string())
@@ -218,7 +219,7 @@ impl C2wState {
                     _ => "the profile has no EngineMoveNow".to_owned(),
                 };
                 out.add(
-                    "C2W-MOVENOW-UNDECLARED",
+                    RuleId::C2wMovenowUndeclared,
                     format!("`?` (move now), but {v}: the engine cannot be told to move now"),
                 );
             }
@@ -226,8 +227,18 @@ impl C2wState {
         }
 
         for (std, key_name, cmd, rule) in [
-            ("hint", "EngineCmdHint", &p.hint_cmd, "C2W-HINT-UNDECLARED"),
-            ("draw", "EngineCmdDraw", &p.draw_cmd, "C2W-DRAW-UNDECLARED"),
+            (
+                "hint",
+                "EngineCmdHint",
+                &p.hint_cmd,
+                RuleId::C2wHintUndeclared,
+            ),
+            (
+                "draw",
+                "EngineCmdDraw",
+                &p.draw_cmd,
+                RuleId::C2wDrawUndeclared,
+            ),
         ] {
             match cmd.as_deref() {
                 Some(w) if w == word => {
@@ -277,14 +288,14 @@ impl C2wState {
                     _ => key(p, "EngineInitPos", "0"),
                 };
                 out.add(
-                    "C2W-INITPOS-UNSUPPORTED",
+                    RuleId::C2wInitposUnsupported,
                     format!("`{text}` sets a position up, but {why}: the engine cannot enter a non-initial position"),
                 );
                 false
             }
             Some(InitPosition::Edit) if how != "edit" => {
                 out.add(
-                    "C2W-INITPOS-METHOD",
+                    RuleId::C2wInitposMethod,
                     format!(
                         "`{how}`, but the profile sets positions up with edit ({} without EngineCmdSB)",
                         key(p, "EngineInitPos", "1")
@@ -304,7 +315,7 @@ impl C2wState {
                 );
                 if how != c.word {
                     out.add(
-                        "C2W-INITPOS-METHOD",
+                        RuleId::C2wInitposMethod,
                         format!(
                             "`{how}`, but the profile sets positions up with `{}` ({sb})",
                             c.word
@@ -315,14 +326,14 @@ impl C2wState {
                 match (c.own_line, args.is_empty()) {
                     (true, true) => self.fen_elements = Some(0),
                     (true, false) => out.add(
-                        "C2W-FEN-FORM",
+                        RuleId::C2wFenForm,
                         format!(
                             "the FEN on the command's line, but {sb} sends `{}` alone and the FEN one element a line",
                             c.word
                         ),
                     ),
                     (false, true) => out.add(
-                        "C2W-FEN-FORM",
+                        RuleId::C2wFenForm,
                         format!("`{}` alone, but {sb} sends the FEN on the same line", c.word),
                     ),
                     (false, false) => {}
@@ -367,7 +378,7 @@ impl C2wState {
         };
         if let Some(why) = bad {
             out.add(
-                "C2W-HASH-FORM",
+                RuleId::C2wHashForm,
                 format!("`{text}`: {why} ({})", hash_key(p)),
             );
         }
@@ -394,7 +405,7 @@ impl C2wState {
             return;
         };
         out.add(
-            "C2W-DECLARED-REFUSED",
+            RuleId::C2wDeclaredRefused,
             format!(
                 "the engine refuses `{}`, which the profile declares ({k})",
                 refused.trim()

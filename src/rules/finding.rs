@@ -1,13 +1,13 @@
 //! What the rules stage reports: a finding, located in the input.
 
-use super::catalogue::{Severity, Side};
+use crate::catalogue::{RuleId, Severity, Side};
 use serde::Serialize;
 
 /// A rule of the catalogue broken at one place of the input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     /// Catalogue id.
-    pub rule: &'static str,
+    pub rule: RuleId,
     pub severity: Severity,
     /// Who is at fault.
     pub side: Side,
@@ -34,13 +34,13 @@ pub struct Place {
 impl Finding {
     /// A finding of rule `id` at `place`; `side` resolves rules of either side.
     pub fn new(
-        id: &'static str,
+        id: RuleId,
         side: Option<Side>,
         place: Place,
         session: Option<&str>,
         message: impl Into<String>,
     ) -> Finding {
-        let (severity, side) = super::catalogue::weigh(id, side);
+        let (severity, side) = crate::catalogue::weigh(id, side);
         Finding {
             rule: id,
             severity,

@@ -12,13 +12,15 @@ use super::finding::{Finding, Place};
 use super::hang::{self, HangVerdict};
 use super::profile::Profile;
 use super::protocol_rules::{CecpRules, NboardRules, UciRules};
+use crate::catalogue::RuleId;
 use crate::protocol::c2w::EngineProfile;
 use crate::protocol::cecp::Msg as CecpMsg;
 use crate::protocol::{Msg, Protocol};
 use crate::recording::{Eol, Event, ProxyKind, Source};
 use crate::session::{Decoded, Decoder, Obligation, Owed};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 /// Judges every session of one input.
 pub struct Judge {
@@ -66,6 +68,9 @@ pub(crate) struct Tracker {
     pub starts_mid: Option<bool>,
     pub gui_protocol_lines: u64,
     pub pending: HashMap<u64, Pending>,
+    /// Open requests by the earliest time their deadline can pass (ns, event number), so a
+    /// line costs O(log n) however many requests are open, not a scan of all of them.
+    due: BinaryHeap<Reverse<(u64, u64)>>,
     pub last_gui_t: Option<u64>,
     pub first_gui_t: Option<u64>,
     pub first_engine_t: Option<u64>,
@@ -103,6 +108,7 @@ impl Tracker {
             starts_mid: None,
             gui_protocol_lines: 0,
             pending: HashMap::new(),
+            due: BinaryHeap::new(),
             last_gui_t: None,
             first_gui_t: None,
             first_engine_t: None,
@@ -129,11 +135,12 @@ impl Tracker {
 
     /// True the first time `rule` is asked about in this session: rules that would repeat on
     /// every line (a CRLF ending, a flood) are reported once.
-    pub fn first(&mut self, rule: &'static str) -> bool {
-        if self.once.contains(&rule) {
+    pub fn first(&mut self, rule: impl OnceKey) -> bool {
+        let key = rule.key();
+        if self.once.contains(&key) {
             return false;
         }
-        self.once.push(rule);
+        self.once.push(key);
         true
     }
 }
@@ -147,7 +154,7 @@ pub(crate) struct Out<'a> {
 }
 
 impl Out<'_> {
-    pub fn add(&mut self, id: &'static str, message: impl Into<String>) {
+    pub fn add(&mut self, id: RuleId, message: impl Into<String>) {
         self.findings.push(Finding::new(
             id,
             self.side,
@@ -157,7 +164,7 @@ impl Out<'_> {
         ));
     }
 
-    pub fn add_at(&mut self, id: &'static str, place: Place, message: impl Into<String>) {
+    pub fn add_at(&mut self, id: RuleId, place: Place, message: impl Into<String>) {
         self.findings
             .push(Finding::new(id, self.side, place, self.session, message));
     }
@@ -294,7 +301,7 @@ impl Judge {
             let pending = tr.pending.remove(&o.opened.seq);
             if o.cancelled && o.owed == Owed::NboardMove {
                 out.add_at(
-                    "NBOARD-GO-NO-MOVE",
+                    RuleId::NboardGoNoMove,
                     pending.as_ref().map_or(place, |p| p.place),
                     format!(
                         "go was never answered with === (withdrawn by `{}`)",
@@ -334,7 +341,7 @@ impl Judge {
                 && let Some((rule, allowed, why)) = deadline(tr, profile, o, &p)
                 && latency > allowed
             {
-                if rule == "X-CLOCK-UNDERFLOW" && tr.protocol == Some(Protocol::Cecp) {
+                if rule == RuleId::XClockUnderflow && tr.protocol == Some(Protocol::Cecp) {
                     tr.cecp.game_ended("a loss on time");
                 }
                 out.add(
@@ -350,10 +357,7 @@ impl Judge {
             }
         }
         if let Some(msg) = &d.msg {
-            let owed_move = dec
-                .open_obligations(d.session)
-                .filter(|o| o.owed == Owed::Move)
-                .count();
+            let owed_move = dec.open_moves(d.session);
             match msg {
                 Msg::Uci(m) => tr.uci_line(m, ev, dec, d.session, &mut out),
                 Msg::Cecp(m) => tr.cecp_line(m, ev, dec, d.session, owed_move, &mut out),
@@ -382,10 +386,10 @@ impl Judge {
                         let mut tail = out.findings.split_off(first_new);
                         tail.retain(|f| {
                             if foreign {
-                                return !f.rule.starts_with("CECP-");
+                                return !(f.rule.family() == crate::catalogue::Family::Cecp);
                             }
-                            f.rule != "CECP-UNKNOWN-COMMAND"
-                                && (f.rule != "CECP-SETBOARD-WITHOUT-FEATURE" || setboard_said)
+                            f.rule != RuleId::CecpUnknownCommand
+                                && (f.rule != RuleId::CecpSetboardWithoutFeature || setboard_said)
                         });
                         out.findings.extend(tail);
                     }
@@ -394,28 +398,66 @@ impl Judge {
                 _ => {}
             }
         }
-        // New requests, and those past their deadline.
-        let mut past = Vec::new();
-        for o in dec.open_obligations(d.session) {
-            if o.opened.seq == ev.seq && !tr.pending.contains_key(&o.opened.seq) {
-                let (budget_ms, budget_is_clock) = tr.budget_for(o, dec, d.session);
-                tr.pending.insert(
-                    o.opened.seq,
-                    Pending {
-                        place,
-                        text: ev.text.trim().to_owned(),
-                        budget_ms,
-                        budget_is_clock,
-                        timed_out: false,
-                    },
-                );
+        // New requests: the obligations this line opened, the newest of the session's list.
+        let opened: Vec<&Obligation> = dec
+            .session(d.session)
+            .map(|s| {
+                s.obligations
+                    .iter()
+                    .rev()
+                    .take_while(|o| o.opened.seq == ev.seq)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for o in opened.into_iter().rev() {
+            if o.closed.is_some() || tr.pending.contains_key(&o.opened.seq) {
+                continue;
             }
-            if let Some(p) = tr.pending.get(&o.opened.seq)
-                && !p.timed_out
-                && let Some((rule, allowed, why)) = deadline(tr, profile, o, p)
-                && place.t.saturating_sub(o.opened.t) > allowed
-            {
-                past.push((o.opened.seq, rule, allowed, why, o.owed.clone()));
+            let (budget_ms, budget_is_clock) = tr.budget_for(o, dec, d.session);
+            let p = Pending {
+                place,
+                text: ev.text.trim().to_owned(),
+                budget_ms,
+                budget_is_clock,
+                timed_out: false,
+            };
+            if let Some((_, allowed, _)) = deadline(tr, profile, o, &p) {
+                tr.due
+                    .push(Reverse((o.opened.t.saturating_add(allowed), o.opened.seq)));
+            }
+            tr.pending.insert(o.opened.seq, p);
+        }
+        // Those past their deadline. A deadline only ever grows (`feature done=0`), so one
+        // found not yet passed when looked at again goes back with its new time.
+        let mut past = Vec::new();
+        while let Some(&Reverse((due, seq))) = tr.due.peek() {
+            if due >= place.t {
+                break;
+            }
+            tr.due.pop();
+            let Some(o) = dec.session(d.session).and_then(|s| {
+                s.obligations
+                    .binary_search_by_key(&seq, |o| o.opened.seq)
+                    .ok()
+                    .map(|i| &s.obligations[i])
+            }) else {
+                continue;
+            };
+            let Some(p) = tr.pending.get(&seq).filter(|p| !p.timed_out) else {
+                continue;
+            };
+            if o.closed.is_some() {
+                continue;
+            }
+            match deadline(tr, profile, o, p) {
+                Some((rule, allowed, why)) if place.t.saturating_sub(o.opened.t) > allowed => {
+                    past.push((seq, rule, allowed, why, o.owed.clone()));
+                }
+                Some((_, allowed, _)) => {
+                    tr.due
+                        .push(Reverse((o.opened.t.saturating_add(allowed), seq)));
+                }
+                None => {}
             }
         }
         for (seq, rule, allowed, why, owed) in past {
@@ -517,7 +559,7 @@ impl Judge {
                 let place = tr.pending.get(&o.opened.seq).map_or(end, |p| p.place);
                 out.side = Some(Party::Engine);
                 out.add_at(
-                    "NBOARD-GO-NO-MOVE",
+                    RuleId::NboardGoNoMove,
                     place,
                     "go was never answered with === before the session ended",
                 );
@@ -525,7 +567,7 @@ impl Judge {
             if let Some(how) = tr.cecp.take_ended_by_rule() {
                 out.side = Some(Party::Gui);
                 out.add(
-                    "CECP-RESULT-MISSING",
+                    RuleId::CecpResultMissing,
                     format!("the game ended ({how}) and the GUI sent no result"),
                 );
             }
@@ -534,12 +576,16 @@ impl Judge {
             if let Some(v) = hang::diagnose(tr, &open, &self.profile, now) {
                 if v.is_timeout {
                     out.side = Some(v.at_fault);
-                    out.add_at("X-HANG", v.request_place.unwrap_or(end), v.summary.clone());
+                    out.add_at(
+                        RuleId::XHang,
+                        v.request_place.unwrap_or(end),
+                        v.summary.clone(),
+                    );
                 }
                 if v.no_watchdog {
                     out.side = Some(Party::Gui);
                     out.add(
-                        "X-NO-WATCHDOG",
+                        RuleId::XNoWatchdog,
                         format!(
                             "the GUI waited {} for {} without giving up",
                             secs(v.waiting_ns.unwrap_or(0)),
@@ -601,54 +647,54 @@ fn deadline(
     profile: &Profile,
     o: &Obligation,
     p: &Pending,
-) -> Option<(&'static str, u64, String)> {
+) -> Option<(RuleId, u64, String)> {
     let ns = |d: std::time::Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
     let ms_ns = |ms: i64| {
         u64::try_from(ms.max(0))
             .unwrap_or(0)
             .saturating_mul(1_000_000)
     };
-    let named = |d: Option<std::time::Duration>, rule: &'static str| {
+    let named = |d: Option<std::time::Duration>, rule: RuleId| {
         d.map(|d| (rule, ns(d), format!("{} profile", profile.name)))
     };
     match &o.owed {
-        Owed::UciOk => named(profile.uciok, "UCI-UCIOK-TIMEOUT"),
-        Owed::ReadyOk => named(profile.ping, "UCI-ISREADY-TIMEOUT"),
+        Owed::UciOk => named(profile.uciok, RuleId::UciUciokTimeout),
+        Owed::ReadyOk => named(profile.ping, RuleId::UciIsreadyTimeout),
         Owed::Pong(_) => named(
             profile.ping,
             if tr.protocol == Some(Protocol::Nboard) {
-                "NBOARD-PONG-TIMEOUT"
+                RuleId::NboardPongTimeout
             } else {
-                "CECP-PONG-TIMEOUT"
+                RuleId::CecpPongTimeout
             },
         ),
         Owed::FeatureDone => {
             if tr.done0 {
                 Some((
-                    "CECP-FEATURE-TIMEOUT",
+                    RuleId::CecpFeatureTimeout,
                     3_600_000_000_000,
                     "done=0 extends the wait to an hour".into(),
                 ))
             } else {
-                named(profile.features, "CECP-FEATURE-TIMEOUT")
+                named(profile.features, RuleId::CecpFeatureTimeout)
             }
         }
         Owed::BestMove if o.request.starts_with("stop") => {
-            named(profile.after_stop, "UCI-BESTMOVE-MISSING-AFTER-STOP")
+            named(profile.after_stop, RuleId::UciBestmoveMissingAfterStop)
         }
         Owed::BestMove | Owed::Move => {
             let budget = p.budget_ms?;
             if p.budget_is_clock {
                 Some((
-                    "X-CLOCK-UNDERFLOW",
+                    RuleId::XClockUnderflow,
                     ms_ns(budget),
                     "the side's remaining clock".into(),
                 ))
             } else {
                 let rule = if o.owed == Owed::Move {
-                    "CECP-ST-EXCEEDED"
+                    RuleId::CecpStExceeded
                 } else {
-                    "UCI-BESTMOVE-LATE"
+                    RuleId::UciBestmoveLate
                 };
                 Some((
                     rule,
@@ -721,6 +767,23 @@ fn has_control(b: &[u8]) -> bool {
     })
 }
 
+/// What [`Tracker::first`] remembers: a rule, or a finer key of one (`crlf-gui`).
+pub trait OnceKey {
+    fn key(self) -> &'static str;
+}
+
+impl OnceKey for RuleId {
+    fn key(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl OnceKey for &'static str {
+    fn key(self) -> &'static str {
+        self
+    }
+}
+
 /// Rules of the bytes themselves, whatever the protocol.
 fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
     let who = if ev.src == Source::Gui {
@@ -736,25 +799,25 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
         })
     {
         out.add(
-            "X-LINE-ENDING",
+            RuleId::XLineEnding,
             format!("the {who} ends lines with CR LF (reported once)"),
         );
     }
     if ev.eol == Eol::None && !ev.more {
         out.add(
-            "X-LINE-NO-TERMINATOR",
+            RuleId::XLineNoTerminator,
             format!("the {who}'s last line has no line ending"),
         );
     }
-    if ev.hex.is_some() && tr.first("X-NON-UTF8") {
+    if ev.hex.is_some() && tr.first(RuleId::XNonUtf8) {
         out.add(
-            "X-NON-UTF8",
+            RuleId::XNonUtf8,
             format!("the {who} sent bytes that are not UTF-8 (reported once)"),
         );
     }
-    if has_control(ev.text.as_bytes()) && tr.first("X-CONTROL-CHARS") {
+    if has_control(ev.text.as_bytes()) && tr.first(RuleId::XControlChars) {
         out.add(
-            "X-CONTROL-CHARS",
+            RuleId::XControlChars,
             format!("the {who} sent control characters (reported once)"),
         );
     }
@@ -764,9 +827,12 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
     let text = ev.text.as_str();
     match tr.protocol {
         Some(Protocol::Uci) => {
-            if text != text.trim() && !text.trim().is_empty() && tr.first("X-LEADING-WHITESPACE") {
+            if text != text.trim()
+                && !text.trim().is_empty()
+                && tr.first(RuleId::XLeadingWhitespace)
+            {
                 out.add(
-                    "X-LEADING-WHITESPACE",
+                    RuleId::XLeadingWhitespace,
                     "a line with leading or trailing whitespace (legal in UCI, trips some GUIs; reported once)",
                 );
             }
@@ -788,7 +854,7 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
                 && !t.starts_with("option ")
             {
                 out.add(
-                    "X-LINE-INTERLEAVED",
+                    RuleId::XLineInterleaved,
                     format!(
                         "`{}` inside another line: two messages ran together",
                         k.trim()
@@ -796,10 +862,10 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
                 );
             }
             if (t.starts_with("feature ") || t == "tellics" || t.starts_with("tellics "))
-                && tr.first("X-PROTOCOL-MISMATCH")
+                && tr.first(RuleId::XProtocolMismatch)
             {
                 out.add(
-                    "X-PROTOCOL-MISMATCH",
+                    RuleId::XProtocolMismatch,
                     "the engine answers with CECP (`feature`) in a UCI session",
                 );
             }
@@ -819,10 +885,10 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
                 || t.starts_with("id name ")
                 || t.starts_with("option name ")
                 || rejects_cecp)
-                && tr.first("X-PROTOCOL-MISMATCH")
+                && tr.first(RuleId::XProtocolMismatch)
             {
                 out.add(
-                    "X-PROTOCOL-MISMATCH",
+                    RuleId::XProtocolMismatch,
                     "the engine answers with UCI in a CECP session",
                 );
             }
@@ -846,9 +912,9 @@ fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>)
         tr.flood_window = (start, n + 1);
         if n + 1 > profile.flood_lines_per_second {
             let rule = if tr.protocol == Some(Protocol::Uci) {
-                "UCI-INFO-FLOOD"
+                RuleId::UciInfoFlood
             } else {
-                "X-OUTPUT-FLOOD"
+                RuleId::XOutputFlood
             };
             if tr.first(rule) {
                 out.add(
@@ -874,10 +940,10 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
             if tr.engine_eof.is_none() && tr.exit.is_none() && unflushed_until_exit(tr, ev.t) =>
         {
             tr.engine_eof = Some(ev.t);
-            if tr.first("X-OUTPUT-NOT-FLUSHED") {
+            if tr.first(RuleId::XOutputNotFlushed) {
                 out.side = Some(Party::Engine);
                 out.add(
-                    "X-OUTPUT-NOT-FLUSHED",
+                    RuleId::XOutputNotFlushed,
                     "everything the engine wrote arrived only when it exited: its stdout is buffered, not flushed per line",
                 );
             }
@@ -887,11 +953,11 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
         }
         Some(ProxyKind::EngineEof) => tr.engine_eof = Some(ev.t),
         Some(ProxyKind::WriteError)
-            if ev.text.contains("to the engine") && tr.first("X-WRITE-TO-DEAD-PIPE") =>
+            if ev.text.contains("to the engine") && tr.first(RuleId::XWriteToDeadPipe) =>
         {
             out.side = Some(Party::Gui);
             out.add(
-                "X-WRITE-TO-DEAD-PIPE",
+                RuleId::XWriteToDeadPipe,
                 format!(
                     "the GUI kept writing after the engine was gone: {}",
                     ev.text
@@ -901,20 +967,20 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
         Some(ProxyKind::Signal)
             if ev.signal.as_deref() == Some("SIGINT")
                 && tr.cecp.feature_value("sigint").as_deref() == Some("0")
-                && tr.first("CECP-SIGINT-DISABLED") =>
+                && tr.first(RuleId::CecpSigintDisabled) =>
         {
             out.side = Some(Party::Gui);
             out.add(
-                "CECP-SIGINT-DISABLED",
+                RuleId::CecpSigintDisabled,
                 "SIGINT sent to the engine although it set feature sigint=0",
             );
         }
         Some(ProxyKind::Signal | ProxyKind::Killed)
-            if tr.done0 && !tr.cecp_done() && tr.first("CECP-DONE0-HONOURED") =>
+            if tr.done0 && !tr.cecp_done() && tr.first(RuleId::CecpDone0Honoured) =>
         {
             out.side = Some(Party::Gui);
             out.add(
-                "CECP-DONE0-HONOURED",
+                RuleId::CecpDone0Honoured,
                 format!(
                     "the engine asked for time with feature done=0 and was stopped before done=1: {}",
                     ev.text
@@ -924,10 +990,10 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
         Some(ProxyKind::Killed) => {
             if tr.quit.is_some() {
                 quit_rule(tr, out, "it had to be killed after `quit`");
-            } else if tr.gui_eof.is_some() && tr.first("X-ORPHAN-PROCESS") {
+            } else if tr.gui_eof.is_some() && tr.first(RuleId::XOrphanProcess) {
                 out.side = Some(Party::Gui);
                 out.add(
-                    "X-ORPHAN-PROCESS",
+                    RuleId::XOrphanProcess,
                     format!("the engine outlived the GUI: {}", ev.text),
                 );
             }
@@ -953,10 +1019,10 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
 /// The burst of engine lines that just ended, if its bytes are whole 4 KiB blocks.
 fn block_burst(tr: &mut Tracker, out: &mut Out<'_>) {
     let bytes = tr.burst.1;
-    if bytes >= 4096 && bytes.is_multiple_of(4096) && tr.first("X-OUTPUT-NOT-FLUSHED") {
+    if bytes >= 4096 && bytes.is_multiple_of(4096) && tr.first(RuleId::XOutputNotFlushed) {
         out.side = Some(Party::Engine);
         out.add(
-            "X-OUTPUT-NOT-FLUSHED",
+            RuleId::XOutputNotFlushed,
             format!(
                 "{bytes} bytes of engine output arrived at once, a whole number of 4 KiB blocks: stdout is buffered, not flushed per line (reported once)"
             ),
@@ -977,8 +1043,8 @@ fn unflushed_until_exit(tr: &Tracker, t: u64) -> bool {
 
 fn quit_rule(tr: &mut Tracker, out: &mut Out<'_>, why: &str) {
     let rule = match tr.protocol {
-        Some(Protocol::Cecp) => "CECP-QUIT-NO-EXIT",
-        _ => "UCI-QUIT-NO-EXIT",
+        Some(Protocol::Cecp) => RuleId::CecpQuitNoExit,
+        _ => RuleId::UciQuitNoExit,
     };
     if tr.first(rule) {
         out.side = Some(Party::Engine);

@@ -4,6 +4,7 @@
 //! protocol texts set almost none (CECP's feature window of 2 s, or an hour after `done=0`),
 //! so `spec` judges only those; the others are what each runner does.
 
+use crate::catalogue::RuleId;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -100,10 +101,10 @@ impl Profile {
     /// What a rule weighs under this GUI, where that differs from the catalogue: python-chess
     /// refuses CECP engines without `ping` (and `setboard`), so there the missing feature is
     /// an error.
-    pub fn severity_of(&self, rule: &str) -> Option<super::catalogue::Severity> {
+    pub fn severity_of(&self, rule: RuleId) -> Option<super::catalogue::Severity> {
         use super::catalogue::Severity;
         match (self.name, rule) {
-            ("python-chess", "CECP-PING-NOT-DECLARED") => Some(Severity::Error),
+            ("python-chess", RuleId::CecpPingNotDeclared) => Some(Severity::Error),
             _ => None,
         }
     }

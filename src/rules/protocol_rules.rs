@@ -3,6 +3,7 @@
 //! decoder's state (open obligations, modes, features) answers the rest.
 
 use super::judge::{Out, Tracker};
+use crate::catalogue::RuleId;
 use crate::protocol::{cecp, nboard, uci};
 use crate::recording::Event;
 use crate::session::{Decoder, Session};
@@ -244,7 +245,7 @@ impl Tracker {
             self.gui_protocol_lines += 1;
             if self.gui_protocol_lines == 1 && !matches!(m, M::Uci) && self.at_start() {
                 out.add(
-                    "UCI-FIRST-COMMAND",
+                    RuleId::UciFirstCommand,
                     format!("the GUI's first command is `{}`, not `uci`", ev.text.trim()),
                 );
             }
@@ -258,10 +259,10 @@ impl Tracker {
             && !self.uci.uci_sent
             && self.saw_start
             && !matches!(m, M::Empty | M::Unknown(_) | M::UciOk)
-            && self.first("UCI-UNSOLICITED-OUTPUT")
+            && self.first(RuleId::UciUnsolicitedOutput)
         {
             out.add(
-                "UCI-UNSOLICITED-OUTPUT",
+                RuleId::UciUnsolicitedOutput,
                 format!("`{}` before the GUI sent uci", ev.text.trim()),
             );
         }
@@ -291,7 +292,7 @@ impl Tracker {
                 }
                 if r.running.is_some() {
                     out.add(
-                        "UCI-SETOPTION-WHILE-SEARCHING",
+                        RuleId::UciSetoptionWhileSearching,
                         format!("setoption {name} while a search runs"),
                     );
                 }
@@ -323,7 +324,7 @@ impl Tracker {
                     && let Some(mv) = fresh.split_ascii_whitespace().find(|m| !uci_move_shaped(m))
                 {
                     out.add(
-                        "UCI-MOVE-FORMAT",
+                        RuleId::UciMoveFormat,
                         format!("`{mv}` in position is not a move in long algebraic notation"),
                     );
                 }
@@ -332,7 +333,7 @@ impl Tracker {
                     && !run.stop_sent
                 {
                     out.add(
-                        "UCI-POSITION-WHILE-SEARCHING",
+                        RuleId::UciPositionWhileSearching,
                         "position while a search runs, without stop: its info and bestmove still concern the old position",
                     );
                 }
@@ -349,7 +350,7 @@ impl Tracker {
                         )
                 {
                     out.add(
-                        "UCI-STALE-BESTMOVE",
+                        RuleId::UciStaleBestmove,
                         format!("the GUI plays {best}, a bestmove that came after it had moved on to another position"),
                     );
                 }
@@ -357,7 +358,7 @@ impl Tracker {
                     && !extends(&key, &pondered)
                 {
                     out.add(
-                        "UCI-PONDERHIT-WRONG-POSITION",
+                        RuleId::UciPonderhitWrongPosition,
                         format!(
                             "after ponderhit (on `{pondered}`, answered {best}) the game goes on from another position"
                         ),
@@ -368,7 +369,7 @@ impl Tracker {
             M::Go(go) => {
                 if !r.position_seen && r.uci_sent {
                     out.add(
-                        "UCI-GO-WITHOUT-POSITION",
+                        RuleId::UciGoWithoutPosition,
                         "go without a position since uci/ucinewgame",
                     );
                 }
@@ -376,26 +377,26 @@ impl Tracker {
                     r.first_go = true;
                     if r.uci_sent && !r.readyok_before_go {
                         out.add(
-                            "UCI-GO-BEFORE-READYOK",
+                            RuleId::UciGoBeforeReadyok,
                             "the first go of the session came before any isready was answered with readyok",
                         );
                     }
                 }
                 if std::mem::take(&mut r.newgame_needs_isready) {
                     out.add(
-                        "UCI-UCINEWGAME-NO-ISREADY",
+                        RuleId::UciUcinewgameNoIsready,
                         "go after ucinewgame without isready/readyok in between",
                     );
                 }
                 if let Some(name) = r.slow_option.take() {
                     out.add(
-                        "UCI-SETOPTION-NO-ISREADY",
+                        RuleId::UciSetoptionNoIsready,
                         format!("go after setoption {name} without isready/readyok in between"),
                     );
                 }
-                if r.copyprotection_error && self.once_uci("UCI-COPYPROTECTION-IGNORED") {
+                if r.copyprotection_error && self.once_uci(RuleId::UciCopyprotectionIgnored) {
                     out.add(
-                        "UCI-COPYPROTECTION-IGNORED",
+                        RuleId::UciCopyprotectionIgnored,
                         "go although the engine reported `copyprotection error`",
                     );
                 }
@@ -446,7 +447,7 @@ impl Tracker {
             M::Id(uci::Id::Name(_)) => r.id_name = true,
             M::UciOk => {
                 if !r.id_name && r.uci_sent {
-                    out.add("UCI-ID-MISSING", "uciok without `id name` before it");
+                    out.add(RuleId::UciIdMissing, "uciok without `id name` before it");
                 }
                 // A uciok before uci (printed at boot) does not end the handshake.
                 r.uciok = r.uciok || r.uci_sent;
@@ -459,7 +460,7 @@ impl Tracker {
                 r.slow_option = None;
                 if std::mem::take(&mut r.readyok_owed_after_search) {
                     out.add(
-                        "UCI-READYOK-DELAYED-BY-SEARCH",
+                        RuleId::UciReadyokDelayedBySearch,
                         "isready sent during the search was answered only after its bestmove",
                     );
                 }
@@ -468,15 +469,15 @@ impl Tracker {
                 }
             }
             M::Option(decl) => {
-                if r.uciok && self.once_uci("UCI-OPTION-AFTER-UCIOK") {
+                if r.uciok && self.once_uci(RuleId::UciOptionAfterUciok) {
                     out.add(
-                        "UCI-OPTION-AFTER-UCIOK",
+                        RuleId::UciOptionAfterUciok,
                         format!("option {} declared after uciok", decl.name),
                     );
                 }
                 if let Some(problem) = option_problem(decl) {
                     out.add(
-                        "UCI-OPTION-MALFORMED",
+                        RuleId::UciOptionMalformed,
                         format!("option {}: {problem}", decl.name),
                     );
                 }
@@ -498,17 +499,17 @@ impl Tracker {
                         && self.quit.is_none();
                     if unasked && run.isready_pending {
                         out.add(
-                            "UCI-ISREADY-STOPS-SEARCH",
+                            RuleId::UciIsreadyStopsSearch,
                             "isready during the search was answered by ending it with bestmove",
                         );
                     } else if unasked && run.infinite {
                         out.add(
-                            "UCI-BESTMOVE-IN-INFINITE",
+                            RuleId::UciBestmoveInInfinite,
                             format!("bestmove {best} during go infinite before stop"),
                         );
                     } else if unasked {
                         out.add(
-                            "UCI-BESTMOVE-IN-PONDER",
+                            RuleId::UciBestmoveInPonder,
                             format!("bestmove {best} during go ponder before stop or ponderhit"),
                         );
                     }
@@ -520,10 +521,10 @@ impl Tracker {
                     if let Some(rep) = run.reported_ms
                         && seen_ms > rep + LATENCY_BUDGET_MS
                         && !unasked
-                        && self.first("X-LATENCY-BUDGET")
+                        && self.first(RuleId::XLatencyBudget)
                     {
                         out.add(
-                            "X-LATENCY-BUDGET",
+                            RuleId::XLatencyBudget,
                             format!(
                                 "bestmove {seen_ms} ms after go, but the engine reports {rep} ms of search: {} ms lost between the two (reported once)",
                                 seen_ms - rep
@@ -541,7 +542,7 @@ impl Tracker {
                         && !uci::is_null_move(best)
                     {
                         out.add(
-                            "UCI-INFO-BESTMOVE-PV-MISMATCH",
+                            RuleId::UciInfoBestmovePvMismatch,
                             format!(
                                 "bestmove {best} is not the first move of the last PV ({first})"
                             ),
@@ -559,7 +560,7 @@ impl Tracker {
                     for mv in std::iter::once(best.as_str()).chain(ponder.as_deref()) {
                         if !shaped(mv) {
                             out.add(
-                                "UCI-MOVE-FORMAT",
+                                RuleId::UciMoveFormat,
                                 format!("`{mv}` is not a move in long algebraic notation"),
                             );
                         }
@@ -573,16 +574,16 @@ impl Tracker {
         }
     }
 
-    fn once_uci(&mut self, rule: &'static str) -> bool {
+    fn once_uci(&mut self, rule: RuleId) -> bool {
         self.first(rule)
     }
 
     fn multipv_incomplete(&mut self, short: Option<(u32, u32, u32)>, out: &mut Out<'_>) {
         if let Some((d, n, owed)) = short
-            && self.first("UCI-INFO-MULTIPV-INCOMPLETE")
+            && self.first(RuleId::UciInfoMultipvIncomplete)
         {
             out.add(
-                "UCI-INFO-MULTIPV-INCOMPLETE",
+                RuleId::UciInfoMultipvIncomplete,
                 format!(
                     "depth {d} reported {n} of the {owed} lines MultiPV {} asks for (reported once)",
                     self.uci.multipv
@@ -594,10 +595,10 @@ impl Tracker {
     fn uci_info(&mut self, info: &uci::Info, ev: &Event, out: &mut Out<'_>) {
         if info.seldepth.is_some()
             && info.depth.is_none()
-            && self.first("UCI-INFO-SELDEPTH-WITHOUT-DEPTH")
+            && self.first(RuleId::UciInfoSeldepthWithoutDepth)
         {
             out.add(
-                "UCI-INFO-SELDEPTH-WITHOUT-DEPTH",
+                RuleId::UciInfoSeldepthWithoutDepth,
                 "seldepth without depth in the same line (reported once)",
             );
         }
@@ -638,10 +639,10 @@ impl Tracker {
                 && info.time.is_none_or(|t| t < 1000);
             if (info.currmove.is_some() || info.currline.is_some() || info.refutation.is_some())
                 && early
-                && self.first("UCI-INFO-CURRMOVE-EARLY")
+                && self.first(RuleId::UciInfoCurrmoveEarly)
             {
                 out.add(
-                    "UCI-INFO-CURRMOVE-EARLY",
+                    RuleId::UciInfoCurrmoveEarly,
                     "currmove/currline/refutation within the first second of a search (reported once)",
                 );
             }
@@ -660,12 +661,12 @@ impl Tracker {
         let n = *n;
         if n == 1 {
             out.add(
-                "UCI-INFO-AFTER-BESTMOVE",
+                RuleId::UciInfoAfterBestmove,
                 "search info after bestmove, before the next go",
             );
-        } else if deeper && self.first("UCI-PONDER-AUTOSTART") {
+        } else if deeper && self.first(RuleId::UciPonderAutostart) {
             out.add(
-                "UCI-PONDER-AUTOSTART",
+                RuleId::UciPonderAutostart,
                 "the engine keeps searching after bestmove without a go (pondering on its own)",
             );
         }
@@ -706,7 +707,7 @@ impl Tracker {
             self.gui_protocol_lines += 1;
             if self.gui_protocol_lines == 1 && !matches!(m, M::Xboard) && self.at_start() {
                 out.add(
-                    "CECP-XBOARD-FIRST",
+                    RuleId::CecpXboardFirst,
                     format!(
                         "the GUI's first command is `{}`, not `xboard`",
                         ev.text.trim()
@@ -719,7 +720,7 @@ impl Tracker {
                 && self.at_start()
             {
                 out.add(
-                    "CECP-PROTOVER-AFTER-XBOARD",
+                    RuleId::CecpProtoverAfterXboard,
                     "protover does not follow xboard",
                 );
             }
@@ -750,9 +751,9 @@ impl Tracker {
             });
             if game_command && !self.cecp.done && waiting {
                 let rule = if self.done0 {
-                    "CECP-DONE0-HONOURED"
+                    RuleId::CecpDone0Honoured
                 } else {
-                    "CECP-COMMAND-BEFORE-FEATURES"
+                    RuleId::CecpCommandBeforeFeatures
                 };
                 if self.first(rule) {
                     out.add(
@@ -767,10 +768,10 @@ impl Tracker {
         match m {
             M::Ping(n) => {
                 if feature(&self.cecp, "ping").as_deref() != Some("1")
-                    && self.first("CECP-PING-NOT-ENABLED")
+                    && self.first(RuleId::CecpPingNotEnabled)
                 {
                     out.add(
-                        "CECP-PING-NOT-ENABLED",
+                        RuleId::CecpPingNotEnabled,
                         "ping although the engine did not set feature ping=1",
                     );
                 }
@@ -791,7 +792,7 @@ impl Tracker {
             M::New | M::Quit if self.cecp.ended_by_rule.is_some() => {
                 let how = self.cecp.ended_by_rule.take().unwrap_or_default();
                 out.add(
-                    "CECP-RESULT-MISSING",
+                    RuleId::CecpResultMissing,
                     format!(
                         "the game ended ({how}) and the GUI sent no result before `{}`",
                         ev.text.trim()
@@ -814,7 +815,7 @@ impl Tracker {
             M::Move(_) if self.cecp.features.is_empty() => self.cecp.moves_since_new = true,
             M::UserMove(mv) | M::Move(mv)
                 if san_mismatch(mv, feature(&self.cecp, "san").as_deref() == Some("1"))
-                    && self.first("CECP-SAN-FEATURE") =>
+                    && self.first(RuleId::CecpSanFeature) =>
             {
                 let want = if feature(&self.cecp, "san").as_deref() == Some("1") {
                     "SAN (the engine set san=1)"
@@ -822,16 +823,16 @@ impl Tracker {
                     "coordinates (the engine did not set san=1)"
                 };
                 out.add(
-                    "CECP-SAN-FEATURE",
+                    RuleId::CecpSanFeature,
                     format!("move `{mv}` should be in {want}"),
                 );
             }
             M::UserMove(_) => {
                 if feature(&self.cecp, "usermove").as_deref() != Some("1")
-                    && self.first("CECP-USERMOVE-FORMAT")
+                    && self.first(RuleId::CecpUsermoveFormat)
                 {
                     out.add(
-                        "CECP-USERMOVE-FORMAT",
+                        RuleId::CecpUsermoveFormat,
                         "usermove MOVE although the engine did not set feature usermove=1",
                     );
                 }
@@ -839,10 +840,10 @@ impl Tracker {
             }
             M::Move(_) => {
                 if feature(&self.cecp, "usermove").as_deref() == Some("1")
-                    && self.first("CECP-USERMOVE-FORMAT")
+                    && self.first(RuleId::CecpUsermoveFormat)
                 {
                     out.add(
-                        "CECP-USERMOVE-FORMAT",
+                        RuleId::CecpUsermoveFormat,
                         "a bare move although the engine set feature usermove=1",
                     );
                 }
@@ -864,35 +865,35 @@ impl Tracker {
                         None
                     };
                     if let Some(w) = wrong
-                        && self.first("CECP-TIME-UNITS")
+                        && self.first(RuleId::CecpTimeUnits)
                     {
                         out.add(
-                            "CECP-TIME-UNITS",
+                            RuleId::CecpTimeUnits,
                             format!("time {t} for a {base} s game: time counts centiseconds ({w})"),
                         );
                     }
                 }
                 if feature(&self.cecp, "time").as_deref() == Some("0")
-                    && self.first("CECP-TIME-WITHOUT-FEATURE")
+                    && self.first(RuleId::CecpTimeWithoutFeature)
                 {
                     out.add(
-                        "CECP-TIME-WITHOUT-FEATURE",
+                        RuleId::CecpTimeWithoutFeature,
                         "time/otim although the engine set feature time=0",
                     );
                 }
             }
-            M::Otim(_) if time_off && self.first("CECP-TIME-WITHOUT-FEATURE") => {
+            M::Otim(_) if time_off && self.first(RuleId::CecpTimeWithoutFeature) => {
                 out.add(
-                    "CECP-TIME-WITHOUT-FEATURE",
+                    RuleId::CecpTimeWithoutFeature,
                     "time/otim although the engine set feature time=0",
                 );
             }
             M::SetBoard(_) => {
                 if feature(&self.cecp, "setboard").as_deref() != Some("1")
-                    && self.first("CECP-SETBOARD-WITHOUT-FEATURE")
+                    && self.first(RuleId::CecpSetboardWithoutFeature)
                 {
                     out.add(
-                        "CECP-SETBOARD-WITHOUT-FEATURE",
+                        RuleId::CecpSetboardWithoutFeature,
                         "setboard although the engine did not set feature setboard=1",
                     );
                 }
@@ -908,25 +909,25 @@ impl Tracker {
             }
             M::Variant(v) if self.cecp.moves_since_new => {
                 out.add(
-                    "CECP-VARIANT-ORDER",
+                    RuleId::CecpVariantOrder,
                     format!("variant {v} after the game's first move, edit or setboard"),
                 );
             }
             M::Undo if !force => {
                 out.add(
-                    "CECP-UNDO-WITHOUT-FORCE",
+                    RuleId::CecpUndoWithoutForce,
                     "undo while the engine is not in force mode",
                 );
             }
             M::Remove if owed_move > 0 => {
                 out.add(
-                    "CECP-REMOVE-ENGINE-ON-MOVE",
+                    RuleId::CecpRemoveEngineOnMove,
                     "remove while the engine is on move",
                 );
             }
             M::Go if owed_move > 1 => {
                 out.add(
-                    "CECP-GO-WHILE-THINKING",
+                    RuleId::CecpGoWhileThinking,
                     "go while the engine is already thinking on its move",
                 );
             }
@@ -934,10 +935,10 @@ impl Tracker {
                 if l.mps == 0
                     && l.inc_ms == 0
                     && l.base_seconds < 60
-                    && self.first("CECP-TC-SEMANTICS")
+                    && self.first(RuleId::CecpTcSemantics)
                 {
                     out.add(
-                        "CECP-TC-SEMANTICS",
+                        RuleId::CecpTcSemantics,
                         format!(
                             "level 0 {} 0 gives the whole game {} s: for a time per move, st is the command",
                             l.base_seconds, l.base_seconds
@@ -946,17 +947,17 @@ impl Tracker {
                 }
                 self.cecp.base_seconds = Some(l.base_seconds);
                 let text = format!("{} {} {}", l.mps, l.base_seconds, l.inc_ms);
-                if self.cecp.st_set && self.first("CECP-TC-SEMANTICS") {
+                if self.cecp.st_set && self.first(RuleId::CecpTcSemantics) {
                     out.add(
-                        "CECP-TC-SEMANTICS",
+                        RuleId::CecpTcSemantics,
                         "level after st: the two time controls exclude each other",
                     );
                 }
                 if self.cecp.last_level.as_deref() == Some(text.as_str())
-                    && self.first("CECP-LEVEL-EVERY-MOVE")
+                    && self.first(RuleId::CecpLevelEveryMove)
                 {
                     out.add(
-                        "CECP-LEVEL-EVERY-MOVE",
+                        RuleId::CecpLevelEveryMove,
                         "level sent again within the game, unchanged (reported once)",
                     );
                 }
@@ -969,13 +970,13 @@ impl Tracker {
                 self.cecp_st = Some(*s);
                 if *s >= 1000 {
                     out.add(
-                        "CECP-ST-UNITS",
+                        RuleId::CecpStUnits,
                         format!("st {s}: st counts seconds, this is over 16 minutes a move"),
                     );
                 }
-                if self.cecp.level_set && self.first("CECP-TC-SEMANTICS") {
+                if self.cecp.level_set && self.first(RuleId::CecpTcSemantics) {
                     out.add(
-                        "CECP-TC-SEMANTICS",
+                        RuleId::CecpTcSemantics,
                         "st after level: the two time controls exclude each other",
                     );
                 }
@@ -996,13 +997,13 @@ impl Tracker {
                         && value != "1"
                     {
                         out.add(
-                            "CECP-FEATURE-SYNTAX",
+                            RuleId::CecpFeatureSyntax,
                             format!("feature {}={value}: a boolean feature is 0 or 1", f.name),
                         );
                     }
                     if self.cecp.done && f.name != "option" && f.name != "done" {
                         out.add(
-                            "CECP-FEATURE-AFTER-DONE",
+                            RuleId::CecpFeatureAfterDone,
                             format!("feature {} after done=1", f.name),
                         );
                     }
@@ -1013,7 +1014,7 @@ impl Tracker {
                                 self.cecp.done = true;
                                 if feature(&self.cecp, "ping").as_deref() != Some("1") {
                                     out.add(
-                                        "CECP-PING-NOT-DECLARED",
+                                        RuleId::CecpPingNotDeclared,
                                         "feature done=1 without ping=1: the GUI cannot synchronise with the engine",
                                     );
                                 }
@@ -1025,10 +1026,10 @@ impl Tracker {
                 }
             }
             M::Thinking(_)
-                if self.cecp.post == Some(false) && self.first("CECP-THINKING-WITHOUT-POST") =>
+                if self.cecp.post == Some(false) && self.first(RuleId::CecpThinkingWithoutPost) =>
             {
                 out.add(
-                    "CECP-THINKING-WITHOUT-POST",
+                    RuleId::CecpThinkingWithoutPost,
                     "thinking output after nopost (reported once)",
                 );
             }
@@ -1036,10 +1037,10 @@ impl Tracker {
                 if let Some((p, t)) = self.cecp.ping_while_pondering.take()
                     && p == *n
                     && ev.t.saturating_sub(t) > PONDER_PONG_MS * 1_000_000
-                    && self.first("CECP-PONG-WHILE-PONDERING-DELAYED")
+                    && self.first(RuleId::CecpPongWhilePonderingDelayed)
                 {
                     out.add(
-                        "CECP-PONG-WHILE-PONDERING-DELAYED",
+                        RuleId::CecpPongWhilePonderingDelayed,
                         format!(
                             "pong {n} {} ms after the ping, while pondering: it should come at once (reported once)",
                             ev.t.saturating_sub(t) / 1_000_000
@@ -1049,7 +1050,7 @@ impl Tracker {
                 let pinged_on_move = self.cecp.ping_on_move.take() == Some(*n);
                 if pinged_on_move && owed_move > 0 {
                     out.add(
-                        "CECP-PONG-BEFORE-MOVE",
+                        RuleId::CecpPongBeforeMove,
                         format!("pong {n} while the engine still owes its move: the move must come first"),
                     );
                 }
@@ -1066,7 +1067,7 @@ impl Tracker {
             self.gui_protocol_lines += 1;
             if self.gui_protocol_lines == 1 && !matches!(m, M::Nboard(_)) && self.at_start() {
                 out.add(
-                    "NBOARD-FIRST-COMMAND",
+                    RuleId::NboardFirstCommand,
                     format!(
                         "the GUI's first command is `{}`, not `nboard`",
                         ev.text.trim()
@@ -1106,7 +1107,7 @@ impl Tracker {
             && self.nboard.request_t.is_some_and(|r| r < ping_t)
         {
             out.add(
-                "NBOARD-OUTPUT-AFTER-PONG",
+                RuleId::NboardOutputAfterPong,
                 format!(
                     "`{}` after pong, for the position before the ping",
                     ev.text.trim()
@@ -1117,7 +1118,7 @@ impl Tracker {
             let played = me.mv.to_ascii_uppercase();
             if self.nboard.stale_move.take().is_some_and(|s| s == played) {
                 out.add(
-                    "NBOARD-STALE-RESULT",
+                    RuleId::NboardStaleResult,
                     format!(
                         "the GUI plays {played}, an === that came while its ping was unanswered"
                     ),
@@ -1129,13 +1130,13 @@ impl Tracker {
             M::SetGame(_) => self.nboard.game_set = true,
             M::Go | M::Hint(_) if !(self.nboard.depth_set && self.nboard.game_set) => {
                 out.add(
-                    "NBOARD-GO-WITHOUT-SETUP",
+                    RuleId::NboardGoWithoutSetup,
                     format!("`{}` before both set depth and set game", ev.text.trim()),
                 );
             }
             M::Search(l) | M::Book(l) if l.pv.contains(char::is_whitespace) => {
                 out.add(
-                    "NBOARD-HINT-PV-FORMAT",
+                    RuleId::NboardHintPvFormat,
                     format!("pv `{}` contains whitespace", l.pv),
                 );
             }
@@ -1149,10 +1150,10 @@ impl Tracker {
         let t = text.to_ascii_lowercase();
         if (t.contains("nboard") || t.contains("version"))
             && (t.contains("error") || t.contains("expected") || t.contains("unsupported"))
-            && self.first("NBOARD-VERSION")
+            && self.first(RuleId::NboardVersion)
         {
             out.add(
-                "NBOARD-VERSION",
+                RuleId::NboardVersion,
                 format!("the engine rejects the protocol version: {}", text.trim()),
             );
         }
@@ -1163,7 +1164,7 @@ impl Tracker {
         if !self.uci.nondeterministic.is_empty() {
             out.side = None;
             out.add(
-                "REPLAY-NONDETERMINISTIC-SETUP",
+                RuleId::ReplayNondeterministicSetup,
                 format!(
                     "a replay of this session would not give the same searches: {}",
                     self.uci.nondeterministic.join(", ")
@@ -1173,7 +1174,7 @@ impl Tracker {
         if self.uci.registration_error && !self.uci.register_sent {
             out.side = None;
             out.add(
-                "UCI-REGISTER-MISSING",
+                RuleId::UciRegisterMissing,
                 "the engine sent `registration error` and the GUI never sent register",
             );
         }
@@ -1205,7 +1206,7 @@ impl Tracker {
             if !unanswered.is_empty() {
                 out.side = None;
                 out.add(
-                    "CECP-FEATURE-NOT-ACKED",
+                    RuleId::CecpFeatureNotAcked,
                     format!(
                         "the GUI answered neither accepted nor rejected to feature {}",
                         unanswered.join(", ")

@@ -68,7 +68,7 @@ pub struct SessionInfo {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RuleCount {
-    pub rule: &'static str,
+    pub rule: crate::catalogue::RuleId,
     pub severity: Severity,
     pub side: Side,
     pub count: usize,
@@ -131,7 +131,7 @@ pub fn rule_counts(findings: &[Finding]) -> Vec<RuleCount> {
         b.severity
             .cmp(&a.severity)
             .then(b.count.cmp(&a.count))
-            .then(a.rule.cmp(b.rule))
+            .then(a.rule.as_str().cmp(b.rule.as_str()))
     });
     counts
 }

@@ -8,6 +8,7 @@ use super::decoder::State;
 use super::model::{
     At, Eval, FeatureState, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, SearchReport,
 };
+use crate::catalogue::RuleId;
 
 impl State {
     /// A line of the GUI's own FEN command (see [`super::Decoder::with_fen_command`]): true
@@ -111,7 +112,7 @@ impl State {
                     // 4.9.1 log); it is the handshake's end, not kept as a feature.
                     None if name == "done" => {}
                     None => self.finding(
-                        "CECP-ACCEPTED-UNSOLICITED",
+                        RuleId::CecpAcceptedUnsolicited,
                         format!("answer to feature '{name}', which the engine did not send"),
                     ),
                 }
@@ -154,7 +155,7 @@ impl State {
                 self.s.modes.edit = true;
                 self.editor = self.board.as_ref().map(ChessEditor::new);
                 if self.editor.is_none() {
-                    self.finding("X-BOARD-UNKNOWN", "edit without a known board");
+                    self.finding(RuleId::XBoardUnknown, "edit without a known board");
                 }
             }
             Msg::Force => {
@@ -197,7 +198,7 @@ impl State {
                     }
                 {
                     self.finding(
-                        "CECP-STALE-MOVE",
+                        RuleId::CecpStaleMove,
                         format!(
                             "{mv} follows from {stale}, an engine move that came before the pong after the reset: the GUI played a stale move"
                         ),
@@ -253,7 +254,7 @@ impl State {
                 let features_known = matches!(self.s.handshake, Handshake::Done(_));
                 if !declared && features_known {
                     self.finding(
-                        "CECP-OPTION-UNKNOWN",
+                        RuleId::CecpOptionUnknown,
                         format!("option: the engine declared no option '{name}'"),
                     );
                 }
@@ -262,7 +263,7 @@ impl State {
                 self.quit_sent = true;
                 self.cancel(at, |_| true);
             }
-            Msg::Unknown(_) => self.finding("CECP-UNKNOWN-COMMAND", "not a CECP command"),
+            Msg::Unknown(_) => self.finding(RuleId::CecpUnknownCommand, "not a CECP command"),
             _ => {}
         }
     }
@@ -316,7 +317,7 @@ impl State {
                     self.board = None;
                 } else if owed == 0 && self.s.search_count == 0 && self.engine_side.is_none() {
                     self.finding(
-                        "X-INPUT-STARTS-MID-SESSION",
+                        RuleId::XInputStartsMidSession,
                         "move before any request (the log starts mid-session?)",
                     );
                 } else if self.board.is_none() {
@@ -328,17 +329,20 @@ impl State {
                         } else {
                             "analyze"
                         };
-                        self.finding("CECP-MOVE-IN-FORCE", format!("move while in {mode} mode"));
+                        self.finding(
+                            RuleId::CecpMoveInForce,
+                            format!("move while in {mode} mode"),
+                        );
                     } else {
                         self.finding(
-                            "CECP-MOVE-OUT-OF-TURN",
+                            RuleId::CecpMoveOutOfTurn,
                             "move when it was not the engine's turn",
                         );
                     }
                 }
                 if self.last_ply_is_gui(mv) {
                     self.finding(
-                        "CECP-MOVE-ECHO",
+                        RuleId::CecpMoveEcho,
                         format!("move {mv} repeats the GUI's last move"),
                     );
                     self.end_search(Some(at));
@@ -361,11 +365,14 @@ impl State {
                     self.last_pong = Some(want);
                 } else if self.last_pong.as_deref() == Some(want.as_str()) {
                     self.finding(
-                        "CECP-PONG-DUPLICATE",
+                        RuleId::CecpPongDuplicate,
                         format!("pong {n} again: ping {n} was already answered"),
                     );
                 } else {
-                    self.finding("CECP-PONG-MISMATCH", format!("pong {n} without ping {n}"));
+                    self.finding(
+                        RuleId::CecpPongMismatch,
+                        format!("pong {n} without ping {n}"),
+                    );
                 }
             }
             // A protocol-1 engine does not know `protover` and may say so: it owes no
@@ -385,7 +392,7 @@ impl State {
                 let last_is_gui = self.last_ply_is_gui(mv);
                 if last_is_gui {
                     self.finding(
-                        "CECP-ILLEGAL-MOVE-REPLY",
+                        RuleId::CecpIllegalMoveReply,
                         format!("the engine rejected {mv}, which is legal here"),
                     );
                     self.cecp_takeback(1, at);
@@ -423,7 +430,7 @@ impl State {
                             result.as_str(),
                             board.fen()
                         );
-                        self.finding("CECP-RESULT-CLAIM-INVALID", msg);
+                        self.finding(RuleId::CecpResultClaimInvalid, msg);
                     }
                 }
                 let reason = comment
@@ -446,7 +453,7 @@ impl State {
                 }
             }
             Msg::Thinking(t) => self.cecp_thinking(t),
-            Msg::Unknown(_) => self.finding("CECP-UNDOCUMENTED-OUTPUT", "not a CECP message"),
+            Msg::Unknown(_) => self.finding(RuleId::CecpUndocumentedOutput, "not a CECP message"),
             _ => {}
         }
     }
@@ -481,7 +488,7 @@ impl State {
         let board = match fen {
             Some(f) => ChessBoard::from_fen_lenient(f, variant.clone(), chess960).map(|(b, w)| {
                 for w in w {
-                    self.finding("CECP-SETBOARD-IRREGULAR-FEN", format!("setboard: {w}"));
+                    self.finding(RuleId::CecpSetboardIrregularFen, format!("setboard: {w}"));
                 }
                 b
             }),
@@ -491,10 +498,10 @@ impl State {
             Ok(b) => self.board = Some(b),
             Err(e) => {
                 if fen.is_some() {
-                    self.bad_start("CECP-SETBOARD-BAD-FEN", "setboard", fen, &e);
+                    self.bad_start(RuleId::CecpSetboardBadFen, "setboard", fen, &e);
                 } else {
                     self.finding(
-                        "X-BOARD-UNKNOWN",
+                        RuleId::XBoardUnknown,
                         format!("variant {}: {e}", self.s.variant),
                     );
                 }
@@ -519,7 +526,7 @@ impl State {
             .map(|d| format!("edit: {}: {}", d.line, d.message))
             .collect();
         for d in new {
-            self.finding("CECP-EDIT-SYNTAX", d);
+            self.finding(RuleId::CecpEditSyntax, d);
         }
         if outcome == EditOutcome::Done {
             self.s.modes.edit = false;
@@ -530,7 +537,7 @@ impl State {
                     self.cecp_new_game(at, Some(&fen));
                 }
                 Some(Err(e)) => {
-                    self.finding("CECP-SETBOARD-BAD-FEN", format!("edit: {e}"));
+                    self.finding(RuleId::CecpSetboardBadFen, format!("edit: {e}"));
                     self.board = None;
                     if let Some(g) = self.game() {
                         g.board_unknown = Some(e.to_string());
@@ -597,8 +604,8 @@ impl State {
                     );
                     let reason = e.reason.to_string();
                     let rule = match by {
-                        Mover::Gui => "CECP-GUI-MOVE-ILLEGAL",
-                        Mover::Engine => "CECP-MOVE-ILLEGAL",
+                        Mover::Gui => RuleId::CecpGuiMoveIllegal,
+                        Mover::Engine => RuleId::CecpMoveIllegal,
                     };
                     self.finding(rule, msg);
                     self.gap(mv, by, at, reason);
@@ -619,7 +626,7 @@ impl State {
         };
         if g.plies.len() < n {
             self.finding(
-                "CECP-UNDO-BEYOND-START",
+                RuleId::CecpUndoBeyondStart,
                 "takeback beyond the start of the game",
             );
             return;
@@ -698,7 +705,7 @@ impl State {
                     e.reason
                 )
             };
-            self.finding("CECP-THINKING-PV-UNPLAYABLE", msg);
+            self.finding(RuleId::CecpThinkingPvUnplayable, msg);
         }
     }
 }

@@ -14,6 +14,7 @@ use super::model::{
     source_index,
 };
 use super::pv::PvCache;
+use crate::catalogue::RuleId;
 
 /// Lines buffered per session while its protocol is still unknown (streaming only).
 const DETECT_WINDOW: usize = 200;
@@ -77,6 +78,8 @@ pub(crate) struct State {
     pub(crate) retain_searches: bool,
     /// Every obligation before this index is closed.
     first_open: usize,
+    /// Open obligations owing a CECP move: asked on every line, so counted, not searched.
+    open_moves: usize,
     /// UCI: incremental `position` replay.
     pub(crate) cache: PositionCache,
     /// The chess board at the end of the current game (UCI: after `position` and the engine's
@@ -166,6 +169,7 @@ impl State {
             retain,
             retain_searches: retain,
             first_open: 0,
+            open_moves: 0,
             cache: PositionCache::new(),
             board: None,
             board_id: 0,
@@ -199,7 +203,7 @@ impl State {
     /// geometry is rule `id`.
     pub(crate) fn bad_start(
         &mut self,
-        id: &'static str,
+        id: RuleId,
         what: &str,
         fen: Option<&str>,
         e: &crate::game::BoardError,
@@ -209,7 +213,7 @@ impl State {
             _ => fen.is_some_and(|f| fen_geometry(f).is_some_and(|g| !g.is_plain_8x8())),
         };
         if unmodelled {
-            self.finding("X-BOARD-UNKNOWN", format!("{what}: board unknown: {e}"));
+            self.finding(RuleId::XBoardUnknown, format!("{what}: board unknown: {e}"));
         } else {
             self.finding(id, format!("{what}: {e}"));
         }
@@ -219,8 +223,8 @@ impl State {
     /// a note where the rule is a warning).
     pub(crate) fn finding_as(
         &mut self,
-        id: &'static str,
-        severity: crate::rules::Severity,
+        id: RuleId,
+        severity: crate::catalogue::Severity,
         message: impl Into<String>,
     ) {
         let mut d = Diagnostic::new(id, self.line_side, message);
@@ -229,19 +233,19 @@ impl State {
     }
 
     /// Reports that the current line breaks rule `id` (a catalogue id).
-    pub(crate) fn finding(&mut self, id: &'static str, message: impl Into<String>) {
+    pub(crate) fn finding(&mut self, id: RuleId, message: impl Into<String>) {
         // After `quit` the GUI listens no more: a last bestmove or pong from a search that was
         // running is not unsolicited.
         if self.quit_sent
             && matches!(
                 id,
-                "UCI-BESTMOVE-WITHOUT-GO"
-                    | "UCI-READYOK-UNSOLICITED"
-                    | "UCI-UNSOLICITED-OUTPUT"
-                    | "CECP-PONG-MISMATCH"
-                    | "CECP-MOVE-OUT-OF-TURN"
-                    | "NBOARD-UNSOLICITED"
-                    | "NBOARD-PONG-MISMATCH"
+                RuleId::UciBestmoveWithoutGo
+                    | RuleId::UciReadyokUnsolicited
+                    | RuleId::UciUnsolicitedOutput
+                    | RuleId::CecpPongMismatch
+                    | RuleId::CecpMoveOutOfTurn
+                    | RuleId::NboardUnsolicited
+                    | RuleId::NboardPongMismatch
             )
         {
             return;
@@ -274,6 +278,7 @@ impl State {
     }
 
     pub(crate) fn open(&mut self, request: impl Into<String>, owed: Owed, at: At) {
+        self.open_moves += usize::from(owed == Owed::Move);
         self.s.obligations.push(Obligation {
             request: request.into(),
             owed,
@@ -292,18 +297,21 @@ impl State {
         pred: impl Fn(&Obligation) -> bool,
     ) -> usize {
         let mut n = 0;
+        let mut moves_closed = 0;
         let mut closed = std::mem::take(&mut self.closed_now);
         for o in self.pending_obligations() {
             if o.closed.is_none() && pred(o) {
                 o.closed = Some(at);
                 closed.push(o.clone());
                 n += 1;
+                moves_closed += usize::from(o.owed == Owed::Move);
                 if first_only {
                     break;
                 }
             }
         }
         self.closed_now = closed;
+        self.open_moves -= moves_closed;
         if n > 0 {
             self.settle_obligations();
         }
@@ -332,15 +340,18 @@ impl State {
 
     /// Withdraws open obligations (CECP `force` cancels the engine's move).
     pub(crate) fn cancel(&mut self, at: At, pred: impl Fn(&Obligation) -> bool) {
+        let mut moves_closed = 0;
         let mut closed = std::mem::take(&mut self.closed_now);
         for o in self.pending_obligations() {
             if o.closed.is_none() && pred(o) {
                 o.closed = Some(at);
                 o.cancelled = true;
+                moves_closed += usize::from(o.owed == Owed::Move);
                 closed.push(o.clone());
             }
         }
         self.closed_now = closed;
+        self.open_moves -= moves_closed;
         self.settle_obligations();
     }
 
@@ -448,9 +459,9 @@ impl State {
         let (msg, parse_diags) = protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare);
         for d in parse_diags {
             let id = d.rule.unwrap_or(match protocol {
-                Protocol::Uci => "UCI-SYNTAX",
-                Protocol::Cecp => "CECP-SYNTAX",
-                Protocol::Nboard => "NBOARD-SYNTAX",
+                Protocol::Uci => RuleId::UciSyntax,
+                Protocol::Cecp => RuleId::CecpSyntax,
+                Protocol::Nboard => RuleId::NboardSyntax,
             });
             self.finding(id, d.message);
         }
@@ -491,8 +502,11 @@ impl State {
             }
             // An engine that goes while answers are owed crashed or quit on its own, unless
             // the GUI gave up first (closed the input, or had it killed): then the hang
-            // verdict tells the story, not an engine fault.
-            Some(ProxyKind::GuiEof | ProxyKind::Killed | ProxyKind::Signal) => {
+            // verdict tells the story, not an engine fault. The proxy's sweep of processes the
+            // engine left behind comes after the engine's end and explains nothing.
+            Some(ProxyKind::GuiEof | ProxyKind::Killed | ProxyKind::Signal)
+                if !ev.is_leftover_kill() =>
+            {
                 self.end_explained = true;
             }
             Some(ProxyKind::EngineExit | ProxyKind::EngineEof) if !self.end_explained => {
@@ -510,7 +524,7 @@ impl State {
                         ev.text.as_str()
                     };
                     self.finding(
-                        "X-ENGINE-EXIT",
+                        RuleId::XEngineExit,
                         format!(
                             "{what} while it owed {first}{}",
                             match open.len() {
@@ -632,6 +646,11 @@ impl Decoder {
 
     /// The live board of a session after the last pushed line: FEN (chess) or the Othello
     /// board string. Computed on demand: FEN strings are not free.
+    /// How many CECP moves the engine of `session` owes right now.
+    pub fn open_moves(&self, session: usize) -> usize {
+        self.states.get(session).map_or(0, |st| st.open_moves)
+    }
+
     /// What the engine of `session` owes right now, oldest first.
     pub fn open_obligations(&self, session: usize) -> impl Iterator<Item = &Obligation> {
         self.states

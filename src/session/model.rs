@@ -8,7 +8,7 @@ use crate::game::{ChessBoard, ChessVariant, OthelloBoard, OthelloMove, Side};
 use crate::protocol::{Msg, Protocol, uci};
 use crate::recording::Source;
 
-pub use crate::rules::catalogue::{Severity, Side as Party};
+pub use crate::catalogue::{RuleId, Severity, Side as Party};
 
 /// A finding on one line: a rule of the catalogue (`docs/rules.md`) the line breaks, who broke
 /// it and how badly. The decoder notices the fact and names the rule; the severity is the
@@ -16,7 +16,7 @@ pub use crate::rules::catalogue::{Severity, Side as Party};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     /// The catalogue id (`UCI-BESTMOVE-ILLEGAL`, `CECP-PONG-MISMATCH`...).
-    pub rule: &'static str,
+    pub rule: RuleId,
     pub severity: Severity,
     /// Who is at fault: the rule's side, or for rules of either side the side that sent the
     /// line.
@@ -25,11 +25,9 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// A finding of rule `id`. Ids come from code, never from input: an id missing from the
-    /// catalogue is a bug that a test (`every_rule_id_in_the_code_is_catalogued`) catches;
-    /// it is still reported, as an error, rather than lost.
-    pub fn new(id: &'static str, line_side: Option<Party>, message: impl Into<String>) -> Self {
-        let (severity, side) = crate::rules::catalogue::weigh(id, line_side);
+    /// A finding of rule `id`, weighed by the catalogue.
+    pub fn new(id: RuleId, line_side: Option<Party>, message: impl Into<String>) -> Self {
+        let (severity, side) = crate::catalogue::weigh(id, line_side);
         Diagnostic {
             rule: id,
             severity,

@@ -6,6 +6,7 @@ use crate::protocol::nboard::{MoveEval, Msg, SearchLine};
 
 use super::decoder::State;
 use super::model::{At, Eval, Game, GameKind, Handshake, Mover, Owed, Ply, SearchReport};
+use crate::catalogue::RuleId;
 
 impl State {
     pub(crate) fn nboard_gui(&mut self, m: &Msg, text: &str, at: At) {
@@ -21,7 +22,7 @@ impl State {
             Msg::Hint(_) => self.open("hint", Owed::SearchOrBook, at),
             Msg::Go => {
                 if self.othello.is_some_and(|b| b.is_game_over()) {
-                    self.finding("NBOARD-GO-AFTER-GAME-END", "go on a finished game");
+                    self.finding(RuleId::NboardGoAfterGameEnd, "go on a finished game");
                 }
                 self.open("go", Owed::NboardMove, at);
                 if let (Some(b), Some(g)) = (self.othello, self.s.games.last_mut()) {
@@ -35,7 +36,7 @@ impl State {
                 self.quit_sent = true;
                 self.cancel(at, |_| true);
             }
-            Msg::Unknown(_) => self.finding("NBOARD-UNKNOWN-COMMAND", "not an NBoard command"),
+            Msg::Unknown(_) => self.finding(RuleId::NboardUnknownCommand, "not an NBoard command"),
             _ => {}
         }
     }
@@ -63,7 +64,7 @@ impl State {
                 });
                 if unacked_learn {
                     self.finding(
-                        "NBOARD-LEARN-ACK",
+                        RuleId::NboardLearnAck,
                         "pong for a ping sent after learn, but learn was never acknowledged",
                     );
                 }
@@ -73,11 +74,14 @@ impl State {
                 });
                 if highest.is_some_and(|h| *n > h) {
                     self.finding(
-                        "NBOARD-PONG-MISMATCH",
+                        RuleId::NboardPongMismatch,
                         format!("pong {n}, but the last ping was {}", highest.unwrap_or(0)),
                     );
                 } else if answered == 0 {
-                    self.finding("NBOARD-PONG-MISMATCH", format!("pong {n} without ping {n}"));
+                    self.finding(
+                        RuleId::NboardPongMismatch,
+                        format!("pong {n} without ping {n}"),
+                    );
                 }
             }
             Msg::BestMove(me) => self.nboard_best(me, at),
@@ -88,10 +92,10 @@ impl State {
             Msg::Learned => {
                 let closed = self.close(at, true, |o| o.owed == Owed::Learned);
                 if closed == 0 {
-                    self.finding("NBOARD-UNSOLICITED", "learned without learn");
+                    self.finding(RuleId::NboardUnsolicited, "learned without learn");
                 }
             }
-            Msg::Unknown(_) => self.finding("NBOARD-UNKNOWN-COMMAND", "not an NBoard message"),
+            Msg::Unknown(_) => self.finding(RuleId::NboardUnknownCommand, "not an NBoard message"),
             _ => {}
         }
     }
@@ -99,7 +103,10 @@ impl State {
     fn nboard_set_game(&mut self, text: &str, at: At) {
         let ggf = GgfGame::parse(text);
         for d in &ggf.diagnostics {
-            self.finding("NBOARD-SET-GAME-SYNTAX", format!("set game: {}", d.message));
+            self.finding(
+                RuleId::NboardSetGameSyntax,
+                format!("set game: {}", d.message),
+            );
         }
         let start = ggf.start.map(|b| b.to_ggf_board());
         let standard = ggf.start.is_some_and(|b| b == OthelloBoard::new());
@@ -141,7 +148,7 @@ impl State {
 
     fn nboard_best(&mut self, me: &MoveEval, at: At) {
         if self.close(at, true, |o| o.owed == Owed::NboardMove) == 0 {
-            self.finding("NBOARD-UNSOLICITED", "=== without a pending go");
+            self.finding(RuleId::NboardUnsolicited, "=== without a pending go");
         }
         let side = self.othello.map(|b| b.turn());
         let eval = me
@@ -157,18 +164,18 @@ impl State {
             let before = board.display_string();
             match OthelloMove::parse(&me.mv) {
                 None => self.finding(
-                    "NBOARD-MOVE-ILLEGAL",
+                    RuleId::NboardMoveIllegal,
                     format!("'{}' is not an Othello move", me.mv),
                 ),
                 Some(mv) => {
                     if let Err(e) = board.clone().play_move(mv) {
                         let msg = format!("engine's move {} is illegal in {before}: {e}", me.mv);
-                        self.finding("NBOARD-MOVE-ILLEGAL", msg);
+                        self.finding(RuleId::NboardMoveIllegal, msg);
                         // Legal for the other side: the engine read `set game` to a
                         // different position (a trailing pass it missed, M7).
                         if board.with_other_side_to_move().play_move(mv).is_ok() {
                             self.finding(
-                                "NBOARD-SET-GAME-PARSE",
+                                RuleId::NboardSetGameParse,
                                 format!(
                                     "{} is legal only with the other side to move: the engine's board after set game is not the game's end (a trailing pass?)",
                                     me.mv
@@ -230,7 +237,7 @@ impl State {
         if let Some(board) = self.othello.as_mut() {
             let Some(mv) = OthelloMove::parse(text) else {
                 self.finding(
-                    "NBOARD-GUI-MOVE-ILLEGAL",
+                    RuleId::NboardGuiMoveIllegal,
                     format!("'{text}' is not an Othello move"),
                 );
                 self.gap(text, by, at, "not an Othello move".into());
@@ -240,7 +247,7 @@ impl State {
             // NBoard sends a pass explicitly; a side that must pass and plays a square is wrong.
             if let Err(e) = board.play_move(mv) {
                 let msg = format!("move {text} is illegal in {before}: {e}");
-                self.finding("NBOARD-GUI-MOVE-ILLEGAL", msg);
+                self.finding(RuleId::NboardGuiMoveIllegal, msg);
                 self.gap(text, by, at, e.to_string());
                 return;
             }

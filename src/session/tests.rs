@@ -1,4 +1,5 @@
 use super::*;
+use crate::catalogue::RuleId;
 use crate::recording::{Event, Source};
 
 /// `> ` lines are the GUI's, `< ` the engine's; 100 ms apart.
@@ -24,7 +25,7 @@ fn one(text: &str) -> Session {
     s.remove(0)
 }
 
-fn codes(s: &Session) -> Vec<(&'static str, String)> {
+fn codes(s: &Session) -> Vec<(RuleId, String)> {
     s.lines
         .iter()
         .flat_map(|l| l.diagnostics.iter().map(|d| (d.rule, d.message.clone())))
@@ -104,7 +105,7 @@ fn illegal_bestmove_names_the_move_and_position() {
     ");
     let c = codes(&s);
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!(c[0].0, "UCI-BESTMOVE-ILLEGAL");
+    assert_eq!(c[0].0, RuleId::UciBestmoveIllegal);
     assert!(c[0].1.contains("a1a1"), "{}", c[0].1);
     assert!(
         c[0].1
@@ -130,9 +131,9 @@ fn null_bestmove_with_legal_moves_is_flagged_but_not_at_mate() {
     // a note only.
     let c = codes(&s);
     assert_eq!(c.len(), 3, "{c:?}");
-    assert_eq!(c[0].0, "UCI-BESTMOVE-ILLEGAL");
-    assert_eq!(c[1].0, "UCI-GO-ON-TERMINAL-POSITION");
-    assert_eq!(c[2].0, "UCI-BESTMOVE-NULL-FORMAT");
+    assert_eq!(c[0].0, RuleId::UciBestmoveIllegal);
+    assert_eq!(c[1].0, RuleId::UciGoOnTerminalPosition);
+    assert_eq!(c[2].0, RuleId::UciBestmoveNullFormat);
     assert_eq!(
         s.games[0].outcome.as_ref().map(|o| o.result.as_str()),
         Some("0-1")
@@ -152,7 +153,7 @@ fn illegal_pv_is_flagged_once_per_line_and_reuses_prefixes() {
     ");
     let c = codes(&s);
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!(c[0].0, "UCI-INFO-PV-ILLEGAL");
+    assert_eq!(c[0].0, RuleId::UciInfoPvIllegal);
     assert!(c[0].1.contains("pv move 3 'e1e3'"), "{}", c[0].1);
     // Infinite analysis does not play its bestmove into the game.
     assert!(s.games[0].plies.is_empty());
@@ -291,8 +292,11 @@ fn pv_checking_can_be_turned_off_without_losing_game_move_checks() {
     };
     let (on, off) = (run(true), run(false));
     let names = |s: &Session| codes(s).into_iter().map(|c| c.0).collect::<Vec<_>>();
-    assert_eq!(names(&on), ["UCI-INFO-PV-ILLEGAL", "UCI-BESTMOVE-ILLEGAL"]);
-    assert_eq!(names(&off), ["UCI-BESTMOVE-ILLEGAL"]);
+    assert_eq!(
+        names(&on),
+        [RuleId::UciInfoPvIllegal, RuleId::UciBestmoveIllegal]
+    );
+    assert_eq!(names(&off), [RuleId::UciBestmoveIllegal]);
     // The PV is still kept as text, and the boards are the same.
     let last_pv = |s: &Session| s.searches[0].last.as_ref().map(|r| r.pv.clone());
     assert_eq!(last_pv(&off), Some("e2e4 e7e5 e1e3".to_owned()));
@@ -317,7 +321,7 @@ fn chess960_castling_both_spellings() {
     ");
     let c = codes(&s);
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!(c[0].0, "UCI-CASTLING-NOTATION");
+    assert_eq!(c[0].0, RuleId::UciCastlingNotation);
     assert!(c[0].1.contains("e8g8"));
     let g = &s.games[0];
     assert!(g.chess960);
@@ -336,7 +340,7 @@ fn standard_castling_king_takes_rook_is_a_notation_warning() {
     let c = codes(&s);
     assert_eq!(
         c.iter().map(|c| c.0).collect::<Vec<_>>(),
-        ["UCI-CASTLING-NOTATION"]
+        [RuleId::UciCastlingNotation]
     );
 }
 
@@ -359,8 +363,8 @@ fn uci_new_game_takeback_and_ponder_miss() {
     let texts: Vec<_> = s.games[0].plies.iter().map(|p| p.text.as_str()).collect();
     assert_eq!(texts, ["e2e4", "c7c5", "g1f3"]);
     assert_eq!(s.games[1].plies.len(), 2);
-    assert!(codes(&s).iter().any(|c| c.0 == "UCI-GO-WHILE-SEARCHING"));
-    assert!(codes(&s).iter().any(|c| c.0 == "UCI-UNKNOWN-COMMAND"));
+    assert!(codes(&s).iter().any(|c| c.0 == RuleId::UciGoWhileSearching));
+    assert!(codes(&s).iter().any(|c| c.0 == RuleId::UciUnknownCommand));
 }
 
 #[test]
@@ -379,9 +383,9 @@ fn setoption_checked_against_declarations() {
     assert_eq!(
         c,
         [
-            "UCI-SETOPTION-UNKNOWN",
-            "UCI-SETOPTION-UNKNOWN",
-            "UCI-SETOPTION-UNKNOWN"
+            RuleId::UciSetoptionUnknown,
+            RuleId::UciSetoptionUnknown,
+            RuleId::UciSetoptionUnknown
         ]
     );
     assert_eq!(s.option_sets.len(), 4);
@@ -481,7 +485,7 @@ fn cecp_illegal_engine_move_and_bad_thinking_pv() {
         < move e2e4
     ");
     let c: Vec<_> = codes(&s).into_iter().map(|c| c.0).collect();
-    assert_eq!(c, ["CECP-THINKING-PV-UNPLAYABLE", "CECP-MOVE-ECHO"]);
+    assert_eq!(c, [RuleId::CecpThinkingPvUnplayable, RuleId::CecpMoveEcho]);
     assert_eq!(s.open_obligations().count(), 0);
 }
 
@@ -520,7 +524,7 @@ fn cecp_unsupported_variant_keeps_tokens() {
     assert_eq!(g.plies.len(), 2);
     // One note says why no move is checked; nothing is an error.
     let c: Vec<_> = codes(&s).into_iter().map(|c| c.0).collect();
-    assert_eq!(c, ["X-BOARD-UNKNOWN"]);
+    assert_eq!(c, [RuleId::XBoardUnknown]);
 }
 
 #[test]
@@ -829,7 +833,7 @@ fn a_go_sent_during_a_search_leaves_the_running_search_its_position() {
         < bestmove g1f3
     ");
     let c: Vec<_> = codes(&s).into_iter().map(|c| c.0).collect();
-    assert_eq!(c, ["UCI-GO-WHILE-SEARCHING"]);
+    assert_eq!(c, [RuleId::UciGoWhileSearching]);
     let texts: Vec<_> = s.games[0].plies.iter().map(|p| p.text.as_str()).collect();
     assert_eq!(texts, ["e2e4", "e7e5", "g1f3"]);
     assert_eq!(s.open_obligations().count(), 0);
@@ -868,8 +872,10 @@ fn streaming_detection_replays_earlier_lines_at_their_time_with_their_findings()
     assert_eq!(earlier[1].line, Some(11));
     assert!(matches!(earlier[1].msg, protocol::Msg::Uci(_)));
     // The banner's finding is no longer dropped, and the judge places it on its own line.
-    assert_eq!(earlier[0].diagnostics[0].rule, "UCI-UNKNOWN-COMMAND");
-    let banner = findings.iter().find(|f| f.rule == "UCI-UNKNOWN-COMMAND");
+    assert_eq!(earlier[0].diagnostics[0].rule, RuleId::UciUnknownCommand);
+    let banner = findings
+        .iter()
+        .find(|f| f.rule == RuleId::UciUnknownCommand);
     assert_eq!(
         banner.map(|f| (f.line, f.seq, f.t_ns)),
         Some((Some(10), 1, 0))

@@ -8,6 +8,7 @@ use super::decoder::State;
 use super::model::{
     At, Eval, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, SearchReport,
 };
+use crate::catalogue::RuleId;
 
 /// Moves a GUI may take back (or a ponder miss may replace) while it is still the same game.
 const SAME_GAME_SLACK: usize = 2;
@@ -28,7 +29,10 @@ impl State {
                 if self.search.is_some() || self.has_open(|o| o.owed == Owed::BestMove) {
                     self.open("stop", Owed::BestMove, at);
                 } else {
-                    self.finding("UCI-STOP-WITHOUT-SEARCH", "stop without a running search");
+                    self.finding(
+                        RuleId::UciStopWithoutSearch,
+                        "stop without a running search",
+                    );
                 }
             }
             Msg::PonderHit => match &mut self.search {
@@ -39,7 +43,7 @@ impl State {
                 }
                 _ if self.s.search_count == 0 => {}
                 _ => self.finding(
-                    "UCI-PONDERHIT-WITHOUT-PONDER",
+                    RuleId::UciPonderhitWithoutPonder,
                     "ponderhit without a ponder search",
                 ),
             },
@@ -48,7 +52,7 @@ impl State {
                 self.quit_sent = true;
                 self.cancel(at, |_| true);
             }
-            Msg::Unknown(_) => self.finding("UCI-UNKNOWN-COMMAND", "not a UCI command"),
+            Msg::Unknown(_) => self.finding(RuleId::UciUnknownCommand, "not a UCI command"),
             _ => {}
         }
     }
@@ -60,13 +64,13 @@ impl State {
             Msg::UciOk => {
                 self.s.handshake = Handshake::Done(at);
                 if self.close(at, true, |o| o.owed == Owed::UciOk) == 0 {
-                    self.finding("UCI-UNSOLICITED-OUTPUT", "uciok without uci");
+                    self.finding(RuleId::UciUnsolicitedOutput, "uciok without uci");
                 }
             }
             Msg::ReadyOk => {
                 let closed = self.close(at, true, |o| o.owed == Owed::ReadyOk);
                 if closed == 0 {
-                    self.finding("UCI-READYOK-UNSOLICITED", "readyok without isready");
+                    self.finding(RuleId::UciReadyokUnsolicited, "readyok without isready");
                 }
             }
             Msg::Option(decl) => {
@@ -83,7 +87,7 @@ impl State {
             }
             Msg::BestMove { best, ponder } => self.uci_bestmove(best, ponder.as_deref(), at),
             Msg::Info(info) => self.uci_info(info),
-            Msg::Unknown(_) => self.finding("UCI-UNKNOWN-COMMAND", "not a UCI message"),
+            Msg::Unknown(_) => self.finding(RuleId::UciUnknownCommand, "not a UCI message"),
             _ => {}
         }
     }
@@ -112,7 +116,7 @@ impl State {
         }
         let Some(decl) = self.s.option(name) else {
             let msg = format!("setoption: the engine declared no option '{name}'");
-            self.finding("UCI-SETOPTION-UNKNOWN", msg);
+            self.finding(RuleId::UciSetoptionUnknown, msg);
             return;
         };
         let v = value.unwrap_or("").trim();
@@ -138,7 +142,7 @@ impl State {
         };
         if let Some(p) = problem {
             let msg = format!("setoption {}: {p}", decl.name);
-            self.finding("UCI-SETOPTION-UNKNOWN", msg);
+            self.finding(RuleId::UciSetoptionUnknown, msg);
         }
     }
 
@@ -160,7 +164,7 @@ impl State {
             && fischer_random_castling(fen)
         {
             self.finding(
-                "UCI-CHESS960-OPTION-NOT-SET",
+                RuleId::UciChess960OptionNotSet,
                 "a Chess960 start position (castling rights off the standard squares) without setoption name UCI_Chess960 value true",
             );
         }
@@ -201,7 +205,10 @@ impl State {
                 } else {
                     common_plies()
                 };
-                (k + SAME_GAME_SLACK >= g.plies.len()).then_some(k)
+                // A game an illegal `position` broke is no game the GUI played: the next
+                // `position` from the same start corrects it and replaces it, however far
+                // back it goes.
+                (k + SAME_GAME_SLACK >= g.plies.len() || !g.gaps.is_empty()).then_some(k)
             }
             _ => None,
         };
@@ -234,7 +241,7 @@ impl State {
                 .is_none_or(|g| g.board_unknown.is_none())
             {
                 self.finding(
-                    "X-BOARD-UNKNOWN",
+                    RuleId::XBoardUnknown,
                     format!("{reason}: moves kept as sent, not checked"),
                 );
             }
@@ -248,7 +255,7 @@ impl State {
             Ok(u) => (Some(u), None),
             Err(UciPositionError::Start(e)) => {
                 self.board = None;
-                self.bad_start("UCI-POSITION-BAD-FEN", "position", p.fen.as_deref(), &e);
+                self.bad_start(RuleId::UciPositionBadFen, "position", p.fen.as_deref(), &e);
                 self.tokens_only(&moves().collect::<Vec<_>>(), common, at, e.to_string());
                 return;
             }
@@ -306,7 +313,7 @@ impl State {
                     error.text,
                     error.reason
                 );
-                self.finding("UCI-POSITION-ILLEGAL-MOVE", msg);
+                self.finding(RuleId::UciPositionIllegalMove, msg);
                 self.gap(&error.text, Mover::Gui, at, error.reason.to_string());
                 // Engines differ on an illegal position (drop the move, play it, stop at it):
                 // what they answer cannot be judged against any one board.
@@ -368,7 +375,7 @@ impl State {
         let busy = self.search.is_some() && self.has_open(|o| o.owed == Owed::BestMove);
         if busy {
             self.finding(
-                "UCI-GO-WHILE-SEARCHING",
+                RuleId::UciGoWhileSearching,
                 "go while the previous search has not answered bestmove",
             );
         } else if let Some(end) = self
@@ -379,7 +386,7 @@ impl State {
         {
             // `bestmove (none)` is then the engine's right answer; the request is the fault.
             self.finding(
-                "UCI-GO-ON-TERMINAL-POSITION",
+                RuleId::UciGoOnTerminalPosition,
                 format!("go on a finished game ({:?})", end.reason).to_ascii_lowercase(),
             );
         }
@@ -390,7 +397,7 @@ impl State {
                 .find(|m| board.clone().play_uci(m).is_err())
         {
             let msg = format!("searchmoves {bad} is not a legal move in {}", board.fen());
-            self.finding("UCI-GO-EMPTY-SEARCHMOVES", msg);
+            self.finding(RuleId::UciGoEmptySearchmoves, msg);
         }
         self.s.modes.ponder = go.ponder;
         self.s.modes.analyze = go.infinite;
@@ -465,7 +472,7 @@ impl State {
                 board.fen(),
                 e.reason
             );
-            self.finding("UCI-INFO-PV-ILLEGAL", msg);
+            self.finding(RuleId::UciInfoPvIllegal, msg);
         }
     }
 
@@ -509,11 +516,14 @@ impl State {
         if answered == 0 {
             if self.s.search_count == 0 {
                 self.finding(
-                    "X-INPUT-STARTS-MID-SESSION",
+                    RuleId::XInputStartsMidSession,
                     "bestmove before any go (the log starts mid-session?)",
                 );
             } else {
-                self.finding("UCI-BESTMOVE-WITHOUT-GO", "bestmove without a pending go");
+                self.finding(
+                    RuleId::UciBestmoveWithoutGo,
+                    "bestmove without a pending go",
+                );
             }
         }
 
@@ -541,7 +551,7 @@ impl State {
         let Some(board) = searched.as_ref().map(|(b, _)| b).or(self.board.as_ref()) else {
             if let Some(why) = never_legal(best) {
                 self.finding(
-                    "UCI-BESTMOVE-ILLEGAL",
+                    RuleId::UciBestmoveIllegal,
                     format!("bestmove {best} is illegal in any position: {why}"),
                 );
             }
@@ -557,8 +567,8 @@ impl State {
         if best == "(none)" && no_legal_move() {
             // Stockfish's way: understood by every GUI, but not the text's `0000`.
             self.finding_as(
-                "UCI-BESTMOVE-NULL-FORMAT",
-                crate::rules::Severity::Note,
+                RuleId::UciBestmoveNullFormat,
+                crate::catalogue::Severity::Note,
                 "bestmove (none) where no move is legal: the text's null move is 0000",
             );
             return;
@@ -568,7 +578,7 @@ impl State {
                 "bestmove {best} where no move is legal ({}): the text's null move is 0000",
                 board.fen()
             );
-            self.finding("UCI-BESTMOVE-NULL-FORMAT", msg);
+            self.finding(RuleId::UciBestmoveNullFormat, msg);
             return;
         }
         if uci::is_null_move(best) {
@@ -578,7 +588,7 @@ impl State {
                     "bestmove {best} (no move) but {legal} legal move(s) exist in {}",
                     board.fen()
                 );
-                self.finding("UCI-BESTMOVE-ILLEGAL", msg);
+                self.finding(RuleId::UciBestmoveIllegal, msg);
             }
             return;
         }
@@ -591,7 +601,7 @@ impl State {
                     board.fen(),
                     e.reason
                 );
-                self.finding("UCI-BESTMOVE-ILLEGAL", msg);
+                self.finding(RuleId::UciBestmoveIllegal, msg);
                 return;
             }
         };
@@ -606,7 +616,7 @@ impl State {
                 after.fen(),
                 e.reason
             );
-            self.finding("UCI-PONDER-MOVE-ILLEGAL", msg);
+            self.finding(RuleId::UciPonderMoveIllegal, msg);
         }
         let Some(search) = search else {
             return;
@@ -652,11 +662,11 @@ impl State {
         let chess960 = self.board.as_ref().is_some_and(ChessBoard::is_chess960);
         match notation {
             Some(CastlingNotation::KingTwoSquares) if chess960 => self.finding(
-                "UCI-CASTLING-NOTATION",
+                RuleId::UciCastlingNotation,
                 format!("{mv}: castling as king-two-squares while UCI_Chess960 is on (expected king takes rook)"),
             ),
             Some(CastlingNotation::KingTakesRook) if !chess960 => self.finding(
-                "UCI-CASTLING-NOTATION",
+                RuleId::UciCastlingNotation,
                 format!("{mv}: castling as king-takes-rook without UCI_Chess960 (expected e1g1 style)"),
             ),
             _ => {}

@@ -77,7 +77,7 @@ struct Searching {
 pub enum ViolationItem {
     Group {
         severity: Severity,
-        rule: &'static str,
+        rule: crate::catalogue::RuleId,
         count: usize,
     },
     /// A finding (index in [`Doc::findings`]).
@@ -782,7 +782,7 @@ pub fn violation_items(findings: &[Finding]) -> Vec<ViolationItem> {
         let (x, y) = (&findings[a], &findings[b]);
         y.severity
             .cmp(&x.severity)
-            .then(x.rule.cmp(y.rule))
+            .then(x.rule.as_str().cmp(y.rule.as_str()))
             .then(x.seq.cmp(&y.seq))
     });
     let mut out = Vec::with_capacity(order.len() + 16);

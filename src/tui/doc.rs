@@ -98,7 +98,7 @@ impl Row {
 /// The input's map, and what it holds.
 struct Mapped {
     map: memmap2::Mmap,
-    guard: crate::cli::mapguard::MapGuard,
+    guard: crate::input::mapguard::MapGuard,
     /// A recording (rows point at JSON lines) or a log (rows point at their text).
     recording: bool,
     /// Byte offsets of the lines, found as line numbers come.
@@ -232,7 +232,7 @@ impl Doc {
     /// The document of an opened input: a recording made under a Chess Academy profile
     /// (`record --c2w`, `probe --c2w`) is held to the profile its header carries, as `check`
     /// holds it (a header whose profile does not parse is read without it).
-    pub fn for_input(input: &crate::cli::input::Input, decoder: Decoder, profile: Profile) -> Doc {
+    pub fn for_input(input: &crate::input::Input, decoder: Decoder, profile: Profile) -> Doc {
         let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);
         let c2w = input
             .recording_header()
@@ -248,7 +248,7 @@ impl Doc {
     /// Reads the lines' text from this map of the input (`recording`: a kibitzer recording,
     /// else the log the events are imported from) instead of keeping it.
     pub fn use_map(&mut self, map: memmap2::Mmap, recording: bool) {
-        let guard = crate::cli::mapguard::MapGuard::new(&map);
+        let guard = crate::input::mapguard::MapGuard::new(&map);
         self.map = Some(Mapped {
             map,
             guard,
@@ -588,7 +588,7 @@ impl Doc {
     fn place_findings(&mut self, from: usize) {
         let mut i = from;
         while i < self.findings.len() {
-            if self.findings[i].rule.starts_with("REPLAY-") {
+            if self.findings[i].rule.family() == crate::catalogue::Family::Replay {
                 self.findings.swap_remove(i);
             } else {
                 i += 1;

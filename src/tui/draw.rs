@@ -114,18 +114,12 @@ fn arrow(app: &App, s: Source) -> &'static str {
     }
 }
 
-/// Control characters and invalid UTF-8 made visible, so every line stays one line.
+/// Untrusted text made visible: control and format characters escaped by the one
+/// output-safety rule ([`crate::untrusted`]), so every line stays one line and nothing an
+/// engine wrote reaches the terminal (ratatui would silently drop them, making two
+/// different names look the same).
 pub fn visible(text: &str) -> String {
-    let mut s = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if c.is_control() => s.push_str(&format!("\\x{:02x}", c as u32)),
-            c => s.push(c),
-        }
-    }
-    s
+    crate::untrusted::escape(text).into_owned()
 }
 
 fn time_cell(app: &App, doc: &Doc, view_i: usize, r: usize) -> String {
@@ -369,7 +363,7 @@ fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
         let (msg, _) = protocol::parse(s, dir, &ev.text);
         lines.push(Line::from(vec![
             Span::styled("fields ", dim),
-            Span::raw(fields(&msg)),
+            Span::raw(visible(&fields(&msg))),
         ]));
     }
     for fnd in doc.findings_of(r) {
@@ -380,9 +374,9 @@ fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
                     .fg(sev_color(app, fnd.severity))
                     .add_modifier(Modifier::BOLD),
             ),
-            Span::raw(format!("{}: {}", fnd.side.as_str(), fnd.message)),
+            Span::raw(format!("{}: {}", fnd.side.as_str(), visible(&fnd.message))),
         ]));
-        if let Some(rule) = crate::rules::rule(fnd.rule)
+        if let Some(rule) = Some(fnd.rule.rule())
             && rule.source != "—"
         {
             lines.push(Line::styled(format!("  spec: {}", rule.source), dim));
@@ -565,7 +559,7 @@ fn search_pane(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Re
     };
     let title = format!(
         "search · {} · {}",
-        s.request,
+        visible(&s.request),
         if s.running { "running" } else { "ended" }
     );
     let b = block(app, &title, false);
@@ -580,7 +574,7 @@ fn search_pane(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Re
         }),
         Span::styled("  score ", dim),
         Span::styled(
-            s.score.clone().unwrap_or("-".into()),
+            visible(s.score.as_deref().unwrap_or("-")),
             Style::default().add_modifier(Modifier::BOLD),
         ),
     ]));
@@ -594,7 +588,7 @@ fn search_pane(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Re
     ]));
     lines.push(Line::from(vec![
         Span::styled("pv ", dim),
-        Span::raw(s.pv.clone()),
+        Span::raw(visible(&s.pv)),
     ]));
     f.render_widget(
         Paragraph::new(lines).block(b).wrap(Wrap { trim: true }),
@@ -704,7 +698,7 @@ fn violations(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
                         ),
                         Style::default().fg(t.dim),
                     ),
-                    Span::raw(format!("{}: {}", fnd.side.as_str(), fnd.message)),
+                    Span::raw(format!("{}: {}", fnd.side.as_str(), visible(&fnd.message))),
                 ]))
             }
         })
@@ -744,8 +738,8 @@ fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         .map(|s| {
             let p = s.protocol.map_or("?", |p| p.name());
             match (&s.label, &s.engine_name) {
-                (Some(l), _) => format!("{l}: {p}"),
-                (None, Some(e)) => format!("{p} {e}"),
+                (Some(l), _) => format!("{}: {p}", visible(l)),
+                (None, Some(e)) => format!("{p} {}", visible(e)),
                 (None, None) => p.to_owned(),
             }
         })
@@ -774,17 +768,34 @@ fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
             base.add_modifier(Modifier::REVERSED),
         ));
     }
+    // Lines the input could not be read at: `check` exits 2 on them, the viewer says so.
+    if let Some((first, reason)) = doc.skipped.first() {
+        let n = doc.skipped.len();
+        spans.push(Span::styled(
+            format!(
+                " {n} unreadable line{} (line {first}: {}) ",
+                if n == 1 { "" } else { "s" },
+                visible(reason)
+            ),
+            base.fg(Color::Black)
+                .bg(t.error)
+                .add_modifier(Modifier::BOLD),
+        ));
+    }
     for h in &doc.hangs {
         let short = h.summary.split("; ").next().unwrap_or(&h.summary);
         spans.push(Span::styled(
-            format!(" {}: {short} ", h.label),
+            format!(" {}: {} ", visible(h.label), visible(short)),
             base.fg(Color::Black)
                 .bg(t.hang)
                 .add_modifier(Modifier::BOLD),
         ));
     }
     spans.extend([
-        Span::styled(format!(" {} ", doc.file), base.add_modifier(Modifier::BOLD)),
+        Span::styled(
+            format!(" {} ", visible(&doc.file)),
+            base.add_modifier(Modifier::BOLD),
+        ),
         Span::styled(format!("· {} · ", doc.format), base),
         Span::styled(
             match (sessions.len(), app.session) {
@@ -827,12 +838,12 @@ fn hint_line(f: &mut Frame, app: &App, area: Rect) {
                 },
                 Style::default().fg(t.focus).add_modifier(Modifier::BOLD),
             ),
-            Span::raw(text.clone()),
+            Span::raw(visible(text)),
             Span::styled("█", Style::default().fg(t.focus)),
         ])
     } else if let Some((m, err)) = &app.message {
         Line::styled(
-            m.clone(),
+            visible(m),
             Style::default().fg(if *err { t.error } else { t.fg }),
         )
     } else {
@@ -862,9 +873,9 @@ fn sessions(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         items.push(ListItem::new(format!(
             "{} {} {} {} · {} lines · {} errors",
             i + 1,
-            s.label.as_deref().unwrap_or("-"),
+            visible(s.label.as_deref().unwrap_or("-")),
             s.protocol.map_or("?", |p| p.name()),
-            s.engine_name.as_deref().unwrap_or(""),
+            visible(s.engine_name.as_deref().unwrap_or("")),
             s.counts.iter().sum::<u64>(),
             s.diagnostic_counts[Severity::Error as usize],
         )));

@@ -133,9 +133,9 @@ fn term_matches(t: &Term, doc: &Doc, r: usize) -> bool {
         Term::Kind(k) => doc.kind(r).eq_ignore_ascii_case(k),
         Term::Rule { id, prefix } => doc.findings_of(r).iter().any(|f| {
             if *prefix {
-                f.rule.starts_with(id.as_str())
+                f.rule.as_str().starts_with(id.as_str())
             } else {
-                f.rule == id
+                f.rule.as_str() == id
             }
         }),
         Term::Sev(s) => row.sev().is_some_and(|x| x >= *s),

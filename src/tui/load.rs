@@ -2,7 +2,7 @@
 //! module; `--follow` keeps reading a recording as the recorder appends to it.
 
 use super::doc::Doc;
-use crate::cli::input::{Input, Item};
+use crate::input::{Input, Item};
 use crate::recording::{Event, ProxyKind, Reader};
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -192,7 +192,7 @@ pub fn run(
         println!("{p}");
     }
     if let Some(e) = lock(&doc).error.clone() {
-        eprintln!("kibitzer: {e}");
+        crate::eprintln_safe!("kibitzer: {e}");
         status = status.max(2);
     }
     Ok(status)

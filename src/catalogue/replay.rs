@@ -1,0 +1,56 @@
+//! The catalogue rows of the `kibitzer replay` diagnostics (§6.5) rules.
+
+use super::{Decidable, Family, Rule, RuleId, Severity, Side};
+
+pub(super) static ROWS: &[Rule] = &[
+    Rule {
+        id: RuleId::ReplayDivergence,
+        family: Family::Replay,
+        group: "Replay diagnostics",
+        side: Side::Either,
+        severity: Severity::Note,
+        check: "first search whose fingerprint (bestmove, ponder, depth, nodes, score, PV) differs from the recording",
+        source: "§6.5 replay-specific diagnostic (not a spec violation)",
+        decidable: Decidable::NotFromTraffic(
+            "compares a replay's searches with the recording, so it needs a replay",
+        ),
+        implemented: false,
+    },
+    Rule {
+        id: RuleId::ReplayNondeterministicSetup,
+        family: Family::Replay,
+        group: "Replay diagnostics",
+        side: Side::Either,
+        severity: Severity::Note,
+        check: "recording used Threads>1, wall-clock TCs, Ponder on, or no `ucinewgame`/`new` between games",
+        source: "§6.5 replay-specific diagnostic (not a spec violation)",
+        decidable: Decidable::Traffic,
+        implemented: true,
+    },
+    Rule {
+        id: RuleId::ReplayBinaryChanged,
+        family: Family::Replay,
+        group: "Replay diagnostics",
+        side: Side::Either,
+        severity: Severity::Note,
+        check: "engine sha256, `id name`, EvalFile or `bench` signature differs from the recording",
+        source: "§6.5 replay-specific diagnostic (not a spec violation)",
+        decidable: Decidable::NotFromTraffic(
+            "compares the replayed engine (its sha256, `id name`, EvalFile, `bench`) with the recording, so it needs a replay",
+        ),
+        implemented: true,
+    },
+    Rule {
+        id: RuleId::ReplayOptionDrift,
+        family: Family::Replay,
+        group: "Replay diagnostics",
+        side: Side::Either,
+        severity: Severity::Note,
+        check: "option set after `uciok`/features differs (defaults changed between versions)",
+        source: "§6.5 replay-specific diagnostic (not a spec violation)",
+        decidable: Decidable::NotFromTraffic(
+            "compares the options the replayed engine declares with the recorded ones, so it needs a replay",
+        ),
+        implemented: true,
+    },
+];

@@ -1,0 +1,733 @@
+//! Opens whatever the user points kibitzer at: a kibitzer recording, or any log an importer
+//! understands. Every command goes through here, so none needs a separate import step.
+
+pub mod cleanup;
+pub mod mapguard;
+
+use crate::import::{self, LogFormat};
+use crate::protocol::Protocol;
+use crate::recording::{Event, Header, Reader, Source, reader::looks_like_recording};
+use crate::session::SessionDetector;
+use anyhow::{Context, Result, bail};
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+/// Logs bigger than this get a progress bar on stderr while importing.
+pub const PROGRESS_THRESHOLD: u64 = 32 << 20;
+
+/// A kibitzer recording, read one event at a time.
+pub type RecordingReader = Reader<BufReader<std::fs::File>>;
+
+/// Largest copy of standard input (or a pipe) kept in the temporary directory, unless
+/// `KIBITZER_SPOOL_LIMIT` says otherwise (bytes, or with a K, M or G suffix; 0 for no limit).
+pub const DEFAULT_SPOOL_LIMIT: u64 = 4 << 30;
+
+/// How much of standard input is looked at before the rest is copied: enough for format
+/// detection, so that input that is neither a recording nor a known log fails at once instead
+/// of after filling the disk (`yes | kibitzer dump -`).
+const SPOOL_HEAD: usize = 1 << 20;
+
+/// The file a command reads: the user's path when it is a regular file; standard input (`-`)
+/// or a pipe (`<(zcat game.log.gz)`) copied to a temporary file first, since logs are
+/// memory-mapped and recordings read twice (detection, then decoding). The copy is removed
+/// when this is dropped, and by a signal handler when the command is interrupted.
+pub struct InputFile {
+    path: PathBuf,
+    /// The name messages use: what the user typed, `<stdin>` for standard input.
+    shown: String,
+    spooled: bool,
+    _cleanup: Option<cleanup::Registered>,
+}
+
+impl InputFile {
+    /// `format` is the forced input format, if any (it decides whether a spooled input can be
+    /// rejected early).
+    pub fn open(path: &Path, format: Option<&str>) -> Result<InputFile> {
+        if path.as_os_str() == "-" {
+            let stdin = std::io::stdin();
+            return InputFile::spool_plain_or_gzip(stdin.lock(), "<stdin>", format);
+        }
+        let shown = path.display().to_string();
+        let meta = std::fs::metadata(path).with_context(|| format!("cannot open {shown}"))?;
+        if meta.is_dir() {
+            bail!("{shown} is a directory, not a log or a recording");
+        }
+        if meta.is_file() && !is_gzip_file(path) {
+            return Ok(InputFile {
+                path: path.to_path_buf(),
+                shown,
+                spooled: false,
+                _cleanup: None,
+            });
+        }
+        let file = std::fs::File::open(path).with_context(|| format!("cannot open {shown}"))?;
+        InputFile::spool_plain_or_gzip(file, &shown, format)
+    }
+
+    /// Bug reports attach `.gz` logs and recordings: gzip data (by its magic bytes, whatever
+    /// the name) is decompressed into the temporary copy, and read like any other input.
+    fn spool_plain_or_gzip(
+        from: impl std::io::Read,
+        name: &str,
+        format: Option<&str>,
+    ) -> Result<InputFile> {
+        use std::io::BufRead;
+        let mut r = BufReader::new(from);
+        let head = r
+            .fill_buf()
+            .with_context(|| format!("cannot read {name}"))?;
+        if head.starts_with(&GZIP_MAGIC) {
+            let mut gz = flate2::bufread::MultiGzDecoder::new(r);
+            return InputFile::spool(&mut gz, name, format)
+                .with_context(|| format!("{name}: gzip-compressed"));
+        }
+        InputFile::spool(&mut r, name, format)
+    }
+
+    /// An input read as a stream: no file behind it.
+    fn unnamed(shown: &str) -> InputFile {
+        InputFile {
+            path: PathBuf::new(),
+            shown: shown.to_owned(),
+            spooled: false,
+            _cleanup: None,
+        }
+    }
+
+    /// Where to read the input.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The input's name for messages (`FILE:LINE: ...`).
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    fn spool(from: &mut impl std::io::Read, name: &str, format: Option<&str>) -> Result<InputFile> {
+        use std::io::{Read, Write};
+        use std::os::unix::fs::OpenOptionsExt;
+        let limit = spool_limit()?;
+        let mut head = Vec::with_capacity(64 * 1024);
+        from.by_ref()
+            .take(SPOOL_HEAD as u64)
+            .read_to_end(&mut head)
+            .with_context(|| format!("cannot read {name}"))?;
+        if head.is_empty() {
+            bail!("nothing to read: {name} is empty");
+        }
+        let at_end = head.len() < SPOOL_HEAD;
+        reject_early(&head, at_end, name, format)?;
+        let dir = std::env::temp_dir();
+        let pid = std::process::id();
+        for n in 0..100u32 {
+            let path = dir.join(format!("kibitzer-input-{pid}-{n}"));
+            // Owner-only: the copy holds whatever the input held (a private game, a log).
+            let mut file = match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&path)
+            {
+                Ok(f) => f,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(e).with_context(|| {
+                        format!(
+                            "cannot create a temporary copy of {name} in {}",
+                            dir.display()
+                        )
+                    });
+                }
+            };
+            // From here on the guard removes the copy, whatever happens.
+            let spool = InputFile {
+                _cleanup: Some(cleanup::Registered::new(&path)),
+                path,
+                shown: name.to_owned(),
+                spooled: true,
+            };
+            let room = if limit == 0 {
+                u64::MAX
+            } else {
+                limit.saturating_sub(head.len() as u64)
+            };
+            let copied = file
+                .write_all(&head)
+                .and_then(|()| std::io::copy(&mut from.take(room.saturating_add(1)), &mut file))
+                .and_then(|n| file.flush().map(|()| n))
+                .with_context(|| format!("cannot copy {name} to {}", spool.path.display()))?;
+            if limit != 0 && (head.len() as u64).saturating_add(copied) > limit {
+                let instead = if name == "<stdin>" {
+                    "or give a file"
+                } else {
+                    "or decompress it first"
+                };
+                bail!(
+                    "{name} is longer than {} (the limit for the temporary copy kibitzer keeps of \
+                     standard input, pipes and gzip data; set KIBITZER_SPOOL_LIMIT, e.g. 20G or \
+                     0 for none, {instead})",
+                    human_bytes(limit)
+                );
+            }
+            return Ok(spool);
+        }
+        bail!(
+            "cannot create a temporary copy of {name} in {}",
+            dir.display()
+        )
+    }
+}
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+fn is_gzip_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 2];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| magic == GZIP_MAGIC)
+}
+
+/// Refuses, from the first megabyte, input that can be neither a recording nor a log.
+fn reject_early(head: &[u8], at_end: bool, name: &str, format: Option<&str>) -> Result<()> {
+    if forced_format(format)?.is_some() || looks_like_recording(head) {
+        return Ok(());
+    }
+    let lines = memchr::memchr_iter(b'\n', head).count();
+    if lines == 0 && !at_end {
+        bail!(
+            "{name}: no line break in the first {}: not a recording or a log",
+            human_bytes(SPOOL_HEAD as u64)
+        );
+    }
+    // Detection samples the first lines only, so when those are all here its verdict on
+    // the head is its verdict on the whole input.
+    if (at_end || lines > import::DETECT_SAMPLE_LINES + 1)
+        && let Err(e) = import::stream(head, None)
+    {
+        bail!("{name}: {e}");
+    }
+    Ok(())
+}
+
+fn spool_limit() -> Result<u64> {
+    match std::env::var("KIBITZER_SPOOL_LIMIT") {
+        Err(_) => Ok(DEFAULT_SPOOL_LIMIT),
+        Ok(v) => parse_bytes(&v).with_context(|| {
+            format!("KIBITZER_SPOOL_LIMIT=`{v}` is not a size (bytes, or a number with K, M or G)")
+        }),
+    }
+}
+
+fn parse_bytes(v: &str) -> Result<u64> {
+    let v = v.trim();
+    let (num, unit) = match v.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => (&v[..i], v[i..].trim()),
+        None => (v, ""),
+    };
+    let n: u64 = num.parse()?;
+    let mult: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => bail!("unknown unit"),
+    };
+    n.checked_mul(mult).context("too large")
+}
+
+fn human_bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n => format!("{n} bytes"),
+    }
+}
+
+impl Drop for InputFile {
+    fn drop(&mut self) {
+        if self.spooled {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// `--input-format NAME`, or its earlier spelling `--format NAME` (dump, import, export):
+/// at most one input format.
+pub fn input_format<'a>(new: Option<&'a str>, old: Option<&'a str>) -> Result<Option<&'a str>> {
+    match (new, old) {
+        (Some(x), Some(y)) if x != y => {
+            bail!("--input-format {x} and --format {y} name two input formats")
+        }
+        (x, y) => Ok(x.or(y)),
+    }
+}
+
+/// The names `--format` accepts for an input, for messages.
+pub fn format_names() -> String {
+    format!("auto, recording, {}", LogFormat::names().join(", "))
+}
+
+/// What `--format` asked for: `None` to autodetect, `Some(None)` a recording, `Some(Some(f))`
+/// an importer.
+pub(crate) fn forced_format(format: Option<&str>) -> Result<Option<Option<LogFormat>>> {
+    Ok(match format {
+        None | Some("auto") => None,
+        Some("recording" | "kibitzer" | "jsonl") => Some(None),
+        Some(name) => Some(Some(LogFormat::from_name(name).with_context(|| {
+            format!(
+                "unknown format `{name}`; known: recording, {}",
+                LogFormat::names().join(", ")
+            )
+        })?)),
+    })
+}
+
+/// A streaming reader when `file` is a kibitzer recording (or `--format recording` says so),
+/// `None` for any other log. Recordings can be gigabytes: they are read one event at a time.
+pub fn open_recording(file: &InputFile, format: Option<&str>) -> Result<Option<RecordingReader>> {
+    let (path, shown) = (file.path(), file.shown());
+    let is_recording = match forced_format(format)? {
+        Some(f) => f.is_none(),
+        None => {
+            let f = std::fs::File::open(path).with_context(|| format!("cannot open {shown}"))?;
+            let mut head = vec![0u8; 4096];
+            let n = std::io::Read::read(&mut &f, &mut head).unwrap_or(0);
+            looks_like_recording(&head[..n])
+        }
+    };
+    if !is_recording {
+        return Ok(None);
+    }
+    let f = std::fs::File::open(path).with_context(|| format!("cannot open {shown}"))?;
+    Reader::new(BufReader::with_capacity(256 * 1024, f))
+        .map(Some)
+        .with_context(|| format!("{shown}: not a readable kibitzer recording"))
+}
+
+/// The protocol of each session of the recording, as [`crate::session::Decoder::with_detected`]
+/// takes it, found before decoding so that a streamed recording is decoded from its first
+/// line. A recording made by `record` is one session, so its first lines are enough (and
+/// `record --protocol` may have named it); an imported recording can start a session
+/// anywhere, so it is read through. Nothing to find when the user forces a protocol.
+pub fn recording_protocols(
+    file: &InputFile,
+    header: &Header,
+    protocol: Option<Protocol>,
+) -> Result<Vec<(Option<String>, Protocol, String)>> {
+    let one_session = header.imported_from.is_none();
+    let hint = header
+        .protocol
+        .as_deref()
+        .and_then(|name| Some((Protocol::from_name(name)?, name)));
+    if let (true, Some((p, name))) = (one_session, hint) {
+        return Ok(vec![(None, p, format!("recorded with --protocol {name}"))]);
+    }
+    if protocol.is_some() {
+        return Ok(Vec::new());
+    }
+    let mut detector = SessionDetector::default();
+    if let Some(mut first_pass) = open_recording(file, Some("recording"))? {
+        let mut ev = Event::line(0, 0, Source::Proxy, String::new());
+        while let Some(item) = first_pass.read_into(&mut ev) {
+            if item.is_ok() {
+                detector.push(&ev);
+                if one_session && detector.saturated() {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(detector.finish())
+}
+
+/// A log (not a recording) mapped in memory, whose events are parsed as they are read.
+pub struct MappedLog {
+    shown: String,
+    /// Declared before the map: it must be unregistered before the map goes away.
+    guard: mapguard::MapGuard,
+    map: memmap2::Mmap,
+    format: LogFormat,
+}
+
+impl MappedLog {
+    pub fn format(&self) -> LogFormat {
+        self.format
+    }
+
+    /// Size of the log in bytes.
+    pub fn size(&self) -> usize {
+        self.map.len()
+    }
+
+    /// The events in log order, parsed as they are taken ([`import::stream`]); each call
+    /// starts again from the top.
+    pub fn events(&self) -> Result<import::EventStream<'_>> {
+        import::stream(&self.map, Some(self.format)).with_context(|| self.shown.clone())
+    }
+
+    /// An error when the file shrank while it was read: what was read past its new end is
+    /// not the log, so the output cannot be trusted.
+    pub fn check_unchanged(&self) -> Result<()> {
+        if self.guard.shrunk() {
+            bail!(
+                "{}: the file shrank while it was read (a program is still writing or rotating \
+                 it); the output above is incomplete: copy the log and read the copy",
+                self.shown
+            );
+        }
+        Ok(())
+    }
+
+    /// The protocol of each session, as [`crate::session::Decoder::with_detected`] takes it, from a pass over
+    /// the whole log (a session can start anywhere in it); nothing to find when the user
+    /// forces a protocol.
+    pub fn protocols(
+        &self,
+        forced: Option<Protocol>,
+    ) -> Result<Vec<(Option<String>, Protocol, String)>> {
+        let mut detector = SessionDetector::default();
+        if forced.is_none() {
+            self.events()?.for_each(|ev| detector.push(&ev));
+        }
+        self.check_unchanged()?;
+        Ok(detector.finish())
+    }
+}
+
+/// Opens a log for streaming (`format`: `None` to detect it, or a format name; a recording is
+/// not a log here: see [`open_recording`]).
+pub fn open_log(file: &InputFile, format: Option<&str>) -> Result<MappedLog> {
+    let forced = forced_format(format)?.flatten();
+    let shown = file.shown().to_owned();
+    let f = std::fs::File::open(file.path()).with_context(|| format!("cannot open {shown}"))?;
+    if f.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
+        bail!("{shown}: the file is empty");
+    }
+    // SAFETY: the map is read-only. A log truncated while we read it would fault (SIGBUS): the
+    // guard registered next turns that into pages of zeros and a flag the commands check.
+    #[allow(unsafe_code)]
+    let map = unsafe { memmap2::Mmap::map(&f) }.with_context(|| format!("cannot map {shown}"))?;
+    let guard = mapguard::MapGuard::new(&map);
+    let format = import::stream(&map, forced)
+        .with_context(|| shown.clone())?
+        .format();
+    if let Some(forced) = forced {
+        refuse_wrong_format(&map, forced, &shown)?;
+    }
+    Ok(MappedLog {
+        shown,
+        guard,
+        map,
+        format,
+    })
+}
+
+/// A forced `--input-format` under which the first lines of the log hold no traffic, while
+/// the log's own format would find some, is a mistake, not an empty session: say so, and what
+/// the log looks like instead. (A format without traffic, such as cutechess-cli's plain
+/// output, is not refused: detection agrees with it.)
+fn refuse_wrong_format(map: &[u8], forced: LogFormat, shown: &str) -> Result<()> {
+    const SAMPLE: usize = 1 << 20;
+    let end = if map.len() <= SAMPLE {
+        map.len()
+    } else {
+        memchr::memrchr(b'\n', &map[..SAMPLE]).map_or(SAMPLE, |i| i + 1)
+    };
+    let sample = &map[..end];
+    let traffic = |format: LogFormat| -> Result<(usize, Vec<import::Unclassified>)> {
+        let mut events = import::stream(sample, Some(format)).with_context(|| shown.to_owned())?;
+        let n = events.by_ref().filter(Event::is_traffic).count();
+        Ok((n, events.take_unclassified()))
+    };
+    let (found, unclassified) = traffic(forced)?;
+    if found > 0 {
+        return Ok(());
+    }
+    let Some(d) = import::detect(map).filter(|d| d.format != forced) else {
+        return Ok(());
+    };
+    if traffic(d.format)?.0 == 0 {
+        return Ok(());
+    }
+    let why = unclassified
+        .first()
+        .map(|u| format!(" (line {}: {})", u.line, u.reason))
+        .unwrap_or_default();
+    bail!(
+        "{shown}: read as {forced}, not one protocol line was found{why}; it looks like {} ({}): \
+         leave out --input-format or give that one",
+        d.format,
+        d.evidence
+    )
+}
+
+/// A line of a recording that could not be read. Every command shows it (`FILE:LINE: ...` on
+/// stderr or in its text output, a `skipped` object in JSON) and exits with status 2, except
+/// for a torn last line, which is what a recorder killed mid-write leaves and is only noted.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Skipped {
+    pub line: u64,
+    pub reason: String,
+    /// The file ends in the middle of this line.
+    pub torn_tail: bool,
+}
+
+impl Skipped {
+    fn from_issue(issue: &crate::recording::ReadIssue) -> Skipped {
+        use crate::recording::IssueKind;
+        match &issue.kind {
+            IssueKind::Malformed(m) => Skipped {
+                line: issue.line,
+                reason: format!("malformed event: {m}"),
+                torn_tail: false,
+            },
+            IssueKind::TornTail => Skipped {
+                line: issue.line,
+                reason: "incomplete last line ignored (the recording was cut off mid-write)".into(),
+                torn_tail: true,
+            },
+        }
+    }
+}
+
+/// What the reader passes on, in file order.
+pub enum Item<'e> {
+    /// An event, with its line in a recording (logs' events carry their own `line`).
+    Event(&'e Event, Option<u64>),
+    Skipped(&'e Skipped),
+}
+
+/// Any input a command reads, opened: a recording or a log, with its header.
+pub struct Input {
+    file: InputFile,
+    body: Body,
+}
+
+enum Body {
+    Recording(Header),
+    Log(MappedLog),
+    /// A recording on standard input, read as it arrives (commands that read once).
+    Stream(Header, std::cell::RefCell<Option<Box<StdinRecording>>>),
+}
+
+/// Standard input after the bytes looked at to recognise it, read as one stream.
+type StdinRecording = Reader<BufReader<std::io::Chain<std::io::Cursor<Vec<u8>>, std::io::Stdin>>>;
+
+/// Every event and unreadable line of `reader` to `f`; stops at `f`'s first error.
+fn read_recording_into<R: std::io::BufRead>(
+    reader: &mut Reader<R>,
+    outcome: &mut ReadOutcome,
+    f: &mut impl FnMut(Item<'_>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut ev = Event::line(0, 0, Source::Proxy, String::new());
+    while let Some(item) = reader.read_into(&mut ev) {
+        let r = match item {
+            Ok(()) => f(Item::Event(&ev, Some(reader.line()))),
+            Err(issue) => {
+                let s = Skipped::from_issue(&issue);
+                let r = f(Item::Skipped(&s));
+                outcome.skipped.push(s);
+                r
+            }
+        };
+        r?;
+    }
+    Ok(())
+}
+
+/// What reading an input found besides its events.
+#[derive(Debug, Default)]
+pub struct ReadOutcome {
+    /// Unreadable lines, torn tail included.
+    pub skipped: Vec<Skipped>,
+    /// Log lines no rule of the format explains (logs only; not errors).
+    pub unclassified: Vec<import::Unclassified>,
+    /// A log's start date once read through ([`import::EventStream::started`]).
+    pub log_started: Option<String>,
+}
+
+impl ReadOutcome {
+    /// Lines that were lost (the torn tail of a killed recorder is not counted).
+    pub fn lost_lines(&self) -> usize {
+        self.skipped.iter().filter(|s| !s.torn_tail).count()
+    }
+
+    /// The exit status the convention gives a command that read this input: 2 when lines
+    /// were lost, else `status`.
+    pub fn status(&self, status: i32) -> i32 {
+        if self.lost_lines() > 0 { 2 } else { status }
+    }
+}
+
+impl Input {
+    /// Opens `path` (`-` for standard input); `format` forces the input format.
+    pub fn open(path: &Path, format: Option<&str>) -> Result<Input> {
+        Input::from_file(InputFile::open(path, format)?, format)
+    }
+
+    fn from_file(file: InputFile, format: Option<&str>) -> Result<Input> {
+        let body = match open_recording(&file, format)? {
+            Some(reader) => Body::Recording(reader.header().clone()),
+            None => Body::Log(open_log(&file, format)?),
+        };
+        Ok(Input { file, body })
+    }
+
+    /// [`Input::open`] for commands that read their input once (`dump`): a recording on
+    /// standard input is then streamed as it arrives, never copied to disk; anything else is
+    /// opened as [`Input::open`] does.
+    pub fn open_once(path: &Path, format: Option<&str>) -> Result<Input> {
+        let recording_allowed = forced_format(format)?.is_none_or(|f| f.is_none());
+        if path.as_os_str() != "-" || !recording_allowed {
+            return Input::open(path, format);
+        }
+        let mut stdin = std::io::stdin();
+        let mut head = Vec::with_capacity(4096);
+        std::io::Read::read_to_end(&mut std::io::Read::take(&mut stdin, 4096), &mut head)
+            .context("cannot read <stdin>")?;
+        if head.is_empty() {
+            bail!("nothing to read: <stdin> is empty");
+        }
+        let recording = looks_like_recording(&head);
+        let gzip = head.starts_with(&GZIP_MAGIC);
+        let rest = std::io::Read::chain(std::io::Cursor::new(head), stdin);
+        if gzip {
+            // What is inside is known only once decompressed: a recording or a log.
+            let file = InputFile::spool_plain_or_gzip(rest, "<stdin>", format)?;
+            return Input::from_file(file, format);
+        }
+        if !recording {
+            let file = InputFile::spool_plain_or_gzip(rest, "<stdin>", format)?;
+            let body = Body::Log(open_log(&file, format)?);
+            return Ok(Input { file, body });
+        }
+        let reader = Reader::new(BufReader::with_capacity(256 * 1024, rest))
+            .context("<stdin>: not a readable kibitzer recording")?;
+        let header = reader.header().clone();
+        Ok(Input {
+            file: InputFile::unnamed("<stdin>"),
+            body: Body::Stream(header, std::cell::RefCell::new(Some(Box::new(reader)))),
+        })
+    }
+
+    /// The name for messages.
+    pub fn shown(&self) -> &str {
+        self.file.shown()
+    }
+
+    /// The file read: the input itself, or its temporary copy (standard input, gzip).
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// The recording's header; `None` for a log.
+    pub fn recording_header(&self) -> Option<&Header> {
+        match &self.body {
+            Body::Recording(h) | Body::Stream(h, _) => Some(h),
+            Body::Log(_) => None,
+        }
+    }
+
+    /// The log, when the input is one.
+    pub fn log(&self) -> Option<&MappedLog> {
+        match &self.body {
+            Body::Log(l) => Some(l),
+            Body::Recording(_) | Body::Stream(..) => None,
+        }
+    }
+
+    /// The log format name, or `recording`.
+    pub fn format_name(&self) -> &'static str {
+        match &self.body {
+            Body::Log(l) => l.format().name(),
+            Body::Recording(_) | Body::Stream(..) => "recording",
+        }
+    }
+
+    /// Each session's protocol, for [`crate::session::Decoder::with_detected`].
+    pub fn protocols(
+        &self,
+        forced: Option<Protocol>,
+    ) -> Result<Vec<(Option<String>, Protocol, String)>> {
+        match &self.body {
+            Body::Recording(h) => recording_protocols(&self.file, h, forced),
+            Body::Log(l) => l.protocols(forced),
+            // Detected by the decoder as it reads: the stream cannot be read twice.
+            Body::Stream(..) => Ok(Vec::new()),
+        }
+    }
+
+    /// Streams every event and every unreadable line to `f`, in file order. An error from `f`
+    /// (the output was closed, say) stops the reading and is returned as the inner error.
+    pub fn read(
+        &self,
+        mut f: impl FnMut(Item<'_>) -> std::io::Result<()>,
+    ) -> Result<(ReadOutcome, std::io::Result<()>)> {
+        let mut outcome = ReadOutcome::default();
+        let stopped = match &self.body {
+            Body::Recording(_) => {
+                let Some(mut reader) = open_recording(&self.file, Some("recording"))? else {
+                    bail!("{}: not a recording", self.shown());
+                };
+                read_recording_into(&mut reader, &mut outcome, &mut f)
+            }
+            Body::Stream(_, cell) => {
+                let Some(mut reader) = cell.borrow_mut().take() else {
+                    bail!("{}: standard input can be read only once", self.shown());
+                };
+                read_recording_into(reader.as_mut(), &mut outcome, &mut f)
+            }
+            Body::Log(log) => {
+                let mut events = log.events()?;
+                // A shrunk file reads as zeros from there on: stop at once rather than decode
+                // them (the error below says what happened).
+                let stopped = events
+                    .by_ref()
+                    .take_while(|_| !log.guard.shrunk())
+                    .try_for_each(|ev| f(Item::Event(&ev, None)));
+                outcome.unclassified = events.take_unclassified();
+                outcome.log_started = Some(events.started());
+                log.check_unchanged()?;
+                stopped
+            }
+        };
+        Ok((outcome, stopped))
+    }
+}
+
+pub fn progress_bar(len: u64, shown: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(len),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{msg} [{bar:40}] {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(format!("importing {shown}"));
+    bar
+}
+
+/// The header of the recording an imported log becomes: the first engine session's (the tool's
+/// own session when there is none), for the whole log.
+pub fn imported_header(shown: &str, format: LogFormat, sessions: &[(String, Header)]) -> Header {
+    let mut header = sessions
+        .iter()
+        .find(|(label, _)| !label.starts_with('['))
+        .or(sessions.first())
+        .map(|(_, h)| h.clone())
+        .unwrap_or_else(|| {
+            Header::new(
+                concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
+                import::PLACEHOLDER_STARTED,
+            )
+        });
+    header.label = None;
+    header.imported_from = Some(format.name().to_owned());
+    header.source_file = Some(shown.to_owned());
+    header
+}

@@ -1,0 +1,90 @@
+//! The layering of the crate, enforced: a module may use modules of its own layer or below,
+//! never one above. Read from the sources, so a `use crate::cli::...` in `tui/` (or any path
+//! that runs up) fails the build's tests with the file and line.
+
+/// Bottom first. The sans-IO core (`protocol`, `session`, `game`, `rules`) sits below every
+/// front end; the catalogue of rule ids and the output-safety rule below everything.
+const LAYERS: &[&[&str]] = &[
+    &["untrusted", "catalogue", "swar", "eprintln_safe"],
+    &["recording", "game"],
+    &["protocol"],
+    &["session"],
+    &["rules"],
+    &["import", "export", "capture"],
+    &["input"],
+    &["replay"],
+    &["probe"],
+    &["tui"],
+    &["cli"],
+];
+
+fn layer(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+/// Every `crate::NAME` in the non-test code of `src/`, as (file, line, user, used).
+fn uses() -> Vec<(String, usize, String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let rel = path
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.ends_with(".rs") || name.contains("test") || rel == "layers.rs" {
+                continue;
+            }
+            let user = rel
+                .split('/')
+                .next()
+                .unwrap()
+                .trim_end_matches(".rs")
+                .to_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            for (n, line) in code.lines().enumerate() {
+                let line = line.split("//").next().unwrap_or("");
+                for piece in line.split("crate::").skip(1) {
+                    let used: String = piece
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if !used.is_empty() && used != user {
+                        found.push((rel.clone(), n + 1, user.clone(), used));
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_module_uses_one_above_it() {
+    let all = uses();
+    assert!(all.len() > 100, "{} uses found", all.len());
+    let mut wrong = Vec::new();
+    for (file, line, user, used) in &all {
+        let (Some(u), Some(d)) = (layer(user), layer(used)) else {
+            wrong.push(format!(
+                "src/{file}:{line}: `{user}` or `{used}` is in no layer"
+            ));
+            continue;
+        };
+        if d > u {
+            wrong.push(format!(
+                "src/{file}:{line}: `{user}` uses `{used}`, a layer above it"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -1,0 +1,234 @@
+//! `kibitzer check` over everything real that ships: the recordings of real engines, every
+//! corpus log from a public bug report and the fixture logs. A healthy session has no error
+//! (exit 0); the logs that show a real fault name it, and that list is here. Every report
+//! validates against docs/check-report.schema.json.
+
+use crate::common;
+
+use common::schema::validate;
+use common::transcript::check_json;
+use serde_json::Value;
+use std::path::Path;
+
+/// Corpus logs with real faults, and the error rules each must report.
+const FAULTY: &[(&str, &[&str])] = &[
+    // python-chess#429: the engine answered `bestmove a1a1`.
+    (
+        "python-chess__python-chess-429__1.log",
+        &["UCI-BESTMOVE-ILLEGAL"],
+    ),
+    // Written as fastchess writes an illegal-move warning: sf2 plays e2e4 as Black.
+    (
+        "fastchess__illegal-move-quoted.log",
+        &["UCI-BESTMOVE-ILLEGAL"],
+    ),
+];
+
+#[test]
+fn healthy_sessions_have_no_error_and_faulty_logs_name_their_fault() {
+    let files = common::shipped_inputs();
+    assert!(files.len() >= 35, "only {} inputs", files.len());
+    let schema = schema();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let (report, status) = check_json(f, &[]);
+        validate(&schema, &schema, &report, "$")
+            .unwrap_or_else(|e| panic!("{name}: report does not match the schema: {e}"));
+        let errors: Vec<&str> = report["files"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["severity"] == "error")
+            .map(|x| x["rule"].as_str().unwrap())
+            .collect();
+        match FAULTY.iter().find(|(n, _)| *n == name) {
+            Some((_, expected)) => {
+                assert_eq!(status, 1, "{name}");
+                for rule in *expected {
+                    assert!(
+                        errors.contains(rule),
+                        "{name}: {rule} missing from {errors:?}"
+                    );
+                }
+                assert!(
+                    errors.iter().all(|e| expected.contains(e)),
+                    "{name}: unexpected errors {errors:?}"
+                );
+            }
+            None => {
+                assert!(errors.is_empty(), "{name}: {errors:?}");
+                assert_eq!(status, 0, "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_doctored_game_is_an_error_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("recordings/fairymax-cecp-game.jsonl")).unwrap();
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        text.replacen(r#""text":"b8c6""#, r#""text":"b8b6""#, 1),
+    )
+    .unwrap();
+    let out = common::kibitzer()
+        .args(["check", "--color", "never"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "bad.jsonl:95: error[CECP-GUI-MOVE-ILLEGAL] gui: GUI move b8b6 is illegal in"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("FAILED"), "{text}");
+}
+
+#[test]
+fn unknown_inputs_and_options_are_usage_errors() {
+    let run = |args: &[&str]| common::kibitzer().arg("check").args(args).output().unwrap();
+    let rec = Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/stockfish-uci-game.jsonl");
+    let rec = rec.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--rule", "UCI-NO-SUCH-RULE", rec], "unknown rule"),
+        (vec!["--profile", "arena", rec], "unknown profile"),
+        (vec!["--min-severity", "fatal", rec], "unknown severity"),
+        (vec!["/no/such/file"], "cannot open"),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{args:?}"
+        );
+    }
+    // Filters change what is reported and the exit status with it.
+    let bad = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/corpus/python-chess__python-chess-429__1.log");
+    let bad = bad.to_str().unwrap();
+    assert_eq!(run(&[bad]).status.code(), Some(1));
+    assert_eq!(
+        run(&["--ignore", "UCI-BESTMOVE-ILLEGAL", bad])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&["--rule", "uci-bestmove-illegal", bad]).status.code(),
+        Some(1)
+    );
+    let only: Value = serde_json::from_slice(
+        &run(&["--format", "json", "--rule", "UCI-BESTMOVE-ILLEGAL", bad]).stdout,
+    )
+    .unwrap();
+    let rules: Vec<&str> = only["files"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["UCI-BESTMOVE-ILLEGAL"]);
+}
+
+fn schema() -> Value {
+    common::schema::load("check-report.schema.json")
+}
+
+#[test]
+fn the_schema_validator_rejects_what_it_should() {
+    let schema = schema();
+    let dir = tempfile::tempdir().unwrap();
+    let rec = common::transcript::recording(dir.path(), "t", "0.0 > uci\n0.1 < uciok");
+    let (good, _) = check_json(&rec, &[]);
+    assert!(validate(&schema, &schema, &good, "$").is_ok());
+    let mut extra = good.clone();
+    extra["files"][0]["surprise"] = Value::Bool(true);
+    assert!(validate(&schema, &schema, &extra, "$").is_err());
+    let mut bad_severity = good.clone();
+    bad_severity["totals"]["findings"]["error"] = Value::String("none".into());
+    assert!(validate(&schema, &schema, &bad_severity, "$").is_err());
+    let mut no_schema = good;
+    no_schema.as_object_mut().unwrap().remove("schema");
+    assert!(validate(&schema, &schema, &no_schema, "$").is_err());
+}
+
+/// Issue 13, point 3: the runner's own verdicts come typed, beside kibitzer's findings, and
+/// the runner's messages are not a protocol session.
+#[test]
+fn runner_verdicts_show_beside_the_findings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    type Verdict<'a> = (&'a str, Option<&'a str>, Option<&'a str>);
+    let cases: &[(&str, &[Verdict])] = &[
+        (
+            "corpus/fastchess__fastchess-443__1.log",
+            &[
+                ("bad_output", None, None),
+                ("bad_output", None, None),
+                ("illegal_move", Some("sf1"), Some("aaaa")),
+            ],
+        ),
+        (
+            "corpus/cutechess-cli-stdout__cutechess-767__1.log",
+            &[("stall", Some("XboardEngine"), None)],
+        ),
+        (
+            "corpus/python-chess__python-chess-429__1.log",
+            &[("bad_output", None, None)],
+        ),
+        (
+            "logs/fastchess__illegal-move-quoted.log",
+            &[
+                ("illegal_move", Some("sf2"), Some("e2e4")),
+                ("illegal_move", Some("sf2"), None),
+            ],
+        ),
+    ];
+    for (file, want) in cases {
+        let (report, _) = check_json(&root.join(file), &[]);
+        let got: Vec<(String, Option<String>, Option<String>)> =
+            report["files"][0]["runner_verdicts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| {
+                    let s = |k: &str| v["verdict"][k].as_str().map(str::to_owned);
+                    (s("kind").unwrap(), s("engine"), s("move"))
+                })
+                .collect();
+        let want: Vec<_> = want
+            .iter()
+            .map(|(k, e, m)| (k.to_string(), e.map(str::to_owned), m.map(str::to_owned)))
+            .collect();
+        assert_eq!(got, want, "{file}");
+        // No session of the runner's own in the report's sessions.
+        for s in report["files"][0]["sessions"].as_array().unwrap() {
+            let label = s["label"].as_str().unwrap_or("");
+            assert!(
+                !label.starts_with('['),
+                "{file}: {label} listed as a session"
+            );
+        }
+    }
+    // The quoted position lets kibitzer check the claim.
+    let (report, _) = check_json(&root.join("logs/fastchess__illegal-move-quoted.log"), &[]);
+    let v = &report["files"][0]["runner_verdicts"][0];
+    assert_eq!(v["verdict"]["position"], "position startpos moves e2e4");
+    assert_eq!(v["kibitzer"]["agrees"], "yes");
+    let out = common::kibitzer()
+        .arg("decode")
+        .arg(root.join("corpus/python-chess__python-chess-429__1.log"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("runner python-chess: 9 message(s) of its own, 1 verdict(s)"),
+        "{text}"
+    );
+    assert!(!text.contains("session [[python-chess]]"), "{text}");
+}

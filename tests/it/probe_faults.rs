@@ -1,0 +1,188 @@
+//! `kibitzer probe` against scripted faulty engines (tests/engines/scenario_engine.py): each
+//! fault is caught by the right rule id, in the right step, on a line of that step; a hanging
+//! engine gives a verdict within the timeouts, not a hang.
+
+use crate::probe_support;
+
+use probe_support::*;
+use std::time::{Duration, Instant};
+
+/// Answers of the scripted engines come in milliseconds; 3 s keeps a loaded CI machine from
+/// tripping the deadlines while the timeouts the faults need stay short.
+const TIMEOUT: &str = "3";
+
+fn scenario(name: &str, protocol: &str, extra: &[&str]) -> Probed {
+    let s = script("scenario_engine.py");
+    let mut args = vec!["--protocol", protocol, "--timeout", TIMEOUT];
+    args.extend_from_slice(extra);
+    probe(&args, &["python3", &s, name])
+}
+
+#[test]
+fn illegal_bestmove_is_uci_bestmove_illegal() {
+    let p = scenario("illegal-bestmove", "uci", &[]);
+    let f = p.expect("uci.go-depth", "UCI-BESTMOVE-ILLEGAL", "error");
+    assert!(f["message"].as_str().unwrap().contains("e2e5"), "{f}");
+    assert_eq!(p.status, 1);
+}
+
+#[test]
+fn readyok_only_after_the_search_is_readyok_delayed_by_search() {
+    let p = scenario("readyok-after-search", "uci", &[]);
+    p.expect(
+        "uci.isready-searching",
+        "UCI-READYOK-DELAYED-BY-SEARCH",
+        "warning",
+    );
+    // Idle isready is answered: that step is fine.
+    assert_eq!(p.status_of("uci.isready-idle"), "passed", "{}", p.text());
+}
+
+#[test]
+fn isready_that_ends_the_search_is_isready_stops_search() {
+    let p = scenario("isready-stops-search", "uci", &[]);
+    p.expect(
+        "uci.isready-searching",
+        "UCI-ISREADY-STOPS-SEARCH",
+        "warning",
+    );
+}
+
+#[test]
+fn an_engine_that_never_answers_isready_gets_a_verdict_and_the_rest_is_not_run() {
+    let began = Instant::now();
+    let p = scenario("no-readyok", "uci", &[]);
+    // The first isready is the options step's.
+    p.expect("uci.options", "UCI-ISREADY-TIMEOUT", "error");
+    let hangs = p.step("uci.options")["hangs"].as_array().unwrap();
+    assert!(!hangs.is_empty(), "the hang verdict is in the step");
+    assert_eq!(p.status_of("uci.quit"), "not_run");
+    assert_eq!(p.report["killed"], true);
+    assert_eq!(p.status, 1);
+    // A verdict within the timeouts (3 s wait + 3 s to settle, and the kill), not a hang.
+    assert!(
+        began.elapsed() < Duration::from_secs(40),
+        "{:?}",
+        began.elapsed()
+    );
+}
+
+#[test]
+fn ignoring_stop_is_bestmove_missing_after_stop() {
+    let p = scenario("ignores-stop", "uci", &[]);
+    p.expect(
+        "uci.go-infinite-stop",
+        "UCI-BESTMOVE-MISSING-AFTER-STOP",
+        "error",
+    );
+    assert_eq!(p.status_of("uci.isready-searching"), "not_run");
+}
+
+#[test]
+fn leaving_ponder_on_its_own_is_bestmove_in_ponder() {
+    let p = scenario("bestmove-in-ponder", "uci", &[]);
+    p.expect("uci.ponderhit", "UCI-BESTMOVE-IN-PONDER", "error");
+}
+
+#[test]
+fn info_after_bestmove_is_caught() {
+    let p = scenario("info-after-bestmove", "uci", &[]);
+    p.expect("uci.go-depth", "UCI-INFO-AFTER-BESTMOVE", "warning");
+}
+
+#[test]
+fn not_exiting_on_quit_is_uci_quit_no_exit() {
+    let p = scenario("ignores-quit", "uci", &[]);
+    p.expect("uci.quit", "UCI-QUIT-NO-EXIT", "warning");
+    assert_eq!(p.report["killed"], true);
+}
+
+#[test]
+fn a_crash_mid_search_is_x_engine_exit_and_the_rest_is_not_run() {
+    let p = scenario("crash-mid-search", "uci", &[]);
+    p.expect("uci.go-depth", "X-ENGINE-EXIT", "error");
+    assert_eq!(p.status_of("uci.go-nodes"), "not_run");
+    assert!(
+        p.report["exit"].as_str().unwrap().contains("SIGSEGV"),
+        "{}",
+        p.report["exit"]
+    );
+}
+
+#[test]
+fn a_well_behaved_scripted_uci_engine_passes_the_protocol_steps() {
+    // The scripted engine knows no chess (it plays a fixed opening), so the steps whose
+    // positions leave that line are judged on its moves; the protocol steps must pass.
+    let p = scenario("well-behaved", "uci", &[]);
+    for id in [
+        "uci.handshake",
+        "uci.options",
+        "uci.isready-idle",
+        "uci.newgame",
+        "uci.go-depth",
+        "uci.go-movetime",
+        "uci.go-infinite-stop",
+        "uci.isready-searching",
+        "uci.stop-timed",
+        "uci.quit",
+    ] {
+        assert_eq!(p.status_of(id), "passed", "{id}\n{}", p.text());
+    }
+    assert_eq!(p.status_of("uci.chess960"), "not_applicable");
+}
+
+#[test]
+fn cecp_illegal_engine_move_is_cecp_move_illegal() {
+    let p = scenario("cecp-illegal-move", "xboard", &[]);
+    p.expect("cecp.go-clocks", "CECP-MOVE-ILLEGAL", "error");
+}
+
+#[test]
+fn cecp_pong_before_the_move_is_caught() {
+    let p = scenario("cecp-pong-before-move", "xboard", &[]);
+    p.expect("cecp.ping-thinking", "CECP-PONG-BEFORE-MOVE", "error");
+}
+
+#[test]
+fn cecp_without_ping_has_its_ping_steps_not_applicable() {
+    let p = scenario("cecp-no-ping", "xboard", &[]);
+    assert!(
+        p.all_rules().contains(&"CECP-PING-NOT-DECLARED"),
+        "{:?}",
+        p.all_rules()
+    );
+    assert_eq!(p.status_of("cecp.ping-idle"), "not_applicable");
+    assert_eq!(p.status_of("cecp.ping-thinking"), "not_applicable");
+}
+
+#[test]
+fn cecp_answering_every_move_illegal_is_cecp_illegal_move_reply() {
+    let p = scenario("cecp-illegal-move-reply", "xboard", &[]);
+    p.expect("cecp.force-moves", "CECP-ILLEGAL-MOVE-REPLY", "error");
+}
+
+#[test]
+fn cecp_overrunning_st_is_cecp_st_exceeded() {
+    let p = scenario("cecp-slow-move", "xboard", &["--cecp-clock", "st"]);
+    p.expect("cecp.go-clocks", "CECP-ST-EXCEEDED", "warning");
+}
+
+#[test]
+fn cecp_engine_that_never_finishes_its_features_is_cecp_feature_timeout() {
+    let p = scenario("cecp-banner-only", "xboard", &[]);
+    p.expect("cecp.handshake", "CECP-FEATURE-TIMEOUT", "error");
+    assert_eq!(p.status_of("cecp.ping-idle"), "not_run");
+    assert_eq!(p.status, 1);
+}
+
+#[test]
+fn nboard_spaced_move_is_nboard_move_format() {
+    let p = scenario("nboard-spaced-move", "nboard", &[]);
+    p.expect("nboard.go-start", "NBOARD-MOVE-FORMAT", "warning");
+}
+
+#[test]
+fn nboard_engine_refusing_version_2_is_nboard_version() {
+    let p = scenario("nboard-version-1-only", "nboard", &[]);
+    p.expect("nboard.handshake", "NBOARD-VERSION", "warning");
+}

@@ -1,0 +1,614 @@
+//! What "nothing lost, nothing silently wrong" means, tried the way a crashing GUI or a hostile
+//! user would: outputs that are inputs, unreadable inputs, logs that shrink while read,
+//! endless standard input, SIGKILLed proxies, wrapper scripts that leave children behind.
+
+use crate::common;
+
+use common::*;
+use kibitzer::recording::Source;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+fn repo(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+fn run(args: &[&str]) -> std::process::Output {
+    kibitzer()
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run kibitzer")
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn an_output_that_is_the_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = dir.path().join("s.jsonl");
+    std::fs::copy(repo("recordings/stockfish-uci-game.jsonl"), &s).unwrap();
+    let before = std::fs::read(&s).unwrap();
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(&s, &link).unwrap();
+    for out in [&s, &link] {
+        for cmd in ["import", "export"] {
+            let o = run(&[cmd, "-o", out.to_str().unwrap(), s.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} -o {out:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
+            assert_eq!(std::fs::read(&s).unwrap(), before, "{cmd} -o {out:?}");
+        }
+    }
+}
+
+#[test]
+fn unreadable_input_leaves_an_existing_output_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("keep.jsonl");
+    std::fs::write(&keep, "precious\n").unwrap();
+    let junk = dir.path().join("junk.bin");
+    std::fs::write(
+        &junk,
+        (0..3000u32)
+            .map(|i| (i * 7 % 251) as u8)
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    for cmd in ["import", "export"] {
+        let o = run(&[cmd, "-o", keep.to_str().unwrap(), junk.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));
+        assert_eq!(
+            std::fs::read_to_string(&keep).unwrap(),
+            "precious\n",
+            "{cmd}"
+        );
+    }
+    // Only the target and the input: no temporary file left beside it.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    // A good input replaces it.
+    let o = run(&[
+        "import",
+        "-o",
+        keep.to_str().unwrap(),
+        repo("recordings/stockfish-uci-game.jsonl")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::read_to_string(&keep)
+            .unwrap()
+            .contains("\"kibitzer\":\"recording\"")
+    );
+}
+
+/// The Fairy-Max recording with the GUI's third move replaced by an illegal one.
+fn doctored_recording(dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(repo("recordings/fairymax-cecp-game.jsonl")).unwrap();
+    assert!(text.contains(r#""text":"b8c6""#));
+    let p = dir.join("illegal.jsonl");
+    std::fs::write(&p, text.replacen(r#""text":"b8c6""#, r#""text":"b8b6""#, 1)).unwrap();
+    p
+}
+
+#[test]
+fn export_stops_a_game_at_a_move_it_cannot_follow_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = doctored_recording(dir.path());
+    let o = run(&["export", bad.to_str().unwrap()]);
+    let pgn = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    assert!(!pgn.contains("mates"), "{pgn}");
+    assert!(
+        pgn.contains("3. Nd5 {-0.13/4}\n{kibitzer: the GUI move b8b6 (line 95) is illegal here"),
+        "{pgn}"
+    );
+    assert!(
+        stderr(&o).contains("illegal.jsonl:95: error: move b8b6 is illegal after 5 plies"),
+        "{}",
+        stderr(&o)
+    );
+    // The untouched recording exports cleanly, with its real result.
+    let o = run(&[
+        "export",
+        repo("recordings/fairymax-cecp-game.jsonl")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("[Result \"1-0\"]"));
+}
+
+#[test]
+fn an_illegal_gui_move_the_engine_refused_does_not_break_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.jsonl");
+    let lines = [
+        ("gui", "xboard"),
+        ("gui", "protover 2"),
+        ("engine", "feature done=1"),
+        ("gui", "new"),
+        ("gui", "force"),
+        ("gui", "e2e4"),
+        ("gui", "e7e4"),
+        ("engine", "Illegal move: e7e4"),
+        ("gui", "e7e5"),
+        ("gui", "g1f3"),
+    ];
+    let mut text = String::from(
+        r#"{"kibitzer":"recording","version":1,"tool":"test","started":"2026-11-23T10:00:00Z"}"#,
+    );
+    text.push('\n');
+    for (i, (src, t)) in lines.iter().enumerate() {
+        text.push_str(&format!(
+            r#"{{"seq":{},"t":{},"src":"{src}","text":"{t}"}}"#,
+            i + 1,
+            i * 1000
+        ));
+        text.push('\n');
+    }
+    std::fs::write(&rec, text).unwrap();
+    let o = run(&["export", rec.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("1. e4 e5 2. Nf3"));
+}
+
+#[test]
+fn a_skipped_line_shows_in_every_command_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo("recordings/stockfish-uci-game.jsonl")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[9] = "{garbage";
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
+    let b = bad.to_str().unwrap();
+    let out = dir.path().join("out.jsonl");
+    for args in [
+        vec!["decode", b],
+        vec!["decode", "--json", b],
+        vec!["dump", b],
+        vec!["export", b],
+        vec!["import", "-o", out.to_str().unwrap(), b],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("bad.jsonl:10: malformed event"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    let text = String::from_utf8(run(&["decode", b]).stdout).unwrap();
+    assert!(
+        text.contains("!! line 10 skipped: malformed event"),
+        "{text}"
+    );
+    assert!(
+        text.contains("bad.jsonl: 1 line(s) skipped (line 10)"),
+        "{text}"
+    );
+    let json = String::from_utf8(run(&["decode", "--json", b]).stdout).unwrap();
+    assert!(
+        json.lines()
+            .any(|l| l.starts_with(r#"{"type":"skipped","line":10,"#)),
+        "{json}"
+    );
+    assert!(json.contains(r#""lost":1"#), "{json}");
+    assert!(
+        String::from_utf8(run(&["dump", b]).stdout)
+            .unwrap()
+            .contains("line 10 skipped")
+    );
+    // A torn last line (a recorder killed mid-write) is noted, not an error.
+    let torn = dir.path().join("torn.jsonl");
+    let whole = std::fs::read(repo("recordings/stockfish-uci-game.jsonl")).unwrap();
+    std::fs::write(&torn, &whole[..whole.len() - 20]).unwrap();
+    let o = run(&["decode", torn.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("a torn last line only"));
+}
+
+#[test]
+fn a_log_that_shrinks_while_read_is_an_error_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = std::fs::read(repo(
+        "tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log",
+    ))
+    .unwrap();
+    let big: Vec<u8> = one.iter().copied().cycle().take(one.len() * 400).collect();
+    let mut shrunk_seen = false;
+    for _ in 0..6 {
+        let log = dir.path().join("rotating.log");
+        std::fs::write(&log, &big).unwrap();
+        let child = kibitzer()
+            .args(["decode", "--summary-only"])
+            .arg(&log)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&log)
+            .unwrap()
+            .set_len(1000)
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert_ne!(o.status.code(), None, "killed by a signal: {:?}", o.status);
+        if err.contains("shrank while it was read") {
+            assert_eq!(o.status.code(), Some(2), "{err}");
+            shrunk_seen = true;
+            break;
+        }
+        assert_eq!(o.status.code(), Some(0), "{err}");
+    }
+    assert!(shrunk_seen, "the log was never truncated while being read");
+}
+
+fn spool_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("kibitzer-input-"))
+        .collect()
+}
+
+#[test]
+fn endless_standard_input_that_is_no_log_fails_at_once_and_leaves_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    for src in ["yes", "zero"] {
+        let mut child = kibitzer()
+            .args(["dump", "-"])
+            .env("TMPDIR", tmp.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let feeder = std::thread::spawn(move || {
+            let chunk: Vec<u8> = if src == "yes" {
+                b"y\n".repeat(32768)
+            } else {
+                vec![0; 65536]
+            };
+            while stdin.write_all(&chunk).is_ok() {}
+        });
+        let started = Instant::now();
+        let o = child.wait_with_output().unwrap();
+        feeder.join().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{src}: {}", stderr(&o));
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(stderr(&o).contains("<stdin>"), "{}", stderr(&o));
+        assert!(!stderr(&o).contains("kibitzer-input"), "{}", stderr(&o));
+        assert!(spool_files(tmp.path()).is_empty());
+    }
+}
+
+#[test]
+fn standard_input_over_the_limit_is_refused_and_its_copy_removed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let one = std::fs::read(repo(
+        "tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log",
+    ))
+    .unwrap();
+    let big: Vec<u8> = one.iter().copied().cycle().take(one.len() * 40).collect();
+    let mut child = kibitzer()
+        .args(["decode", "--summary-only", "-"])
+        .env("TMPDIR", tmp.path())
+        .env("KIBITZER_SPOOL_LIMIT", "2M")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&big);
+    });
+    let o = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("longer than 2 MiB"), "{}", stderr(&o));
+    assert!(spool_files(tmp.path()).is_empty());
+    // Under the limit it is read.
+    let o = kibitzer()
+        .args(["decode", "--summary-only", "-"])
+        .env("TMPDIR", tmp.path())
+        .env("KIBITZER_SPOOL_LIMIT", "2M")
+        .stdin(
+            std::fs::File::open(repo(
+                "tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log",
+            ))
+            .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(spool_files(tmp.path()).is_empty());
+}
+
+#[test]
+fn an_interrupted_copy_of_standard_input_is_removed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let head = std::fs::read(repo("recordings/stockfish-uci-game.jsonl")).unwrap();
+    let mut child = kibitzer()
+        .args(["decode", "--summary-only", "-"])
+        .env("TMPDIR", tmp.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // More than the first megabyte, so the copy is on disk; then the input stays open.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while spool_files(tmp.path()).is_empty() {
+        assert!(Instant::now() < deadline, "no temporary copy appeared");
+        stdin.write_all(&head).unwrap();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(15)
+    );
+    assert!(
+        spool_files(tmp.path()).is_empty(),
+        "{:?}",
+        spool_files(tmp.path())
+    );
+}
+
+#[test]
+fn record_refuses_unknown_options_before_the_engine() {
+    let o = run(&["record", "--bogus", "--", "true"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--bogus"));
+    // Options after the engine are the engine's.
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.jsonl");
+    let o = run(&[
+        "record",
+        "-o",
+        rec.to_str().unwrap(),
+        "sh",
+        "-c",
+        "echo $0",
+        "--x",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "--x\n");
+}
+
+/// Lines of `rec` from `src`, in order.
+fn texts(rec: &kibitzer::recording::Recording, src: Source) -> Vec<String> {
+    rec.events
+        .iter()
+        .filter(|e| e.src == src)
+        .map(|e| e.text.clone())
+        .collect()
+}
+
+#[test]
+fn a_sigkilled_proxy_has_recorded_everything_the_gui_received() {
+    for trial in 0..8 {
+        let dir = tempfile::tempdir().unwrap();
+        let rec = dir.path().join("r.jsonl");
+        // One write per line, as engines do, numbered so that nothing can hide.
+        let mut child = spawn_proxy(
+            &rec,
+            &[
+                "sh",
+                "-c",
+                "i=0; while :; do echo \"info depth 1 nodes $i pv e2e4\"; i=$((i+1)); done",
+            ],
+        );
+        let mut out = child.stdout.take().unwrap();
+        let mut got = Vec::new();
+        let mut buf = vec![0u8; 1 << 16];
+        let deadline = Instant::now() + Duration::from_millis(100 + 40 * trial);
+        while Instant::now() < deadline {
+            let n = out.read(&mut buf).unwrap();
+            got.extend_from_slice(&buf[..n]);
+        }
+        child.kill().unwrap();
+        // What was still in the pipe was forwarded before the kill: the GUI can read it.
+        out.read_to_end(&mut got).unwrap();
+        child.wait().unwrap();
+        let received: Vec<String> = String::from_utf8(got)
+            .unwrap()
+            .split_inclusive('\n')
+            .filter(|l| l.ends_with('\n'))
+            .map(|l| l.trim_end().to_owned())
+            .collect();
+        let recorded = texts(&read_recording(&rec), Source::Engine);
+        assert!(
+            received.len() > 10,
+            "trial {trial}: only {} lines",
+            received.len()
+        );
+        assert!(
+            recorded.len() >= received.len(),
+            "trial {trial}: the GUI received {} lines, the recording has {}",
+            received.len(),
+            recorded.len()
+        );
+        assert_eq!(recorded[..received.len()], received[..], "trial {trial}");
+    }
+}
+
+fn alive_with_arg(marker: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+            continue;
+        };
+        let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|s| s.trim_start().starts_with('Z'));
+        if !zombie && cmd.split(|&b| b == 0).any(|a| a == marker.as_bytes()) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn wait_gone(marker: &str) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !alive_with_arg(marker).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "{marker}: {:?} still alive",
+            alive_with_arg(marker)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn children_of_a_wrapper_script_do_not_outlive_the_proxy() {
+    // Both a background child and the foreground one ignore SIGTERM, as `trap "" TERM` makes
+    // them; the wrapper shell itself is what the proxy spawned.
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.jsonl");
+    let o = proxy_command(
+        &rec,
+        &["--eof-grace", "0.3"],
+        &["sh", "-c", "trap '' TERM; sleep 1231 & sleep 1232"],
+    )
+    .stdin(Stdio::null())
+    .stderr(Stdio::null())
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(137));
+    wait_gone("1231");
+    wait_gone("1232");
+    let r = read_recording(&rec);
+    assert_eq!(proxy_kinds(&r).last(), Some(&"engine_exit"));
+
+    // A wrapper whose own child survives it: the orphan is found and killed at the end.
+    let o = proxy_command(
+        &rec,
+        &[],
+        &["sh", "-c", "trap '' TERM; sleep 1233 & echo started"],
+    )
+    .stdin(Stdio::null())
+    .stderr(Stdio::null())
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    wait_gone("1233");
+    let r = read_recording(&rec);
+    let killed: Vec<&str> = r
+        .events
+        .iter()
+        .filter(|e| e.kind.map(|k| k.as_str()) == Some("killed"))
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(
+        killed.iter().any(|t| t.contains("sleep [pid")),
+        "{killed:?}"
+    );
+    assert_eq!(proxy_kinds(&r).last(), Some(&"engine_exit"));
+
+    // A SIGKILLed proxy: the guard kills the whole group.
+    let mut child = spawn_proxy(&rec, &["sh", "-c", "trap '' TERM; sleep 1234 & sleep 1235"]);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive_with_arg("1234").is_empty() || alive_with_arg("1235").is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the engine's children never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    wait_gone("1234");
+    wait_gone("1235");
+}
+
+#[test]
+fn an_engine_flooding_after_the_gui_left_is_recorded_up_to_a_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.jsonl");
+    let o = proxy_command(
+        &rec,
+        &["--eof-grace", "2"],
+        &[
+            "sh",
+            "-c",
+            "exec yes 'info depth 30 seldepth 40 score cp 12 nodes 123456 pv e2e4 e7e5'",
+        ],
+    )
+    .stdin(Stdio::null())
+    .stderr(Stdio::null())
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(143));
+    let size = std::fs::metadata(&rec).unwrap().len();
+    let limit = kibitzer::capture::recorder::AFTER_GUI_EOF_LIMIT;
+    assert!(size < limit * 4, "recording of {size} bytes");
+    let r = read_recording(&rec);
+    assert!(
+        r.events
+            .iter()
+            .any(|e| e.text.starts_with("recording limit:")),
+        "no limit event"
+    );
+    assert_eq!(proxy_kinds(&r).last(), Some(&"engine_exit"));
+}
+
+#[test]
+fn dump_streams_a_recording_from_standard_input_without_a_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rec = repo("recordings/stockfish-uci-game.jsonl");
+    let run_with = |cmd: &str| {
+        kibitzer()
+            .args([cmd, "-"])
+            .env("TMPDIR", tmp.path())
+            // Far below the recording's size: only a command that streams can read it.
+            .env("KIBITZER_SPOOL_LIMIT", "1K")
+            .stdin(std::fs::File::open(&rec).unwrap())
+            .output()
+            .unwrap()
+    };
+    let o = run_with("dump");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("engine_exit: engine exited with code 0"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().count(),
+        String::from_utf8_lossy(&run(&["dump", rec.to_str().unwrap()]).stdout)
+            .lines()
+            .count()
+    );
+    // decode reads twice, so it copies: over the limit it says so.
+    let o = run_with("decode");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("longer than 1024 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(spool_files(tmp.path()).is_empty());
+}

@@ -1,0 +1,189 @@
+//! `kibitzer view --follow`: a recording that a real `kibitzer record` is still writing, with
+//! a scripted engine that goes silent, read by the viewer's own reader; the hang verdict must
+//! grow while nothing new arrives. And the follow screen, drawn at a fixed moment.
+
+use crate::common;
+
+use kibitzer::recording::{Event, Source};
+use kibitzer::rules::Profile;
+use kibitzer::tui::{App, Doc, KeyMap, Options, Theme, draw::draw, load};
+use ratatui::{Terminal, backend::TestBackend};
+use std::io::Write;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Waits (generously: CI is a loaded 2-core machine) until `pred` holds on the document.
+fn wait_for(doc: &Mutex<Doc>, what: &str, pred: impl Fn(&Doc) -> bool) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        if pred(&load::lock(doc)) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let d = load::lock(doc);
+    let rows: Vec<String> = (0..d.rows.len()).map(|i| d.text(i).into_owned()).collect();
+    panic!(
+        "timed out waiting for {what}; rows {rows:?}, hangs {:?}",
+        d.hangs
+    );
+}
+
+fn owed_readyok_ns(d: &Doc) -> Option<u64> {
+    d.hangs
+        .iter()
+        .find(|h| h.owed.as_deref() == Some("readyok"))
+        .and_then(|h| h.waiting_ns)
+}
+
+#[test]
+fn follows_a_live_recording_and_the_hang_verdict_grows_while_the_engine_is_silent() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("live.jsonl");
+    let engine = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/engines/scenario_engine.py"
+    );
+    let mut child = common::kibitzer()
+        .args(["record", "-o"])
+        .arg(&rec)
+        .args(["--", "python3", engine, "no-readyok"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::metadata(&rec).map_or(true, |m| m.len() == 0) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no recording appeared"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let decoder = Doc::decoder(None, Vec::new());
+    let doc = Arc::new(Mutex::new(Doc::new(
+        "live.jsonl",
+        "recording",
+        decoder,
+        Profile::named("cutechess").unwrap(),
+    )));
+    let stop = Arc::new(AtomicBool::new(false));
+    let reader = {
+        let (doc, stop, rec) = (doc.clone(), stop.clone(), rec.clone());
+        std::thread::spawn(move || load::follow(&rec, &doc, &stop, &|| {}))
+    };
+    let mut gui = child.stdin.take().unwrap();
+    // `debug off` decides no protocol: the decoder keeps it until `uci` does, then decodes it
+    // at its own time.
+    gui.write_all(b"debug off\n").unwrap();
+    gui.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    gui.write_all(b"uci\n").unwrap();
+    gui.flush().unwrap();
+    wait_for(&doc, "uciok", |d| {
+        (0..d.rows.len()).any(|i| d.text(i) == "uciok")
+    });
+    {
+        let d = load::lock(&doc);
+        let find = |t: &str| (0..d.rows.len()).find(|&i| d.text(i) == t).unwrap();
+        let (di, ui) = (find("debug off"), find("uci"));
+        let (debug, uci) = (&d.rows[di], &d.rows[ui]);
+        assert_eq!(d.kind(di), "debug", "decoded once the protocol was known");
+        assert!(
+            uci.t - debug.t >= 250_000_000,
+            "each line keeps its own time: {} then {}",
+            debug.t,
+            uci.t
+        );
+    }
+    gui.write_all(b"isready\n").unwrap();
+    gui.flush().unwrap();
+    wait_for(&doc, "a verdict owing readyok for a second", |d| {
+        owed_readyok_ns(d).is_some_and(|w| w >= 1_000_000_000)
+    });
+    let (first, rows) = {
+        let d = load::lock(&doc);
+        (owed_readyok_ns(&d).unwrap(), d.rows.len())
+    };
+    wait_for(&doc, "the verdict to grow by a second", |d| {
+        owed_readyok_ns(d).is_some_and(|w| w >= first + 1_000_000_000)
+    });
+    {
+        let d = load::lock(&doc);
+        assert_eq!(
+            d.rows.len(),
+            rows,
+            "nothing new was recorded: the clock made it grow"
+        );
+        let h = d
+            .hangs
+            .iter()
+            .find(|h| h.owed.as_deref() == Some("readyok"))
+            .unwrap();
+        assert!(
+            h.summary
+                .starts_with("engine owes readyok for `isready` since"),
+            "{}",
+            h.summary
+        );
+        assert!(!d.done);
+    }
+    // The GUI leaves: the engine ends, and the viewer's reader with it.
+    drop(gui);
+    wait_for(&doc, "the end of the session", |d| d.done);
+    reader.join().unwrap();
+    stop.store(true, Ordering::Relaxed);
+    let _ = child.wait();
+}
+
+#[test]
+fn follow_screen() {
+    let decoder = Doc::decoder(None, Vec::new());
+    let mut doc = Doc::new(
+        "live.jsonl",
+        "recording",
+        decoder,
+        Profile::named("cutechess").unwrap(),
+    );
+    let lines = [
+        (Source::Gui, "uci", 0),
+        (Source::Engine, "id name Scripted", 40),
+        (Source::Engine, "uciok", 41),
+        (Source::Gui, "isready", 50),
+        (Source::Engine, "readyok", 52),
+        (Source::Gui, "position startpos moves e2e4", 60),
+        (Source::Gui, "go movetime 1000", 61),
+        (
+            Source::Engine,
+            "info depth 1 score cp -20 nodes 20 nps 2000 time 10 pv e7e5 g1f3",
+            80,
+        ),
+    ];
+    for (i, (src, text, ms)) in lines.into_iter().enumerate() {
+        let ev = Event::line(i as u64 + 1, ms * 1_000_000, src, text);
+        doc.push(&ev, Some(i as u64 + 2));
+    }
+    doc.live_verdicts(12_461_000_000);
+    let opts = Options {
+        follow: true,
+        ..Options::default()
+    };
+    let mut a = App::new(KeyMap::default(), Theme::default(), opts);
+    a.set_size(120, 36);
+    a.sync(&doc);
+    assert_eq!(
+        a.selected(),
+        Some(doc.rows.len() - 1),
+        "auto-scroll keeps the last line"
+    );
+    let mut t = Terminal::new(TestBackend::new(120, 36)).unwrap();
+    t.draw(|f| {
+        draw(f, &a, &doc);
+    })
+    .unwrap();
+    let screen = format!("{}", t.backend());
+    assert!(screen.contains("engine owes bestmove"), "{screen}");
+    insta::assert_snapshot!("follow_mode", t.backend());
+}
