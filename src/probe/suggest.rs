@@ -789,6 +789,9 @@ fn move_now(r: &mut Run, st: &mut State) {
     let mark = r.send("?");
     let t = r.timeouts.answer;
     let moved = r.wait(go, Owed::Move, t).map(|_| began.elapsed());
+    // An engine whose move was already on its way answers the `?` after it: the refusal
+    // must be awaited (a ping, or a pause) before the move can be credited to `?`.
+    settle(r);
     let refusal = refused(r, mark, "?");
     match (refusal, moved) {
         (None, Some(d)) => {

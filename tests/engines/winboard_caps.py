@@ -38,6 +38,12 @@ Options (default in brackets); whatever an option turns off is answered
                       move) [yes]
   --v1                a protocol-1 engine: no features; `protover` is an unknown command
                       (take --ping no with it: a v1 engine has no ping)
+  --gnu               GNU Chess 6.2.7's manners in xboard mode: the banner `Chess` at start;
+                      `feature done=0`, one feature a line, `feature done=1` 0.1 s later;
+                      each GUI move echoed as `1. e2e4`; its own move as `1. ... e7e5` then
+                      `My move is : e7e5` (no `move`); every `pong` said twice
+  --lose-input SECS   drop whatever arrives in the first SECS seconds, as GNU Chess 6.2.7
+                      does in most of its starts (it then prints its banner and hangs) [0]
 
 Its move (python-chess for the rules): a mate in one if there is one, else the capture of the
 most valuable piece, else the first legal move in UCI order; ties go to the first in UCI order.
@@ -171,6 +177,14 @@ class Engine:
                 self.eof = True
 
     def run(self) -> None:
+        if self.o.gnu:
+            send("Chess")
+        if self.o.lose_input > 0:
+            deadline = time.monotonic() + self.o.lose_input
+            while (left := deadline - time.monotonic()) > 0:
+                ready, _, _ = select.select([0], [], [], left)
+                if ready and not os.read(0, 65536):
+                    os._exit(0)
         while True:
             cmd = self.read()
             if cmd is not None:
@@ -218,7 +232,8 @@ class Engine:
             if o.movenow == "no":
                 self.unknown("?")
         elif head == "ping" and o.ping == "yes":
-            send(f"pong {words[1] if len(words) > 1 else ''}".rstrip())
+            for _ in range(2 if o.gnu else 1):
+                send(f"pong {words[1] if len(words) > 1 else ''}".rstrip())
         elif head == "setboard" and o.init == "setboard":
             self.set_fen(cmd.split(None, 1)[1] if len(words) > 1 else "")
         elif head == "edit" and o.init == "edit":
@@ -296,6 +311,16 @@ class Engine:
 
     def features(self) -> None:
         o, flag = self.o, lambda on: 1 if on else 0
+        if o.gnu:
+            send("feature done=0")
+            for f in (f'myname="{o.name}"', f"ping={flag(o.ping == 'yes')}",
+                      f"setboard={flag(o.init == 'setboard')}", "usermove=1",
+                      f"time={flag(o.time == 'yes')}", f"draw={flag(o.draw != 'no')}",
+                      "sigint=0", "sigterm=0", "colors=0", "analyze=1", 'variants="normal"'):
+                send(f"feature {f}")
+            time.sleep(0.1)
+            send("feature done=1")
+            return
         send(f'feature myname="{o.name}" ping={flag(o.ping == "yes")} '
              f'setboard={flag(o.init == "setboard")} usermove=0 time={flag(o.time == "yes")} '
              f'draw={flag(o.draw != "no")} sigint=0 sigterm=0 colors=0 analyze=0')
@@ -354,6 +379,8 @@ class Engine:
         if not mv:
             send(f"Illegal move: {text}")
             return True
+        if self.o.gnu:
+            send(f"{self.board.fullmove_number}. {mv.uci()}")
         self.board.push(mv)
         if not self.force and self.board.turn == self.engine_color:
             self.think()
@@ -410,8 +437,13 @@ class Engine:
                 return
             else:
                 self.pending.append(cmd)
-        self.board.push(mv)
-        send(f"move {mv.uci()}")
+        if self.o.gnu:
+            send(f"{self.board.fullmove_number}. ... {mv.uci()}")
+            send(f"My move is : {mv.uci()}")
+            self.board.push(mv)
+        else:
+            self.board.push(mv)
+            send(f"move {mv.uci()}")
         end = result_line(self.board)
         if end:
             send(end)
@@ -424,6 +456,8 @@ def main() -> None:
     p.add_argument("--sd", default="sd", metavar="WORD|none")
     p.add_argument("--hash", default="none", metavar="WORD|none")
     p.add_argument("--v1", action="store_true")
+    p.add_argument("--gnu", action="store_true")
+    p.add_argument("--lose-input", type=float, default=0.0, metavar="SECS")
     for option, choices in [("init", "setboard edit fen-lines none"), ("movenow", "yes no"),
                             ("st", "yes no"), ("level", "standard minutes base-inc none"),
                             ("time", "yes no"), ("hint", "yes no silent"),

@@ -297,36 +297,50 @@ fn an_engine_that_takes_no_position_gets_init_pos_0() {
 }
 
 #[test]
-fn gnuchess_gets_setboard_and_its_depth_word_when_it_negotiates() {
+fn a_gnuchess_like_engine_gets_setboard_and_its_depth_word() {
+    // GNU Chess 6.2.7's manners (scripted: the real engine negotiates in only some starts, see
+    // tests/it/record_gnuchess.rs): `feature done=0` first, `depth N` for the depth limit,
+    // moves as `1. ... e7e5` / `My move is : e7e5`, pong twice.
+    let caps = caps();
+    let s = suggest(&[
+        "python3",
+        &caps,
+        "--gnu",
+        "--name",
+        "GNU Chess",
+        "--sd",
+        "depth",
+        "--init",
+        "setboard",
+    ]);
+    let p = &s.profile;
+    assert_eq!(p.name, "GNU Chess", "{}", s.text);
+    assert_eq!(
+        p.init_position,
+        Some(InitPosition::FenCommand),
+        "{}",
+        s.text
+    );
+    assert_eq!(p.sd_cmd.as_deref(), Some("depth"), "{}", s.text);
+    every_key_is_explained(&s.text);
+}
+
+#[test]
+#[ignore = "live GNU Chess 6.2.7 answers `protover 2` in only 1-5 of 10 starts (upstream race); \
+            the scripted test above covers its manners; run with `-- --ignored gnuchess`"]
+fn live_gnuchess_gets_setboard_and_its_depth_word() {
     let gc = engine("gnuchess");
-    for i in 0..6 {
-        // A start that hangs says nothing at all: no profile, status 2.
-        let s = match try_suggest(&[gc.to_str().unwrap(), "--xboard"]) {
-            Ok(s) => s,
-            Err(out) => {
-                assert_eq!(out.status.code(), Some(2));
-                continue;
-            }
+    for _ in 0..10 {
+        let Ok(s) = try_suggest(&[gc.to_str().unwrap(), "--xboard"]) else {
+            continue;
         };
-        // A start whose features came too late reads as a protocol-1 engine.
         if s.profile.name != "GNU Chess" {
-            every_key_is_explained(&s.text);
             continue;
         }
-        eprintln!("gnuchess negotiated on start {}", i + 1);
-        let p = &s.profile;
-        assert_eq!(
-            p.init_position,
-            Some(InitPosition::FenCommand),
-            "{}",
-            s.text
-        );
-        assert_eq!(p.sd_cmd.as_deref(), Some("depth"), "{}", s.text);
-        assert_eq!(p.switch, "gnuchess --xboard");
-        every_key_is_explained(&s.text);
+        assert_eq!(s.profile.sd_cmd.as_deref(), Some("depth"), "{}", s.text);
         return;
     }
-    eprintln!("WARNING: gnuchess 6.2.7 never negotiated in 6 starts (its known startup race)");
+    panic!("gnuchess never negotiated in 10 starts");
 }
 
 #[test]

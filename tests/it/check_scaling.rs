@@ -34,7 +34,10 @@ fn timed_check(path: &std::path::Path) -> Duration {
 fn unanswered_requests_cost_linear_time() {
     let dir = tempfile::tempdir().unwrap();
     for lines in ["uci", "isready", "go depth 1", "uci|isready|go infinite"] {
-        let (small_in, large_in) = (input(dir.path(), lines, 20_000), input(dir.path(), lines, 80_000));
+        let (small_in, large_in) = (
+            input(dir.path(), lines, 20_000),
+            input(dir.path(), lines, 80_000),
+        );
         let (mut small, mut large) = (Duration::MAX, Duration::MAX);
         for _ in 0..3 {
             small = small.min(timed_check(&small_in));

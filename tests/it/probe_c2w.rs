@@ -112,32 +112,50 @@ fn fairymax_agrees_with_its_profile() {
 }
 
 #[test]
-fn gnuchess_under_its_profile_when_it_negotiates() {
+fn a_gnuchess_like_engine_under_the_gnuchess_profile() {
+    // GNU Chess 6.2.7's manners, scripted (the real engine negotiates in only some starts,
+    // see record_gnuchess.rs), under the keys of tests/fixtures/c2w/gnuchess.c2w.
+    let dir = tempfile::tempdir().unwrap();
+    let keys = "EngineInitPos=1\nEngineCmdSB=setboard\nEngineMoveNow=1\nEngineCmdST=st\n\
+                EngineCmdSD=depth\nEngineTypeOfCmdLevel=6\n";
+    let profile = caps_profile(dir.path(), "gnu", "--gnu --sd depth", keys);
+    let p = probe_c2w(&profile);
+    assert_eq!(p.status_of("cecp.handshake"), "passed", "{}", p.text());
+    assert_eq!(gui_c2w(&p), Vec::<String>::new());
+    // `depth` is the profile's word for sd: sent, and no unknown command.
+    let rec = std::fs::read_to_string(&p.recording).unwrap();
+    assert!(rec.contains("\"text\":\"depth 3\""), "no depth 3 sent");
+    assert!(
+        !p.all_rules().contains(&"CECP-UNKNOWN-COMMAND"),
+        "{}",
+        p.text()
+    );
+    assert!(
+        !p.all_rules().contains(&"C2W-DECLARED-REFUSED"),
+        "{}",
+        p.text()
+    );
+}
+
+#[test]
+#[ignore = "live GNU Chess 6.2.7 answers `protover 2` in only 1-5 of 10 starts (upstream race); \
+            the scripted test above covers its manners; run with `-- --ignored gnuchess`"]
+fn live_gnuchess_under_its_profile() {
     engine("gnuchess");
-    // GNU Chess 6.2.7 answers `protover 2` in only some of its starts (record_gnuchess.rs).
-    for i in 0..6 {
+    for _ in 0..10 {
         let p = probe_c2w(&fixture("gnuchess.c2w"));
         if p.status_of("cecp.handshake") != "passed" {
             continue;
         }
-        eprintln!("gnuchess negotiated on start {}", i + 1);
         assert_eq!(gui_c2w(&p), Vec::<String>::new());
-        // `depth` is the profile's word for sd: sent, and no unknown command.
-        let rec = std::fs::read_to_string(&p.recording).unwrap();
-        assert!(rec.contains("\"text\":\"depth 3\""), "no depth 3 sent");
         assert!(
             !p.all_rules().contains(&"CECP-UNKNOWN-COMMAND"),
             "{}",
             p.text()
         );
-        assert!(
-            !p.all_rules().contains(&"C2W-DECLARED-REFUSED"),
-            "{}",
-            p.text()
-        );
         return;
     }
-    eprintln!("WARNING: gnuchess 6.2.7 never negotiated in 6 starts (its known startup race)");
+    panic!("gnuchess never negotiated in 10 starts");
 }
 
 #[test]

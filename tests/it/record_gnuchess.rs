@@ -1,6 +1,10 @@
-//! GNU Chess 6.2.7 through the proxy, in a test binary of its own: its startup race (below)
-//! is lost far more often while other tests load the CPU, and cargo runs test binaries one
-//! at a time.
+//! GNU Chess 6.2.7's manners through the proxy. The real engine answers `protover 2` in only
+//! 1 to 5 of 10 starts (measured with a plain pipe, no kibitzer: the other starts print
+//! `Chess` and hang), so the tests that must pass every time drive a scripted engine with its
+//! manners (`winboard_caps.py --gnu`: the banner, `feature done=0` first, move echoes,
+//! `1. ... e7e5` and `My move is : e7e5`, pong twice; `--lose-input`: the hung start). The
+//! real engine keeps one smoke test, ignored by default with the reason shown in the summary
+//! (`cargo test -- --ignored gnuchess` runs it).
 
 use crate::common;
 
@@ -8,48 +12,77 @@ use common::engine_session::*;
 use common::*;
 use std::time::Duration;
 
+fn gnu_like(extra: &[&str]) -> Vec<String> {
+    let mut argv = vec![
+        "python3".to_owned(),
+        format!(
+            "{}/tests/engines/winboard_caps.py",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+        "--gnu".to_owned(),
+        "--name".to_owned(),
+        "GNU Chess".to_owned(),
+        "--sd".to_owned(),
+        "depth".to_owned(),
+    ];
+    argv.extend(extra.iter().map(|s| s.to_string()));
+    argv
+}
+
 #[test]
-fn gnuchess_xboard_handshake_and_moves() {
-    // GNU Chess 6.2.7 (Debian 12) answers `protover 2` in only some of its starts, with or
-    // without kibitzer in between: measured here with a plain pipe and no kibitzer, 1-5
-    // starts in 10, whatever the timing of the input or the environment; the others print
-    // `Chess` and hang, then spin on EOF. So: up to 25 quick starts, and the first that
-    // negotiates must play two moves. Every start, hung or not, must be recorded exactly as
-    // seen.
+fn a_gnuchess_like_engine_negotiates_and_plays_through_the_proxy() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("gc.jsonl");
+    let argv = gnu_like(&[]);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    // A generous wait: a slow start on a loaded machine is no hang.
+    cecp_game_within(&rec, &argv, "gnuchess", Duration::from_secs(30))
+        .unwrap_or_else(|said| panic!("never negotiated; said {said:?}"));
+    let out = kibitzer().arg("dump").arg(&rec).output().unwrap();
+    let dump = String::from_utf8_lossy(&out.stdout);
+    for manner in [
+        "<- Chess",
+        "<- feature done=0",
+        "<- 1. e2e4",
+        "<- My move is : ",
+    ] {
+        assert!(dump.contains(manner), "{manner} missing:\n{dump}");
+    }
+}
+
+#[test]
+fn a_start_that_loses_its_input_is_recorded_exactly_as_the_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("gc.jsonl");
+    let argv = gnu_like(&["--lose-input", "1.5"]);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    // `xboard` and `protover 2` go in the first 1.5 s and are lost: the banner, then silence.
+    let said = cecp_game_within(&rec, &argv, "gnuchess", Duration::from_secs(3))
+        .expect_err("a start that lost `protover` cannot negotiate");
+    assert_eq!(said, vec!["Chess\n".to_owned()]);
+    // Both lines the engine lost are in the recording: the GUI did send them.
+    let out = kibitzer().arg("dump").arg(&rec).output().unwrap();
+    let dump = String::from_utf8_lossy(&out.stdout);
+    assert!(dump.contains("-> protover 2"), "{dump}");
+}
+
+#[test]
+#[ignore = "live GNU Chess 6.2.7 answers `protover 2` in only 1-5 of 10 starts (upstream race); \
+            the scripted tests above cover its manners; run with `-- --ignored gnuchess`"]
+fn live_gnuchess_negotiates_and_plays_in_one_of_25_starts() {
     let dir = tempfile::tempdir().unwrap();
     let gnuchess = engine("gnuchess");
     let mut hung = Vec::new();
     for i in 0..25 {
         let rec = dir.path().join(format!("gc{i}.jsonl"));
         let argv = [gnuchess.to_str().unwrap(), "--xboard"];
-        match cecp_game_within(&rec, &argv, "gnuchess", Duration::from_secs(2)) {
-            Ok(()) => {
-                eprintln!("gnuchess negotiated and played on start {}", i + 1);
-                return;
-            }
-            Err(said) => {
-                let r = read_recording(&rec);
-                let killed = r
-                    .events
-                    .iter()
-                    .any(|e| e.kind.map(|k| k.as_str()) == Some("killed"));
-                hung.push((said, killed));
-            }
+        match cecp_game_within(&rec, &argv, "gnuchess", Duration::from_secs(10)) {
+            Ok(()) => return,
+            Err(said) => hung.push(said),
         }
     }
-    // Never negotiating is only acceptable as the upstream hang, and loudly: the engine said
-    // nothing but its banner. (Some hung starts still exit on `quit`; the others are stopped by
-    // the proxy's EOF grace period.)
-    let stopped = hung.iter().filter(|(_, killed)| *killed).count();
-    for (said, _) in &hung {
-        assert!(
-            said.iter().all(|l| l == "Chess\n"),
-            "gnuchess said {said:?} but never negotiated"
-        );
-    }
-    eprintln!(
-        "WARNING: gnuchess 6.2.7 hung at startup in all {} starts (its known upstream race); \
-         each was recorded exactly, {stopped} had to be stopped by the proxy, no game was played",
-        hung.len()
+    panic!(
+        "gnuchess never negotiated in 25 starts; it said {:?}",
+        hung.first()
     );
 }

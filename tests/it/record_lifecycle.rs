@@ -239,7 +239,8 @@ fn engine_that_ignores_eof_is_terminated_after_the_grace_period() {
     // Like GNU Chess 6.2.7, which spins forever once its input is closed.
     let (code, took, r) = record_with_grace("0.3", "while :; do sleep 0.02; done");
     assert_eq!(code, Some(128 + 15));
-    assert!(took < Duration::from_secs(2), "took {took:?}");
+    // Bounds a hang only: the SIGTERM `killed` event below is the subject.
+    assert!(took < Duration::from_secs(30), "took {took:?}");
     let killed: Vec<_> = r
         .events
         .iter()
@@ -274,7 +275,8 @@ fn eof_grace_none_leaves_the_engine_alone() {
     assert_eq!(code, Some(4));
     assert!(took >= Duration::from_millis(700));
     assert!(!proxy_kinds(&r).contains(&"killed"));
-    let (code, _, _) = record_with_grace("0.2", "sleep 0.8; exit 4");
+    // An engine that outlives any grace: stopped by it, whatever the machine's load.
+    let (code, _, _) = record_with_grace("0.2", "sleep 30; exit 4");
     assert_eq!(
         code,
         Some(128 + 15),

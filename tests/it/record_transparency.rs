@@ -96,7 +96,9 @@ fn partial_lines_are_forwarded_without_waiting_for_a_newline() {
     let mut buf = [0u8; 64];
     let n = stdout.read(&mut buf).unwrap();
     assert_eq!(&buf[..n], b"no newline yet");
-    assert!(started.elapsed() < Duration::from_secs(2));
+    // A proxy that waited for the newline would not answer before the input closes; the
+    // bound only keeps a slow start on a loaded machine from counting as that.
+    assert!(started.elapsed() < Duration::from_secs(20));
     drop(stdin);
     child.wait().unwrap();
 }

@@ -232,7 +232,15 @@ fn a_log_that_shrinks_while_read_is_an_error_not_a_crash() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(150));
+        // Truncate once the log is mapped (event-driven: a loaded machine may take long to
+        // get there), not after a fixed pause.
+        let maps = format!("/proc/{}/maps", child.id());
+        let begun = Instant::now();
+        while !std::fs::read_to_string(&maps).is_ok_and(|m| m.contains("rotating.log"))
+            && begun.elapsed() < Duration::from_secs(30)
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
         std::fs::OpenOptions::new()
             .write(true)
             .open(&log)
@@ -488,16 +496,25 @@ fn children_of_a_wrapper_script_do_not_outlive_the_proxy() {
     // them; the wrapper shell itself is what the proxy spawned.
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("r.jsonl");
-    let o = proxy_command(
+    // The GUI's input closes only once the shell has set its trap (`ready`): on a loaded
+    // machine a shell not yet there would die of the SIGTERM, and the SIGKILL that follows an
+    // ignored one is the subject.
+    let mut child = proxy_command(
         &rec,
         &["--eof-grace", "0.3"],
-        &["sh", "-c", "trap '' TERM; sleep 1231 & sleep 1232"],
+        &[
+            "sh",
+            "-c",
+            "trap '' TERM; sleep 1231 & echo ready; sleep 1232",
+        ],
     )
-    .stdin(Stdio::null())
     .stderr(Stdio::null())
-    .output()
+    .spawn()
     .unwrap();
-    assert_eq!(o.status.code(), Some(137));
+    let lines = Lines::new(child.stdout.take().unwrap());
+    lines.until("ready", Duration::from_secs(60), |l| l == "ready");
+    drop(child.stdin.take());
+    assert_eq!(child.wait().unwrap().code(), Some(137));
     wait_gone("1231");
     wait_gone("1232");
     let r = read_recording(&rec);

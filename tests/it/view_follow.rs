@@ -79,6 +79,16 @@ fn follows_a_live_recording_and_the_hang_verdict_grows_while_the_engine_is_silen
     // at its own time.
     gui.write_all(b"debug off\n").unwrap();
     gui.flush().unwrap();
+    // The gap between the two lines is measured from when the proxy recorded the first (its
+    // start may be slow on a loaded machine), so it is at least the pause by construction.
+    let begun = Instant::now();
+    while !std::fs::read_to_string(&rec).is_ok_and(|t| t.contains("\"debug off\"")) {
+        assert!(
+            begun.elapsed() < Duration::from_secs(60),
+            "debug off never recorded"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     std::thread::sleep(Duration::from_millis(300));
     gui.write_all(b"uci\n").unwrap();
     gui.flush().unwrap();

@@ -18,9 +18,9 @@ pub struct Session {
 
 impl Session {
     pub fn start(rec: &Path, argv: &[&str]) -> Self {
-        // A short grace: `quit` then EOF gives a well-behaved engine half a second to exit;
+        // `quit` then EOF gives a well-behaved engine 5 s to exit, ample on a loaded machine;
         // one that ignores both (GNU Chess when its start failed) is stopped by the proxy.
-        let mut child = spawn_proxy_with(rec, &["--eof-grace", "0.5"], argv);
+        let mut child = spawn_proxy_with(rec, &["--eof-grace", "5"], argv);
         let stdin = child.stdin.take();
         let lines = Lines::new(child.stdout.take().unwrap());
         Session {
@@ -45,8 +45,9 @@ impl Session {
         self.send(quit);
         drop(self.stdin.take());
         let code = self.child.wait().unwrap().code().unwrap_or(-1);
-        // Whatever the engine printed after our last expectation is still in the channel.
-        while let Some(l) = self.lines.next_within(Duration::from_millis(500)) {
+        // Whatever the engine printed after our last expectation is still in the channel,
+        // until the reader thread reaches the end of the proxy's output (it has exited).
+        while let Some(l) = self.lines.next_within(Duration::from_secs(10)) {
             self.received.push(l);
         }
         (std::mem::take(&mut self.received), code)
