@@ -163,8 +163,7 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
     let stdout = match a.format {
         OutputFormat::Json => {
             let report = suggest::SuggestionReport {
-                report: suggest::REPORT,
-                version: suggest::REPORT_VERSION,
+                schema: suggest::SCHEMA,
                 tool: tool.to_owned(),
                 engine: argv
                     .iter()

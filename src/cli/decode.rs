@@ -96,16 +96,41 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         (Some(x), Some(y)) if x != y => {
             bail!("--input-format {x} and --format {y} name two input formats")
         }
-        (x, y) => x.or(y),
+        (x, Some(y)) => {
+            if x.is_none() {
+                crate::eprintln_safe!(
+                    "kibitzer: --format {y} for the input is the earlier spelling of \
+                     --input-format {y}"
+                );
+            }
+            x.or(Some(y))
+        }
+        (x, None) => x,
     };
     // `--output json|text` selected the output before `-o FILE` named a file.
     let (output_kind, output_file) = match a.output.as_deref() {
         Some(v) => match OutputKind::from_str(v, true) {
-            Ok(k) => (Some(k), None),
+            Ok(k) => {
+                crate::eprintln_safe!(
+                    "kibitzer: decode -o {v} is the earlier spelling of --format {v} (-o names \
+                     the output file in every command; `-o ./{v}` writes a file of that name)"
+                );
+                (Some(k), None)
+            }
             Err(_) => (None, Some(std::path::PathBuf::from(v))),
         },
         None => (None, None),
     };
+    if let Some(k) = a.output_kind {
+        let name = if k == OutputKind::Json {
+            "json"
+        } else {
+            "text"
+        };
+        crate::eprintln_safe!(
+            "kibitzer: decode -O {name} is the earlier spelling of --format {name}"
+        );
+    }
     let kinds = [a.output_kind, output_kind, format_output];
     let mut chosen = kinds.iter().flatten();
     let output = match (chosen.next(), chosen.next()) {

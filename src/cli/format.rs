@@ -21,6 +21,15 @@ pub enum ColorChoice {
 }
 
 impl ColorChoice {
+    /// Whether a report written to `output` (standard output when `None` or `-`) gets
+    /// colour: a file gets none unless asked for with `always`.
+    pub fn enabled_for(self, output: Option<&std::path::Path>) -> bool {
+        match output {
+            Some(p) if p.as_os_str() != "-" => self == ColorChoice::Always,
+            _ => self.enabled(),
+        }
+    }
+
     /// Whether standard output gets colour.
     pub fn enabled(self) -> bool {
         match self {

@@ -38,9 +38,13 @@ pub struct ProbeArgs {
     /// The engine's protocol; detected when not given (uci, then xboard, then nboard)
     #[arg(long, value_name = "PROTOCOL")]
     protocol: Option<String>,
-    /// Keep the recording here (default: a new file in the recordings directory, as `record`)
-    #[arg(short, long, value_name = "REC.jsonl")]
+    /// Write the report card to FILE instead of standard output
+    #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Keep the session's recording here (default: a new file in the recordings directory,
+    /// as `record`)
+    #[arg(long, value_name = "REC.jsonl")]
+    recording: Option<PathBuf>,
     /// The report card as text or as JSON (docs/probe-report.schema.json)
     #[arg(long, value_enum, default_value = "text")]
     format: OutputFormat,
@@ -102,7 +106,20 @@ pub fn run(mut a: ProbeArgs) -> Result<i32> {
     let Some(program) = a.engine.first() else {
         bail!("no engine command given after --");
     };
-    let output = match &a.output {
+    // Before the one flag scheme, `-o` named the recording: a `.jsonl` there still does, said.
+    if a.recording.is_none()
+        && let Some(o) = a
+            .output
+            .take_if(|o| o.extension().is_some_and(|e| e == "jsonl"))
+    {
+        crate::eprintln_safe!(
+            "kibitzer: probe -o {0}: -o now writes the report card; keep the session with \
+             --recording {0} (taken as the recording this time)",
+            o.display()
+        );
+        a.recording = Some(o);
+    }
+    let output = match &a.recording {
         Some(p) => p.clone(),
         None => {
             let dir = output_path::recordings_dir(None, |k| std::env::var_os(k));
@@ -146,8 +163,8 @@ pub fn run(mut a: ProbeArgs) -> Result<i32> {
         Err(ProbeError::Engine(e)) => bail!("{e}"),
         Err(ProbeError::Other(e)) => return Err(e),
     };
-    let color = a.color.enabled();
-    let mut out = std::io::stdout().lock();
+    let color = a.color.enabled_for(a.output.as_deref());
+    let mut out = super::output::Sink::open(a.output.as_deref(), &cfg.output)?;
     let written = match a.format {
         OutputFormat::Json => serde_json::to_writer_pretty(&mut out, &report)
             .map_err(std::io::Error::from)
@@ -158,9 +175,9 @@ pub fn run(mut a: ProbeArgs) -> Result<i32> {
     };
     match written {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
-        _ => {}
+        _ => out.finish()?,
     }
-    if a.format == OutputFormat::Json {
+    if a.format == OutputFormat::Json || a.output.is_some() {
         // The text form names the recording at its end; JSON readers get it in the report.
         crate::eprintln_safe!("kibitzer: recording kept: {}", report.recording);
     }

@@ -13,8 +13,10 @@ use std::path::PathBuf;
 #[derive(Args)]
 #[command(arg_required_else_help = true)]
 pub struct RecordArgs {
-    /// Write the recording to FILE (overwritten if it exists; a directory means a new file in it)
-    #[arg(short, long, value_name = "FILE")]
+    /// Write the recording to FILE, the command's product (replaced if it exists, as a new
+    /// file: a reader of the old one keeps it whole; a directory means a new file in it).
+    /// `--recording` is the same flag, the spelling every command that runs an engine shares.
+    #[arg(short, long, value_name = "FILE", visible_alias = "recording")]
     output: Option<PathBuf>,
     /// Recordings directory for automatically named files [default: $KIBITZER_DIR, else
     /// $XDG_DATA_HOME/kibitzer/recordings, else ~/.local/share/kibitzer/recordings]

@@ -65,8 +65,18 @@ pub struct ReplayArgs {
     /// Replay from game N (1-based) to the end, after the handshake
     #[arg(long, value_name = "N")]
     from_game: Option<usize>,
-    /// Write the new recording to FILE [default: a new file in the recordings directory]
-    #[arg(short = 'w', long = "write", value_name = "FILE")]
+    /// Keep the new session's recording here [default: a new file in the recordings
+    /// directory]
+    #[arg(long, value_name = "REC.jsonl")]
+    recording: Option<PathBuf>,
+    /// The earlier spelling of --recording
+    #[arg(
+        short = 'w',
+        long = "write",
+        value_name = "FILE",
+        hide = true,
+        conflicts_with = "recording"
+    )]
     write: Option<PathBuf>,
     /// Recordings directory for the new recording (as `record --dir`)
     #[arg(long, value_name = "DIR")]
@@ -130,7 +140,14 @@ fn parse_secs(s: &str) -> Result<Secs, String> {
         .ok_or_else(|| format!("`{s}` is not a number of seconds"))
 }
 
-pub fn run(a: ReplayArgs) -> Result<i32> {
+pub fn run(mut a: ReplayArgs) -> Result<i32> {
+    if let Some(w) = a.write.take() {
+        crate::eprintln_safe!(
+            "kibitzer: replay -w/--write is now --recording (one spelling for every command that \
+             runs an engine); -w still works"
+        );
+        a.recording = Some(w);
+    }
     if a.as_engine {
         return as_engine(&a);
     }
@@ -203,7 +220,7 @@ pub fn run(a: ReplayArgs) -> Result<i32> {
         );
         return Ok(0);
     }
-    let output = match &a.write {
+    let output = match &a.recording {
         Some(p) => p.clone(),
         None => {
             let dir = output_path::recordings_dir(a.dir.as_deref(), |k| std::env::var_os(k));

@@ -217,7 +217,7 @@ pub struct Imported {
 pub enum ImportError {
     #[error("the log is empty")]
     Empty,
-    #[error("could not recognise the log format ({0}); pass --format NAME, one of: {names}", names = LogFormat::names().join(", "))]
+    #[error("could not recognise the log format ({0}); pass --input-format NAME, one of: {names}", names = LogFormat::names().join(", "))]
     Unrecognised(String),
 }
 

@@ -261,7 +261,16 @@ pub fn input_format<'a>(new: Option<&'a str>, old: Option<&'a str>) -> Result<Op
         (Some(x), Some(y)) if x != y => {
             bail!("--input-format {x} and --format {y} name two input formats")
         }
-        (x, y) => Ok(x.or(y)),
+        (x, Some(y)) => {
+            if x.is_none() {
+                crate::eprintln_safe!(
+                    "kibitzer: --format {y} for the input is the earlier spelling of \
+                     --input-format {y} (--format names the output in every command)"
+                );
+            }
+            Ok(x.or(Some(y)))
+        }
+        (x, None) => Ok(x),
     }
 }
 

@@ -141,8 +141,7 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
     let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     let t = &cfg.timeouts;
     let mut report = ProbeReport {
-        report: report::REPORT,
-        version: report::REPORT_VERSION,
+        schema: report::SCHEMA,
         tool: concat!("kibitzer ", env!("CARGO_PKG_VERSION")).to_owned(),
         engine: EngineInfo {
             argv,

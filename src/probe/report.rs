@@ -1,4 +1,4 @@
-//! The report card: typed, serialised as `kibitzer-probe-report` version 1
+//! The report card: typed, serialised with `"schema": "kibitzer-probe/2"`
 //! (docs/probe-report.schema.json), and its text form.
 
 use crate::rules::{Finding, HangVerdict, Severity};
@@ -6,17 +6,16 @@ use crate::untrusted::Untrusted;
 use serde::Serialize;
 use std::fmt::Write as _;
 
-pub const REPORT: &str = "kibitzer-probe-report";
-pub const REPORT_VERSION: u32 = 1;
+/// What the JSON report's `schema` field says: every report names itself `kibitzer-NAME/N`.
+pub const SCHEMA: &str = "kibitzer-probe/2";
 
 /// Findings of one rule shown per step in the text form; the rest are counted.
 const REPEATS: usize = 3;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ProbeReport {
-    /// Always `kibitzer-probe-report`.
-    pub report: &'static str,
-    pub version: u32,
+    /// Always [`SCHEMA`].
+    pub schema: &'static str,
     pub tool: String,
     pub engine: EngineInfo,
     /// The recording of the whole run (`kibitzer view|check|dump` open it).

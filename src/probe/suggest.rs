@@ -149,15 +149,14 @@ impl Found {
     }
 }
 
-pub const REPORT: &str = "kibitzer-c2w-suggestion";
-pub const REPORT_VERSION: u32 = 1;
+/// What the JSON report's `schema` field says: every report names itself `kibitzer-NAME/N`.
+pub const SCHEMA: &str = "kibitzer-c2w-suggestion/2";
 
 /// `c2w suggest --format json` (docs/c2w-suggestion.schema.json).
 #[derive(Debug, Clone, Serialize)]
 pub struct SuggestionReport {
-    /// Always `kibitzer-c2w-suggestion`.
-    pub report: &'static str,
-    pub version: u32,
+    /// Always [`SCHEMA`].
+    pub schema: &'static str,
     pub tool: String,
     /// The engine command as run.
     pub engine: Vec<String>,
@@ -789,9 +788,12 @@ fn move_now(r: &mut Run, st: &mut State) {
     let mark = r.send("?");
     let t = r.timeouts.answer;
     let moved = r.wait(go, Owed::Move, t).map(|_| began.elapsed());
-    // An engine whose move was already on its way answers the `?` after it: the refusal
-    // must be awaited (a ping, or a pause) before the move can be credited to `?`.
-    settle(r);
+    // An engine whose move was already on its way answers the `?` after it: once it has
+    // moved (and is idle again), its refusal is awaited (a ping, or a pause) before the move
+    // can be credited to `?`. One still searching is left alone: it pongs only after its move.
+    if moved.is_some() {
+        settle(r);
+    }
     let refusal = refused(r, mark, "?");
     match (refusal, moved) {
         (None, Some(d)) => {

@@ -256,6 +256,10 @@ fn newgame(r: &mut Run, st: &mut State) {
 fn search(r: &mut Run, go: &str, within: Duration) -> Option<String> {
     let seq = r.send(go);
     if r.wait_noted(seq, Owed::BestMove, within) {
+        // A fence: whatever the engine says after its bestmove (an `info` too many) comes
+        // before the readyok, and so belongs to this step however loaded the machine is.
+        let fence = r.send("isready");
+        r.wait(fence, Owed::ReadyOk, r.timeouts.answer);
         best(r)
     } else {
         None

@@ -141,8 +141,7 @@ pub fn execute(
         .filter(|s| s.send.is_some())
         .count();
     Ok(ReplayReport {
-        report: "kibitzer-replay-report",
-        version: report::REPORT_VERSION,
+        schema: report::SCHEMA,
         original: OriginalInfo {
             file: origin.file.clone(),
             format: origin.format.clone(),

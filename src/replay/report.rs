@@ -1,18 +1,18 @@
 //! The replay report: typed, serialised as `replay --format json` (schema
-//! `docs/replay-report.schema.json`, version [`REPORT_VERSION`]) and printed as text.
+//! `docs/replay-report.schema.json`, `"schema"` [`SCHEMA`]) and printed as text.
 
 use crate::rules::HangVerdict;
 use serde::Serialize;
 use std::fmt::Write as _;
 
-/// Version of the JSON report; bumped on any incompatible change.
-pub const REPORT_VERSION: u32 = 1;
+/// What the JSON report's `schema` field says (`kibitzer-NAME/N`, N bumped on any incompatible
+/// change), the convention of every report.
+pub const SCHEMA: &str = "kibitzer-replay/2";
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ReplayReport {
-    /// Always `kibitzer-replay-report`.
-    pub report: &'static str,
-    pub version: u32,
+    /// Always [`SCHEMA`].
+    pub schema: &'static str,
     pub original: OriginalInfo,
     pub replay: ReplayInfo,
     /// `--deterministic` rewrites, in the order of the script.

@@ -84,7 +84,7 @@ fn every_key_is_explained(text: &str) {
 /// `probe --c2w` on the suggested profile: passes, and says the two agree.
 fn probe_agrees(s: &Suggested) {
     let out = kibitzer()
-        .args(["probe", "--color", "never", "--timeout", "3", "-o"])
+        .args(["probe", "--color", "never", "--timeout", "3", "--recording"])
         .arg(s.path.with_extension("probe.jsonl"))
         .arg("--c2w")
         .arg(&s.path)
@@ -366,7 +366,7 @@ fn the_json_report_follows_its_schema_and_holds_the_profile() {
     if let Err(e) = common::schema::validate(&schema, &schema, &report, "$") {
         panic!("the report breaks its schema: {e}\n{report:#}");
     }
-    assert_eq!(report["report"], "kibitzer-c2w-suggestion");
+    assert_eq!(report["schema"], "kibitzer-c2w-suggestion/2");
     // The profile in the report is the one written, and it says what was found.
     let written = std::fs::read_to_string(&path).unwrap();
     assert_eq!(report["profile"].as_str(), Some(written.as_str()));

@@ -1,6 +1,7 @@
-//! One flag convention for every command: `--format` picks the output (text|json for decode
-//! and check, pgn|ggf for export), `--input-format NAME` forces how the input is read, `-o FILE`
-//! writes a file. The earlier spellings keep working for scripts that use them.
+//! One flag scheme for every command (README: "Commands, flags and exit statuses"): `-o FILE`
+//! is the command's product, `--recording FILE` the session of a command that runs an engine,
+//! `--format` the output's form, `--input-format NAME` how the input is read. The earlier
+//! spellings keep working, with a note on stderr.
 
 use crate::common;
 
@@ -114,6 +115,9 @@ fn every_command_takes_input_format_and_writes_with_o() {
             "{args:?}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
+        // Each says which spelling replaced it.
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("earlier spelling"), "{args:?}: {err}");
     }
     assert!(
         String::from_utf8_lossy(&run(&["decode", "--output", "json", rec]).stdout).starts_with('{')
@@ -133,5 +137,138 @@ fn every_command_takes_input_format_and_writes_with_o() {
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+fn scripted_uci() -> String {
+    format!("{}/tests/engines/uci_faulty.py", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn commands_that_run_an_engine_keep_the_session_with_recording_and_write_o() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n);
+    let engine = scripted_uci();
+    // probe: -o is the report card, --recording the session.
+    let o = common::kibitzer()
+        .args([
+            "probe",
+            "--protocol",
+            "uci",
+            "--timeout",
+            "5",
+            "--format",
+            "json",
+            "-o",
+        ])
+        .arg(path("card.json"))
+        .arg("--recording")
+        .arg(path("probe.jsonl"))
+        .args(["--", "python3", &engine])
+        .output()
+        .unwrap();
+    assert!(o.stdout.is_empty(), "the card went to -o");
+    let card: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path("card.json")).unwrap()).unwrap();
+    assert_eq!(card["schema"], "kibitzer-probe/2");
+    assert!(path("probe.jsonl").is_file());
+    // The earlier `probe -o REC.jsonl` still keeps the session there, and says so.
+    let o = common::kibitzer()
+        .args(["probe", "--protocol", "uci", "--timeout", "5", "-o"])
+        .arg(path("old.jsonl"))
+        .args(["--", "python3", &engine])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--recording"));
+    assert!(
+        std::fs::read_to_string(path("old.jsonl")).is_ok_and(|t| t.contains("\"uci\"")),
+        "the old spelling kept the recording"
+    );
+    // replay: --recording is the new session, -w its earlier spelling (said on stderr).
+    let rec = format!(
+        "{}/recordings/stockfish-analysis.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for flag in ["--recording", "-w"] {
+        let o = common::kibitzer()
+            .args(["replay", "--dry-run", &rec, flag])
+            .arg(path("replayed.jsonl"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            flag == "-w",
+            err.contains("now --recording"),
+            "{flag}: {err}"
+        );
+    }
+    // record: --recording is the same flag as -o.
+    let o = common::kibitzer()
+        .args(["record", "--recording"])
+        .arg(path("rec.jsonl"))
+        .args(["--", "true"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(path("rec.jsonl").is_file());
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_exit_2_except_for_record_which_exits_as_a_shell() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = format!(
+        "{}/recordings/stockfish-analysis.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = |n: &str| dir.path().join(n).to_str().unwrap().to_owned();
+    for (args, code) in [
+        (
+            vec![
+                "probe",
+                "--recording",
+                &out("p.jsonl"),
+                "--",
+                "no-such-engine-x",
+            ],
+            2,
+        ),
+        (
+            vec![
+                "replay",
+                &rec,
+                "--recording",
+                &out("r.jsonl"),
+                "--",
+                "no-such-engine-x",
+            ],
+            2,
+        ),
+        (
+            vec![
+                "c2w",
+                "suggest",
+                "-o",
+                &out("s.c2w"),
+                "--",
+                "no-such-engine-x",
+            ],
+            2,
+        ),
+        (
+            vec!["record", "-o", &out("rec.jsonl"), "--", "no-such-engine-x"],
+            127,
+        ),
+    ] {
+        let o = common::kibitzer()
+            .args(&args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(code), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("no-such-engine-x"),
+            "{args:?}: the message names the engine"
+        );
     }
 }

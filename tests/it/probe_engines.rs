@@ -204,7 +204,14 @@ fn the_text_card_names_each_step_and_the_recording() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("p.jsonl");
     let out = kibitzer()
-        .args(["probe", "--protocol", "uci", "--timeout", "3", "-o"])
+        .args([
+            "probe",
+            "--protocol",
+            "uci",
+            "--timeout",
+            "3",
+            "--recording",
+        ])
         .arg(&rec)
         .args(["--", "python3", &s, "illegal-bestmove"])
         .output()
@@ -234,7 +241,7 @@ fn bad_usage_and_an_engine_that_cannot_start_are_exit_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("p.jsonl");
     let out = kibitzer()
-        .args(["probe", "--protocol", "uci", "-o"])
+        .args(["probe", "--protocol", "uci", "--recording"])
         .arg(&rec)
         .args(["--", "/nonexistent/engine"])
         .output()

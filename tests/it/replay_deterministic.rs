@@ -53,7 +53,7 @@ fn a_clock_limited_stockfish_recording_replayed_deterministically_twice_gives_id
         let r = replay_json(&[
             rec.to_str().unwrap(),
             "--deterministic",
-            "-w",
+            "--recording",
             new.to_str().unwrap(),
             "--",
             sf.to_str().unwrap(),
@@ -114,7 +114,7 @@ fn verify_replays_the_new_recording_again_and_reports_level_l3() {
         rec.to_str().unwrap(),
         "--deterministic",
         "--verify",
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         sf.to_str().unwrap(),
@@ -138,7 +138,7 @@ fn an_infinite_analysis_is_rewritten_to_its_node_count_and_its_stop_dropped() {
     let r = replay_json(&[
         rec.to_str().unwrap(),
         "--deterministic",
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         sf.to_str().unwrap(),

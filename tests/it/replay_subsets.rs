@@ -49,7 +49,7 @@ fn game_and_from_game_replay_the_handshake_and_the_chosen_games() {
         rec.to_str().unwrap(),
         "--game",
         "2",
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         sf.to_str().unwrap(),
@@ -88,7 +88,7 @@ fn game_and_from_game_replay_the_handshake_and_the_chosen_games() {
         rec.to_str().unwrap(),
         "--from-game",
         "2",
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         sf.to_str().unwrap(),
@@ -129,7 +129,7 @@ fn until_stops_after_the_answers_to_that_line() {
         rec.to_str().unwrap(),
         "--until",
         &line,
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         sf.to_str().unwrap(),
@@ -188,7 +188,7 @@ fn a_replayed_hang_scenario_reproduces_the_same_hang_verdict() {
         rec.to_str().unwrap(),
         "--eof-grace",
         "1",
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         "python3",
@@ -223,7 +223,7 @@ fn a_replayed_hang_scenario_reproduces_the_same_hang_verdict() {
     let sf = engine("stockfish");
     let r = replay_json(&[
         rec.to_str().unwrap(),
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         sf.to_str().unwrap(),
@@ -264,7 +264,7 @@ fn one_engine_session_of_an_xboard_debug_log_replays_and_verifies_at_l3() {
         "first",
         "--deterministic",
         "--verify",
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         fm.to_str().unwrap(),
@@ -321,7 +321,7 @@ fn a_crash_mid_search_is_reproduced_as_the_same_hang_and_recorded_as_the_proxy_w
     let new = dir.path().join("again.jsonl");
     let r = replay_json(&[
         rec.to_str().unwrap(),
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         "python3",
@@ -344,7 +344,7 @@ fn a_crash_mid_search_is_reproduced_as_the_same_hang_and_recorded_as_the_proxy_w
     let fixed = dir.path().join("fixed.jsonl");
     let r = replay_json(&[
         rec.to_str().unwrap(),
-        "-w",
+        "--recording",
         fixed.to_str().unwrap(),
         "--",
         "python3",
@@ -381,7 +381,7 @@ fn a_log_excerpt_that_ends_before_the_answers_is_not_a_divergence() {
     let sf = engine("stockfish");
     let r = replay_json(&[
         log.to_str().unwrap(),
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         sf.to_str().unwrap(),

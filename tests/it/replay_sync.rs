@@ -17,7 +17,7 @@ fn a_node_limited_stockfish_game_replays_as_reproduced() {
     let sf = engine("stockfish");
     let r = replay_json(&[
         rec.to_str().unwrap(),
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         sf.to_str().unwrap(),
@@ -47,7 +47,7 @@ fn deterministic_replay_of_a_node_limited_game_is_reproduced_and_shows_its_rewri
     let r = replay_json(&[
         rec.to_str().unwrap(),
         "--deterministic",
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         sf.to_str().unwrap(),
@@ -79,7 +79,7 @@ fn a_different_engine_diverges_at_the_first_line_of_the_search_it_answers_differ
     // The same Stockfish, except that the relay answers the third search itself.
     let r = replay_json(&[
         rec.to_str().unwrap(),
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         "python3",
@@ -117,7 +117,7 @@ fn fairy_stockfish_against_a_stockfish_recording_diverges_in_the_first_search_wi
     let fsf = engine("fairy-stockfish");
     let r = replay_json(&[
         rec.to_str().unwrap(),
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         fsf.to_str().unwrap(),
@@ -166,7 +166,7 @@ fn the_watchdog_ends_a_replay_whose_engine_never_answers() {
         rec.to_str().unwrap(),
         "--watchdog",
         "2",
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         "python3",
@@ -214,7 +214,7 @@ fn fast_and_recorded_paces_send_every_line_in_order() {
         &["--pace", "recorded", "--speed", "2"],
     ] {
         let new = dir.path().join("replayed.jsonl");
-        let mut args = vec![rec.to_str().unwrap(), "-w", new.to_str().unwrap()];
+        let mut args = vec![rec.to_str().unwrap(), "--recording", new.to_str().unwrap()];
         args.extend_from_slice(pace);
         args.extend_from_slice(&["--", "python3", &se, "well-behaved"]);
         let r = replay_json(&args);
@@ -272,7 +272,7 @@ fn the_schema_check_rejects_a_report_that_breaks_it() {
     let new = dir.path().join("replayed.jsonl");
     let r = replay_json(&[
         rec.to_str().unwrap(),
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         "python3",
@@ -299,7 +299,7 @@ fn an_nboard_session_replays_as_reproduced() {
     let new = dir.path().join("nboard.jsonl");
     let r = replay_json(&[
         rec.to_str().unwrap(),
-        "-w",
+        "--recording",
         new.to_str().unwrap(),
         "--",
         "python3",

@@ -254,7 +254,14 @@ fn probe_and_replay_cards_of_a_hostile_engine_are_escaped() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("probe.jsonl");
     let out = kibitzer()
-        .args(["probe", "--timeout", "3", "--color", "always", "-o"])
+        .args([
+            "probe",
+            "--timeout",
+            "3",
+            "--color",
+            "always",
+            "--recording",
+        ])
         .arg(&rec)
         .args(["--", "python3", &hostile_engine()])
         .output()
@@ -270,7 +277,7 @@ fn probe_and_replay_cards_of_a_hostile_engine_are_escaped() {
     let out = kibitzer()
         .arg("replay")
         .arg(&original)
-        .arg("-w")
+        .arg("--recording")
         .arg(dir.path().join("replayed.jsonl"))
         .args(["--", "python3", &hostile_engine()])
         .output()

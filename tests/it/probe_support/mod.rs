@@ -31,7 +31,7 @@ pub fn probe(args: &[&str], engine: &[&str]) -> Probed {
     let rec = dir.path().join("probe.jsonl");
     let out = kibitzer()
         .arg("probe")
-        .args(["--format", "json", "-o"])
+        .args(["--format", "json", "--recording"])
         .arg(&rec)
         .args(args)
         .arg("--")
