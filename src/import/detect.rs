@@ -238,7 +238,8 @@ pub fn detect(sample: &[u8]) -> Option<Detection> {
         }
         let l = line.bytes;
         bytes += l.len();
-        if is_blank(l) {
+        // A line this long shows no line shape (and would cost its length in every probe).
+        if is_blank(l) || l.len() > 64 << 10 {
             continue;
         }
         c.lines += 1;

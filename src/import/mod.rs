@@ -363,7 +363,21 @@ impl Iterator for EventStream<'_> {
 
 /// Hands one line of the log to its parser: blank lines are skipped, and the builder stamps
 /// the line's number on what the parser makes of it.
+/// The longest log line parsed. A log line is one protocol line and a prefix; a longer one
+/// (a file with no newline, a runaway engine) is reported unclassified and skipped rather than
+/// copied into events and messages several times over. Recordings have their own bound,
+/// [`crate::recording::reader::MAX_LINE_BYTES`].
+pub const MAX_LOG_LINE_BYTES: usize = 16 << 20;
+
 fn feed(parser: &mut dyn formats::Parser, b: &mut Builder, line: lines::Line<'_>) {
+    if line.bytes.len() > MAX_LOG_LINE_BYTES {
+        b.line = line.no;
+        b.unclassified(
+            &line.bytes[..200],
+            "a line longer than 16 MiB, skipped (its first 200 bytes shown)",
+        );
+        return;
+    }
     if lines::is_blank(line.bytes) {
         return;
     }

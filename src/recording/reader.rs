@@ -124,6 +124,43 @@ fn top_level(text: &[u8]) -> Vec<u8> {
 /// reported as malformed rather than buffered without bound.
 const MAX_OBJECT_BYTES: usize = 16 << 20;
 
+/// The longest line of a recording read into memory. An event holds one protocol line, which
+/// the proxy records whole however long; a line past this (a file with no newline, garbage)
+/// is reported and skipped, streaming, instead of costing its size in memory several times.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// `read_until(b'\n')` keeping at most `limit` bytes: a longer line is consumed to its end
+/// and `Some(its length)` returned, with `buf` holding only its start.
+fn read_line_bounded(
+    r: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<Option<u64>> {
+    let mut len: u64 = 0;
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            break;
+        }
+        let (take, done) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        let room = limit.saturating_sub(buf.len());
+        buf.extend_from_slice(&avail[..take.min(room)]);
+        len += take as u64;
+        r.consume(take);
+        if done {
+            break;
+        }
+    }
+    Ok((len > limit as u64).then_some(len))
+}
+
 impl<R: BufRead> Reader<R> {
     /// Reads and validates the header line.
     pub fn new(mut inner: R) -> Result<Self, RecordingError> {
@@ -225,8 +262,19 @@ impl<R: BufRead> Reader<R> {
                 }
             }
             self.buf.clear();
-            if let Err(err) = self.inner.read_until(b'\n', &mut self.buf) {
-                return Some(Err(read_error(self.lineno, &err)));
+            match read_line_bounded(&mut self.inner, &mut self.buf, MAX_LINE_BYTES) {
+                Err(err) => return Some(Err(read_error(self.lineno, &err))),
+                Ok(Some(len)) => {
+                    return Some(Err(ReadIssue {
+                        line: self.lineno,
+                        kind: IssueKind::Malformed(format!(
+                            "a line of {len} bytes, longer than any event ({} MiB at most): \
+                             skipped without being read into memory",
+                            MAX_LINE_BYTES >> 20
+                        )),
+                    }));
+                }
+                Ok(None) => {}
             }
             match decode_line(&self.buf, self.lineno, e) {
                 LineOutcome::Blank => {}
@@ -360,6 +408,18 @@ pub fn read_all<R: BufRead>(inner: R) -> Result<Recording, RecordingError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_overlong_line_is_consumed_with_its_length_and_the_next_one_read() {
+        let data = b"abcdefghij\nnext\n";
+        let mut r = std::io::BufReader::with_capacity(4, &data[..]);
+        let mut buf = Vec::new();
+        assert_eq!(read_line_bounded(&mut r, &mut buf, 5).unwrap(), Some(11));
+        assert_eq!(buf, b"abcde");
+        buf.clear();
+        assert_eq!(read_line_bounded(&mut r, &mut buf, 5).unwrap(), None);
+        assert_eq!(buf, b"next\n");
+    }
 
     const HDR: &str =
         r#"{"kibitzer":"recording","version":1,"tool":"t","started":"2026-01-01T00:00:00Z"}"#;

@@ -6,6 +6,7 @@ mod common;
 mod probe_support;
 mod replay_support;
 
+mod bounded_inputs;
 mod c2w_engines;
 mod c2w_suggest;
 mod check_corpus;
