@@ -99,6 +99,27 @@ pub fn guard_main(pgid: i32) -> i32 {
             let _ = nix::sys::signal::signal(sig, nix::sys::signal::SigHandler::SigIgn);
         }
     }
+    // Processes that left the engine's group (`setsid`, a daemonising wrapper) escape a
+    // group kill: every descendant of the proxy is noted as it appears, with its start time
+    // (a pid may be reused), and killed one by one if the proxy dies.
+    let proxy = nix::unistd::getppid().as_raw();
+    let seen: std::sync::Arc<std::sync::Mutex<Vec<(i32, u64)>>> = Default::default();
+    {
+        let seen = seen.clone();
+        std::thread::spawn(move || {
+            loop {
+                let found = descendants(proxy);
+                if let Ok(mut s) = seen.lock() {
+                    for d in found {
+                        if !s.contains(&d) {
+                            s.push(d);
+                        }
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+    }
     let mut buf = [0u8; 16];
     let mut stdin = std::io::stdin().lock();
     let released = loop {
@@ -109,10 +130,68 @@ pub fn guard_main(pgid: i32) -> i32 {
             Err(_) => break false,
         }
     };
-    if !released && pgid > 1 {
-        let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
+    if !released {
+        if pgid > 1 {
+            let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
+        }
+        let noted = seen.lock().map(|s| s.clone()).unwrap_or_default();
+        for (pid, start) in noted {
+            if start_time(pid) == Some(start) {
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+        }
     }
     0
+}
+
+/// Every process descended from `root` (children, their children...), with its start time;
+/// the calling process excluded.
+fn descendants(root: i32) -> Vec<(i32, u64)> {
+    let me = std::process::id() as i32;
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut procs: Vec<(i32, i32, u64)> = Vec::new();
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if let Ok(stat) = std::fs::read_to_string(entry.path().join("stat"))
+            && let (Some((_, _, ppid, _)), Some(start)) = (parse_stat(&stat), stat_start(&stat))
+        {
+            procs.push((pid, ppid, start));
+        }
+    }
+    let mut found = Vec::new();
+    let mut parents = vec![root];
+    while let Some(parent) = parents.pop() {
+        for &(pid, ppid, start) in &procs {
+            if ppid == parent && pid != me && !found.iter().any(|&(p, _)| p == pid) {
+                found.push((pid, start));
+                parents.push(pid);
+            }
+        }
+    }
+    found
+}
+
+/// The start time (clock ticks since boot) of `pid`, if it is alive.
+fn start_time(pid: i32) -> Option<u64> {
+    stat_start(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// Field 22 of /proc/PID/stat, `starttime`.
+fn stat_start(stat: &str) -> Option<u64> {
+    let close = stat.rfind(')')?;
+    stat.get(close + 1..)?
+        .split_ascii_whitespace()
+        .nth(19)?
+        .parse()
+        .ok()
 }
 
 /// A process found at the end.

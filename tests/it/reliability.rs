@@ -479,7 +479,7 @@ fn alive_with_arg(marker: &str) -> Vec<i32> {
 }
 
 fn wait_gone(marker: &str) {
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + Duration::from_secs(30);
     while !alive_with_arg(marker).is_empty() {
         assert!(
             Instant::now() < deadline,
@@ -547,7 +547,7 @@ fn children_of_a_wrapper_script_do_not_outlive_the_proxy() {
 
     // A SIGKILLed proxy: the guard kills the whole group.
     let mut child = spawn_proxy(&rec, &["sh", "-c", "trap '' TERM; sleep 1234 & sleep 1235"]);
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + Duration::from_secs(30);
     while alive_with_arg("1234").is_empty() || alive_with_arg("1235").is_empty() {
         assert!(
             Instant::now() < deadline,
@@ -559,6 +559,29 @@ fn children_of_a_wrapper_script_do_not_outlive_the_proxy() {
     child.wait().unwrap();
     wait_gone("1234");
     wait_gone("1235");
+}
+
+#[test]
+fn a_setsid_grandchild_does_not_outlive_a_sigkilled_proxy() {
+    // `setsid` takes the grandchild out of the engine's process group (and session): a group
+    // kill misses it, so the guard kills each descendant it saw.
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.jsonl");
+    let mut child = spawn_proxy(&rec, &["sh", "-c", "setsid sleep 1241 & sleep 1242"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while alive_with_arg("1241").is_empty() || alive_with_arg("1242").is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the engine's children never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The guard looks for new descendants every 100 ms: give it ample time to see this one.
+    std::thread::sleep(Duration::from_secs(2));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    wait_gone("1242");
+    wait_gone("1241");
 }
 
 #[test]
