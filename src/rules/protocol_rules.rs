@@ -60,6 +60,7 @@ pub(crate) struct UciRules {
     uci_sent: bool,
     uciok: bool,
     id_name: bool,
+    id_author: bool,
     readyok_before_go: bool,
     first_go: bool,
     position_seen: bool,
@@ -445,9 +446,19 @@ impl Tracker {
                 }
             }
             M::Id(uci::Id::Name(_)) => r.id_name = true,
+            M::Id(uci::Id::Author(_)) => r.id_author = true,
             M::UciOk => {
-                if !r.id_name && r.uci_sent {
-                    out.add(RuleId::UciIdMissing, "uciok without `id name` before it");
+                // Both are "must be sent after receiving the uci command" in the UCI text.
+                let missing: Vec<&str> = [(r.id_name, "`id name`"), (r.id_author, "`id author`")]
+                    .into_iter()
+                    .filter(|(seen, _)| !seen)
+                    .map(|(_, what)| what)
+                    .collect();
+                if !missing.is_empty() && r.uci_sent {
+                    out.add(
+                        RuleId::UciIdMissing,
+                        format!("uciok without {} before it", missing.join(" and ")),
+                    );
                 }
                 // A uciok before uci (printed at boot) does not end the handshake.
                 r.uciok = r.uciok || r.uci_sent;

@@ -381,6 +381,7 @@ const KB_V_K: &str = "
     0.000 ! spawned engine
     0.001 > uci
     0.010 < id name Engine 1.0
+    0.010 < id author A. Author
     0.011 < uciok
     0.020 > isready
     0.021 < readyok
@@ -404,6 +405,7 @@ fn case(id: &str) -> Case {
                 0.002 < readyok
                 0.003 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 0.011 < uciok
                 0.020 > isready
                 0.021 < readyok
@@ -414,6 +416,7 @@ fn case(id: &str) -> Case {
                 0.000 ! spawned engine
                 0.001 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 0.011 < uciok
                 0.020 > isready
                 0.021 < readyok
@@ -436,6 +439,7 @@ fn case(id: &str) -> Case {
                 0.001 < uciok
                 0.002 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 0.011 < uciok
                 0.020 > isready
                 0.021 < readyok
@@ -445,8 +449,10 @@ fn case(id: &str) -> Case {
             .fires(t("id name before uci", "
                 0.000 ! spawned engine
                 0.001 < id name Engine 1.0
+                0.001 < id author A. Author
                 0.002 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 0.011 < uciok
                 0.020 > isready
                 0.021 < readyok
@@ -458,6 +464,7 @@ fn case(id: &str) -> Case {
                 0.001 < Engine 1.0 by Tester
                 0.002 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 0.011 < uciok
                 0.020 > isready
                 0.021 < readyok
@@ -466,6 +473,16 @@ fn case(id: &str) -> Case {
             ")),
 
         "UCI-ID-MISSING" => Case::new("UCI-ID-MISSING")
+            .fires(t("id name but no id author before uciok", "
+                0.000 ! spawned engine
+                0.001 > uci
+                0.010 < id name Engine 1.0
+                0.011 < uciok
+                0.020 > isready
+                0.021 < readyok
+                0.100 > quit
+                0.150 ! engine_exit code=0 engine exited with code 0
+            "))
             .fires(t("options and uciok without id", "
                 0.000 ! spawned engine
                 0.001 > uci
@@ -494,6 +511,7 @@ fn case(id: &str) -> Case {
                 0.000 ! spawned engine
                 0.001 > uci
                 36.000 < id name Engine 1.0
+                36.000 < id author A. Author
                 36.001 < uciok
                 36.010 > isready
                 36.011 < readyok
@@ -504,6 +522,7 @@ fn case(id: &str) -> Case {
                 0.000 ! spawned engine
                 0.001 > uci
                 11.000 < id name Engine 1.0
+                11.000 < id author A. Author
                 11.001 < uciok
                 11.010 > isready
                 11.011 < readyok
@@ -514,12 +533,14 @@ fn case(id: &str) -> Case {
                 0.000 ! spawned engine
                 0.001 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 40.000 ! engine_exit signal=SIGKILL engine killed by SIGKILL (9)
             "))
             .misses(t("uciok 34 s after uci (cutechess)", "
                 0.000 ! spawned engine
                 0.001 > uci
                 34.000 < id name Engine 1.0
+                34.000 < id author A. Author
                 34.001 < uciok
                 34.010 > isready
                 34.011 < readyok
@@ -530,6 +551,7 @@ fn case(id: &str) -> Case {
                 0.000 ! spawned engine
                 0.001 > uci
                 11.000 < id name Engine 1.0
+                11.000 < id author A. Author
                 11.001 < uciok
                 11.010 > isready
                 11.011 < readyok
@@ -542,6 +564,7 @@ fn case(id: &str) -> Case {
                 0.000 ! spawned engine
                 0.001 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 0.011 < uciok
                 0.012 < option name Hash type spin default 16 min 1 max 1024
                 0.020 > isready
@@ -553,6 +576,7 @@ fn case(id: &str) -> Case {
                 0.000 ! spawned engine
                 0.001 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 0.011 < option name Hash type spin default 16 min 1 max 1024
                 0.012 < uciok
                 0.020 > isready
@@ -568,6 +592,7 @@ fn case(id: &str) -> Case {
                     0.000 ! spawned engine
                     0.001 > uci
                     0.010 < id name Engine 1.0
+                    0.010 < id author A. Author
                     0.011 < {line}
                     0.012 < uciok
                     0.020 > isready
@@ -596,6 +621,7 @@ fn case(id: &str) -> Case {
                     0.000 ! spawned engine
                     0.001 > uci
                     0.010 < id name Engine 1.0
+                    0.010 < id author A. Author
                     0.011 < option name Hash type spin default 16 min 1 max 1024
                     0.012 < option name Threads type spin default 1 min 1 max 64
                     0.013 < option name Ponder type check default false
@@ -646,6 +672,7 @@ fn case(id: &str) -> Case {
                     0.000 ! spawned engine
                     0.001 > uci
                     0.010 < id name Engine 1.0
+                    0.010 < id author A. Author
                     0.011 < uciok
                     0.012 < registration checking
                     0.013 < registration error
@@ -674,6 +701,7 @@ fn case(id: &str) -> Case {
                 0.000 ! spawned engine
                 0.001 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 0.011 < uciok
                 0.012 < copyprotection checking
                 0.013 < copyprotection error
@@ -689,6 +717,7 @@ fn case(id: &str) -> Case {
                 0.000 ! spawned engine
                 0.001 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 0.011 < uciok
                 0.012 < copyprotection checking
                 0.013 < copyprotection error
@@ -699,6 +728,7 @@ fn case(id: &str) -> Case {
                 0.000 ! spawned engine
                 0.001 > uci
                 0.010 < id name Engine 1.0
+                0.010 < id author A. Author
                 0.011 < uciok
                 0.012 < copyprotection checking
                 0.013 < copyprotection ok
@@ -1407,6 +1437,7 @@ fn case(id: &str) -> Case {
                     0.000 ! spawned engine
                     0.001 > uci
                     0.010 < id name Engine 1.0
+                    0.010 < id author A. Author
                     0.011 < uciok
                     0.020 > isready
                     0.021 < readyok
@@ -1629,6 +1660,7 @@ fn case(id: &str) -> Case {
                     0.000 ! spawned engine
                     0.001 > uci
                     0.010 < id name Engine 1.0
+                    0.010 < id author A. Author
                     0.011 < option name Hash type spin default 16 min 1 max 1024
                     0.012 < uciok
                     0.020 > isready
@@ -1763,6 +1795,7 @@ fn case(id: &str) -> Case {
                     0.000 ! spawned engine
                     0.001 > uci
                     0.010 < id name Engine 1.0
+                    0.010 < id author A. Author
                     0.011 < option name MultiPV type spin default 1 min 1 max 500
                     0.012 < uciok
                     0.020 > setoption name MultiPV value {k}
