@@ -153,6 +153,14 @@ const PONDER_PONG_MS: u64 = 500;
 fn san_mismatch(mv: &str, san: bool) -> bool {
     let b = mv.as_bytes();
     let sq = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    // A drop (`N@f5`, crazyhouse and bughouse) is written the same way in coordinate notation
+    // and in SAN (the xboard text, section 8: "P@h3"): right whatever `san` says.
+    if let [p, b'@', f, r] = b
+        && b"PNBRQKpnbrqk".contains(p)
+        && sq(*f, *r)
+    {
+        return false;
+    }
     let coordinate = matches!(b.len(), 4 | 5) && sq(b[0], b[1]) && sq(b[2], b[3]);
     let san_shaped = mv.starts_with("O-O")
         || (b.len() == 2 && sq(b[0], b[1]))

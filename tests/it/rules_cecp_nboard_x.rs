@@ -808,6 +808,21 @@ fn cecp_move_cases() -> Vec<Case> {
             .near(san("e4", "e5")),
         case(
             "CECP-SAN-FEATURE",
+            "a knight drop is the same in coordinates and SAN (crazyhouse)",
+        )
+        .near(cecp(
+            "1.000 > variant crazyhouse
+             1.010 > usermove e2e4
+             1.500 < move g8f6
+             2.000 > usermove b1c3
+             2.500 < move f6e4
+             3.000 > usermove c3e4
+             3.500 < move d7d5
+             4.000 > usermove N@f5
+             4.500 < move c8f5",
+        )),
+        case(
+            "CECP-SAN-FEATURE",
             "input starts mid-session: features unknown",
         )
         .near(
