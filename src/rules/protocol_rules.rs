@@ -122,7 +122,8 @@ pub(crate) struct CecpRules {
     done: bool,
     moves_since_new: bool,
     post: Option<bool>,
-    last_level: Option<String>,
+    /// The game's `level` (`MPS BASE INC`, normalised) and its line as sent.
+    last_level: Option<(String, String)>,
     st_set: bool,
     level_set: bool,
     ping_on_move: Option<i64>,
@@ -951,36 +952,44 @@ impl Tracker {
                 );
             }
             M::Level(l) => {
-                if l.mps == 0
-                    && l.inc_ms == 0
-                    && l.base_seconds < 60
-                    && self.first(RuleId::CecpTcSemantics)
-                {
-                    out.add(
-                        RuleId::CecpTcSemantics,
-                        format!(
-                            "level 0 {} 0 gives the whole game {} s: for a time per move, st is the command",
-                            l.base_seconds, l.base_seconds
-                        ),
-                    );
-                }
                 self.cecp.base_seconds = Some(l.base_seconds);
                 let text = format!("{} {} {}", l.mps, l.base_seconds, l.inc_ms);
+                let sent = ev.text.trim().to_owned();
                 if self.cecp.st_set && self.first(RuleId::CecpTcSemantics) {
                     out.add(
                         RuleId::CecpTcSemantics,
                         "level after st: the two time controls exclude each other",
                     );
                 }
-                if self.cecp.last_level.as_deref() == Some(text.as_str())
-                    && self.first(RuleId::CecpLevelEveryMove)
-                {
-                    out.add(
-                        RuleId::CecpLevelEveryMove,
-                        "level sent again within the game, unchanged (reported once)",
-                    );
+                // `level 0 0:30 0` once in a game is a whole-game clock (xboard -tc 0:30,
+                // python-chess): right. Re-sent or replaced within the same game, it was
+                // used as a limit for one move, which is what st is for.
+                match self.cecp.last_level.clone() {
+                    Some((before, before_sent))
+                        if before.starts_with("0 ")
+                            && before.ends_with(" 0")
+                            && self.first(RuleId::CecpTcSemantics) =>
+                    {
+                        out.add(
+                            RuleId::CecpTcSemantics,
+                            format!(
+                                "`{sent}` after `{before_sent}` within one game: a `level 0 BASE 0` \
+                                 is the whole game's clock, and sent again between moves it was \
+                                 used as a per-move limit (st is the command for that)"
+                            ),
+                        );
+                    }
+                    Some((before, _))
+                        if before == text && self.first(RuleId::CecpLevelEveryMove) =>
+                    {
+                        out.add(
+                            RuleId::CecpLevelEveryMove,
+                            "level sent again within the game, unchanged (reported once)",
+                        );
+                    }
+                    _ => {}
                 }
-                self.cecp.last_level = Some(text);
+                self.cecp.last_level = Some((text, sent));
                 self.cecp.level_set = true;
                 // "erasing each other's effect": the move's limit is the clock's again.
                 self.cecp_st = None;

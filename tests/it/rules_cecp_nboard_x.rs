@@ -876,6 +876,29 @@ fn cecp_time_control_cases() -> Vec<Case> {
             .near(cecp(
                 "0.030 > st 2\n1.000 > usermove e2e4\n3.400 < move e7e5",
             )),
+        case(
+            "CECP-TC-SEMANTICS",
+            "level 0 0:30 0 re-sent before each move: a per-move limit",
+        )
+        .fires(cecp(
+            "0.030 > level 0 0:30 0
+                 1.000 > usermove e2e4
+                 1.500 < move e7e5
+                 1.600 > level 0 0:30 0
+                 1.700 > usermove g1f3
+                 2.000 < move b8c6",
+        ))
+        .msg("`level 0 0:30 0` after `level 0 0:30 0` within one game")
+        // xboard -tc 0:30 and python-chess: the whole game's clock, sent once.
+        .near(cecp(
+            "0.030 > level 0 0:30 0
+                 1.000 > usermove e2e4
+                 1.500 < move e7e5
+                 1.700 > usermove g1f3
+                 2.000 < move b8c6
+                 2.100 > usermove f1c4
+                 2.400 < move g8f6",
+        )),
         case("CECP-TC-SEMANTICS", "st after level")
             .fires(cecp(
                 "0.030 > level 40 5 0\n0.040 > st 10\n1.000 > usermove e2e4\n1.500 < move e7e5",
