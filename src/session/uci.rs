@@ -373,7 +373,12 @@ impl State {
         c.movestogo = go.movestogo;
         c.movetime = go.movetime;
         let busy = self.search.is_some() && self.has_open(|o| o.owed == Owed::BestMove);
-        if busy {
+        // PolyGlot (and xboard's UCI adapters) answer a ponder miss with `stop`, `position`,
+        // `go` without waiting for the stopped search's bestmove: the GUI has ended that
+        // search and discards its stale bestmove. Only a `go` with no `stop` is the fault.
+        let stopped = busy
+            && self.has_open(|o| o.owed == Owed::BestMove && o.request.starts_with("stop"));
+        if busy && !stopped {
             self.finding(
                 RuleId::UciGoWhileSearching,
                 "go while the previous search has not answered bestmove",

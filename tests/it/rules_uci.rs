@@ -1026,6 +1026,19 @@ fn case(id: &str) -> Case {
                 2.200 > quit
                 2.250 ! engine_exit code=0 engine exited with code 0
             ")))
+            .misses(t("PolyGlot's ponder miss: stop, position, go before the stale bestmove", in_game("
+                0.100 > position startpos moves e2e4
+                0.101 > go infinite
+                0.200 < info depth 1 score cp 20 nodes 20 time 99 pv e7e5
+                0.300 > stop
+                0.301 > position startpos moves d2d4
+                0.302 > go movetime 100
+                0.310 < bestmove e7e5
+                0.320 < info depth 1 score cp 10 nodes 20 time 9 pv d7d5
+                0.402 < bestmove d7d5
+                0.600 > quit
+                0.650 ! engine_exit code=0 engine exited with code 0
+            ")))
             .misses(t("go infinite stopped and answered, then go", in_game("
                 0.100 > position startpos moves e2e4
                 0.101 > go infinite
