@@ -207,7 +207,7 @@ pub(super) static ROWS: &[Rule] = &[
         group: "Search lifecycle",
         side: Side::Gui,
         severity: Severity::Error,
-        check: "`go` while a previous `go` has no `bestmove`",
+        check: "`go` while a previous `go` has no `bestmove` and no `stop` was sent for it (excused: `stop`, `position`, `go` before the stale `bestmove`, PolyGlot's ponder-miss idiom: the GUI ended the search and discards its answer)",
         source: r#""for every 'go' command a 'bestmove' command is needed!" (one search at a time)"#,
         decidable: Decidable::Traffic,
         implemented: true,
