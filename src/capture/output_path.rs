@@ -31,7 +31,6 @@ pub fn recordings_dir(flag: Option<&Path>, env: impl Fn(&str) -> Option<OsString
 /// under it. `follow`: a symlink at `path` is followed (the user named it) rather than
 /// replaced. A target that is no regular file (`/dev/null`, a FIFO) is opened as it is.
 pub fn create_recording(path: &Path, follow: bool) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
     let target = match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() && follow => {
             std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
@@ -43,6 +42,18 @@ pub fn create_recording(path: &Path, follow: bool) -> std::io::Result<std::fs::F
     {
         return std::fs::OpenOptions::new().write(true).open(&target);
     }
+    let (temp, f) = create_temp_beside(&target)?;
+    if let Err(e) = std::fs::rename(&temp, &target) {
+        let _ = std::fs::remove_file(&temp);
+        return Err(e);
+    }
+    Ok(f)
+}
+
+/// A new file `.NAME.kibitzer-PID-N.tmp` beside `target`, created with `O_EXCL` (no planted
+/// file or link is ever opened), after the ones a dead kibitzer left there are removed.
+pub fn create_temp_beside(target: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+    use std::os::unix::fs::OpenOptionsExt;
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -50,7 +61,7 @@ pub fn create_recording(path: &Path, follow: bool) -> std::io::Result<std::fs::F
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "recording".into());
+        .unwrap_or_else(|| "output".into());
     remove_stale_temps(&dir, &name);
     let pid = std::process::id();
     for n in 0..100u32 {
@@ -61,13 +72,7 @@ pub fn create_recording(path: &Path, follow: bool) -> std::io::Result<std::fs::F
             .mode(0o644)
             .open(&temp)
         {
-            Ok(f) => {
-                if let Err(e) = std::fs::rename(&temp, &target) {
-                    let _ = std::fs::remove_file(&temp);
-                    return Err(e);
-                }
-                return Ok(f);
-            }
+            Ok(f) => return Ok((temp, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }

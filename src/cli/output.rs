@@ -63,41 +63,15 @@ impl AtomicFile {
                 _cleanup: None,
             });
         }
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "output".into());
-        crate::capture::output_path::remove_stale_temps(&dir, &name);
-        let pid = std::process::id();
-        for n in 0..100u32 {
-            let temp = dir.join(format!(".{name}.kibitzer-{pid}-{n}.tmp"));
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&temp)
-            {
-                Ok(f) => {
-                    let cleanup = Registered::new(&temp);
-                    return Ok(AtomicFile {
-                        target,
-                        temp: Some(temp),
-                        writer: Some(BufWriter::with_capacity(256 * 1024, f)),
-                        _cleanup: Some(cleanup),
-                    });
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => {
-                    return Err(e).with_context(|| {
-                        format!("cannot create {} (in {})", target.display(), dir.display())
-                    });
-                }
-            }
-        }
-        bail!("cannot create a temporary file beside {}", target.display())
+        let (temp, f) = crate::capture::output_path::create_temp_beside(&target)
+            .with_context(|| format!("cannot create {}", target.display()))?;
+        let cleanup = Registered::new(&temp);
+        Ok(AtomicFile {
+            target,
+            temp: Some(temp),
+            writer: Some(BufWriter::with_capacity(256 * 1024, f)),
+            _cleanup: Some(cleanup),
+        })
     }
 
     /// Flushes, syncs and renames the file into place.

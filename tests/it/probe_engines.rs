@@ -5,7 +5,7 @@
 use crate::common;
 use crate::probe_support;
 
-use common::{engine, kibitzer};
+use common::{engine, gnu_like, kibitzer};
 use probe_support::*;
 
 fn statuses(p: &Probed) -> Vec<(String, String)> {
@@ -121,20 +121,6 @@ fn fairymax_is_detected_and_passes_under_both_clock_families() {
         clocks.contains("st 1") && !clocks.contains("level"),
         "{clocks}"
     );
-}
-
-fn gnu_like(extra: &[&str]) -> Vec<String> {
-    let mut argv = vec![
-        "python3".to_owned(),
-        script("winboard_caps.py"),
-        "--gnu".to_owned(),
-        "--name".to_owned(),
-        "GNU Chess".to_owned(),
-        "--sd".to_owned(),
-        "depth".to_owned(),
-    ];
-    argv.extend(extra.iter().map(|s| s.to_string()));
-    argv
 }
 
 #[test]

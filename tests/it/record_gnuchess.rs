@@ -12,23 +12,6 @@ use common::engine_session::*;
 use common::*;
 use std::time::Duration;
 
-fn gnu_like(extra: &[&str]) -> Vec<String> {
-    let mut argv = vec![
-        "python3".to_owned(),
-        format!(
-            "{}/tests/engines/winboard_caps.py",
-            env!("CARGO_MANIFEST_DIR")
-        ),
-        "--gnu".to_owned(),
-        "--name".to_owned(),
-        "GNU Chess".to_owned(),
-        "--sd".to_owned(),
-        "depth".to_owned(),
-    ];
-    argv.extend(extra.iter().map(|s| s.to_string()));
-    argv
-}
-
 #[test]
 fn a_gnuchess_like_engine_negotiates_and_plays_through_the_proxy() {
     let dir = tempfile::tempdir().unwrap();

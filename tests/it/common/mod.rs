@@ -297,3 +297,23 @@ pub fn xboard_game(dir: &Path, first: &str, second: &str, pgn: &Path) -> (Vec<St
     let _ = child.wait();
     game
 }
+
+/// The scripted engine with GNU Chess 6.2.7's manners (`winboard_caps.py --gnu`), named
+/// `GNU Chess`, `depth` for its depth limit, plus `extra` options: argv for `record`/`probe`.
+/// The real engine answers `protover 2` in only some starts (record_gnuchess.rs).
+pub fn gnu_like(extra: &[&str]) -> Vec<String> {
+    let mut argv = vec![
+        "python3".to_owned(),
+        format!(
+            "{}/tests/engines/winboard_caps.py",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+        "--gnu".to_owned(),
+        "--name".to_owned(),
+        "GNU Chess".to_owned(),
+        "--sd".to_owned(),
+        "depth".to_owned(),
+    ];
+    argv.extend(extra.iter().map(|s| s.to_string()));
+    argv
+}
