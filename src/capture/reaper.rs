@@ -148,24 +148,12 @@ pub fn guard_main(pgid: i32) -> i32 {
 /// the calling process excluded.
 fn descendants(root: i32) -> Vec<(i32, u64)> {
     let me = std::process::id() as i32;
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let mut procs: Vec<(i32, i32, u64)> = Vec::new();
-    for entry in dir.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        if let Ok(stat) = std::fs::read_to_string(entry.path().join("stat"))
-            && let (Some((_, _, ppid, _)), Some(start)) = (parse_stat(&stat), stat_start(&stat))
-        {
-            procs.push((pid, ppid, start));
-        }
-    }
+    let procs: Vec<(i32, i32, u64)> = processes()
+        .filter_map(|(pid, stat)| {
+            let (_, _, ppid, _) = parse_stat(&stat)?;
+            Some((pid, ppid, stat_start(&stat)?))
+        })
+        .collect();
     let mut found = Vec::new();
     let mut parents = vec![root];
     while let Some(parent) = parents.pop() {
@@ -182,6 +170,19 @@ fn descendants(root: i32) -> Vec<(i32, u64)> {
 /// The start time (clock ticks since boot) of `pid`, if it is alive.
 fn start_time(pid: i32) -> Option<u64> {
     stat_start(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// Every process on the machine with its /proc/PID/stat line (those gone meanwhile skipped).
+fn processes() -> impl Iterator<Item = (i32, String)> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_str()?.parse::<i32>().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            Some((pid, stat))
+        })
 }
 
 /// Field 22 of /proc/PID/stat, `starttime`.
@@ -205,24 +206,11 @@ pub struct Leftover {
 /// subreaper) other than `except`.
 pub fn leftovers(pgid: i32, except: &[i32]) -> Vec<Leftover> {
     let me = std::process::id() as i32;
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
     let mut found = Vec::new();
-    for entry in dir.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-        else {
-            continue;
-        };
+    for (pid, stat) in processes() {
         if pid == me || except.contains(&pid) {
             continue;
         }
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
         if let Some((name, state, ppid, pgrp)) = parse_stat(&stat)
             && state != 'Z'
             && (pgrp == pgid || ppid == me)

@@ -92,21 +92,7 @@ fn split_formats(values: &[String]) -> Result<(Option<OutputKind>, Option<&str>)
 pub fn run(a: DecodeArgs) -> Result<i32> {
     let protocol = protocol_arg(a.protocol.as_deref())?;
     let (format_output, format_input) = split_formats(&a.format)?;
-    let input_format = match (a.input_format.as_deref(), format_input) {
-        (Some(x), Some(y)) if x != y => {
-            bail!("--input-format {x} and --format {y} name two input formats")
-        }
-        (x, Some(y)) => {
-            if x.is_none() {
-                crate::eprintln_safe!(
-                    "kibitzer: --format {y} for the input is the earlier spelling of \
-                     --input-format {y}"
-                );
-            }
-            x.or(Some(y))
-        }
-        (x, None) => x,
-    };
+    let input_format = crate::input::input_format(a.input_format.as_deref(), format_input)?;
     // `--output json|text` selected the output before `-o FILE` named a file.
     let (output_kind, output_file) = match a.output.as_deref() {
         Some(v) => match OutputKind::from_str(v, true) {
