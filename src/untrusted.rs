@@ -52,10 +52,29 @@ fn push_escape(out: &mut String, c: char) {
     };
 }
 
+/// Whether every byte of `b` is printable ASCII, or a line feed when `newlines`; eight bytes
+/// at a time (this runs over every line `decode` and `dump` print).
+fn printable_ascii(b: &[u8], newlines: bool) -> bool {
+    use crate::swar::{HIGH, ONES, below};
+    let ok = |c: u8| (0x20..0x7f).contains(&c) || (newlines && c == b'\n');
+    let mut chunks = b.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // A control byte (below 0x20), or DEL and above (0x7f + 1 reaches the high bit).
+        let flagged = below(x, 0x20) | ((x.wrapping_add(ONES) | x) & HIGH);
+        if flagged != 0 && !chunk.iter().all(|&c| ok(c)) {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&c| ok(c))
+}
+
 /// Whether `s` can be shown as it is. ASCII printable text (nearly every protocol line) is
 /// decided from its bytes alone.
 fn is_clean(s: &str) -> bool {
-    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+    if printable_ascii(s.as_bytes(), false) {
         return true;
     }
     !s.chars().any(needs_escape)
@@ -137,10 +156,7 @@ pub fn guard_painted(report: &str) -> Cow<'_, str> {
 }
 
 fn guard_with(report: &str, painted: bool) -> Cow<'_, str> {
-    let clean = report
-        .bytes()
-        .all(|b| (0x20..0x7f).contains(&b) || b == b'\n' || b == 0x1b);
-    if clean && !report.contains('\x1b') {
+    if printable_ascii(report.as_bytes(), true) {
         return Cow::Borrowed(report);
     }
     let mut out = String::with_capacity(report.len() + 16);
@@ -222,6 +238,22 @@ mod tests {
     fn clean_text_is_borrowed_and_unicode_kept() {
         assert!(matches!(escape("bestmove e2e4"), Cow::Borrowed(_)));
         assert!(matches!(escape("Stockfish 15.1 — ♞ é"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_word_at_a_time_check_agrees_with_a_byte_at_a_time_one() {
+        for b in 0u8..=255 {
+            for at in 0..9 {
+                let mut text = vec![b'a'; 9];
+                text[at] = b;
+                let bytewise = text.iter().all(|&c| (0x20..0x7f).contains(&c));
+                assert_eq!(printable_ascii(&text, false), bytewise, "{b:#x} at {at}");
+                let with_lf = text
+                    .iter()
+                    .all(|&c| (0x20..0x7f).contains(&c) || c == b'\n');
+                assert_eq!(printable_ascii(&text, true), with_lf, "{b:#x} at {at}");
+            }
+        }
     }
 
     #[test]
