@@ -85,6 +85,11 @@ pub(crate) struct Tracker {
     burst: (u64, u64),
     /// The GUI's `quit` withdrew requests the engine still owed.
     owed_at_quit: bool,
+    /// Those requests, as they stood: a deadlocked engine that then had to be killed after
+    /// `quit` still gets its hang verdict naming them.
+    withdrawn_at_quit: Vec<(Obligation, Pending)>,
+    /// The proxy had to kill the engine after the GUI's `quit`.
+    killed_after_quit: bool,
     pub uci: UciRules,
     pub cecp: CecpRules,
     pub nboard: NboardRules,
@@ -121,6 +126,8 @@ impl Tracker {
             flood_window: (0, 0),
             burst: (u64::MAX, 0),
             owed_at_quit: false,
+            withdrawn_at_quit: Vec::new(),
+            killed_after_quit: false,
             uci: UciRules::default(),
             cecp: CecpRules::default(),
             nboard: NboardRules::default(),
@@ -310,12 +317,15 @@ impl Judge {
                 );
             }
             if o.cancelled {
+                let by_quit = ev.src == Source::Gui && ev.text.trim() == "quit";
+                let mut pending = pending;
                 // Withdrawn (`quit`, `force`): a deadline that passed before is still late.
-                if let Some(p) = pending
+                if let Some(p) = pending.as_mut()
                     && !p.timed_out
-                    && let Some((rule, allowed, why)) = deadline(tr, profile, o, &p)
+                    && let Some((rule, allowed, why)) = deadline(tr, profile, o, p)
                     && place.t.saturating_sub(o.opened.t) > allowed
                 {
+                    p.timed_out = true;
                     out.add_at(
                         rule,
                         p.place,
@@ -328,6 +338,9 @@ impl Judge {
                             ev.text.trim()
                         ),
                     );
+                }
+                if by_quit && let Some(p) = pending {
+                    tr.withdrawn_at_quit.push((o.clone(), p));
                 }
                 continue;
             }
@@ -573,7 +586,27 @@ impl Judge {
             }
             block_burst(tr, &mut out);
             tr.session_end(dec.session(i), &mut out);
-            if let Some(v) = hang::diagnose(tr, &open, &self.profile, now) {
+            // A deadlock the GUI gave up on with `quit`, and the engine had to be killed: what
+            // it owed then is the verdict, not "owes nothing".
+            let mut open = open;
+            let mut owed_at_quit = String::new();
+            if open.is_empty() && tr.killed_after_quit && !tr.withdrawn_at_quit.is_empty() {
+                for (o, p) in std::mem::take(&mut tr.withdrawn_at_quit) {
+                    if !owed_at_quit.is_empty() {
+                        owed_at_quit.push_str(", ");
+                    }
+                    owed_at_quit.push_str(&format!("{} for `{}`", o.owed, p.text));
+                    tr.pending.insert(o.opened.seq, p);
+                    open.push(o);
+                }
+            }
+            if let Some(mut v) = hang::diagnose(tr, &open, &self.profile, now) {
+                if !owed_at_quit.is_empty() {
+                    v.summary.push_str(&format!(
+                        "; owed when the GUI sent `quit`: {owed_at_quit}; the engine then had to \
+                         be killed"
+                    ));
+                }
                 if v.is_timeout {
                     out.side = Some(v.at_fault);
                     out.add_at(
@@ -989,6 +1022,7 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
         }
         Some(ProxyKind::Killed) => {
             if tr.quit.is_some() {
+                tr.killed_after_quit = true;
                 quit_rule(tr, out, "it had to be killed after `quit`");
             } else if tr.gui_eof.is_some() && tr.first(RuleId::XOrphanProcess) {
                 out.side = Some(Party::Gui);

@@ -78,3 +78,67 @@ fn an_engine_that_dies_owing_a_move_without_a_child_is_named_too() {
     assert!(text.contains("error[X-ENGINE-EXIT]"), "{text}");
     assert_eq!(code, Some(1), "{text}");
 }
+
+/// A UCI session whose engine deadlocks (no bestmove after `stop`, no readyok), then the GUI's
+/// `quit`: `killed` says whether the engine had to be killed after it.
+fn deadlock_then_quit(killed: bool) -> String {
+    let mut lines = vec![
+        r#"{"kibitzer":"recording","version":1,"tool":"t","started":"2026-11-25T00:00:00Z","argv":["e"],"protocol":"uci"}"#.to_owned(),
+        r#"{"seq":1,"t":1000,"src":"proxy","text":"e","kind":"spawned","pid":5}"#.to_owned(),
+    ];
+    let traffic = [
+        (2000u64, "gui", "uci"),
+        (3000, "engine", "id name E"),
+        (3001, "engine", "id author A"),
+        (4000, "engine", "uciok"),
+        (4500, "gui", "isready"),
+        (4600, "engine", "readyok"),
+        (5000, "gui", "position startpos"),
+        (6000, "gui", "go infinite"),
+        (7000, "engine", "info depth 1 score cp 10 pv e2e4"),
+        (3_000_000_000, "gui", "stop"),
+        (6_000_000_000, "gui", "isready"),
+        (9_000_000_000, "gui", "quit"),
+    ];
+    for (i, (t, src, text)) in traffic.iter().enumerate() {
+        lines.push(format!(
+            r#"{{"seq":{},"t":{t},"src":"{src}","text":"{text}"}}"#,
+            i + 2
+        ));
+    }
+    let n = traffic.len() as u64 + 2;
+    if killed {
+        lines.push(format!(r#"{{"seq":{n},"t":14000000000,"src":"proxy","text":"engine still running 5.0 s after quit; sent SIGTERM","kind":"killed","signal":"SIGTERM"}}"#));
+        lines.push(format!(r#"{{"seq":{},"t":14000000100,"src":"proxy","text":"engine killed by SIGTERM (15)","kind":"engine_exit","signal":"SIGTERM"}}"#, n + 1));
+    } else {
+        lines.push(format!(r#"{{"seq":{n},"t":9000100000,"src":"proxy","text":"engine exited with code 0","kind":"engine_exit","code":0}}"#));
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn quit_does_not_wipe_what_a_deadlocked_engine_owed() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = |text: &str| {
+        let path = dir.path().join("deadlock.jsonl");
+        std::fs::write(&path, text).unwrap();
+        let out = kibitzer()
+            .args(["check", "--color", "never"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = check(&deadlock_then_quit(true));
+    assert!(text.contains("hang["), "{text}");
+    assert!(
+        text.contains(
+            "owed when the GUI sent `quit`: bestmove for `go infinite`, bestmove for `stop`, \
+             readyok for `isready`"
+        ),
+        "{text}"
+    );
+    // Near miss: the engine exits on `quit` at once; what `quit` withdrew is no hang.
+    let text = check(&deadlock_then_quit(false));
+    assert!(!text.contains("hang["), "{text}");
+}
