@@ -206,6 +206,37 @@ fn gui_stall(
     engine_ago: Option<u64>,
     last_line: Option<String>,
 ) -> Option<HangVerdict> {
+    // Killed while the GUI still talked to it (not after the GUI's EOF or `quit`, when the
+    // proxy stops it): owing nothing is no excuse for silence about how the session ended.
+    if let (Some((t, why)), Some(sig)) = (&tr.exit, &tr.exit_signal)
+        && tr.gui_eof.is_none_or(|g| g > *t)
+        && tr.quit.is_none()
+    {
+        return Some(HangVerdict {
+            session: tr.label.clone(),
+            class: HangClass::Disconnect,
+            label: "DISCONNECT",
+            owed: None,
+            request: None,
+            request_line: None,
+            waiting_ns: None,
+            last_engine_output_ago_ns: engine_ago,
+            last_engine_line: last_line.clone(),
+            exit: Some(why.clone()),
+            summary: format!(
+                "the engine owed nothing, but it was ended by {sig} while the GUI was still \
+                 using it: {why}; {}",
+                match (&last_line, engine_ago) {
+                    (Some(l), Some(ago)) => format!("last engine output {} ago ({l})", secs(ago)),
+                    _ => "the engine never wrote anything".to_owned(),
+                }
+            ),
+            is_timeout: false,
+            no_watchdog: false,
+            at_fault: Party::Engine,
+            request_place: None,
+        });
+    }
     if tr.exit.is_some() || tr.engine_eof.is_some() || tr.gui_eof.is_some() || tr.quit.is_some() {
         return None;
     }

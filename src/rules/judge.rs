@@ -90,6 +90,8 @@ pub(crate) struct Tracker {
     withdrawn_at_quit: Vec<(Obligation, Pending)>,
     /// The proxy had to kill the engine after the GUI's `quit`.
     killed_after_quit: bool,
+    /// The signal the engine's process ended by, when it did.
+    pub exit_signal: Option<String>,
     pub uci: UciRules,
     pub cecp: CecpRules,
     pub nboard: NboardRules,
@@ -128,6 +130,7 @@ impl Tracker {
             owed_at_quit: false,
             withdrawn_at_quit: Vec::new(),
             killed_after_quit: false,
+            exit_signal: None,
             uci: UciRules::default(),
             cecp: CecpRules::default(),
             nboard: NboardRules::default(),
@@ -982,6 +985,7 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
             }
             if ev.kind == Some(ProxyKind::EngineExit) {
                 tr.exit = Some((ev.t, ev.text.clone()));
+                tr.exit_signal = ev.signal.clone();
             }
         }
         Some(ProxyKind::EngineEof) => tr.engine_eof = Some(ev.t),
@@ -1034,6 +1038,7 @@ fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_
         }
         Some(ProxyKind::EngineExit) => {
             tr.exit = Some((ev.t, ev.text.clone()));
+            tr.exit_signal = ev.signal.clone();
             if let (Some(q), Some(limit)) = (tr.quit, profile.quit)
                 && ev.t.saturating_sub(q.t) > u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX)
             {

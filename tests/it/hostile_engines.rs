@@ -142,3 +142,52 @@ fn quit_does_not_wipe_what_a_deadlocked_engine_owed() {
     let text = check(&deadlock_then_quit(false));
     assert!(!text.contains("hang["), "{text}");
 }
+
+#[test]
+fn an_engine_killed_while_owing_nothing_gets_a_disconnect_verdict() {
+    use crate::common::{Lines, engine, read_recording};
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("killed.jsonl");
+    let sf = engine("stockfish");
+    let mut proxy = spawn_proxy(&rec, &[sf.to_str().unwrap()]);
+    let mut stdin = proxy.stdin.take().unwrap();
+    let lines = Lines::new(proxy.stdout.take().unwrap());
+    stdin.write_all(b"uci\nisready\n").unwrap();
+    stdin.flush().unwrap();
+    lines.until("readyok", Duration::from_secs(60), |l| l == "readyok");
+    // Idle, owing nothing: killed from outside (the OOM killer, a user), the GUI still there.
+    let pid = read_recording(&rec)
+        .events
+        .iter()
+        .find_map(|e| e.pid)
+        .expect("the spawned event names the engine's pid");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid as i32),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    let status = proxy.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 9));
+    drop(stdin);
+    let out = kibitzer()
+        .args(["check", "--color", "never"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "hang[disconnect] DISCONNECT: the engine owed nothing, but it was ended by SIGKILL"
+        ),
+        "{text}"
+    );
+    // Near miss: the same engine leaving on `quit` is no disconnect.
+    let rec = dir.path().join("quit.jsonl");
+    let mut proxy = spawn_proxy(&rec, &[sf.to_str().unwrap()]);
+    let mut stdin = proxy.stdin.take().unwrap();
+    stdin.write_all(b"uci\nisready\nquit\n").unwrap();
+    drop(stdin);
+    proxy.wait().unwrap();
+    let out = kibitzer().arg("check").arg(&rec).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("hang["));
+}
