@@ -136,6 +136,20 @@ fn join_split_writes<'a>(payload: &'a [u8], send: bool, slot: &[u8]) -> std::bor
     }
 }
 
+/// Lines xboard writes of its own accord. `New game (1): A-B (w)` reads as the GUI word
+/// `new`, and glued onto the send before it made an unknown command of the tool's own event.
+const XBOARD_OWN: [&[u8]; 9] = [
+    b"New game",
+    b"GameEnds(",
+    b"StartChildProcess",
+    b"Unload ",
+    b"Reset(",
+    b"recognized ",
+    b"shuffleOpenings",
+    b"Version:",
+    b"Fatal Error",
+];
+
 impl Parser for Xboard {
     fn line(&mut self, line: &[u8], b: &mut Builder) {
         if let Some((ns, send, slot, payload)) = split_prefix(line) {
@@ -157,6 +171,7 @@ impl Parser for Xboard {
         }
         if let Some(sid) = self.open_send
             && is_gui_command(line)
+            && !XBOARD_OWN.iter().any(|p| line.starts_with(p))
         {
             let t = b.t(None);
             b.traffic(sid, Source::Gui, t, line);
@@ -188,6 +203,26 @@ mod tests {
         assert_eq!((slot, p), (&b"pairing"[..], &b"results"[..]));
         assert_eq!(split_prefix(b"2673 <first :").unwrap().3, b"");
         assert!(split_prefix(b"452 >SF-Debug2(1): uci").is_none());
+    }
+
+    #[test]
+    fn xboards_own_new_game_line_is_no_continuation_of_a_send() {
+        let log = b"1 >first : xboard\n2 >first : protover 2\n3 <first : feature done=1\n\
+                    4 >first : new\nNew game (1): Fairy-Max 5.0b-Stockfish 15.1 (w)\n\
+                    4 >first : random\nrandom\n5 >first : go\n";
+        let imp = crate::import::import(log, Some(crate::import::LogFormat::XboardDebug)).unwrap();
+        let events: Vec<_> = imp.sessions.iter().flat_map(|s| &s.events).collect();
+        let started = events
+            .iter()
+            .find(|e| e.text.starts_with("New game"))
+            .expect("the line is kept");
+        assert_eq!(started.kind, Some(ProxyKind::GameStarted));
+        // Near miss: a bare `random` after a send is still that send's continuation.
+        let randoms = events
+            .iter()
+            .filter(|e| e.text == "random" && e.src == Source::Gui)
+            .count();
+        assert_eq!(randoms, 2);
     }
 
     #[test]
