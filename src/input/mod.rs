@@ -532,9 +532,20 @@ fn read_recording_into<R: std::io::BufRead>(
     f: &mut impl FnMut(Item<'_>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let mut ev = Event::line(0, 0, Source::Proxy, String::new());
+    let mut latest = 0u64;
     while let Some(item) = reader.read_into(&mut ev) {
         let r = match item {
-            Ok(()) => f(Item::Event(&ev, Some(reader.line()))),
+            Ok(()) => {
+                // The proxy's clock only moves on: an edited or spliced recording may not.
+                if ev.t < latest {
+                    outcome.backwards += 1;
+                    outcome
+                        .first_backwards
+                        .get_or_insert((reader.line(), latest, ev.t));
+                }
+                latest = latest.max(ev.t);
+                f(Item::Event(&ev, Some(reader.line())))
+            }
             Err(issue) => {
                 let s = Skipped::from_issue(&issue);
                 let r = f(Item::Skipped(&s));
@@ -556,6 +567,10 @@ pub struct ReadOutcome {
     pub unclassified: Vec<import::Unclassified>,
     /// A log's start date once read through ([`import::EventStream::started`]).
     pub log_started: Option<String>,
+    /// Recording lines whose time `t` is earlier than a line before them, and the first:
+    /// (line, the latest time before, its time), in ns.
+    pub backwards: u64,
+    pub first_backwards: Option<(u64, u64, u64)>,
 }
 
 impl ReadOutcome {
@@ -703,6 +718,19 @@ impl Input {
                 stopped
             }
         };
+        if let Some((line, before, t)) = outcome.first_backwards {
+            crate::eprintln_safe!(
+                "{}:{line}: time goes backwards here (t {:.6} s after {:.6} s{}): latencies \
+                 measured across it read as 0",
+                self.shown(),
+                t as f64 / 1e9,
+                before as f64 / 1e9,
+                match outcome.backwards {
+                    1 => String::new(),
+                    n => format!("; {n} such lines in all"),
+                }
+            );
+        }
         Ok((outcome, stopped))
     }
 }

@@ -655,3 +655,36 @@ fn dump_streams_a_recording_from_standard_input_without_a_copy() {
     );
     assert!(spool_files(tmp.path()).is_empty());
 }
+
+#[test]
+fn a_recording_whose_time_goes_backwards_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("spliced.jsonl");
+    std::fs::write(
+        &path,
+        concat!(
+            r#"{"kibitzer":"recording","version":1,"tool":"t","started":"2026-11-25T00:00:00Z"}"#,
+            "\n",
+            r#"{"seq":1,"t":5000000000,"src":"gui","text":"uci"}"#,
+            "\n",
+            r#"{"seq":2,"t":1000000000,"src":"engine","text":"uciok"}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    for cmd in ["check", "decode", "dump"] {
+        let out = kibitzer().arg(cmd).arg(&path).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(":3: time goes backwards here (t 1.000000 s after 5.000000 s)"),
+            "{cmd}: {err}"
+        );
+    }
+    // Near miss: a shipped recording, whose clock only moves on, says nothing of the kind.
+    let out = kibitzer()
+        .arg("check")
+        .arg(repo("recordings/stockfish-uci-game.jsonl"))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("backwards"));
+}
