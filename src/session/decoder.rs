@@ -80,6 +80,8 @@ pub(crate) struct State {
     first_open: usize,
     /// Open obligations owing a CECP move: asked on every line, so counted, not searched.
     open_moves: usize,
+    /// Open `stop`s owing their bestmove: asked at every `go`, counted likewise.
+    pub(crate) open_stops: usize,
     /// UCI: incremental `position` replay.
     pub(crate) cache: PositionCache,
     /// The chess board at the end of the current game (UCI: after `position` and the engine's
@@ -170,6 +172,7 @@ impl State {
             retain_searches: retain,
             first_open: 0,
             open_moves: 0,
+            open_stops: 0,
             cache: PositionCache::new(),
             board: None,
             board_id: 0,
@@ -278,9 +281,11 @@ impl State {
     }
 
     pub(crate) fn open(&mut self, request: impl Into<String>, owed: Owed, at: At) {
+        let request = request.into();
         self.open_moves += usize::from(owed == Owed::Move);
+        self.open_stops += usize::from(is_stop(&owed, &request));
         self.s.obligations.push(Obligation {
-            request: request.into(),
+            request,
             owed,
             opened: at,
             closed: None,
@@ -298,6 +303,7 @@ impl State {
     ) -> usize {
         let mut n = 0;
         let mut moves_closed = 0;
+        let mut stops_closed = 0;
         let mut closed = std::mem::take(&mut self.closed_now);
         for o in self.pending_obligations() {
             if o.closed.is_none() && pred(o) {
@@ -305,6 +311,7 @@ impl State {
                 closed.push(o.clone());
                 n += 1;
                 moves_closed += usize::from(o.owed == Owed::Move);
+                stops_closed += usize::from(is_stop(&o.owed, &o.request));
                 if first_only {
                     break;
                 }
@@ -312,6 +319,7 @@ impl State {
         }
         self.closed_now = closed;
         self.open_moves -= moves_closed;
+        self.open_stops -= stops_closed;
         if n > 0 {
             self.settle_obligations();
         }
@@ -341,17 +349,20 @@ impl State {
     /// Withdraws open obligations (CECP `force` cancels the engine's move).
     pub(crate) fn cancel(&mut self, at: At, pred: impl Fn(&Obligation) -> bool) {
         let mut moves_closed = 0;
+        let mut stops_closed = 0;
         let mut closed = std::mem::take(&mut self.closed_now);
         for o in self.pending_obligations() {
             if o.closed.is_none() && pred(o) {
                 o.closed = Some(at);
                 o.cancelled = true;
                 moves_closed += usize::from(o.owed == Owed::Move);
+                stops_closed += usize::from(is_stop(&o.owed, &o.request));
                 closed.push(o.clone());
             }
         }
         self.closed_now = closed;
         self.open_moves -= moves_closed;
+        self.open_stops -= stops_closed;
         self.settle_obligations();
     }
 
@@ -538,6 +549,11 @@ impl State {
             _ => {}
         }
     }
+}
+
+/// A UCI `stop` owing its bestmove.
+fn is_stop(owed: &Owed, request: &str) -> bool {
+    *owed == Owed::BestMove && request.starts_with("stop")
 }
 
 /// CECP's ping fence: after `new`, `force` or another reset, the GUI pings; engine moves that

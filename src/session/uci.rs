@@ -376,8 +376,7 @@ impl State {
         // PolyGlot (and xboard's UCI adapters) answer a ponder miss with `stop`, `position`,
         // `go` without waiting for the stopped search's bestmove: the GUI has ended that
         // search and discards its stale bestmove. Only a `go` with no `stop` is the fault.
-        let stopped =
-            busy && self.has_open(|o| o.owed == Owed::BestMove && o.request.starts_with("stop"));
+        let stopped = busy && self.open_stops > 0;
         if busy && !stopped {
             self.finding(
                 RuleId::UciGoWhileSearching,
