@@ -32,7 +32,7 @@ pub struct DecodeArgs {
     /// Earlier spelling of `--format json|text`
     #[arg(short = 'O', value_enum, hide = true)]
     output_kind: Option<OutputKind>,
-    /// Shorthand for `--output json` / `--format json`
+    /// Shorthand for `--format json`
     #[arg(long)]
     json: bool,
     /// Print only the summary

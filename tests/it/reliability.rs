@@ -688,3 +688,45 @@ fn a_recording_whose_time_goes_backwards_says_so() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("backwards"));
 }
+
+#[test]
+fn a_position_broken_by_an_illegal_move_and_then_corrected_is_no_game_of_its_own() {
+    // A GUI's `position` with an illegal move, then the corrected `position` from the same
+    // start: one game (the corrected one), not a made-up prefix game before it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("corrected.jsonl");
+    let lines = [
+        r#"{"kibitzer":"recording","version":1,"tool":"t","started":"2026-11-25T00:00:00Z","protocol":"uci"}"#,
+        r#"{"seq":1,"t":1000,"src":"gui","text":"uci"}"#,
+        r#"{"seq":2,"t":2000,"src":"engine","text":"uciok"}"#,
+        r#"{"seq":3,"t":3000,"src":"gui","text":"position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 f8c5 a1a8"}"#,
+        r#"{"seq":4,"t":4000,"src":"gui","text":"go depth 1"}"#,
+        r#"{"seq":5,"t":5000,"src":"engine","text":"bestmove d7d6"}"#,
+        r#"{"seq":6,"t":6000,"src":"gui","text":"position startpos moves e2e4 e7e5 g1f3"}"#,
+        r#"{"seq":7,"t":7000,"src":"gui","text":"go depth 1"}"#,
+        r#"{"seq":8,"t":8000,"src":"engine","text":"bestmove b8c6"}"#,
+        r#"{"seq":9,"t":9000,"src":"gui","text":"position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4"}"#,
+        r#"{"seq":10,"t":10000,"src":"gui","text":"go depth 1"}"#,
+        r#"{"seq":11,"t":11000,"src":"engine","text":"bestmove g8f6"}"#,
+    ];
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let out = kibitzer()
+        .args(["export", "--pgn"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let pgn = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(pgn.matches("[Event ").count(), 1, "{pgn}");
+    assert!(pgn.contains("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 *"), "{pgn}");
+    assert_eq!(out.status.code(), Some(0), "{pgn}");
+    // Near miss: without the correction, the broken game is exported up to the illegal move,
+    // said in a comment, exit 1 (as export_stops_a_game_at_a_move_it_cannot_follow_and_fails).
+    std::fs::write(&path, lines[..6].join("\n") + "\n").unwrap();
+    let out = kibitzer()
+        .args(["export", "--pgn"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("a1a8"));
+}
