@@ -1,7 +1,7 @@
 //! Sends a [`Script`] to a [`Driver`] at the chosen pace, with a watchdog on every wait.
 
 use super::driver::{Driver, Ended, Waited};
-use super::script::Script;
+use super::script::{Script, Wait};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -79,9 +79,17 @@ pub fn run(
     'steps: for (i, step) in script.steps.iter().enumerate() {
         let closing = step.send.is_none();
         // Answers are awaited in every pace before the input is closed: a fast or timed
-        // replay still lets the engine finish what the original engine finished.
-        if pace == Pace::Sync || closing {
-            for w in &step.waits {
+        // replay still lets the engine finish what the original engine finished. `quit` is
+        // such an end too (it withdraws whatever is still owed): before it, a fast or timed
+        // replay awaits every answer the original had by then, not only the last line's.
+        let quitting = step.text.trim() == "quit";
+        let waits: Vec<&Wait> = if pace != Pace::Sync && quitting {
+            script.steps[..=i].iter().flat_map(|s| &s.waits).collect()
+        } else {
+            step.waits.iter().collect()
+        };
+        if pace == Pace::Sync || closing || quitting {
+            for w in waits {
                 let Some(seq) = sent[w.step] else { continue };
                 let allowed =
                     Duration::from_nanos(w.latency.saturating_mul(10)).max(limits.watchdog_floor);

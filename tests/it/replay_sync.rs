@@ -224,6 +224,14 @@ fn fast_and_recorded_paces_send_every_line_in_order() {
             r.report["replay"]["lines_sent"],
             r.report["replay"]["lines_total"]
         );
+        // Every answer the new recording holds counts: `quit`, sent at once in a fast replay,
+        // waits for them instead of withdrawing them unread ("did not answer `uci`").
+        let differences = r.report["differences"].to_string();
+        assert!(
+            !differences.contains("the replayed engine did not"),
+            "{pace:?}: {}",
+            r.describe()
+        );
     }
 }
 
