@@ -4,7 +4,7 @@
 //! it):
 //!
 //! - `untrusted` (the one output-safety rule: what engines and logs say is shown escaped),
-//!   `catalogue` (the `RuleId` enum and every rule's row: side, severity, spec sentence);
+//!   `rules::catalogue` (the `RuleId` enum, born in `rules/` and below every other layer and every rule's row: side, severity, spec sentence);
 //! - `recording` (events and the JSONL format), `game` (boards: chess, Othello, GGF);
 //! - `protocol` (a line to a typed message; no findings of its own but syntax);
 //! - `session` (the decoder: messages to the session model, obligations, searches, boards,
@@ -24,7 +24,6 @@
 #![deny(unsafe_code)]
 
 pub mod capture;
-pub mod catalogue;
 pub mod cli;
 pub mod export;
 pub mod game;

@@ -78,8 +78,8 @@ impl Filter {
     fn keeps(&self, f: &Finding) -> bool {
         // Replay's diagnostics say what a replay would need; they are no protocol fault and
         // show only when asked for by id.
-        let replay_only =
-            (f.rule.family() == crate::catalogue::Family::Replay) && !self.only.contains(&f.rule);
+        let replay_only = (f.rule.family() == crate::rules::catalogue::Family::Replay)
+            && !self.only.contains(&f.rule);
         f.severity >= self.min
             && (self.only.is_empty() || self.only.contains(&f.rule))
             && !self.ignore.contains(&f.rule)

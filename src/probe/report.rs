@@ -165,7 +165,7 @@ impl ProbeReport {
     /// disagreement is a `C2W-` finding, or an error a profile's form provoked (a move the
     /// engine could not follow after a position set up as the profile says).
     pub fn profile_agreement(&self) -> String {
-        let mut rules: Vec<(crate::catalogue::RuleId, usize)> = Vec::new();
+        let mut rules: Vec<(crate::rules::catalogue::RuleId, usize)> = Vec::new();
         let all = self
             .steps
             .iter()
@@ -174,7 +174,7 @@ impl ProbeReport {
         let disagrees = |f: &&Finding| {
             f.severity == Severity::Error
                 || (f.severity == Severity::Warning
-                    && (f.rule.family() == crate::catalogue::Family::C2w))
+                    && (f.rule.family() == crate::rules::catalogue::Family::C2w))
         };
         for f in all.filter(disagrees) {
             match rules.iter_mut().find(|(r, _)| *r == f.rule) {
@@ -273,7 +273,7 @@ impl ProbeReport {
             if st.status == Status::NotRun {
                 last_reason = st.reason.as_ref();
             }
-            let mut shown: Vec<(crate::catalogue::RuleId, usize)> = Vec::new();
+            let mut shown: Vec<(crate::rules::catalogue::RuleId, usize)> = Vec::new();
             for f in &st.findings {
                 // Chatter repeats (every unknown line): the first few of a rule, then a count.
                 let n = match shown.iter_mut().find(|(r, _)| *r == f.rule) {

@@ -11,11 +11,11 @@
 use super::cecp::{self, ClockFamily, PositionSetup, SetUp, Style};
 use super::run::{Run, Step, StepRun, Timeouts, ms};
 use super::{ProbeError, verdict};
-use crate::catalogue::RuleId;
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::protocol::Protocol;
 use crate::protocol::c2w::Command;
 use crate::replay::driver::Driver;
+use crate::rules::catalogue::RuleId;
 use crate::rules::{Finding, Severity};
 use crate::session::Decoder;
 use crate::session::{Handshake, Owed};

@@ -91,7 +91,7 @@ pub fn judge(
     for f in a
         .findings
         .into_iter()
-        .filter(|f| !(f.rule.family() == crate::catalogue::Family::Replay))
+        .filter(|f| !(f.rule.family() == crate::rules::catalogue::Family::Replay))
     {
         match step_of(f.line).and_then(|i| steps.get_mut(i)) {
             Some(st) => st.findings.push(f),

@@ -6,7 +6,7 @@ use super::cecp::{Idiom, Msg, TellKind, looks_like_move};
 use super::cecp_gui::result_and_comment;
 use super::tokens::Tokens;
 use super::{Diagnostic, diag, diag_rule, under_rule};
-use crate::catalogue::RuleId;
+use crate::rules::catalogue::RuleId;
 
 /// One `NAME=VALUE` of a `feature` line.
 #[derive(Debug, Clone, PartialEq, Eq)]

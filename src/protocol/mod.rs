@@ -84,7 +84,7 @@ pub enum Dir {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     /// The catalogue rule it breaks, when more specific than the protocol's `*-SYNTAX`.
-    pub rule: Option<crate::catalogue::RuleId>,
+    pub rule: Option<crate::rules::catalogue::RuleId>,
     pub message: String,
 }
 
@@ -120,7 +120,7 @@ pub(crate) fn diag(out: &mut Vec<Diagnostic>, message: impl Into<String>) {
 /// Adds a diagnostic of a specific catalogue rule.
 pub(crate) fn diag_rule(
     out: &mut Vec<Diagnostic>,
-    rule: crate::catalogue::RuleId,
+    rule: crate::rules::catalogue::RuleId,
     message: impl Into<String>,
 ) {
     out.push(Diagnostic {
@@ -133,7 +133,7 @@ pub(crate) fn diag_rule(
 /// the catalogue, e.g. the feature syntax).
 pub(crate) fn under_rule<T>(
     d: &mut Vec<Diagnostic>,
-    rule: crate::catalogue::RuleId,
+    rule: crate::rules::catalogue::RuleId,
     parse: impl FnOnce(&mut Vec<Diagnostic>) -> T,
 ) -> T {
     let from = d.len();

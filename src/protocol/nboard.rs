@@ -8,7 +8,7 @@ use std::fmt;
 
 use super::tokens::Tokens;
 use super::{Diagnostic, Dir, diag, diag_rule, under_rule, word_text};
-use crate::catalogue::RuleId;
+use crate::rules::catalogue::RuleId;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {

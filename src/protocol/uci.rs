@@ -11,7 +11,7 @@ use super::{Diagnostic, Dir, diag, under_rule, word_text};
 
 pub(crate) use super::uci_info::InfoSpare;
 pub use super::uci_info::{Bound, CurrLine, Extra, Info, Score, ScoreValue};
-use crate::catalogue::RuleId;
+use crate::rules::catalogue::RuleId;
 
 /// A UCI message.
 #[derive(Debug, Clone, PartialEq)]

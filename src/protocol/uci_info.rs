@@ -6,7 +6,7 @@ use std::fmt;
 use super::tokens::{Moves, Tokens};
 use super::uci::number;
 use super::{Diagnostic, diag};
-use crate::catalogue::RuleId;
+use crate::rules::catalogue::RuleId;
 
 mod fast;
 

@@ -193,9 +193,9 @@ fn obligations(
 }
 
 /// Rules whose findings depend on timing, not on what the engine says.
-fn timing_rule(rule: crate::catalogue::RuleId) -> bool {
+fn timing_rule(rule: crate::rules::catalogue::RuleId) -> bool {
     let id = rule.as_str();
-    rule.family() == crate::catalogue::Family::Replay
+    rule.family() == crate::rules::catalogue::Family::Replay
         || [
             "TIMEOUT", "LATE", "DELAY", "FLOOD", "LATENCY", "HANG", "CLOCK",
         ]
@@ -205,17 +205,18 @@ fn timing_rule(rule: crate::catalogue::RuleId) -> bool {
 
 /// Engine-side errors and warnings one engine drew and the other did not.
 fn findings(o: &Analysis, r: &Analysis, map: &LineMap, out: &mut Vec<Difference>) {
-    let relevant = |a: &Analysis| -> Vec<(crate::catalogue::RuleId, Option<u64>, u64, String)> {
-        a.findings
-            .iter()
-            .filter(|f| {
-                f.side == Side::Engine
-                    && matches!(f.severity, Severity::Error | Severity::Warning)
-                    && !timing_rule(f.rule)
-            })
-            .map(|f| (f.rule, f.line, f.seq, f.message.clone()))
-            .collect()
-    };
+    let relevant =
+        |a: &Analysis| -> Vec<(crate::rules::catalogue::RuleId, Option<u64>, u64, String)> {
+            a.findings
+                .iter()
+                .filter(|f| {
+                    f.side == Side::Engine
+                        && matches!(f.severity, Severity::Error | Severity::Warning)
+                        && !timing_rule(f.rule)
+                })
+                .map(|f| (f.rule, f.line, f.seq, f.message.clone()))
+                .collect()
+        };
     let (of, rf) = (relevant(o), relevant(r));
     for (rule, line, _, msg) in &of {
         if !rf.iter().any(|(x, ..)| x == rule) {

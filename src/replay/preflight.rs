@@ -3,7 +3,7 @@
 
 use super::analysis::Analysis;
 use super::report::Warning;
-use crate::catalogue::RuleId;
+use crate::rules::catalogue::RuleId;
 use crate::session::Session;
 
 /// Warnings about the original alone, known before anything runs.

@@ -105,7 +105,7 @@ pub struct Rewrite {
 pub struct Warning {
     /// A rule of the catalogue (`REPLAY-OPTION-DRIFT`, `REPLAY-BINARY-CHANGED`,
     /// `REPLAY-NONDETERMINISTIC-SETUP`).
-    pub rule: crate::catalogue::RuleId,
+    pub rule: crate::rules::catalogue::RuleId,
     pub message: String,
 }
 

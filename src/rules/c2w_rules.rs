@@ -8,9 +8,9 @@
 //! command" for it.
 
 use super::judge::Out;
-use crate::catalogue::RuleId;
 use crate::protocol::c2w::{EngineProfile, HashCmdType, InitPosition};
 use crate::protocol::cecp::Msg as M;
+use crate::rules::catalogue::RuleId;
 
 /// What the rules keep per session.
 #[derive(Debug, Default)]

@@ -1,6 +1,6 @@
 //! What the rules stage reports: a finding, located in the input.
 
-use crate::catalogue::{RuleId, Severity, Side};
+use crate::rules::catalogue::{RuleId, Severity, Side};
 use serde::Serialize;
 
 /// A rule of the catalogue broken at one place of the input.
@@ -40,7 +40,7 @@ impl Finding {
         session: Option<&str>,
         message: impl Into<String>,
     ) -> Finding {
-        let (severity, side) = crate::catalogue::weigh(id, side);
+        let (severity, side) = crate::rules::catalogue::weigh(id, side);
         Finding {
             rule: id,
             severity,

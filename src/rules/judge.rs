@@ -12,11 +12,11 @@ use super::finding::{Finding, Place};
 use super::hang::{self, HangVerdict};
 use super::profile::Profile;
 use super::protocol_rules::{CecpRules, NboardRules, UciRules};
-use crate::catalogue::RuleId;
 use crate::protocol::c2w::EngineProfile;
 use crate::protocol::cecp::Msg as CecpMsg;
 use crate::protocol::{Msg, Protocol};
 use crate::recording::{Eol, Event, ProxyKind, Source};
+use crate::rules::catalogue::RuleId;
 use crate::session::{Decoded, Decoder, Obligation, Owed};
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -402,7 +402,7 @@ impl Judge {
                         let mut tail = out.findings.split_off(first_new);
                         tail.retain(|f| {
                             if foreign {
-                                return !(f.rule.family() == crate::catalogue::Family::Cecp);
+                                return !(f.rule.family() == crate::rules::catalogue::Family::Cecp);
                             }
                             f.rule != RuleId::CecpUnknownCommand
                                 && (f.rule != RuleId::CecpSetboardWithoutFeature || setboard_said)

@@ -6,7 +6,7 @@
 //! then [`hang`] says who owes whom what at the end. Each catalogue row records whether a
 //! check exists, so that `docs/rules.md` can tell users.
 mod c2w_rules;
-pub use crate::catalogue;
+pub mod catalogue;
 pub mod finding;
 pub mod hang;
 pub mod judge;
@@ -14,7 +14,7 @@ pub mod profile;
 mod protocol_rules;
 pub mod report;
 
-pub use crate::catalogue::{
+pub use crate::rules::catalogue::{
     Decidable, Family, RULES, Rule, RuleId, Severity, Side, render_markdown, rule,
 };
 pub use finding::{Finding, Place};

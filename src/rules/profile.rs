@@ -4,7 +4,7 @@
 //! protocol texts set almost none (CECP's feature window of 2 s, or an hour after `done=0`),
 //! so `spec` judges only those; the others are what each runner does.
 
-use crate::catalogue::RuleId;
+use crate::rules::catalogue::RuleId;
 use serde::Serialize;
 use std::time::Duration;
 

@@ -3,9 +3,9 @@
 //! decoder's state (open obligations, modes, features) answers the rest.
 
 use super::judge::{Out, Tracker};
-use crate::catalogue::RuleId;
 use crate::protocol::{cecp, nboard, uci};
 use crate::recording::Event;
+use crate::rules::catalogue::RuleId;
 use crate::session::{Decoder, Session};
 
 /// The parameters of the last UCI `go`, for the timing rules.

@@ -68,7 +68,7 @@ pub struct SessionInfo {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RuleCount {
-    pub rule: crate::catalogue::RuleId,
+    pub rule: crate::rules::catalogue::RuleId,
     pub severity: Severity,
     pub side: Side,
     pub count: usize,

@@ -8,7 +8,7 @@ use super::decoder::State;
 use super::model::{
     At, Eval, FeatureState, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, SearchReport,
 };
-use crate::catalogue::RuleId;
+use crate::rules::catalogue::RuleId;
 
 impl State {
     /// A line of the GUI's own FEN command (see [`super::Decoder::with_fen_command`]): true

@@ -14,7 +14,7 @@ use super::model::{
     source_index,
 };
 use super::pv::PvCache;
-use crate::catalogue::RuleId;
+use crate::rules::catalogue::RuleId;
 
 /// Lines buffered per session while its protocol is still unknown (streaming only).
 const DETECT_WINDOW: usize = 200;
@@ -227,7 +227,7 @@ impl State {
     pub(crate) fn finding_as(
         &mut self,
         id: RuleId,
-        severity: crate::catalogue::Severity,
+        severity: crate::rules::catalogue::Severity,
         message: impl Into<String>,
     ) {
         let mut d = Diagnostic::new(id, self.line_side, message);

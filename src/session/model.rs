@@ -8,7 +8,7 @@ use crate::game::{ChessBoard, ChessVariant, OthelloBoard, OthelloMove, Side};
 use crate::protocol::{Msg, Protocol, uci};
 use crate::recording::Source;
 
-pub use crate::catalogue::{RuleId, Severity, Side as Party};
+pub use crate::rules::catalogue::{RuleId, Severity, Side as Party};
 
 /// A finding on one line: a rule of the catalogue (`docs/rules.md`) the line breaks, who broke
 /// it and how badly. The decoder notices the fact and names the rule; the severity is the
@@ -27,7 +27,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A finding of rule `id`, weighed by the catalogue.
     pub fn new(id: RuleId, line_side: Option<Party>, message: impl Into<String>) -> Self {
-        let (severity, side) = crate::catalogue::weigh(id, line_side);
+        let (severity, side) = crate::rules::catalogue::weigh(id, line_side);
         Diagnostic {
             rule: id,
             severity,

@@ -6,7 +6,7 @@ use crate::protocol::nboard::{MoveEval, Msg, SearchLine};
 
 use super::decoder::State;
 use super::model::{At, Eval, Game, GameKind, Handshake, Mover, Owed, Ply, SearchReport};
-use crate::catalogue::RuleId;
+use crate::rules::catalogue::RuleId;
 
 impl State {
     pub(crate) fn nboard_gui(&mut self, m: &Msg, text: &str, at: At) {

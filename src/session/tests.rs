@@ -1,6 +1,6 @@
 use super::*;
-use crate::catalogue::RuleId;
 use crate::recording::{Event, Source};
+use crate::rules::catalogue::RuleId;
 
 /// `> ` lines are the GUI's, `< ` the engine's; 100 ms apart.
 fn transcript(text: &str) -> Vec<Event> {

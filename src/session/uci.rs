@@ -8,7 +8,7 @@ use super::decoder::State;
 use super::model::{
     At, Eval, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, SearchReport,
 };
-use crate::catalogue::RuleId;
+use crate::rules::catalogue::RuleId;
 
 /// Moves a GUI may take back (or a ponder miss may replace) while it is still the same game.
 const SAME_GAME_SLACK: usize = 2;
@@ -572,7 +572,7 @@ impl State {
             // Stockfish's way: understood by every GUI, but not the text's `0000`.
             self.finding_as(
                 RuleId::UciBestmoveNullFormat,
-                crate::catalogue::Severity::Note,
+                crate::rules::catalogue::Severity::Note,
                 "bestmove (none) where no move is legal: the text's null move is 0000",
             );
             return;

@@ -77,7 +77,7 @@ struct Searching {
 pub enum ViolationItem {
     Group {
         severity: Severity,
-        rule: crate::catalogue::RuleId,
+        rule: crate::rules::catalogue::RuleId,
         count: usize,
     },
     /// A finding (index in [`Doc::findings`]).

@@ -588,7 +588,7 @@ impl Doc {
     fn place_findings(&mut self, from: usize) {
         let mut i = from;
         while i < self.findings.len() {
-            if self.findings[i].rule.family() == crate::catalogue::Family::Replay {
+            if self.findings[i].rule.family() == crate::rules::catalogue::Family::Replay {
                 self.findings.swap_remove(i);
             } else {
                 i += 1;

@@ -22,7 +22,7 @@ fn write_markdown(out: &mut String) -> fmt::Result {
     writeln!(out)?;
     writeln!(
         out,
-        "<!-- Generated from src/catalogue/; do not edit by hand. -->"
+        "<!-- Generated from src/rules/catalogue/; do not edit by hand. -->"
     )?;
     writeln!(out)?;
     writeln!(
@@ -33,7 +33,7 @@ fn write_markdown(out: &mut String) -> fmt::Result {
     writeln!(out)?;
     writeln!(
         out,
-        "This file is generated from `src/catalogue/`, and `cargo test` fails when it \
+        "This file is generated from `src/rules/catalogue/`, and `cargo test` fails when it \
          is stale. After changing the catalogue or the set of implemented checks, regenerate \
          it with:"
     )?;

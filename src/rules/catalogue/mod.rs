@@ -427,7 +427,8 @@ mod tests {
                     continue;
                 }
                 let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                if name.contains("test") {
+                // The catalogue's rows name every id; test files name ids without reporting.
+                if name.contains("test") || path.starts_with(root.join("rules/catalogue")) {
                     continue;
                 }
                 let text = std::fs::read_to_string(&path).unwrap();
