@@ -1,0 +1,278 @@
+//! The judge's rules of the bytes themselves and of the proxy's own events (EOFs, exits,
+//! kills, write errors), whatever the protocol.
+
+use super::*;
+
+/// Rules of the bytes themselves, whatever the protocol.
+pub(super) fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
+    let who = if ev.src == Source::Gui {
+        "GUI"
+    } else {
+        "engine"
+    };
+    if ev.eol == Eol::Crlf
+        && tr.first(if ev.src == Source::Gui {
+            "crlf-gui"
+        } else {
+            "crlf-engine"
+        })
+    {
+        out.add(
+            RuleId::XLineEnding,
+            format!("the {who} ends lines with CR LF (reported once)"),
+        );
+    }
+    if ev.eol == Eol::None && !ev.more {
+        out.add(
+            RuleId::XLineNoTerminator,
+            format!("the {who}'s last line has no line ending"),
+        );
+    }
+    if ev.hex.is_some() && tr.first(RuleId::XNonUtf8) {
+        out.add(
+            RuleId::XNonUtf8,
+            format!("the {who} sent bytes that are not UTF-8 (reported once)"),
+        );
+    }
+    if has_control(ev.text.as_bytes()) && tr.first(RuleId::XControlChars) {
+        out.add(
+            RuleId::XControlChars,
+            format!("the {who} sent control characters (reported once)"),
+        );
+    }
+    if ev.src != Source::Engine {
+        return;
+    }
+    let text = ev.text.as_str();
+    match tr.protocol {
+        Some(Protocol::Uci) => {
+            if text != text.trim()
+                && !text.trim().is_empty()
+                && tr.first(RuleId::XLeadingWhitespace)
+            {
+                out.add(
+                    RuleId::XLeadingWhitespace,
+                    "a line with leading or trailing whitespace (legal in UCI, trips some GUIs; reported once)",
+                );
+            }
+            // Two messages run together: `info ... bestmove e2e4`, `0readyok`. One search
+            // for `bestmove` and two suffix tests keep this cheap on every info line.
+            let t = text.trim();
+            let inner = if t.ends_with("readyok") && t != "readyok" {
+                Some("readyok")
+            } else if t.ends_with("uciok") && t != "uciok" {
+                Some("uciok")
+            } else if BESTMOVE.find(t.as_bytes()).is_some_and(|i| i > 0) {
+                Some("bestmove")
+            } else {
+                None
+            };
+            if let Some(k) = inner
+                && !t.starts_with("info string")
+                && !t.starts_with("id ")
+                && !t.starts_with("option ")
+            {
+                out.add(
+                    RuleId::XLineInterleaved,
+                    format!(
+                        "`{}` inside another line: two messages ran together",
+                        k.trim()
+                    ),
+                );
+            }
+            if (t.starts_with("feature ") || t == "tellics" || t.starts_with("tellics "))
+                && tr.first(RuleId::XProtocolMismatch)
+            {
+                out.add(
+                    RuleId::XProtocolMismatch,
+                    "the engine answers with CECP (`feature`) in a UCI session",
+                );
+            }
+        }
+        Some(Protocol::Cecp) => {
+            let t = text.trim();
+            let lower = t.to_ascii_lowercase();
+            // `Error (unknown command): protover` in CECP's own form is a protocol-1 engine,
+            // which the spec still serves; a UCI engine refuses in its own words.
+            let v1_refusal = t.starts_with("Error (")
+                && t.split_once("):")
+                    .is_some_and(|(_, c)| c.split_whitespace().next() == Some("protover"));
+            let rejects_cecp = (lower.contains("unknown command") || lower.contains("error"))
+                && (lower.contains("xboard") || lower.contains("protover"))
+                && !v1_refusal;
+            if (t == "uciok"
+                || t.starts_with("id name ")
+                || t.starts_with("option name ")
+                || rejects_cecp)
+                && tr.first(RuleId::XProtocolMismatch)
+            {
+                out.add(
+                    RuleId::XProtocolMismatch,
+                    "the engine answers with UCI in a CECP session",
+                );
+            }
+        }
+        _ => {}
+    }
+    // Buffered output arrives in blocks of the stdio buffer: many lines in one read whose
+    // bytes add up to a multiple of 4 KiB.
+    let bytes = ev.text.len() as u64 + 1;
+    if tr.burst.0 == ev.t {
+        tr.burst.1 += bytes;
+    } else {
+        block_burst(tr, out);
+        tr.burst = (ev.t, bytes);
+    }
+    // Floods: engine lines per second, over one-second windows.
+    let (start, n) = tr.flood_window;
+    if ev.t.saturating_sub(start) >= 1_000_000_000 {
+        tr.flood_window = (ev.t, 1);
+    } else {
+        tr.flood_window = (start, n + 1);
+        if n + 1 > profile.flood_lines_per_second {
+            let rule = if tr.protocol == Some(Protocol::Uci) {
+                RuleId::UciInfoFlood
+            } else {
+                RuleId::XOutputFlood
+            };
+            if tr.first(rule) {
+                out.add(
+                    rule,
+                    format!(
+                        "more than {} lines within a second (reported once)",
+                        profile.flood_lines_per_second
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The proxy's own observations: EOFs, exits, kills, write errors.
+pub(super) fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
+    match ev.kind {
+        Some(ProxyKind::Spawned | ProxyKind::EngineStarted) if tr.gui_protocol_lines == 0 => {
+            tr.saw_start = true;
+        }
+        Some(ProxyKind::GuiEof) => tr.gui_eof = Some(ev.t),
+        Some(ProxyKind::EngineEof | ProxyKind::EngineExit)
+            if tr.engine_eof.is_none() && tr.exit.is_none() && unflushed_until_exit(tr, ev.t) =>
+        {
+            tr.engine_eof = Some(ev.t);
+            if tr.first(RuleId::XOutputNotFlushed) {
+                out.side = Some(Party::Engine);
+                out.add(
+                    RuleId::XOutputNotFlushed,
+                    "everything the engine wrote arrived only when it exited: its stdout is buffered, not flushed per line",
+                );
+            }
+            if ev.kind == Some(ProxyKind::EngineExit) {
+                tr.exit = Some((ev.t, ev.text.clone()));
+                tr.exit_signal = ev.signal.clone();
+            }
+        }
+        Some(ProxyKind::EngineEof) => tr.engine_eof = Some(ev.t),
+        Some(ProxyKind::WriteError)
+            if ev.text.contains("to the engine") && tr.first(RuleId::XWriteToDeadPipe) =>
+        {
+            out.side = Some(Party::Gui);
+            out.add(
+                RuleId::XWriteToDeadPipe,
+                format!(
+                    "the GUI kept writing after the engine was gone: {}",
+                    ev.text
+                ),
+            );
+        }
+        Some(ProxyKind::Signal)
+            if ev.signal.as_deref() == Some("SIGINT")
+                && tr.cecp.feature_value("sigint").as_deref() == Some("0")
+                && tr.first(RuleId::CecpSigintDisabled) =>
+        {
+            out.side = Some(Party::Gui);
+            out.add(
+                RuleId::CecpSigintDisabled,
+                "SIGINT sent to the engine although it set feature sigint=0",
+            );
+        }
+        Some(ProxyKind::Signal | ProxyKind::Killed)
+            if tr.done0 && !tr.cecp_done() && tr.first(RuleId::CecpDone0Honoured) =>
+        {
+            out.side = Some(Party::Gui);
+            out.add(
+                RuleId::CecpDone0Honoured,
+                format!(
+                    "the engine asked for time with feature done=0 and was stopped before done=1: {}",
+                    ev.text
+                ),
+            );
+        }
+        Some(ProxyKind::Killed) => {
+            if tr.quit.is_some() {
+                tr.killed_after_quit = true;
+                quit_rule(tr, out, "it had to be killed after `quit`");
+            } else if tr.gui_eof.is_some() && tr.first(RuleId::XOrphanProcess) {
+                out.side = Some(Party::Gui);
+                out.add(
+                    RuleId::XOrphanProcess,
+                    format!("the engine outlived the GUI: {}", ev.text),
+                );
+            }
+        }
+        Some(ProxyKind::EngineExit) => {
+            tr.exit = Some((ev.t, ev.text.clone()));
+            tr.exit_signal = ev.signal.clone();
+            if let (Some(q), Some(limit)) = (tr.quit, profile.quit)
+                && ev.t.saturating_sub(q.t) > u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX)
+            {
+                let why = format!(
+                    "it exited {} after `quit` ({} profile allows {})",
+                    secs(ev.t.saturating_sub(q.t)),
+                    profile.name,
+                    secs(u64::try_from(limit.as_nanos()).unwrap_or(0))
+                );
+                quit_rule(tr, out, &why);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The burst of engine lines that just ended, if its bytes are whole 4 KiB blocks.
+pub(super) fn block_burst(tr: &mut Tracker, out: &mut Out<'_>) {
+    let bytes = tr.burst.1;
+    if bytes >= 4096 && bytes.is_multiple_of(4096) && tr.first(RuleId::XOutputNotFlushed) {
+        out.side = Some(Party::Engine);
+        out.add(
+            RuleId::XOutputNotFlushed,
+            format!(
+                "{bytes} bytes of engine output arrived at once, a whole number of 4 KiB blocks: stdout is buffered, not flushed per line (reported once)"
+            ),
+        );
+    }
+}
+
+/// The answers the GUI waited for came only when the engine exited, after `quit`: what a
+/// block-buffered stdout does.
+pub(super) fn unflushed_until_exit(tr: &Tracker, t: u64) -> bool {
+    let (burst_t, _) = tr.burst;
+    tr.owed_at_quit
+        && tr
+            .quit
+            .is_some_and(|q| burst_t != u64::MAX && burst_t >= q.t)
+        && t.saturating_sub(burst_t) < 50_000_000
+}
+
+pub(super) fn quit_rule(tr: &mut Tracker, out: &mut Out<'_>, why: &str) {
+    let rule = match tr.protocol {
+        Some(Protocol::Cecp) => RuleId::CecpQuitNoExit,
+        _ => RuleId::UciQuitNoExit,
+    };
+    if tr.first(rule) {
+        out.side = Some(Party::Engine);
+        out.add(
+            rule,
+            format!("the engine did not exit promptly after `quit`: {why}"),
+        );
+    }
+}
