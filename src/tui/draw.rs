@@ -257,14 +257,7 @@ fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
 
 /// The exact bytes of a line: control bytes, CR and invalid UTF-8 escaped, the ending named.
 fn bytes_line(ev: &Event) -> String {
-    let bytes = ev.line_bytes();
-    let mut s = String::new();
-    for chunk in bytes.utf8_chunks() {
-        s.push_str(&visible(chunk.valid()));
-        for b in chunk.invalid() {
-            s.push_str(&format!("\\x{b:02x}"));
-        }
-    }
+    let mut s = crate::untrusted::escape_bytes(&ev.line_bytes()).into_owned();
     match ev.eol {
         Eol::Lf => s.push_str("\\n"),
         Eol::Crlf => s.push_str("\\r\\n"),
