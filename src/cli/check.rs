@@ -5,8 +5,7 @@ use super::format::{ColorChoice, OutputFormat};
 use crate::input::{Input, Item};
 use crate::rules::RuleId;
 use crate::rules::report::{self, CheckReport, Counts, FileReport, SessionInfo, Totals};
-use crate::rules::{Finding, HangVerdict, Judge, Profile, Severity};
-use crate::session::{Decoded, Decoder};
+use crate::rules::{CheckOptions, Checker, Finding, FindingFilter, HangVerdict, Profile, Severity};
 use crate::untrusted::Untrusted;
 use anyhow::{Result, bail};
 use clap::Args;
@@ -67,26 +66,6 @@ pub struct CheckArgs {
     no_pv_check: bool,
 }
 
-/// Which findings the user asked to see.
-struct Filter {
-    min: Severity,
-    only: Vec<RuleId>,
-    ignore: Vec<RuleId>,
-}
-
-impl Filter {
-    fn keeps(&self, f: &Finding) -> bool {
-        // Replay's diagnostics say what a replay would need; they are no protocol fault and
-        // show only when asked for by id.
-        let replay_only = (f.rule.family() == crate::rules::catalogue::Family::Replay)
-            && !self.only.contains(&f.rule);
-        f.severity >= self.min
-            && (self.only.is_empty() || self.only.contains(&f.rule))
-            && !self.ignore.contains(&f.rule)
-            && !replay_only
-    }
-}
-
 fn rule_ids(names: &[String]) -> Result<Vec<RuleId>> {
     names
         .iter()
@@ -117,10 +96,11 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             a.min_severity
         );
     };
-    let filter = Filter {
+    let filter = FindingFilter {
         min,
         only: rule_ids(&a.rules)?,
         ignore: rule_ids(&a.ignore)?,
+        replay: false,
     };
     if let Some(f) = a.input_format.as_deref() {
         crate::input::forced_format(Some(f))?;
@@ -139,10 +119,15 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         } else {
             path.display().to_string()
         };
-        let c2w_profile = c2w.as_ref().map(|l| &l.profile);
-        let report = match check_file(path, &a, protocol, &profile, c2w_profile, at_ns) {
+        let opts = CheckOptions {
+            protocol,
+            profile: profile.clone(),
+            c2w: c2w.as_ref().map(|l| l.profile.clone()),
+            pv_check: !a.no_pv_check,
+            filter: filter.clone(),
+        };
+        let report = match check_file(path, &a, &opts, at_ns) {
             Ok(mut r) => {
-                r.findings.retain(|f| filter.keeps(f));
                 r.rule_counts = report::rule_counts(&r.findings);
                 r.counts = Counts::of(&r.findings);
                 r
@@ -237,54 +222,33 @@ pub fn run(a: CheckArgs) -> Result<i32> {
 fn check_file(
     path: &std::path::Path,
     a: &CheckArgs,
-    protocol: Option<crate::protocol::Protocol>,
-    profile: &Profile,
-    c2w: Option<&crate::protocol::c2w::EngineProfile>,
+    opts: &CheckOptions,
     at_ns: Option<u64>,
 ) -> Result<FileReport> {
     let input = Input::open(path, a.input_format.as_deref())?;
-    let mut decoder = Decoder::new(protocol)
-        .with_detected(input.protocols(protocol)?)
-        .retain_history(false)
-        .check_pv_moves(!a.no_pv_check);
-    let mut judge = Judge::new(profile.clone());
-    // A recording made with `record --c2w` carries its profile: held to it unless `--c2w`
-    // names another.
-    let from_header = match (c2w, input.recording_header().and_then(|h| h.c2w.as_ref())) {
-        (None, Some(note)) => match crate::protocol::c2w::parse(&note.text) {
-            Ok(p) => Some((p, note.file.clone())),
-            Err(_) => {
-                crate::eprintln_safe!(
-                    "kibitzer: {}: the .c2w profile in its header ({}) does not parse; not used",
-                    input.shown(),
-                    note.file
-                );
-                None
-            }
-        },
-        _ => None,
-    };
-    if let Some(p) = c2w.or(from_header.as_ref().map(|(p, _)| p)) {
-        judge = judge.with_c2w(p.clone());
-        decoder = decoder.with_fen_command(p.fen_command.clone());
+    let (opts, note) = opts.for_input(input.recording_header());
+    if let Some(note) = note {
+        crate::eprintln_safe!("kibitzer: {}: {note}", input.shown());
     }
-    let mut decoded = Decoded::default();
-    let mut findings: Vec<Finding> = Vec::new();
+    let from_header = (opts.c2w.is_some() && a.c2w.is_none())
+        .then(|| input.recording_header().and_then(|h| h.c2w.as_ref()))
+        .flatten()
+        .map(|n| n.file.clone());
+    let decoder = opts
+        .decoder(input.protocols(opts.protocol)?)
+        .retain_history(false);
+    let mut checker = Checker::new(&opts, decoder);
     let mut skipped = Vec::new();
     let mut lost = 0;
     let shown = input.shown().to_owned();
-    let (outcome, stopped) = input.read(|item| {
+    let (_, stopped) = input.read(|item| {
         match item {
             Item::Event(ev, line) => {
                 if at_ns.is_some_and(|t| ev.t > t) {
                     // Past --at: the rest of the input did not happen yet.
                     return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
                 }
-                if let Some(l) = line {
-                    decoder.set_input_line(l);
-                }
-                decoder.push_into(ev, &mut decoded);
-                judge.line(ev, line.or(ev.line), &decoded, &decoder, &mut findings);
+                checker.push(ev, line);
             }
             Item::Skipped(s) => {
                 crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason);
@@ -299,11 +263,10 @@ fn check_file(
     {
         return Err(e.into());
     }
-    let _ = outcome;
-    let (hangs, latencies) = judge.finish(&decoder, at_ns, &mut findings);
-    profile.adjust(&mut findings);
-    findings.sort_by_key(|f| (f.line.unwrap_or(u64::MAX), f.seq));
-    let sessions = decoder
+    let mut checked = checker.into_checked(at_ns);
+    checked.sort_findings();
+    let sessions = checked
+        .decoder
         .sessions()
         .filter(|s| s.protocol.is_some() || s.counts[0] + s.counts[1] > 0)
         .map(|s| SessionInfo {
@@ -312,7 +275,8 @@ fn check_file(
             engine: s.engine_name.clone(),
         })
         .collect();
-    let runner_verdicts = decoder
+    let runner_verdicts = checked
+        .decoder
         .sessions()
         .flat_map(|s| s.verdicts.iter().cloned())
         .collect();
@@ -324,12 +288,12 @@ fn check_file(
         runner_verdicts,
         rule_counts: Vec::new(),
         counts: Counts::default(),
-        findings,
-        hangs,
-        latencies,
+        findings: checked.findings,
+        hangs: checked.hangs,
+        latencies: checked.latencies,
         skipped_lines: skipped,
         lost_lines: lost,
-        c2w_from_header: from_header.map(|(_, file)| file),
+        c2w_from_header: from_header,
     })
 }
 

@@ -9,7 +9,7 @@ use crate::recording::Event;
 use crate::replay::report::ReplayReport;
 use crate::replay::run::{Limits, Pace};
 use crate::replay::{self, Config, Origin};
-use crate::rules::Profile;
+use crate::rules::{CheckOptions, Profile};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use std::ffi::OsString;
@@ -184,7 +184,13 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
             .and_then(|h| h.protocol.as_deref())
             .and_then(Protocol::from_name)
     });
-    let original = replay::analysis::analyse(events, forced, &profile);
+    let mut check = CheckOptions::new(profile);
+    check.protocol = forced;
+    let (check, note) = check.for_input(input.recording_header());
+    if let Some(note) = note {
+        crate::eprintln_safe!("kibitzer: {}: {note}", origin.file);
+    }
+    let original = replay::analysis::analyse(events, &check);
     if original.session.protocol.is_none() {
         bail!(
             "{}: the protocol of the session is unknown (no uci, xboard or nboard line); give it with --protocol",
@@ -248,7 +254,7 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
         },
         deterministic: a.deterministic,
         output,
-        profile,
+        check,
     };
     let mut report = replay::execute(&original, &origin, prepared, &cfg)?;
     if a.verify {
@@ -298,7 +304,10 @@ fn as_engine(a: &ReplayArgs) -> Result<i32> {
             .and_then(|h| h.protocol.as_deref())
             .and_then(Protocol::from_name)
     });
-    let original = replay::analysis::analyse(events, forced, &Profile::default_profile());
+    let mut check = CheckOptions::new(Profile::default_profile());
+    check.protocol = forced;
+    let (check, _) = check.for_input(input.recording_header());
+    let original = replay::analysis::analyse(events, &check);
     let answers = crate::replay::answers::Answers::from_analysis(&original);
     let status = as_engine::serve(
         answers,

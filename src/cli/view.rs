@@ -88,8 +88,11 @@ pub fn run(a: ViewArgs) -> Result<i32> {
     } else {
         tui::load::presets(&input, protocol)?
     };
-    let decoder = Doc::decoder(protocol, presets);
-    let mut d = Doc::for_input(&input, decoder, profile);
+    let opts = crate::rules::CheckOptions {
+        protocol,
+        ..crate::rules::CheckOptions::new(profile)
+    };
+    let mut d = Doc::for_input(&input, &opts, presets);
     if !a.follow
         && let Some((map, recording)) = tui::load::map_input(&input)
     {

@@ -7,7 +7,7 @@ use crate::protocol::Protocol;
 use crate::protocol::c2w::EngineProfile;
 use crate::recording::{ProxyKind, Source};
 use crate::replay::analysis;
-use crate::rules::{Finding, HangVerdict, Profile, Severity};
+use crate::rules::{CheckOptions, Finding, HangVerdict, Profile, Severity};
 use std::path::Path;
 
 /// The deadlines the judge holds the engine to: cutechess's, tightened to the probe's waits
@@ -70,7 +70,12 @@ pub fn judge(
             starts.push(line);
         }
     }
-    let a = analysis::analyse_with(events, Some(protocol), profile, c2w);
+    let opts = CheckOptions {
+        protocol: Some(protocol),
+        c2w: c2w.cloned(),
+        ..CheckOptions::new(profile.clone())
+    };
+    let a = analysis::analyse(events, &opts);
     let mut steps: Vec<StepJudged> = runs.iter().map(|_| StepJudged::default()).collect();
     for (i, s) in starts.iter().enumerate() {
         if let Some(j) = ran_index(runs, i)
@@ -88,11 +93,7 @@ pub fn judge(
     let mut outside = Vec::new();
     // Replay's diagnostics say what a replay would need, not a protocol fault: `check` leaves
     // them out unless asked for by id, and so does the probe.
-    for f in a
-        .findings
-        .into_iter()
-        .filter(|f| !(f.rule.family() == crate::rules::catalogue::Family::Replay))
-    {
+    for f in a.findings.into_iter().filter(|f| opts.filter.keeps(f)) {
         match step_of(f.line).and_then(|i| steps.get_mut(i)) {
             Some(st) => st.findings.push(f),
             None => outside.push(f),

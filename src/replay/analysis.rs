@@ -1,11 +1,9 @@
 //! One session, decoded and judged: the original and the replay are read the same way, by
 //! the one session model and the one judge, so that what differs between them is the engine.
 
-use crate::protocol::Protocol;
-use crate::protocol::c2w::EngineProfile;
 use crate::recording::{Event, ProxyKind, Source};
-use crate::rules::{Finding, HangVerdict, Judge, Profile};
-use crate::session::{Decoded, Decoder, Line, Search, Session};
+use crate::rules::{CheckOptions, Checker, Finding, HangVerdict, Profile};
+use crate::session::{Line, Search, Session};
 
 /// A decoded, judged session with the events it came from.
 pub struct Analysis {
@@ -31,42 +29,18 @@ pub struct Exit {
     pub killed: bool,
 }
 
-/// Decodes and judges `events` (one session: the caller selected it) under `profile`.
-pub fn analyse(
-    events: Vec<(Event, Option<u64>)>,
-    protocol: Option<Protocol>,
-    profile: &Profile,
-) -> Analysis {
-    analyse_with(events, protocol, profile, None)
-}
-
-/// [`analyse`], the CECP session also held to a Chess Academy profile (the `C2W-` rules).
-pub fn analyse_with(
-    events: Vec<(Event, Option<u64>)>,
-    protocol: Option<Protocol>,
-    profile: &Profile,
-    c2w: Option<&EngineProfile>,
-) -> Analysis {
+/// Decodes and judges `events` (one session: the caller selected it) under `opts`, with the
+/// `REPLAY-` rules, which say what a replay of it would need.
+pub fn analyse(events: Vec<(Event, Option<u64>)>, opts: &CheckOptions) -> Analysis {
     let (events, file_lines): (Vec<Event>, Vec<Option<u64>>) = events.into_iter().unzip();
     let detected = crate::session::detect_sessions(&events);
-    let mut decoder = Decoder::new(protocol)
-        .with_detected(detected)
-        .with_fen_command(c2w.and_then(|p| p.fen_command.clone()))
-        .keep_lines(true);
-    let mut judge = Judge::new(profile.clone());
-    if let Some(p) = c2w {
-        judge = judge.with_c2w(p.clone());
-    }
-    let mut findings = Vec::new();
-    let mut decoded = Decoded::default();
+    let mut opts = opts.clone();
+    opts.filter.replay = true;
+    let mut checker = Checker::new(&opts, opts.decoder(detected).keep_lines(true));
     let mut exit = None;
     let mut killed = false;
     for (ev, line) in events.iter().zip(&file_lines) {
-        if let Some(l) = line {
-            decoder.set_input_line(*l);
-        }
-        decoder.push_into(ev, &mut decoded);
-        judge.line(ev, line.or(ev.line), &decoded, &decoder, &mut findings);
+        checker.push(ev, *line);
         if ev.src == Source::Proxy {
             match ev.kind {
                 Some(ProxyKind::Killed) => killed = true,
@@ -82,10 +56,10 @@ pub fn analyse_with(
             }
         }
     }
-    let (hangs, _) = judge.finish(&decoder, None, &mut findings);
-    profile.adjust(&mut findings);
-    findings.sort_by_key(|f| (f.line.unwrap_or(u64::MAX), f.seq));
-    let session = decoder
+    let mut checked = checker.into_checked(None);
+    checked.sort_findings();
+    let session = checked
+        .decoder
         .finish()
         .into_iter()
         .max_by_key(|s| s.counts[0] + s.counts[1])
@@ -94,10 +68,15 @@ pub fn analyse_with(
         events,
         file_lines,
         session,
-        findings,
-        hangs,
+        findings: checked.findings,
+        hangs: checked.hangs,
         exit,
     }
+}
+
+/// [`analyse`] under a deadline profile alone: no `.c2w` profile, every protocol detected.
+pub fn analyse_plain(events: Vec<(Event, Option<u64>)>, profile: &Profile) -> Analysis {
+    analyse(events, &CheckOptions::new(profile.clone()))
 }
 
 impl Analysis {

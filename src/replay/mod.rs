@@ -25,7 +25,7 @@ pub mod script;
 pub mod searches;
 
 use crate::recording::{Event, ReplayOf};
-use crate::rules::Profile;
+use crate::rules::CheckOptions;
 use analysis::Analysis;
 use report::{OriginalInfo, ReplayInfo, ReplayReport, Rewrite, Warning};
 use run::{Limits, Pace};
@@ -56,7 +56,9 @@ pub struct Config {
     pub deterministic: bool,
     /// The new recording.
     pub output: PathBuf,
-    pub profile: Profile,
+    /// How the original and the replay are judged (deadline profile, `.c2w` profile); the
+    /// protocol is the original's.
+    pub check: CheckOptions,
 }
 
 /// A script ready to run, with what was changed and what is known to go wrong.
@@ -191,7 +193,7 @@ pub fn execute(
 /// `--deterministic`) replayed once more, to `output`, must give the same answers. Records the
 /// outcome in `report` and raises its level when they match.
 pub fn verify(report: &mut ReplayReport, cfg: &Config, output: &Path) -> anyhow::Result<()> {
-    let first = analysis::analyse(read_back(&cfg.output)?, None, &cfg.profile);
+    let first = analysis::analyse(read_back(&cfg.output)?, &cfg.check);
     let script = Script::from_analysis(&first);
     let replay_of = ReplayOf {
         file: cfg.output.display().to_string(),
@@ -240,7 +242,13 @@ fn run_once(
     header.replay_of = Some(replay_of);
     let driver = driver::Driver::spawn(&cfg.engine, Some(output), &header, protocol)?;
     let outcome = run::run(driver, script, cfg.pace, cfg.limits, on_handshake);
-    let r = analysis::analyse(read_back(output)?, protocol, &cfg.profile);
+    let r = analysis::analyse(
+        read_back(output)?,
+        &CheckOptions {
+            protocol,
+            ..cfg.check.clone()
+        },
+    );
     Ok((outcome, r))
 }
 

@@ -7,6 +7,7 @@
 //! check exists, so that `docs/rules.md` can tell users.
 mod c2w_rules;
 pub mod catalogue;
+pub mod checker;
 pub mod finding;
 pub mod hang;
 pub mod judge;
@@ -17,6 +18,7 @@ pub mod report;
 pub use crate::rules::catalogue::{
     Decidable, Family, RULES, Rule, RuleId, Severity, Side, render_markdown, rule,
 };
+pub use checker::{CheckOptions, Checked, Checker, FindingFilter};
 pub use finding::{Finding, Place};
 pub use hang::{HangClass, HangVerdict};
 pub use judge::{Judge, LatencyStats};

@@ -244,10 +244,10 @@ impl App {
         self.cursor = self.cursor.min(self.view.len().saturating_sub(1));
         let (n, done, when) = self.violations_seen;
         let due = doc.done || when.is_none_or(|w| w.elapsed().as_millis() >= 500);
-        if (n != doc.findings.len() || done != doc.done) && due {
-            self.violations = violation_items(&doc.findings);
+        if (n != doc.findings().len() || done != doc.done) && due {
+            self.violations = violation_items(doc.findings());
             self.violations_seen = (
-                doc.findings.len(),
+                doc.findings().len(),
                 doc.done,
                 Some(std::time::Instant::now()),
             );
@@ -681,7 +681,7 @@ impl App {
                     None => None,
                 };
                 if let Some(row) = f
-                    .and_then(|i| doc.findings.get(i))
+                    .and_then(|i| doc.findings().get(i))
                     .and_then(|f| doc.row_of_seq(f.seq))
                 {
                     self.jump_to_row(doc, row);
@@ -694,7 +694,7 @@ impl App {
     }
 
     fn sessions_key(&mut self, doc: &Doc, a: Action) -> bool {
-        let n = doc.decoder.sessions().len() + 1;
+        let n = doc.decoder().sessions().len() + 1;
         match a {
             Action::Up => self.session_cursor = self.session_cursor.saturating_sub(1),
             Action::Down => self.session_cursor = (self.session_cursor + 1).min(n - 1),

@@ -25,7 +25,7 @@ pub struct Position {
 }
 
 fn session_of(doc: &Doc, r: usize) -> Option<&Session> {
-    doc.decoder.session(usize::from(doc.rows.get(r)?.session))
+    doc.decoder().session(usize::from(doc.rows.get(r)?.session))
 }
 
 fn game_at(s: &Session, game: usize) -> Option<&Game> {

@@ -10,8 +10,8 @@
 
 use crate::protocol::Protocol;
 use crate::recording::{Eol, Event, Source};
-use crate::rules::{Finding, HangVerdict, Judge, LatencyStats, Profile, Severity};
-use crate::session::{Decoded, Decoder, Owed, PosRef};
+use crate::rules::{CheckOptions, Checker, Finding, HangVerdict, LatencyStats, Profile, Severity};
+use crate::session::{Decoder, Owed, PosRef};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -168,13 +168,10 @@ pub struct Doc {
     search_counts: Vec<u64>,
     /// Per session, the search still running (index in `searches`).
     running: Vec<Option<usize>>,
-    pub findings: Vec<Finding>,
-    /// Findings by row index.
+    /// Findings by row index (into [`Doc::findings`]).
     pub row_findings: HashMap<u32, Vec<u32>>,
-    pub decoder: Decoder,
-    judge: Option<Judge>,
-    profile: Profile,
-    decoded: Decoded,
+    /// The one decoder and judge every command runs.
+    checker: Checker,
     /// Hang verdicts: at the end of the input, or live while following.
     pub hangs: Vec<HangVerdict>,
     pub latencies: Vec<LatencyStats>,
@@ -192,12 +189,21 @@ pub struct Doc {
 }
 
 impl Doc {
+    /// A document judged under `profile` alone (no `.c2w` profile), decoding with `decoder`.
     pub fn new(
         file: impl Into<String>,
         format: impl Into<String>,
         decoder: Decoder,
         profile: Profile,
     ) -> Doc {
+        Doc::with_checker(
+            file,
+            format,
+            Checker::new(&CheckOptions::new(profile), decoder),
+        )
+    }
+
+    fn with_checker(file: impl Into<String>, format: impl Into<String>, checker: Checker) -> Doc {
         Doc {
             file: file.into(),
             format: format.into(),
@@ -212,12 +218,8 @@ impl Doc {
             searches: Vec::new(),
             search_counts: Vec::new(),
             running: Vec::new(),
-            findings: Vec::new(),
             row_findings: HashMap::new(),
-            decoder,
-            judge: Some(Judge::new(profile.clone())),
-            profile,
-            decoded: Decoded::default(),
+            checker,
             hangs: Vec::new(),
             latencies: Vec::new(),
             skipped: Vec::new(),
@@ -229,20 +231,32 @@ impl Doc {
         }
     }
 
-    /// The document of an opened input: a recording made under a Chess Academy profile
-    /// (`record --c2w`, `probe --c2w`) is held to the profile its header carries, as `check`
-    /// holds it (a header whose profile does not parse is read without it).
-    pub fn for_input(input: &crate::input::Input, decoder: Decoder, profile: Profile) -> Doc {
-        let mut d = Doc::new(input.shown(), input.format_name(), decoder, profile);
-        let c2w = input
-            .recording_header()
-            .and_then(|h| h.c2w.as_ref())
-            .and_then(|note| crate::protocol::c2w::parse(&note.text).ok());
-        if let Some(p) = c2w {
-            d.decoder = std::mem::take(&mut d.decoder).with_fen_command(p.fen_command.clone());
-            d.judge = d.judge.take().map(|j| j.with_c2w(p));
-        }
-        d
+    /// The document of an opened input, judged as `check` judges it under `opts`: a
+    /// recording made under a Chess Academy profile (`record --c2w`, `probe --c2w`) is held
+    /// to the profile its header carries (a header whose profile does not parse is read
+    /// without it). `presets` are the sessions' protocols as detected.
+    pub fn for_input(
+        input: &crate::input::Input,
+        opts: &CheckOptions,
+        presets: Vec<(Option<String>, Protocol, String)>,
+    ) -> Doc {
+        let (opts, _) = opts.for_input(input.recording_header());
+        let decoder = opts.decoder(presets).retain_searches(false);
+        Doc::with_checker(
+            input.shown(),
+            input.format_name(),
+            Checker::new(&opts, decoder),
+        )
+    }
+
+    /// The decoder, with every session decoded so far.
+    pub fn decoder(&self) -> &Decoder {
+        self.checker.decoder()
+    }
+
+    /// Every finding so far, in the order found ([`Doc::row_findings`] indexes them).
+    pub fn findings(&self) -> &[Finding] {
+        self.checker.findings()
     }
 
     /// Reads the lines' text from this map of the input (`recording`: a kibitzer recording,
@@ -274,7 +288,7 @@ impl Doc {
 
     /// A decoder as `check` sets it up, keeping the games (for the boards) but neither the
     /// lines nor finished searches and answered requests: the document keeps those compactly.
-    pub fn decoder(
+    pub fn new_decoder(
         protocol: Option<Protocol>,
         presets: Vec<(Option<String>, Protocol, String)>,
     ) -> Decoder {
@@ -334,25 +348,12 @@ impl Doc {
     /// Decodes and judges one event and adds its row.
     pub fn push(&mut self, ev: &Event, line: Option<u64>) {
         let placed = self.place_text(ev, line);
-        if let Some(l) = line {
-            self.decoder.set_input_line(l);
-        }
-        self.decoder.push_into(ev, &mut self.decoded);
-        let from = self.findings.len();
-        if let Some(j) = self.judge.as_mut() {
-            j.line(
-                ev,
-                line.or(ev.line),
-                &self.decoded,
-                &self.decoder,
-                &mut self.findings,
-            );
-        }
+        let from = self.checker.push(ev, line);
         if self.wall_start.is_none() {
             self.wall_start = ev.ts.map(|ts| ts.saturating_sub(ev.t));
         }
         let r = self.rows.len() as u32;
-        let kind = match (&self.decoded.msg, ev.kind) {
+        let kind = match (&self.checker.decoded().msg, ev.kind) {
             (Some(m), _) => m.kind(),
             (None, Some(k)) => k.as_str(),
             (None, None) => "-",
@@ -369,7 +370,7 @@ impl Doc {
             Eol::Crlf => 1,
             Eol::None => 2,
         };
-        let d = &self.decoded;
+        let d = self.checker.decoded();
         let mut packed = placed | (src << SRC_SHIFT) | (eol << EOL_SHIFT);
         if d.moved {
             packed |= MOVED;
@@ -394,7 +395,8 @@ impl Doc {
             changes.push((r, pos));
         }
         let earlier: Vec<(u64, &'static str)> = self
-            .decoded
+            .checker
+            .decoded()
             .earlier
             .iter()
             .map(|e| (e.at.seq, e.msg.kind()))
@@ -412,7 +414,7 @@ impl Doc {
     }
 
     fn track_answers(&mut self, r: u32, t: u64) {
-        let closed = std::mem::take(&mut self.decoded.closed);
+        let closed = std::mem::take(&mut self.checker.decoded_mut().closed);
         for o in &closed {
             let open_row = self.row_of_seq(o.opened.seq).map_or(u32::MAX, |x| x as u32);
             if !o.cancelled && open_row != r && self.rows[r as usize].packed & ANSWER == 0 {
@@ -435,11 +437,14 @@ impl Doc {
                 }
             }
         }
-        self.decoded.closed = closed;
+        self.checker.decoded_mut().closed = closed;
     }
 
     fn track_searches(&mut self, session: usize, r: u32) {
-        let count = self.decoder.session(session).map_or(0, |s| s.search_count);
+        let count = self
+            .decoder()
+            .session(session)
+            .map_or(0, |s| s.search_count);
         if self.search_counts.len() <= session {
             self.search_counts.resize(session + 1, 0);
         }
@@ -582,25 +587,14 @@ impl Doc {
         }
     }
 
-    /// Files findings from index `from` on under their rows, at the profile's severity.
-    /// Replay's diagnostics say what a replay would need, not a protocol fault: `check` shows
-    /// them only when asked for by id, the viewer never.
+    /// Files findings from index `from` on under their rows.
     fn place_findings(&mut self, from: usize) {
-        let mut i = from;
-        while i < self.findings.len() {
-            if self.findings[i].rule.family() == crate::rules::catalogue::Family::Replay {
-                self.findings.swap_remove(i);
-            } else {
-                i += 1;
-            }
-        }
-        self.profile.adjust(&mut self.findings[from..]);
-        for i in from..self.findings.len() {
-            let f = &self.findings[i];
-            let Some(r) = self.row_of_seq(f.seq) else {
+        for i in from..self.checker.findings().len() {
+            let f = &self.checker.findings()[i];
+            let (seq, sev) = (f.seq, f.severity);
+            let Some(r) = self.row_of_seq(seq) else {
                 continue;
             };
-            let sev = f.severity;
             self.rows[r].set_sev(sev);
             self.row_findings
                 .entry(r as u32)
@@ -627,8 +621,8 @@ impl Doc {
 
     /// Live hang verdicts at `now` (ns since the start) while the input is still written.
     pub fn live_verdicts(&mut self, now: u64) {
-        if let Some(j) = self.judge.as_mut() {
-            let v = j.verdicts_at(&self.decoder, now);
+        if !self.checker.is_finished() {
+            let v = self.checker.verdicts_at(now);
             if v != self.hangs {
                 self.hangs = v;
                 self.generation += 1;
@@ -638,16 +632,16 @@ impl Doc {
 
     /// The end of the input: deadlines never met, session-level rules, the hang verdicts.
     pub fn finish(&mut self, at: Option<u64>) {
-        let Some(judge) = self.judge.take() else {
+        if self.checker.is_finished() {
             return;
-        };
-        let from = self.findings.len();
-        let (hangs, latencies) = judge.finish(&self.decoder, at, &mut self.findings);
-        self.hangs = hangs;
-        self.latencies = latencies;
+        }
+        let from = self.checker.finish(at);
+        self.hangs = self.checker.hangs().to_vec();
+        self.latencies = self.checker.latencies().to_vec();
         self.place_findings(from);
-        let open: Vec<u64> = (0..self.decoder.sessions().len())
-            .flat_map(|s| self.decoder.open_obligations(s).map(|o| o.opened.seq))
+        let dec = self.checker.decoder();
+        let open: Vec<u64> = (0..dec.sessions().len())
+            .flat_map(|s| dec.open_obligations(s).map(|o| o.opened.seq))
             .collect();
         for seq in open {
             if let Some(r) = self.row_of_seq(seq) {
@@ -665,7 +659,7 @@ impl Doc {
             .get(&(r as u32))
             .into_iter()
             .flatten()
-            .filter_map(|&i| self.findings.get(i as usize))
+            .filter_map(|&i| self.findings().get(i as usize))
             .collect();
         v.sort_by_key(|f| std::cmp::Reverse(f.severity));
         v
@@ -674,7 +668,7 @@ impl Doc {
     /// Counts of findings by severity: error, warning, note.
     pub fn counts(&self) -> [usize; 3] {
         let mut c = [0; 3];
-        for f in &self.findings {
+        for f in self.findings() {
             match f.severity {
                 Severity::Error => c[0] += 1,
                 Severity::Warning => c[1] += 1,

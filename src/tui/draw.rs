@@ -158,7 +158,7 @@ fn time_cell(app: &App, doc: &Doc, view_i: usize, r: usize) -> String {
 
 fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let t = &app.theme;
-    let sessions = doc.decoder.sessions().len();
+    let sessions = doc.decoder().sessions().len();
     let title = format!(
         "traffic · {} · time {}",
         if app.filter.is_some() || app.session.is_some() {
@@ -314,7 +314,7 @@ fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
         );
         return;
     };
-    let session = doc.decoder.session(usize::from(row.session));
+    let session = doc.decoder().session(usize::from(row.session));
     let dim = Style::default().fg(t.dim);
     let who = match row.src() {
         Source::Gui => "GUI → engine",
@@ -401,7 +401,7 @@ fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
         ]));
     }
     if let Some(o) = doc
-        .decoder
+        .decoder()
         .open_obligations(usize::from(row.session))
         .find(|o| o.opened.seq == row.seq)
     {
@@ -681,7 +681,7 @@ fn violations(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
                 ),
             ])),
             ViolationItem::Entry(i) => {
-                let fnd = &doc.findings[*i];
+                let fnd = &doc.findings()[*i];
                 ListItem::new(Line::from(vec![
                     Span::styled(
                         format!(
@@ -725,7 +725,7 @@ fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let t = &app.theme;
     let base = Style::default().fg(t.status_fg).bg(t.status_bg);
     let sessions: Vec<String> = doc
-        .decoder
+        .decoder()
         .sessions()
         .filter(|s| s.protocol.is_some() || s.counts[0] + s.counts[1] > 0)
         .map(|s| {
@@ -862,7 +862,7 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 fn sessions(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let t = &app.theme;
     let mut items = vec![ListItem::new("all sessions")];
-    for (i, s) in doc.decoder.sessions().enumerate() {
+    for (i, s) in doc.decoder().sessions().enumerate() {
         items.push(ListItem::new(format!(
             "{} {} {} {} · {} lines · {} errors",
             i + 1,

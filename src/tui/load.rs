@@ -242,8 +242,11 @@ pub fn read_file_with(
     map: bool,
 ) -> anyhow::Result<Doc> {
     let input = Input::open(path, input_format)?;
-    let decoder = Doc::decoder(protocol, presets(&input, protocol)?);
-    let mut d = Doc::for_input(&input, decoder, profile);
+    let opts = crate::rules::CheckOptions {
+        protocol,
+        ..crate::rules::CheckOptions::new(profile)
+    };
+    let mut d = Doc::for_input(&input, &opts, presets(&input, protocol)?);
     if map && let Some((m, recording)) = map_input(&input) {
         d.use_map(m, recording);
     }

@@ -211,7 +211,7 @@ fn cecp_and_nboard_games_show_their_boards() {
 fn sessions_of_a_multi_engine_log_are_switchable() {
     let doc = open("tests/fixtures/corpus/cutechess-cli__cutechess-464__1.log");
     let mut a = app(&doc);
-    assert!(doc.decoder.sessions().len() >= 2);
+    assert!(doc.decoder().sessions().len() >= 2);
     let all = a.view.len();
     keys(&mut a, &doc, "l");
     keys(&mut a, &doc, "j\n");

@@ -62,7 +62,7 @@ fn follows_a_live_recording_and_the_hang_verdict_grows_while_the_engine_is_silen
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let decoder = Doc::decoder(None, Vec::new());
+    let decoder = Doc::new_decoder(None, Vec::new());
     let doc = Arc::new(Mutex::new(Doc::new(
         "live.jsonl",
         "recording",
@@ -150,7 +150,7 @@ fn follows_a_live_recording_and_the_hang_verdict_grows_while_the_engine_is_silen
 
 #[test]
 fn follow_screen() {
-    let decoder = Doc::decoder(None, Vec::new());
+    let decoder = Doc::new_decoder(None, Vec::new());
     let mut doc = Doc::new(
         "live.jsonl",
         "recording",

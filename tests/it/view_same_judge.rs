@@ -58,7 +58,7 @@ fn from_view(f: &str) -> Vec<Key> {
     )
     .unwrap();
     let mut shown: Vec<Key> = doc
-        .findings
+        .findings()
         .iter()
         .map(|x| {
             (
