@@ -3,9 +3,8 @@
 
 use super::format::{ColorChoice, OutputFormat};
 use crate::input::{Input, Item};
-use crate::rules::RuleId;
 use crate::rules::report::{self, CheckReport, Counts, FileReport, SessionInfo, Totals};
-use crate::rules::{CheckOptions, Checker, Finding, FindingFilter, HangVerdict, Profile, Severity};
+use crate::rules::{CheckOptions, Checker, Finding, HangVerdict, Severity};
 use crate::untrusted::Untrusted;
 use anyhow::{Result, bail};
 use clap::Args;
@@ -29,25 +28,8 @@ pub struct CheckArgs {
     /// (see `kibitzer import --help`)
     #[arg(long, value_name = "NAME")]
     input_format: Option<String>,
-    /// Protocol of every session instead of detecting it: uci, xboard (cecp) or nboard
-    #[arg(long, value_name = "PROTOCOL")]
-    protocol: Option<String>,
-    /// Deadlines of the GUI in use: spec, xboard, cutechess, fastchess, python-chess
-    #[arg(long, value_name = "NAME", default_value = "cutechess")]
-    profile: String,
-    /// Also hold CECP sessions to this Chess Academy `.c2w` engine profile, the one the GUI
-    /// drove the engine with (the C2W- rules of docs/rules.md)
-    #[arg(long, value_name = "PROFILE")]
-    c2w: Option<PathBuf>,
-    /// Report only findings of this severity or worse: chat, note, warning, error
-    #[arg(long, value_name = "LEVEL", default_value = "note")]
-    min_severity: String,
-    /// Report only these rules (repeatable)
-    #[arg(long = "rule", value_name = "ID")]
-    rules: Vec<String>,
-    /// Leave these rules out (repeatable)
-    #[arg(long = "ignore", value_name = "ID")]
-    ignore: Vec<String>,
+    #[command(flatten)]
+    judge: super::judging::JudgeFlags,
     /// Judge the input as it stood this many seconds after its start (the hang verdict then
     /// says who owed whom what at that moment)
     #[arg(long, value_name = "SECONDS")]
@@ -61,51 +43,13 @@ pub struct CheckArgs {
     /// Print only the hang verdicts and the summary, not each finding
     #[arg(long)]
     summary_only: bool,
-    /// Do not check the moves of engine PVs (faster on long logs)
-    #[arg(long)]
-    no_pv_check: bool,
-}
-
-fn rule_ids(names: &[String]) -> Result<Vec<RuleId>> {
-    names
-        .iter()
-        .flat_map(|n| n.split(','))
-        .filter(|n| !n.trim().is_empty())
-        .map(|n| match crate::rules::rule(n.trim()) {
-            Some(r) => Ok(r.id),
-            None => bail!(
-                "unknown rule `{}`; the ids are listed in docs/rules.md",
-                n.trim()
-            ),
-        })
-        .collect()
 }
 
 pub fn run(a: CheckArgs) -> Result<i32> {
-    let protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
-    let Some(profile) = Profile::named(&a.profile) else {
-        bail!(
-            "unknown profile `{}`; known: {}",
-            a.profile,
-            Profile::NAMES.join(", ")
-        );
-    };
-    let Some(min) = Severity::from_name(&a.min_severity) else {
-        bail!(
-            "unknown severity `{}`; known: chat, note, warning, error",
-            a.min_severity
-        );
-    };
-    let filter = FindingFilter {
-        min,
-        only: rule_ids(&a.rules)?,
-        ignore: rule_ids(&a.ignore)?,
-        replay: false,
-    };
+    let judging = a.judge.judging()?;
     if let Some(f) = a.input_format.as_deref() {
         crate::input::forced_format(Some(f))?;
     }
-    let c2w = a.c2w.as_deref().map(super::c2w::load).transpose()?;
     let at_ns = match a.at {
         Some(s) if s.is_finite() && s >= 0.0 => Some((s * 1e9) as u64),
         Some(s) => bail!("--at {s}: expected seconds since the start, 0 or more"),
@@ -119,14 +63,7 @@ pub fn run(a: CheckArgs) -> Result<i32> {
         } else {
             path.display().to_string()
         };
-        let opts = CheckOptions {
-            protocol,
-            profile: profile.clone(),
-            c2w: c2w.as_ref().map(|l| l.profile.clone()),
-            pv_check: !a.no_pv_check,
-            filter: filter.clone(),
-        };
-        let report = match check_file(path, &a, &opts, at_ns) {
+        let report = match check_file(path, &a, &judging.options, at_ns) {
             Ok(mut r) => {
                 r.rule_counts = report::rule_counts(&r.findings);
                 r.counts = Counts::of(&r.findings);
@@ -166,8 +103,8 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     let report = CheckReport {
         schema: report::SCHEMA,
         tool: concat!("kibitzer ", env!("CARGO_PKG_VERSION")).to_owned(),
-        profile: profile.name.to_owned(),
-        c2w: c2w.as_ref().map(|l| l.file.display().to_string()),
+        profile: judging.options.profile.name.to_owned(),
+        c2w: judging.c2w_file.as_ref().map(|f| f.display().to_string()),
         files,
         totals,
     };
@@ -230,7 +167,7 @@ fn check_file(
     if let Some(note) = note {
         crate::eprintln_safe!("kibitzer: {}: {note}", input.shown());
     }
-    let from_header = (opts.c2w.is_some() && a.c2w.is_none())
+    let from_header = (opts.c2w.is_some() && a.judge.c2w.is_none())
         .then(|| input.recording_header().and_then(|h| h.c2w.as_ref()))
         .flatten()
         .map(|n| n.file.clone());

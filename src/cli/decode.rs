@@ -1,6 +1,6 @@
 use crate::input::{Item, Skipped};
-use crate::protocol::Protocol;
 use crate::recording::{Event, Source};
+use crate::rules::{Checker, Finding};
 use crate::session::{Decoded, Decoder, Handshake, Session};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
@@ -19,9 +19,6 @@ pub struct DecodeArgs {
     /// `--format json --format cutechess-cli`
     #[arg(long, value_name = "NAME")]
     format: Vec<String>,
-    /// Protocol of every session instead of detecting it: uci, xboard (cecp) or nboard
-    #[arg(long, value_name = "PROTOCOL")]
-    protocol: Option<String>,
     /// Read the input as this format instead of detecting it: recording, or an importer name
     #[arg(long, value_name = "NAME")]
     input_format: Option<String>,
@@ -38,26 +35,15 @@ pub struct DecodeArgs {
     /// Print only the summary
     #[arg(long)]
     summary_only: bool,
-    /// Do not check the moves of engine PVs for legality (game moves are still checked and
-    /// every board tracked): about 1.5 times faster on long engine logs
-    #[arg(long)]
-    no_pv_check: bool,
+    /// The findings shown under each line are `check`'s, judged and filtered the same way
+    #[command(flatten)]
+    judge: super::judging::JudgeFlags,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum OutputKind {
     Text,
     Json,
-}
-
-pub(crate) fn protocol_arg(name: Option<&str>) -> Result<Option<Protocol>> {
-    match name {
-        None => Ok(None),
-        Some(n) => match Protocol::from_name(n) {
-            Some(p) => Ok(Some(p)),
-            None => bail!("unknown protocol `{n}`; known: uci, xboard (cecp), nboard"),
-        },
-    }
 }
 
 /// Splits `--format` values into the output kind (`json`, `text`) and the input format (any
@@ -90,7 +76,7 @@ fn split_formats(values: &[String]) -> Result<(Option<OutputKind>, Option<&str>)
 }
 
 pub fn run(a: DecodeArgs) -> Result<i32> {
-    let protocol = protocol_arg(a.protocol.as_deref())?;
+    let judging = a.judge.judging()?;
     let (format_output, format_input) = split_formats(&a.format)?;
     let input_format = crate::input::input_format(a.input_format.as_deref(), format_input)?;
     // `--output json|text` selected the output before `-o FILE` named a file.
@@ -128,7 +114,6 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         json: a.json || output == OutputKind::Json,
         summary_only: a.summary_only,
         buf: String::new(),
-        decoded: Decoded::default(),
     };
     let input = crate::input::Input::open(&a.file, input_format)?;
     if out.json {
@@ -137,23 +122,22 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
             r => r?,
         }
     }
+    let (opts, note) = judging.options.for_input(input.recording_header());
+    if let Some(note) = note {
+        crate::eprintln_safe!("kibitzer: {}: {note}", input.shown());
+    }
     // The summary needs the games, the open obligations and how many searches there were,
     // not every finished search and answered request: those would grow with the input.
-    let mut decoder = Decoder::new(protocol)
-        .with_detected(input.protocols(protocol)?)
-        .retain_searches(false)
-        .check_pv_moves(!a.no_pv_check);
+    let decoder = opts
+        .decoder(input.protocols(opts.protocol)?)
+        .retain_searches(false);
+    let mut checker = Checker::new(&opts, decoder);
     let shown = input.shown().to_owned();
     let (outcome, stopped) = input.read(|item| match item {
-        Item::Event(ev, line) => {
-            if let Some(l) = line {
-                decoder.set_input_line(l);
-            }
-            out.line(&mut decoder, ev)
-        }
+        Item::Event(ev, line) => out.line(&mut checker, ev, line),
         Item::Skipped(s) => out.skipped(&shown, s),
     })?;
-    let result = stopped.and_then(|()| out.summary(decoder, &shown, &outcome.skipped));
+    let result = stopped.and_then(|()| out.summary(checker, &shown, &outcome.skipped));
     match result {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(outcome.status(0)),
@@ -169,21 +153,27 @@ struct Printer<W> {
     json: bool,
     summary_only: bool,
     buf: String,
-    /// The last line decoded, reused for the next.
-    decoded: Decoded,
 }
 
 impl<W: Write> Printer<W> {
-    fn line(&mut self, decoder: &mut Decoder, ev: &Event) -> std::io::Result<()> {
-        decoder.push_into(ev, &mut self.decoded);
+    fn line(
+        &mut self,
+        checker: &mut Checker,
+        ev: &Event,
+        line: Option<u64>,
+    ) -> std::io::Result<()> {
+        let from = checker.push(ev, line);
         if self.summary_only {
             return Ok(());
         }
+        let new = &checker.findings()[from..];
         if self.json {
-            return json_line(ev, &self.decoded, decoder, &mut self.out);
+            json_line(ev, checker.decoded(), checker.decoder(), &mut self.out)?;
+            return json_findings(new, &mut self.out);
         }
         self.buf.clear();
-        text_line(ev, &self.decoded, decoder, &mut self.buf);
+        text_line(ev, checker.decoded(), checker.decoder(), &mut self.buf);
+        text_findings(new, Some(ev.seq), &mut self.buf);
         crate::untrusted::write_guarded(&mut self.out, &self.buf, false)
     }
 
@@ -236,10 +226,24 @@ impl<W: Write> Printer<W> {
 
     fn summary(
         &mut self,
-        decoder: Decoder,
+        mut checker: Checker,
         shown: &str,
         skipped: &[Skipped],
     ) -> std::io::Result<()> {
+        // What only the end tells: deadlines never met, how each session ended.
+        let from = checker.finish(None);
+        if !self.summary_only {
+            let end = &checker.findings()[from..];
+            if self.json {
+                json_findings(end, &mut self.out)?;
+            } else if !end.is_empty() {
+                self.buf.clear();
+                self.buf.push_str("\nat the end of the input:\n");
+                text_findings(end, None, &mut self.buf);
+                self.write_text(false)?;
+            }
+        }
+        let checked = checker.into_checked(None);
         if !skipped.is_empty() {
             self.buf.clear();
             let lost = skipped.iter().filter(|s| !s.torn_tail).count();
@@ -269,12 +273,14 @@ impl<W: Write> Printer<W> {
             }
             self.write_text(self.json)?;
         }
-        for s in &decoder.finish() {
+        let findings = checked.findings;
+        for s in &checked.decoder.finish() {
             self.buf.clear();
+            let counts = severity_counts(&findings, s.label.as_deref());
             if self.json {
-                json_summary(s, &mut self.buf);
+                json_summary(s, counts, &mut self.buf);
             } else {
-                text_summary(s, &mut self.buf);
+                text_summary(s, counts, &mut self.buf);
             }
             self.write_text(self.json)?;
         }
@@ -295,13 +301,68 @@ fn text_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut String) {
     {
         let _ = writeln!(out, "{INDENT}= {p}");
     }
-    for diag in &d.diagnostics {
-        let _ = writeln!(out, "{INDENT}{diag}");
+}
+
+/// Findings under the line they were found at: `error[UCI-...] engine: ...`, with the line
+/// they are about when it is an earlier one (a deadline passes later than its request), by
+/// the time the transcript shows it at.
+fn text_findings(findings: &[Finding], at_seq: Option<u64>, out: &mut String) {
+    for f in findings {
+        let _ = write!(
+            out,
+            "{INDENT}{}[{}] {}: {}",
+            f.severity.as_str(),
+            f.rule,
+            f.side.as_str(),
+            f.message
+        );
+        if at_seq != Some(f.seq) {
+            // Named by the time the transcript shows it at.
+            let t = f.t_ns;
+            let _ = write!(
+                out,
+                " (the line at {}.{:06})",
+                t / 1_000_000_000,
+                (t / 1000) % 1_000_000
+            );
+        }
+        out.push('\n');
     }
 }
 
+/// `{"type":"finding", ...}` records: `check`'s findings, as its report gives them.
+fn json_findings(findings: &[Finding], out: &mut impl Write) -> std::io::Result<()> {
+    #[derive(serde::Serialize)]
+    struct JsonFinding<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        #[serde(flatten)]
+        finding: &'a Finding,
+    }
+    for f in findings {
+        serde_json::to_writer(
+            &mut *out,
+            &JsonFinding {
+                kind: "finding",
+                finding: f,
+            },
+        )?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Findings of the session labelled `label` by severity: chat, note, warning, error.
+fn severity_counts(findings: &[Finding], label: Option<&str>) -> [usize; 4] {
+    let mut c = [0; 4];
+    for f in findings.iter().filter(|f| f.session.as_deref() == label) {
+        c[f.severity as usize] += 1;
+    }
+    c
+}
+
 /// The version of the JSON output (docs/decode-output.md): the first line says it.
-const JSON_SCHEMA: &str = "kibitzer-decode/1";
+const JSON_SCHEMA: &str = "kibitzer-decode/2";
 
 /// One transcript line of `--json`. Fields in alphabetical order, as the first versions
 /// printed them; serialized straight to text, without building a `Value` per line.
@@ -310,8 +371,6 @@ struct JsonLine<'a> {
     /// The message in its canonical text form (what the first versions gave alone).
     #[serde(skip_serializing_if = "Option::is_none")]
     decoded: Option<Canonical<'a>>,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    diagnostics: &'a [crate::session::Diagnostic],
     #[serde(skip_serializing_if = "Option::is_none")]
     kind: Option<&'static str>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -348,7 +407,6 @@ impl serde::Serialize for Canonical<'_> {
 fn json_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut impl Write) -> std::io::Result<()> {
     let line = JsonLine {
         decoded: d.msg.as_ref().map(Canonical),
-        diagnostics: &d.diagnostics,
         kind: d.msg.as_ref().map(|m| m.kind()),
         moved: d.moved,
         msg: d.msg.as_ref(),
@@ -396,7 +454,7 @@ pub(crate) fn verdict_lines(s: &Session, out: &mut String) {
     }
 }
 
-fn text_summary(s: &Session, out: &mut String) {
+fn text_summary(s: &Session, counts: [usize; 4], out: &mut String) {
     let label = s
         .label
         .as_deref()
@@ -441,7 +499,7 @@ fn text_summary(s: &Session, out: &mut String) {
     };
     let _ = writeln!(out, "  engine: {engine}{author}; handshake {hs}");
     let [gui, eng, err, proxy] = s.counts;
-    let [chat, notes, warnings, errors] = s.diagnostic_counts;
+    let [chat, notes, warnings, errors] = counts;
     let _ = writeln!(
         out,
         "  lines: {gui} gui, {eng} engine, {err} stderr, {proxy} proxy; {errors} error(s), {warnings} warning(s), {notes} note(s), {chat} chat"
@@ -500,7 +558,7 @@ fn text_summary(s: &Session, out: &mut String) {
     }
 }
 
-fn json_summary(s: &Session, out: &mut String) {
+fn json_summary(s: &Session, counts: [usize; 4], out: &mut String) {
     let end = s.last.map_or(0, |a| a.t);
     let open: Vec<_> = s
         .open_obligations()
@@ -538,7 +596,7 @@ fn json_summary(s: &Session, out: &mut String) {
         "author": s.engine_author,
         "handshake": s.handshake,
         "counts": { "gui": s.counts[0], "engine": s.counts[1], "stderr": s.counts[2], "proxy": s.counts[3] },
-        "diagnostics": { "chat": s.diagnostic_counts[0], "note": s.diagnostic_counts[1], "warning": s.diagnostic_counts[2], "error": s.diagnostic_counts[3] },
+        "findings": { "chat": counts[0], "note": counts[1], "warning": counts[2], "error": counts[3] },
         "games": games,
         "searches": s.search_count,
         "open": open,

@@ -1,7 +1,8 @@
 use crate::export::{Context as ExportContext, ggf_session, pgn_session};
 use crate::input::Item;
 use crate::recording::Header;
-use crate::session::{Decoded, Decoder, GameKind};
+use crate::rules::CheckOptions;
+use crate::session::{Decoded, GameKind};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -28,13 +29,11 @@ pub struct ExportArgs {
     /// Read the input as this format instead of detecting it: recording, or an importer name
     #[arg(long, value_name = "NAME")]
     input_format: Option<String>,
-    /// Protocol of every session instead of detecting it: uci, xboard (cecp) or nboard
-    #[arg(long, value_name = "PROTOCOL")]
-    protocol: Option<String>,
+    #[command(flatten)]
+    protocol: super::judging::ProtocolFlag,
 }
 
 pub fn run(a: ExportArgs) -> Result<i32> {
-    let protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
     if let Some(out) = &a.output {
         super::output::refuse_same_file(&a.file, out)?;
     }
@@ -52,10 +51,17 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     // Exporting needs the games (their moves carry the engine's evals), not the transcript,
     // the searches or the PV checks: the input is streamed through a decoder that keeps only
     // the games.
-    let mut d = Decoder::new(protocol)
-        .with_detected(input.protocols(protocol)?)
-        .retain_searches(false)
-        .check_pv_moves(false);
+    // Decoded as `check` decodes it: a recording made under a `.c2w` profile sends positions
+    // in the profile's own FEN command.
+    let opts = CheckOptions {
+        protocol: a.protocol.get(),
+        pv_check: false,
+        ..CheckOptions::new(crate::rules::Profile::default_profile())
+    };
+    let (opts, _) = opts.for_input(input.recording_header());
+    let mut d = opts
+        .decoder(input.protocols(opts.protocol)?)
+        .retain_searches(false);
     let mut decoded = Decoded::default();
     let (outcome, _) = input.read(|item| {
         match item {

@@ -7,6 +7,7 @@ mod dump;
 mod export;
 mod format;
 mod import;
+mod judging;
 mod output;
 mod probe;
 mod record;

@@ -36,8 +36,8 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "DIR", requires = "c2w")]
     c2w_home: Option<PathBuf>,
     /// The engine's protocol; detected when not given (uci, then xboard, then nboard)
-    #[arg(long, value_name = "PROTOCOL")]
-    protocol: Option<String>,
+    #[arg(long, value_enum, ignore_case = true, value_name = "PROTOCOL")]
+    protocol: Option<super::judging::ProtocolArg>,
     /// Write the report card to FILE instead of standard output
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -87,7 +87,7 @@ pub(super) fn parse_secs(s: &str) -> Result<Duration, String> {
 }
 
 pub fn run(mut a: ProbeArgs) -> Result<i32> {
-    let mut protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
+    let mut protocol = a.protocol.map(crate::protocol::Protocol::from);
     let mut dir = None;
     let mut c2w = None;
     if let Some(path) = &a.c2w {

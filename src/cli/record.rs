@@ -26,8 +26,8 @@ pub struct RecordArgs {
     #[arg(short, long, value_name = "NAME")]
     label: Option<String>,
     /// Protocol hint stored in the header (uci, xboard, nboard); decoding detects it otherwise
-    #[arg(short, long, value_name = "PROTOCOL", value_parser = parse_protocol)]
-    protocol: Option<String>,
+    #[arg(short, long, value_enum, ignore_case = true, value_name = "PROTOCOL")]
+    protocol: Option<super::judging::ProtocolArg>,
     /// Seconds an engine may keep running after the GUI closed its input before it gets
     /// SIGTERM (then SIGKILL 2 s later); `none` waits forever
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_grace)]
@@ -62,7 +62,8 @@ pub fn run(mut a: RecordArgs) -> Result<i32> {
         engine_dir = Some(cmd.dir);
         note = Some(loaded.note());
         // Chess Academy drives WinBoard engines only.
-        a.protocol.get_or_insert_with(|| "xboard".to_owned());
+        a.protocol
+            .get_or_insert(super::judging::ProtocolArg::Xboard);
     }
     let label = a.label.as_deref();
     let auto_name = || {
@@ -93,7 +94,9 @@ pub fn run(mut a: RecordArgs) -> Result<i32> {
         output: Some(path),
         output_named: named,
         label: a.label,
-        protocol: a.protocol,
+        protocol: a
+            .protocol
+            .map(|p| crate::protocol::Protocol::from(p).name().to_owned()),
         eof_grace: a.eof_grace.0,
         engine_dir,
         c2w: note,
@@ -102,12 +105,6 @@ pub fn run(mut a: RecordArgs) -> Result<i32> {
 
 /// The hint is stored by its canonical name, so `cecp` and `WinBoard` read back as `xboard`;
 /// a misspelt one is refused here rather than ignored when the recording is decoded.
-fn parse_protocol(s: &str) -> Result<String, String> {
-    crate::protocol::Protocol::from_name(s)
-        .map(|p| p.name().to_string())
-        .ok_or_else(|| format!("unknown protocol `{s}`; known: uci, xboard (cecp), nboard"))
-}
-
 #[derive(Debug, Clone, Copy)]
 struct Grace(Option<std::time::Duration>);
 
@@ -135,8 +132,6 @@ mod tests {
             Ok(Some(std::time::Duration::from_millis(2500)))
         );
         assert_eq!(parse_grace("NONE").map(|g| g.0), Ok(None));
-        assert_eq!(parse_protocol("CECP").as_deref(), Ok("xboard"));
-        assert!(parse_protocol("foo").is_err());
         for bad in ["-1", "NaN", "inf", "1e30", "five", ""] {
             assert!(parse_grace(bad).is_err(), "{bad}");
         }

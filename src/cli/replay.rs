@@ -90,12 +90,11 @@ pub struct ReplayArgs {
     /// Read the input as this format instead of detecting it
     #[arg(long, value_name = "NAME")]
     input_format: Option<String>,
-    /// Protocol of the session instead of detecting it: uci, xboard (cecp) or nboard
-    #[arg(long, value_name = "PROTOCOL")]
-    protocol: Option<String>,
+    #[command(flatten)]
+    protocol: super::judging::ProtocolFlag,
     /// Deadlines the findings of both sessions are judged by (as `check --profile`)
-    #[arg(long, value_name = "NAME", default_value = "cutechess")]
-    profile: String,
+    #[arg(long, value_enum, ignore_case = true, default_value = "cutechess")]
+    profile: super::judging::ProfileArg,
     /// Level L3: replay the new recording once more and check the engine gives the same
     /// answers (its recording is the new one's name with `.verify` before `.jsonl`)
     #[arg(long)]
@@ -162,20 +161,8 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
     if a.speed != 1.0 && a.pace != PaceArg::Recorded {
         bail!("--speed applies to --pace recorded only");
     }
-    let protocol = match &a.protocol {
-        Some(p) => Some(
-            Protocol::from_name(p)
-                .with_context(|| format!("unknown protocol `{p}` (uci, xboard or nboard)"))?,
-        ),
-        None => None,
-    };
-    let profile = Profile::named(&a.profile).with_context(|| {
-        format!(
-            "unknown profile `{}`; the profiles are {}",
-            a.profile,
-            Profile::NAMES.join(", ")
-        )
-    })?;
+    let protocol = a.protocol.get();
+    let profile = a.profile.profile();
     let input = Input::open(&a.file, a.input_format.as_deref())?;
     let (origin, events) = read_session(&input, a.session.as_deref())?;
     let forced = protocol.or_else(|| {
@@ -289,13 +276,7 @@ fn as_engine(a: &ReplayArgs) -> Result<i32> {
     if on_mismatch != OnMismatch::Forward && !a.engine.is_empty() {
         bail!("an engine after `--` is only used with --on-mismatch forward");
     }
-    let protocol = match &a.protocol {
-        Some(p) => Some(
-            Protocol::from_name(p)
-                .with_context(|| format!("unknown protocol `{p}` (uci, xboard or nboard)"))?,
-        ),
-        None => None,
-    };
+    let protocol = a.protocol.get();
     let input = Input::open(&a.file, a.input_format.as_deref())?;
     let (origin, events) = read_session(&input, a.session.as_deref())?;
     let forced = protocol.or_else(|| {

@@ -1,7 +1,6 @@
 //! `kibitzer view FILE`: the terminal viewer over a recording or any log `check` reads.
 
 use crate::input::Input;
-use crate::rules::Profile;
 use crate::tui::{self, App, Doc, Options};
 use anyhow::{Result, bail};
 use clap::Args;
@@ -19,12 +18,9 @@ pub struct ViewArgs {
     /// Read the input as this format instead of detecting it: recording, or an importer name
     #[arg(long, value_name = "NAME")]
     input_format: Option<String>,
-    /// Protocol of every session instead of detecting it: uci, xboard (cecp) or nboard
-    #[arg(long, value_name = "PROTOCOL")]
-    protocol: Option<String>,
-    /// Deadlines of the GUI in use (as `check`): spec, xboard, cutechess, fastchess, python-chess
-    #[arg(long, value_name = "NAME", default_value = "cutechess")]
-    profile: String,
+    /// The findings shown are `check`'s, judged and filtered the same way
+    #[command(flatten)]
+    judge: super::judging::JudgeFlags,
     /// Watch a recording that `kibitzer record` is still writing
     #[arg(long)]
     follow: bool,
@@ -43,14 +39,8 @@ pub struct ViewArgs {
 }
 
 pub fn run(a: ViewArgs) -> Result<i32> {
-    let protocol = super::decode::protocol_arg(a.protocol.as_deref())?;
-    let Some(profile) = Profile::named(&a.profile) else {
-        bail!(
-            "unknown profile `{}`; known: {}",
-            a.profile,
-            Profile::NAMES.join(", ")
-        );
-    };
+    let judging = a.judge.judging()?;
+    let protocol = judging.options.protocol;
     let gap_flag = match a.gap.as_deref() {
         Some(g) => match tui::filter::duration_ns(g) {
             Some(ns) => Some(ns),
@@ -88,11 +78,7 @@ pub fn run(a: ViewArgs) -> Result<i32> {
     } else {
         tui::load::presets(&input, protocol)?
     };
-    let opts = crate::rules::CheckOptions {
-        protocol,
-        ..crate::rules::CheckOptions::new(profile)
-    };
-    let mut d = Doc::for_input(&input, &opts, presets);
+    let mut d = Doc::for_input(&input, &judging.options, presets);
     if !a.follow
         && let Some((map, recording)) = tui::load::map_input(&input)
     {

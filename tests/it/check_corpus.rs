@@ -97,8 +97,20 @@ fn unknown_inputs_and_options_are_usage_errors() {
     let rec = rec.to_str().unwrap();
     for (args, says) in [
         (vec!["--rule", "UCI-NO-SUCH-RULE", rec], "unknown rule"),
-        (vec!["--profile", "arena", rec], "unknown profile"),
-        (vec!["--min-severity", "fatal", rec], "unknown severity"),
+        // clap names the flag and lists the values it takes.
+        (
+            vec!["--profile", "arena", rec],
+            "invalid value 'arena' for '--profile <PROFILE>'",
+        ),
+        (vec!["--profile", "arena", rec], "python-chess"),
+        (
+            vec!["--min-severity", "fatal", rec],
+            "invalid value 'fatal' for '--min-severity <LEVEL>'",
+        ),
+        (
+            vec!["--min-severity", "fatal", rec],
+            "chat, note, warning, error",
+        ),
         (vec!["/no/such/file"], "cannot open"),
     ] {
         let out = run(&args);

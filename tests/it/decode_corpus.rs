@@ -25,10 +25,10 @@ fn decode_json(path: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The findings `decode` shows: `check`'s, one record each.
 fn diagnostics(v: &[Value]) -> Vec<(String, String)> {
     v.iter()
-        .filter_map(|o| o.get("diagnostics")?.as_array())
-        .flatten()
+        .filter(|o| o["type"] == "finding")
         .map(|d| {
             (
                 d["rule"].as_str().unwrap_or("").to_owned(),
@@ -177,5 +177,11 @@ fn protocol_can_be_forced_and_bad_names_are_refused() {
         .output()
         .expect("run");
     assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown protocol"));
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("invalid value 'usi' for '--protocol <PROTOCOL>'"),
+        "{err}"
+    );
+    assert!(err.contains("uci, xboard, nboard"), "{err}");
 }

@@ -67,7 +67,7 @@ fn every_shipped_input_validates_against_the_schema() {
         let lines = decode(&[f.to_str().unwrap()]);
         assert_eq!(
             lines[0],
-            json!({"type": "header", "schema": "kibitzer-decode/1",
+            json!({"type": "header", "schema": "kibitzer-decode/2",
                    "tool": concat!("kibitzer ", env!("CARGO_PKG_VERSION"))}),
             "{name}"
         );
@@ -511,6 +511,6 @@ fn the_schema_refuses_wrong_output() {
     other_protocol["protocol"] = json!("nboard");
     assert!(validate(&schema, &schema, &other_protocol, "$").is_err());
     let mut header = lines[0].clone();
-    header["schema"] = json!("kibitzer-decode/2");
+    header["schema"] = json!("kibitzer-decode/1");
     assert!(validate(&schema, &schema, &header, "$").is_err());
 }

@@ -69,15 +69,18 @@ fn decoded_recordings_match_their_snapshots() {
             path.display()
         );
         snap.insert("sessions".into(), Value::Array(summaries));
-        let diags: Vec<Value> = lines
+        let text_of = |seq: &Value| {
+            lines
+                .iter()
+                .find(|l| l["type"] == "line" && &l["seq"] == seq)
+                .map_or(Value::Null, |l| l["text"].clone())
+        };
+        let findings: Vec<Value> = lines
             .iter()
-            .filter_map(|l| {
-                let d = l.get("diagnostics")?.as_array()?;
-                Some(d.iter().map(move |d| serde_json::json!({"seq": l["seq"], "text": l["text"], "rule": d["rule"], "severity": d["severity"], "side": d["side"]})))
-            })
-            .flatten()
+            .filter(|l| l["type"] == "finding")
+            .map(|d| serde_json::json!({"seq": d["seq"], "text": text_of(&d["seq"]), "rule": d["rule"], "severity": d["severity"], "side": d["side"]}))
             .collect();
-        snap.insert("diagnostics".into(), Value::Array(diags));
+        snap.insert("findings".into(), Value::Array(findings));
         let text = serde_json::to_string_pretty(&Value::Object(snap)).unwrap() + "\n";
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let snap_path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -376,17 +379,15 @@ fn mentions_pv_rule(l: &Value) -> bool {
 /// it, while an illegal game move is reported by both.
 #[test]
 fn no_pv_check_changes_nothing_but_pv_diagnostics() {
-    // The lines with their `illegal-pv` diagnostics taken out, and the summary's counts.
+    // The lines without the PV findings, and the summary's counts.
     let without_pv_diags = |mut lines: Vec<Value>| {
+        lines.retain(|l| {
+            !(l["type"] == "finding" && PV_RULES.contains(&l["rule"].as_str().unwrap_or("")))
+        });
         for l in &mut lines {
             let o = l.as_object_mut().unwrap();
             if o.get("type").is_some_and(|t| t == "summary") {
-                o.remove("diagnostics");
-            } else if let Some(Value::Array(d)) = o.get_mut("diagnostics") {
-                d.retain(|d| !PV_RULES.contains(&d["rule"].as_str().unwrap_or("")));
-                if d.is_empty() {
-                    o.remove("diagnostics");
-                }
+                o.remove("findings");
             }
         }
         lines
@@ -430,21 +431,21 @@ fn no_pv_check_changes_nothing_but_pv_diagnostics() {
         kibitzer(args)
             .lines()
             .map(|l| serde_json::from_str::<Value>(l).unwrap())
-            .filter(|l| l["type"] != "summary")
-            .flat_map(|l| {
-                let d = l["diagnostics"].as_array().cloned().unwrap_or_default();
-                d.into_iter()
-                    .map(|d| d["rule"].as_str().unwrap_or("").to_owned())
-            })
+            .filter(|l| l["type"] == "finding")
+            .map(|d| d["rule"].as_str().unwrap_or("").to_owned())
             .collect()
     };
     assert_eq!(
         codes(&["decode", "--json", f]),
-        ["UCI-INFO-PV-ILLEGAL", "UCI-BESTMOVE-ILLEGAL"]
+        [
+            "UCI-INFO-PV-ILLEGAL",
+            "UCI-BESTMOVE-ILLEGAL",
+            "UCI-INFO-BESTMOVE-PV-MISMATCH"
+        ]
     );
     assert_eq!(
         codes(&["decode", "--json", "--no-pv-check", f]),
-        ["UCI-BESTMOVE-ILLEGAL"]
+        ["UCI-BESTMOVE-ILLEGAL", "UCI-INFO-BESTMOVE-PV-MISMATCH"]
     );
 }
 

@@ -245,7 +245,7 @@ fn bad_usage_and_an_engine_that_cannot_start_are_exit_status_2() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown protocol"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid value"));
 
     let out = kibitzer()
         .args(["probe", "--timeout", "0"])

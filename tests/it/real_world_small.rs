@@ -23,7 +23,10 @@ fn record_refuses_an_unknown_protocol_before_starting_the_engine() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("unknown protocol `foo`"), "{err}");
+    assert!(
+        err.contains("invalid value 'foo' for '--protocol <PROTOCOL>'"),
+        "{err}"
+    );
     assert!(!marker.exists(), "the engine was started");
     assert!(!rec.exists(), "a recording was written");
 
