@@ -310,7 +310,7 @@ fn measure(path: &std::path::Path, lines: usize) -> (Round, (Vec<Session>, usize
                     decoder.push_into(e, &mut d);
                     decoded += 1;
                     moved += usize::from(d.moved);
-                    diags += d.diagnostics.len();
+                    diags += d.breaches.len();
                 }
                 decode_time += t.elapsed();
             } else {

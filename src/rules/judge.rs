@@ -158,6 +158,32 @@ impl Tracker {
     }
 }
 
+/// The finding a breach the decoder noticed makes, if it makes one: at the catalogue's
+/// severity (a note for a widespread idiom of the rule); after the GUI's `quit`, an engine's
+/// last answer to a search or ping that was running is no unsolicited output, since the GUI
+/// listens no more.
+fn weigh_breach(b: &crate::session::Breach, at: Place, after_quit: bool, out: &mut Out<'_>) {
+    if after_quit
+        && matches!(
+            b.rule,
+            RuleId::UciBestmoveWithoutGo
+                | RuleId::UciReadyokUnsolicited
+                | RuleId::UciUnsolicitedOutput
+                | RuleId::CecpPongMismatch
+                | RuleId::CecpMoveOutOfTurn
+                | RuleId::NboardUnsolicited
+                | RuleId::NboardPongMismatch
+        )
+    {
+        return;
+    }
+    let mut f = Finding::new(b.rule, b.by, at, out.session, b.message.clone());
+    if b.idiom {
+        f.severity = f.severity.min(super::catalogue::Severity::Note);
+    }
+    out.findings.push(f);
+}
+
 /// Where findings of one line go, with what they need to be located.
 pub(crate) struct Out<'a> {
     pub findings: &'a mut Vec<Finding>,
@@ -244,32 +270,19 @@ impl Judge {
         };
         // Earlier lines decoded only now (streaming detection), at their own place.
         for e in &d.earlier {
-            for diag in &e.diagnostics {
-                out.findings.push(Finding {
-                    rule: diag.rule,
-                    severity: diag.severity,
-                    side: diag.side,
-                    message: diag.message.clone(),
-                    session: label.clone(),
-                    line: e.line,
-                    seq: e.at.seq,
-                    t_ns: e.at.t,
-                });
+            let at = Place {
+                line: e.line,
+                seq: e.at.seq,
+                t: e.at.t,
+            };
+            for b in &e.breaches {
+                weigh_breach(b, at, tr.quit.is_some(), &mut out);
             }
         }
         let first_new = out.findings.len();
         // What the decoder found on the line itself.
-        for diag in &d.diagnostics {
-            out.findings.push(Finding {
-                rule: diag.rule,
-                severity: diag.severity,
-                side: diag.side,
-                message: diag.message.clone(),
-                session: label.clone(),
-                line: place.line,
-                seq: place.seq,
-                t_ns: place.t,
-            });
+        for b in &d.breaches {
+            weigh_breach(b, place, tr.quit.is_some(), &mut out);
         }
         match ev.src {
             Source::Proxy => proxy_event(tr, ev, profile, &mut out),

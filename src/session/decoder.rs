@@ -10,7 +10,7 @@ use crate::protocol::{self, Dir, Msg, Protocol};
 use crate::recording::{Event, ProxyKind, Source};
 
 use super::model::{
-    At, Diagnostic, Game, GameOutcome, Line, Obligation, Owed, Party, PosRef, Search, Session,
+    At, Breach, Game, GameOutcome, Line, Obligation, Owed, Party, PosRef, Search, Session,
     source_index,
 };
 use super::pv::PvCache;
@@ -26,7 +26,8 @@ pub struct Decoded {
     pub session: usize,
     /// `None` for stderr, proxy lines and traffic before the protocol is known.
     pub msg: Option<Msg>,
-    pub diagnostics: Vec<Diagnostic>,
+    /// The rules the line breaks, as the decoder sees them.
+    pub breaches: Vec<Breach>,
     /// The line changed the board.
     pub moved: bool,
     /// The board after the line, when inside a game.
@@ -46,7 +47,7 @@ pub struct EarlierLine {
     /// Its line in the input file, when known.
     pub line: Option<u64>,
     pub msg: Msg,
-    pub diagnostics: Vec<Diagnostic>,
+    pub breaches: Vec<Breach>,
 }
 
 /// Live per-session state besides the public model.
@@ -115,7 +116,7 @@ pub(crate) struct State {
     /// CECP: the side the engine plays (`None` in force mode before any `go`).
     pub(crate) engine_side: Option<crate::game::Side>,
     /// Diagnostics of the current line.
-    pub(crate) diags: Vec<Diagnostic>,
+    pub(crate) diags: Vec<Breach>,
     pub(crate) moved: bool,
     /// NBoard: the engine's last `=== MOVE` (upper-case move, its eval, the ply it was for).
     /// The board only changes when the GUI then sends `move`; if that is the proposal, the
@@ -222,39 +223,17 @@ impl State {
         }
     }
 
-    /// [`State::finding`] at a severity the catalogue's row names for this case (`(none)` as
-    /// a note where the rule is a warning).
-    pub(crate) fn finding_as(
-        &mut self,
-        id: RuleId,
-        severity: crate::rules::catalogue::Severity,
-        message: impl Into<String>,
-    ) {
-        let mut d = Diagnostic::new(id, self.line_side, message);
-        d.severity = severity;
-        self.diags.push(d);
+    /// [`State::finding`] for a breach that is a widespread idiom of the rule (Stockfish's
+    /// `bestmove (none)`): the judge weighs it as a note.
+    pub(crate) fn idiom(&mut self, id: RuleId, message: impl Into<String>) {
+        let mut b = Breach::new(id, self.line_side, message);
+        b.idiom = true;
+        self.diags.push(b);
     }
 
     /// Reports that the current line breaks rule `id` (a catalogue id).
     pub(crate) fn finding(&mut self, id: RuleId, message: impl Into<String>) {
-        // After `quit` the GUI listens no more: a last bestmove or pong from a search that was
-        // running is not unsolicited.
-        if self.quit_sent
-            && matches!(
-                id,
-                RuleId::UciBestmoveWithoutGo
-                    | RuleId::UciReadyokUnsolicited
-                    | RuleId::UciUnsolicitedOutput
-                    | RuleId::CecpPongMismatch
-                    | RuleId::CecpMoveOutOfTurn
-                    | RuleId::NboardUnsolicited
-                    | RuleId::NboardPongMismatch
-            )
-        {
-            return;
-        }
-        self.diags
-            .push(Diagnostic::new(id, self.line_side, message));
+        self.diags.push(Breach::new(id, self.line_side, message));
     }
 
     pub(crate) fn game(&mut self) -> Option<&mut Game> {
@@ -776,17 +755,13 @@ impl Decoder {
                 out.msg = Some(st.dispatch(p, ev, dir, at));
             }
         }
-        // The line's diagnostics change places with the previous line's (emptied) buffer.
-        out.diagnostics.clear();
-        std::mem::swap(&mut out.diagnostics, &mut st.diags);
+        // The line's breaches change places with the previous line's (emptied) buffer.
+        out.breaches.clear();
+        std::mem::swap(&mut out.breaches, &mut st.diags);
         out.closed.clear();
         std::mem::swap(&mut out.closed, &mut st.closed_now);
         out.earlier.clear();
         std::mem::swap(&mut out.earlier, &mut st.earlier);
-        let replayed = out.earlier.iter().flat_map(|e| &e.diagnostics);
-        for d in out.diagnostics.iter().chain(replayed) {
-            st.s.diagnostic_counts[d.severity as usize] += 1;
-        }
         out.position = st.game_index().map(|game| PosRef {
             game,
             ply: st.s.games.last().map_or(0, |g| g.plies.len()),
@@ -797,7 +772,7 @@ impl Decoder {
             for e in &out.earlier {
                 if let Some(l) = st.s.lines.iter_mut().rev().find(|l| l.seq == e.at.seq) {
                     l.msg = Some(e.msg.clone());
-                    l.diagnostics.extend(e.diagnostics.iter().cloned());
+                    l.breaches.extend(e.breaches.iter().cloned());
                 }
             }
             st.s.lines.push(Line {
@@ -807,7 +782,7 @@ impl Decoder {
                 src: ev.src,
                 text: ev.text.clone(),
                 msg: out.msg.clone(),
-                diagnostics: out.diagnostics.clone(),
+                breaches: out.breaches.clone(),
                 position: out.position,
                 moved: out.moved,
             });
@@ -877,12 +852,12 @@ fn detect_streaming(st: &mut State, dir: Dir, ev: &Event) {
             Dir::FromEngine => Party::Engine,
         });
         let msg = st.dispatch(found.protocol, &e, d, at);
-        let diagnostics = std::mem::take(&mut st.diags);
+        let breaches = std::mem::take(&mut st.diags);
         st.earlier.push(EarlierLine {
             at,
             line: e.line,
             msg,
-            diagnostics,
+            breaches,
         });
     }
     (st.line, st.line_side) = (line, side);

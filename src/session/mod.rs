@@ -5,7 +5,7 @@
 //! the protocol is detected (or given), every traffic line is decoded with
 //! [`crate::protocol::parse`], and the session state follows it: handshake, features and
 //! options, obligations (request -> expected answer), games with their boards, searches,
-//! clocks and modes. What is off on a line becomes a [`Diagnostic`] on that line.
+//! clocks and modes. What is off on a line becomes a [`Breach`] on that line.
 //!
 //! [`Decoder`] streams (one event in, one [`Decoded`] out, flat memory with
 //! `retain_history(false)`); [`decode`] builds the whole model, lines included.
@@ -23,7 +23,7 @@ mod tests;
 
 pub use decoder::{Decoded, Decoder, EarlierLine};
 pub use model::{
-    At, Clocks, Diagnostic, Eval, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake, Line,
+    At, Breach, Clocks, Eval, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake, Line,
     Modes, Mover, Obligation, OptionSet, Owed, Party, Ply, PosRef, RunnerResult, Search,
     SearchReport, Session, Severity,
 };

@@ -10,43 +10,32 @@ use crate::recording::Source;
 
 pub use crate::rules::catalogue::{RuleId, Severity, Side as Party};
 
-/// A finding on one line: a rule of the catalogue (`docs/rules.md`) the line breaks, who broke
-/// it and how badly. The decoder notices the fact and names the rule; the severity is the
-/// catalogue's, and `check --profile` may change it.
+/// A fact the decoder noticed on one line: the line breaks a rule of the catalogue
+/// (`docs/rules.md`). It names the rule and says what happened; how bad that is, and whether
+/// it matters in context (after `quit`, under a `.c2w` profile, under `check --profile`), is
+/// the judge's to say (`rules/`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Diagnostic {
+pub struct Breach {
     /// The catalogue id (`UCI-BESTMOVE-ILLEGAL`, `CECP-PONG-MISMATCH`...).
     pub rule: RuleId,
-    pub severity: Severity,
-    /// Who is at fault: the rule's side, or for rules of either side the side that sent the
-    /// line.
-    pub side: Party,
+    /// The side that sent the line, when a side did: who is at fault for a rule of either
+    /// side.
+    pub by: Option<Party>,
     pub message: String,
+    /// The breach is a widespread idiom every GUI understands (Stockfish's `bestmove
+    /// (none)`): the fact is kept, the judge weighs it as a note.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub idiom: bool,
 }
 
-impl Diagnostic {
-    /// A finding of rule `id`, weighed by the catalogue.
-    pub fn new(id: RuleId, line_side: Option<Party>, message: impl Into<String>) -> Self {
-        let (severity, side) = crate::rules::catalogue::weigh(id, line_side);
-        Diagnostic {
+impl Breach {
+    pub fn new(id: RuleId, by: Option<Party>, message: impl Into<String>) -> Self {
+        Breach {
             rule: id,
-            severity,
-            side,
+            by,
             message: message.into(),
+            idiom: false,
         }
-    }
-}
-
-impl std::fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}[{}] {}: {}",
-            self.severity.as_str(),
-            self.rule,
-            self.side.as_str(),
-            self.message
-        )
     }
 }
 
@@ -405,7 +394,7 @@ pub struct Line {
     pub text: String,
     /// `None` for stderr and proxy lines, and traffic before the protocol was known.
     pub msg: Option<Msg>,
-    pub diagnostics: Vec<Diagnostic>,
+    pub breaches: Vec<Breach>,
     /// The board after this line (for lines inside a game).
     pub position: Option<PosRef>,
     /// The line changed the board (a move, a new position, a takeback).
@@ -486,8 +475,6 @@ pub struct Session {
     pub last_engine: Option<At>,
     /// Number of lines seen, by source: gui, engine, stderr, proxy.
     pub counts: [u64; 4],
-    /// Number of findings per severity: chat, note, warning, error.
-    pub diagnostic_counts: [u64; 4],
     /// Decoded lines, when kept (see [`super::decode`]).
     pub lines: Vec<Line>,
     /// The runner's own verdicts on engines stated in this session's lines (imported logs).
@@ -573,7 +560,6 @@ impl Session {
             last: None,
             last_engine: None,
             counts: [0; 4],
-            diagnostic_counts: [0; 4],
             lines: Vec::new(),
         }
     }

@@ -28,7 +28,7 @@ fn one(text: &str) -> Session {
 fn codes(s: &Session) -> Vec<(RuleId, String)> {
     s.lines
         .iter()
-        .flat_map(|l| l.diagnostics.iter().map(|d| (d.rule, d.message.clone())))
+        .flat_map(|l| l.breaches.iter().map(|d| (d.rule, d.message.clone())))
         .collect()
 }
 
@@ -872,7 +872,7 @@ fn streaming_detection_replays_earlier_lines_at_their_time_with_their_findings()
     assert_eq!(earlier[1].line, Some(11));
     assert!(matches!(earlier[1].msg, protocol::Msg::Uci(_)));
     // The banner's finding is no longer dropped, and the judge places it on its own line.
-    assert_eq!(earlier[0].diagnostics[0].rule, RuleId::UciUnknownCommand);
+    assert_eq!(earlier[0].breaches[0].rule, RuleId::UciUnknownCommand);
     let banner = findings
         .iter()
         .find(|f| f.rule == RuleId::UciUnknownCommand);

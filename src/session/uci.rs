@@ -570,9 +570,8 @@ impl State {
         };
         if best == "(none)" && no_legal_move() {
             // Stockfish's way: understood by every GUI, but not the text's `0000`.
-            self.finding_as(
+            self.idiom(
                 RuleId::UciBestmoveNullFormat,
-                crate::rules::catalogue::Severity::Note,
                 "bestmove (none) where no move is legal: the text's null move is 0000",
             );
             return;

@@ -870,7 +870,10 @@ fn sessions(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
             s.protocol.map_or("?", |p| p.name()),
             visible(s.engine_name.as_deref().unwrap_or("")),
             s.counts.iter().sum::<u64>(),
-            s.diagnostic_counts[Severity::Error as usize],
+            doc.findings()
+                .iter()
+                .filter(|f| f.severity == Severity::Error && f.session == s.label)
+                .count(),
         )));
     }
     let r = centered(area, 70, (items.len() as u16 + 2).min(20));

@@ -33,7 +33,7 @@ fn xboard_game_decodes_without_false_findings() {
         let findings: Vec<String> = s
             .lines
             .iter()
-            .flat_map(|l| l.diagnostics.iter().map(move |d| (l, d)))
+            .flat_map(|l| l.breaches.iter().map(move |d| (l, d)))
             .filter(|(_, d)| {
                 !d.rule.as_str().ends_with("-UNKNOWN-COMMAND")
                     && d.rule != "CECP-UNDOCUMENTED-OUTPUT"

@@ -98,8 +98,8 @@ fn pgn_export_has_the_moves_python_chess_played() {
     let errors: Vec<_> = s
         .lines
         .iter()
-        .flat_map(|l| &l.diagnostics)
-        .filter(|d| d.severity == Severity::Error)
+        .flat_map(|l| &l.breaches)
+        .filter(|d| d.rule.rule().severity == Severity::Error)
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
     let g = &s.games[0];
@@ -155,8 +155,8 @@ fn cecp_session_with_fairymax_decodes_with_legal_moves_and_right_fens() {
     let errors: Vec<_> = s
         .lines
         .iter()
-        .flat_map(|l| &l.diagnostics)
-        .filter(|d| d.severity == Severity::Error)
+        .flat_map(|l| &l.breaches)
+        .filter(|d| d.rule.rule().severity == Severity::Error)
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(s.open_obligations().count(), 0, "{:?}", s.obligations);

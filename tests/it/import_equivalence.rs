@@ -90,11 +90,7 @@ fn essence(s: &Session) -> Essence {
     let diags = s
         .lines
         .iter()
-        .flat_map(|l| {
-            l.diagnostics
-                .iter()
-                .map(|d| format!("{}: {}", l.text, d.rule))
-        })
+        .flat_map(|l| l.breaches.iter().map(|d| format!("{}: {}", l.text, d.rule)))
         .collect();
     (lines, games, diags)
 }
