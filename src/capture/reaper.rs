@@ -258,10 +258,9 @@ pub fn sweep(recorder: &Recorder, pgid: u32, except: &[i32]) {
     };
     signal_all(pgid, &first, Signal::SIGTERM);
     recorder.proxy_event(
-        ProxyKind::Killed,
+        ProxyKind::LeftoverKilled,
         &format!(
-            "{}: {}; sent SIGTERM",
-            crate::recording::LEFTOVER_KILL_TEXTS[0],
+            "still running after the engine exited: {}; sent SIGTERM",
             names(&first)
         ),
         |e| e.signal = Some("SIGTERM".into()),
@@ -279,10 +278,9 @@ pub fn sweep(recorder: &Recorder, pgid: u32, except: &[i32]) {
     if !rest.is_empty() {
         signal_all(pgid, &rest, Signal::SIGKILL);
         recorder.proxy_event(
-            ProxyKind::Killed,
+            ProxyKind::LeftoverKilled,
             &format!(
-                "{} {} ms: {}; sent SIGKILL",
-                crate::recording::LEFTOVER_KILL_TEXTS[1],
+                "ignored SIGTERM for {} ms: {}; sent SIGKILL",
                 SWEEP_GRACE.as_millis(),
                 names(&rest)
             ),

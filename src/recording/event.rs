@@ -182,6 +182,10 @@ pub enum ProxyKind {
     WriteError,
     /// The proxy killed the engine (e.g. it outlived the GUI's EOF past the grace period).
     Killed,
+    /// The proxy killed what the engine left running (children still alive after the engine
+    /// itself exited): it follows the engine's end and is no sign that the GUI or the proxy
+    /// gave up on the engine.
+    LeftoverKilled,
     /// Importer: an engine started / was loaded.
     EngineStarted,
     /// Importer: a game started (`message` holds what the log said).
@@ -207,6 +211,7 @@ impl ProxyKind {
             ProxyKind::Signal => "signal",
             ProxyKind::WriteError => "write_error",
             ProxyKind::Killed => "killed",
+            ProxyKind::LeftoverKilled => "leftover_killed",
             ProxyKind::EngineStarted => "engine_started",
             ProxyKind::GameStarted => "game_started",
             ProxyKind::GameFinished => "game_finished",
@@ -324,19 +329,24 @@ impl VerdictKind {
     }
 }
 
-/// How the proxy's sweep of what an engine left running (children still alive after the
-/// engine itself exited) words its `killed` events. Such a kill follows the engine's end; it
-/// is no sign that the GUI or the proxy gave up on the engine.
-pub const LEFTOVER_KILL_TEXTS: [&str; 2] = [
+/// How recordings made before `leftover_killed` existed worded the proxy's sweep of what an
+/// engine left running, as `killed` events.
+const LEGACY_LEFTOVER_KILL_TEXTS: [&str; 2] = [
     "still running after the engine exited",
     "ignored SIGTERM for",
 ];
 
 impl Event {
-    /// A `killed` event of the proxy's sweep of leftovers ([`LEFTOVER_KILL_TEXTS`]).
-    pub fn is_leftover_kill(&self) -> bool {
-        self.kind == Some(ProxyKind::Killed)
-            && LEFTOVER_KILL_TEXTS.iter().any(|t| self.text.starts_with(t))
+    /// Reads an event of an earlier recording as this version writes it: the sweep of an
+    /// engine's leftovers was a `killed` event told apart by its words only.
+    pub fn upgrade_legacy(&mut self) {
+        if self.kind == Some(ProxyKind::Killed)
+            && LEGACY_LEFTOVER_KILL_TEXTS
+                .iter()
+                .any(|t| self.text.starts_with(t))
+        {
+            self.kind = Some(ProxyKind::LeftoverKilled);
+        }
     }
 
     /// A traffic line with UTF-8 text and an LF terminator (the common case).
@@ -472,5 +482,28 @@ mod tests {
             serde_json::to_string(&e).unwrap(),
             r#"{"seq":3,"t":1500,"ts":1000001500,"src":"gui","text":"isready"}"#
         );
+    }
+
+    #[test]
+    fn an_earlier_recordings_sweep_of_leftovers_reads_as_leftover_killed() {
+        let mut old = Event::line(
+            1,
+            0,
+            Source::Proxy,
+            "still running after the engine exited: sleep [pid 9]; sent SIGTERM",
+        );
+        old.kind = Some(ProxyKind::Killed);
+        old.upgrade_legacy();
+        assert_eq!(old.kind, Some(ProxyKind::LeftoverKilled));
+        // The proxy's own kill of the engine stays what it was.
+        let mut engine = Event::line(
+            2,
+            0,
+            Source::Proxy,
+            "engine still running 5.0 s after the GUI closed its input; sent SIGTERM",
+        );
+        engine.kind = Some(ProxyKind::Killed);
+        engine.upgrade_legacy();
+        assert_eq!(engine.kind, Some(ProxyKind::Killed));
     }
 }

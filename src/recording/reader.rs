@@ -224,6 +224,14 @@ impl<R: BufRead> Reader<R> {
     /// [`Reader::next_event`] into `e`, reusing its buffers: reading a long recording this way
     /// allocates nothing per line. On an issue `e` is left unspecified.
     pub fn read_into(&mut self, e: &mut Event) -> Option<Result<(), ReadIssue>> {
+        let read = self.read_raw(e);
+        if let Some(Ok(())) = read {
+            e.upgrade_legacy();
+        }
+        read
+    }
+
+    fn read_raw(&mut self, e: &mut Event) -> Option<Result<(), ReadIssue>> {
         loop {
             self.lineno += 1;
             // Usually the whole line is already in the reader's buffer: parse it in place

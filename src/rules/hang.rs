@@ -6,7 +6,7 @@ use super::finding::Place;
 use super::judge::{Tracker, secs};
 use super::profile::Profile;
 use crate::recording::Eol;
-use crate::session::{Obligation, Owed};
+use crate::session::{Obligation, Owed, Request};
 use serde::Serialize;
 
 /// The kind of stall (§5.10's numbered cases).
@@ -96,15 +96,11 @@ pub(crate) fn diagnose(
     // The oldest request still owed, except that a `stop` tells more than the `go` it ends.
     // An infinite or ponder search owes nothing until it is stopped: a ping, or anything past
     // its deadline, tells more.
-    let open_ended = |o: &&Obligation| {
-        tr.pending
-            .get(&o.opened.seq)
-            .is_some_and(|p| p.text.contains("infinite") || p.text.contains("ponder"))
-    };
+    let open_ended = |o: &&Obligation| matches!(o.kind, Request::Go { open_ended: true });
     let Some(o) = open
         .iter()
         .find(|o| tr.pending.get(&o.opened.seq).is_some_and(|p| p.timed_out))
-        .or_else(|| open.iter().find(|o| o.request.starts_with("stop")))
+        .or_else(|| open.iter().find(|o| o.kind == Request::Stop))
         .or_else(|| open.iter().find(|o| !open_ended(o)))
         .or(open.first())
     else {

@@ -17,7 +17,7 @@ use crate::protocol::cecp::Msg as CecpMsg;
 use crate::protocol::{Msg, Protocol};
 use crate::recording::{Eol, Event, ProxyKind, Source};
 use crate::rules::catalogue::RuleId;
-use crate::session::{Decoded, Decoder, Obligation, Owed};
+use crate::session::{Decoded, Decoder, Obligation, Owed, Request};
 use serde::Serialize;
 mod transport;
 
@@ -31,7 +31,7 @@ pub struct Judge {
     /// The Chess Academy profile the GUI drove the engine with (`check --c2w`).
     c2w: Option<EngineProfile>,
     trackers: Vec<Tracker>,
-    latencies: BTreeMap<&'static str, Vec<u64>>,
+    latencies: BTreeMap<Request, Vec<u64>>,
     last: Place,
 }
 
@@ -181,20 +181,44 @@ fn weigh_breach(b: &crate::session::Breach, at: Place, after_quit: bool, out: &m
     if b.idiom {
         f.severity = f.severity.min(super::catalogue::Severity::Note);
     }
-    out.findings.push(f);
+    out.push(f);
+}
+
+/// What a `.c2w` profile takes out of CECP's hands on a GUI line it declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Veto {
+    /// The line is no CECP at all: no CECP rule speaks of it.
+    ForeignToCecp,
+    /// A command the profile declares: not unknown, and `setboard` is allowed unless the
+    /// engine itself said it has none.
+    DeclaredByProfile { setboard_said: bool },
+}
+
+impl Veto {
+    fn silences(self, id: RuleId) -> bool {
+        match self {
+            Veto::ForeignToCecp => id.family() == super::catalogue::Family::Cecp,
+            Veto::DeclaredByProfile { setboard_said } => {
+                id == RuleId::CecpUnknownCommand
+                    || (id == RuleId::CecpSetboardWithoutFeature && !setboard_said)
+            }
+        }
+    }
 }
 
 /// Where findings of one line go, with what they need to be located.
 pub(crate) struct Out<'a> {
-    pub findings: &'a mut Vec<Finding>,
+    findings: &'a mut Vec<Finding>,
     pub place: Place,
     pub side: Option<Party>,
     pub session: Option<&'a str>,
+    /// Rules a `.c2w` profile takes over on this line.
+    veto: Option<Veto>,
 }
 
 impl Out<'_> {
     pub fn add(&mut self, id: RuleId, message: impl Into<String>) {
-        self.findings.push(Finding::new(
+        self.push(Finding::new(
             id,
             self.side,
             self.place,
@@ -204,8 +228,17 @@ impl Out<'_> {
     }
 
     pub fn add_at(&mut self, id: RuleId, place: Place, message: impl Into<String>) {
-        self.findings
-            .push(Finding::new(id, self.side, place, self.session, message));
+        self.push(Finding::new(id, self.side, place, self.session, message));
+    }
+
+    /// Keeps `f` unless it is about this very line and the line's profile speaks for it.
+    fn push(&mut self, f: Finding) {
+        let vetoed = self
+            .veto
+            .is_some_and(|v| f.seq == self.place.seq && v.silences(f.rule));
+        if !vetoed {
+            self.findings.push(f);
+        }
     }
 }
 
@@ -267,6 +300,7 @@ impl Judge {
             place,
             side,
             session: label.as_deref(),
+            veto: None,
         };
         // Earlier lines decoded only now (streaming detection), at their own place.
         for e in &d.earlier {
@@ -279,7 +313,34 @@ impl Judge {
                 weigh_breach(b, at, tr.quit.is_some(), &mut out);
             }
         }
-        let first_new = out.findings.len();
+        // A GUI line the `.c2w` profile declares is the profile's: judged by its rules, not
+        // as CECP would judge it. Known before anything is said about the line.
+        if let Some(p) = &self.c2w
+            && tr.protocol == Some(Protocol::Cecp)
+            && ev.src == Source::Gui
+        {
+            let m = match &d.msg {
+                Some(Msg::Cecp(m)) => Some(m),
+                _ => None,
+            };
+            if tr.c2w.gui_line(p, m, &ev.text, &mut out) {
+                out.veto = Some(
+                    if matches!(m, None | Some(CecpMsg::Unknown(_) | CecpMsg::Move(_))) {
+                        // A line CECP does not know (`depth 3`, `fen` and the FEN's elements one
+                        // a line, a hash size alone) is the profile's, whatever CECP would make
+                        // of it (`f6`, an en passant square, is no SAN move).
+                        Veto::ForeignToCecp
+                    } else {
+                        // A command the profile declares is no unknown command, and the profile
+                        // tells the GUI of `setboard` where a v1 engine cannot; an engine that
+                        // said setboard=0 contradicts it, and that stays.
+                        Veto::DeclaredByProfile {
+                            setboard_said: tr.cecp.feature_value("setboard").is_some(),
+                        }
+                    },
+                );
+            }
+        }
         // What the decoder found on the line itself.
         for b in &d.breaches {
             weigh_breach(b, place, tr.quit.is_some(), &mut out);
@@ -365,7 +426,7 @@ impl Judge {
             }
             let latency = place.t.saturating_sub(o.opened.t);
             self.latencies
-                .entry(latency_key(o))
+                .entry(latency_kind(o.kind))
                 .or_default()
                 .push(latency);
             if let Some(p) = pending
@@ -398,37 +459,9 @@ impl Judge {
         }
         if let Some(p) = &self.c2w
             && tr.protocol == Some(Protocol::Cecp)
+            && ev.src == Source::Engine
         {
-            match ev.src {
-                Source::Gui => {
-                    let m = match &d.msg {
-                        Some(Msg::Cecp(m)) => Some(m),
-                        _ => None,
-                    };
-                    if tr.c2w.gui_line(p, m, &ev.text, &mut out) {
-                        // A command the profile declares is no unknown command, and the
-                        // profile tells the GUI of `setboard` where a v1 engine cannot; an
-                        // engine that said setboard=0 contradicts it, and that stays.
-                        let setboard_said = tr.cecp.feature_value("setboard").is_some();
-                        // A line CECP does not know (`depth 3`, `fen` and the FEN's elements
-                        // one a line, a hash size alone) is the profile's, whatever CECP
-                        // would make of it (`f6`, an en passant square, is no SAN move).
-                        let foreign =
-                            matches!(m, None | Some(CecpMsg::Unknown(_) | CecpMsg::Move(_)));
-                        let mut tail = out.findings.split_off(first_new);
-                        tail.retain(|f| {
-                            if foreign {
-                                return !(f.rule.family() == crate::rules::catalogue::Family::Cecp);
-                            }
-                            f.rule != RuleId::CecpUnknownCommand
-                                && (f.rule != RuleId::CecpSetboardWithoutFeature || setboard_said)
-                        });
-                        out.findings.extend(tail);
-                    }
-                }
-                Source::Engine => tr.c2w.engine_line(p, &ev.text, &mut out),
-                _ => {}
-            }
+            tr.c2w.engine_line(p, &ev.text, &mut out);
         }
         // New requests: the obligations this line opened, the newest of the session's list.
         let opened: Vec<&Obligation> = dec
@@ -558,6 +591,7 @@ impl Judge {
                 place: end,
                 side: None,
                 session: label.as_deref(),
+                veto: None,
             };
             let open: Vec<Obligation> = dec.open_obligations(i).cloned().collect();
             for o in &open {
@@ -651,7 +685,7 @@ impl Judge {
         let latencies = self
             .latencies
             .iter()
-            .map(|(k, v)| stats(k, v, allowed_for(k, &self.profile)))
+            .map(|(k, v)| stats(k.label(), v, self.profile.allowed(*k)))
             .collect();
         (verdicts, latencies)
     }
@@ -662,7 +696,7 @@ impl Tracker {
     /// `time`.
     fn budget_for(&self, o: &Obligation, dec: &Decoder, session: usize) -> (Option<i64>, bool) {
         match (&o.owed, self.protocol) {
-            (Owed::BestMove, _) if o.request.starts_with("go") => {
+            (Owed::BestMove, _) if matches!(o.kind, Request::Go { .. }) => {
                 let Some(go) = &self.uci.last_go else {
                     return (None, false);
                 };
@@ -731,7 +765,7 @@ fn deadline(
                 named(profile.features, RuleId::CecpFeatureTimeout)
             }
         }
-        Owed::BestMove if o.request.starts_with("stop") => {
+        Owed::BestMove if o.kind == Request::Stop => {
             named(profile.after_stop, RuleId::UciBestmoveMissingAfterStop)
         }
         Owed::BestMove | Owed::Move => {
@@ -759,29 +793,11 @@ fn deadline(
     }
 }
 
-fn latency_key(o: &Obligation) -> &'static str {
-    match &o.owed {
-        Owed::UciOk => "uci→uciok",
-        Owed::ReadyOk => "isready→readyok",
-        Owed::Pong(_) => "ping→pong",
-        Owed::BestMove if o.request.starts_with("stop") => "stop→bestmove",
-        Owed::BestMove => "go→bestmove",
-        Owed::FeatureDone => "protover→feature done=1",
-        Owed::Move => "on move→move",
-        Owed::Hint => "hint→Hint:",
-        Owed::NboardMove => "go→===",
-        Owed::SearchOrBook => "hint→search",
-        Owed::Learned => "learn→learned",
-    }
-}
-
-fn allowed_for(key: &str, profile: &Profile) -> Option<std::time::Duration> {
-    match key {
-        "uci→uciok" => profile.uciok,
-        "isready→readyok" | "ping→pong" => profile.ping,
-        "stop→bestmove" => profile.after_stop,
-        "protover→feature done=1" => profile.features,
-        _ => None,
+/// Latencies are tabled per kind of request; open-ended searches and the others alike.
+fn latency_kind(kind: Request) -> Request {
+    match kind {
+        Request::Go { .. } => Request::Go { open_ended: false },
+        k => k,
     }
 }
 

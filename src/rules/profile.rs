@@ -110,6 +110,18 @@ impl Profile {
     }
 
     /// Applies [`Profile::severity_of`] to findings.
+    /// How long this GUI waits for the answer to a request of `kind`, when it sets a limit.
+    pub fn allowed(&self, kind: crate::session::Request) -> Option<std::time::Duration> {
+        use crate::session::Request;
+        match kind {
+            Request::Uci => self.uciok,
+            Request::IsReady | Request::Ping => self.ping,
+            Request::Stop => self.after_stop,
+            Request::Protover => self.features,
+            _ => None,
+        }
+    }
+
     pub fn adjust(&self, findings: &mut [super::finding::Finding]) {
         for f in findings {
             if let Some(s) = self.severity_of(f.rule) {

@@ -6,7 +6,8 @@ use crate::protocol::cecp::{FeatureValue, GameResult, Msg, Thinking};
 
 use super::decoder::State;
 use super::model::{
-    At, Eval, FeatureState, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, SearchReport,
+    At, Eval, FeatureState, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, Request,
+    SearchReport,
 };
 use crate::rules::catalogue::RuleId;
 
@@ -94,7 +95,12 @@ impl State {
                 self.s.version = Some(*n);
                 self.s.handshake = Handshake::Started(at);
                 if *n >= 2 {
-                    self.open(format!("protover {n}"), Owed::FeatureDone, at);
+                    self.open(
+                        Request::Protover,
+                        format!("protover {n}"),
+                        Owed::FeatureDone,
+                        at,
+                    );
                 }
             }
             Msg::Accepted(f) | Msg::Rejected(f) => {
@@ -213,7 +219,12 @@ impl State {
                     self.engine_to_move(text, at);
                 }
             }
-            Msg::Ping(n) => self.open(format!("ping {n}"), Owed::Pong(n.to_string()), at),
+            Msg::Ping(n) => self.open(
+                Request::Ping,
+                format!("ping {n}"),
+                Owed::Pong(n.to_string()),
+                at,
+            ),
             Msg::Result { result, comment } => {
                 if *result != GameResult::Unfinished {
                     let reason = comment
@@ -228,7 +239,7 @@ impl State {
             Msg::Remove => self.cecp_takeback(2, at),
             Msg::Hint => {
                 self.cecp_hint_open = true;
-                self.open("hint", Owed::Hint, at);
+                self.open(Request::Hint, "hint", Owed::Hint, at);
             }
             Msg::Post => self.s.modes.post = true,
             Msg::NoPost => self.s.modes.post = false,
@@ -549,7 +560,7 @@ impl State {
     }
 
     fn engine_to_move(&mut self, text: &str, at: At) {
-        self.open(text.trim(), Owed::Move, at);
+        self.open(Request::OnMove, text.trim(), Owed::Move, at);
         self.start_search(text, at, false, false);
     }
 

@@ -10,7 +10,7 @@ use crate::protocol::{self, Dir, Msg, Protocol};
 use crate::recording::{Event, ProxyKind, Source};
 
 use super::model::{
-    At, Breach, Game, GameOutcome, Line, Obligation, Owed, Party, PosRef, Search, Session,
+    At, Breach, Game, GameOutcome, Line, Obligation, Owed, Party, PosRef, Request, Search, Session,
     source_index,
 };
 use super::pv::PvCache;
@@ -259,12 +259,13 @@ impl State {
         self.moved = true;
     }
 
-    pub(crate) fn open(&mut self, request: impl Into<String>, owed: Owed, at: At) {
+    pub(crate) fn open(&mut self, kind: Request, request: impl Into<String>, owed: Owed, at: At) {
         let request = request.into();
         self.open_moves += usize::from(owed == Owed::Move);
-        self.open_stops += usize::from(is_stop(&owed, &request));
+        self.open_stops += usize::from(kind == Request::Stop);
         self.s.obligations.push(Obligation {
             request,
+            kind,
             owed,
             opened: at,
             closed: None,
@@ -290,7 +291,7 @@ impl State {
                 closed.push(o.clone());
                 n += 1;
                 moves_closed += usize::from(o.owed == Owed::Move);
-                stops_closed += usize::from(is_stop(&o.owed, &o.request));
+                stops_closed += usize::from(o.kind == Request::Stop);
                 if first_only {
                     break;
                 }
@@ -335,7 +336,7 @@ impl State {
                 o.closed = Some(at);
                 o.cancelled = true;
                 moves_closed += usize::from(o.owed == Owed::Move);
-                stops_closed += usize::from(is_stop(&o.owed, &o.request));
+                stops_closed += usize::from(o.kind == Request::Stop);
                 closed.push(o.clone());
             }
         }
@@ -494,9 +495,7 @@ impl State {
             // the GUI gave up first (closed the input, or had it killed): then the hang
             // verdict tells the story, not an engine fault. The proxy's sweep of processes the
             // engine left behind comes after the engine's end and explains nothing.
-            Some(ProxyKind::GuiEof | ProxyKind::Killed | ProxyKind::Signal)
-                if !ev.is_leftover_kill() =>
-            {
+            Some(ProxyKind::GuiEof | ProxyKind::Killed | ProxyKind::Signal) => {
                 self.end_explained = true;
             }
             Some(ProxyKind::EngineExit | ProxyKind::EngineEof) if !self.end_explained => {
@@ -528,11 +527,6 @@ impl State {
             _ => {}
         }
     }
-}
-
-/// A UCI `stop` owing its bestmove.
-fn is_stop(owed: &Owed, request: &str) -> bool {
-    *owed == Owed::BestMove && request.starts_with("stop")
 }
 
 /// CECP's ping fence: after `new`, `force` or another reset, the GUI pings; engine moves that

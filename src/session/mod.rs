@@ -24,7 +24,7 @@ mod tests;
 pub use decoder::{Decoded, Decoder, EarlierLine};
 pub use model::{
     At, Breach, Clocks, Eval, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake, Line,
-    Modes, Mover, Obligation, OptionSet, Owed, Party, Ply, PosRef, RunnerResult, Search,
+    Modes, Mover, Obligation, OptionSet, Owed, Party, Ply, PosRef, Request, RunnerResult, Search,
     SearchReport, Session, Severity,
 };
 

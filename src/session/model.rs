@@ -100,11 +100,61 @@ impl std::fmt::Display for Owed {
     }
 }
 
+/// The kind of request that opened an obligation. With it the judge names the latency and
+/// finds the deadline a profile sets, without reading the request's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Request {
+    /// UCI `uci`.
+    Uci,
+    /// UCI `isready`.
+    IsReady,
+    /// UCI `go`; `open_ended` for `go infinite` and `go ponder`, which end only when told.
+    Go { open_ended: bool },
+    /// UCI `stop` (and `ponderhit`'s end of a ponder search is a `go`'s).
+    Stop,
+    /// CECP `protover 2`.
+    Protover,
+    /// CECP: the engine is on move.
+    OnMove,
+    /// CECP and NBoard `ping N`.
+    Ping,
+    /// CECP `hint`.
+    Hint,
+    /// NBoard `go`.
+    NboardGo,
+    /// NBoard `hint`.
+    NboardHint,
+    /// NBoard `learn`.
+    Learn,
+}
+
+impl Request {
+    /// The request and its answer, as latency tables name them.
+    pub fn label(self) -> &'static str {
+        match self {
+            Request::Uci => "uci→uciok",
+            Request::IsReady => "isready→readyok",
+            Request::Go { .. } => "go→bestmove",
+            Request::Stop => "stop→bestmove",
+            Request::Protover => "protover→feature done=1",
+            Request::OnMove => "on move→move",
+            Request::Ping => "ping→pong",
+            Request::Hint => "hint→Hint:",
+            Request::NboardGo => "go→===",
+            Request::NboardHint => "hint→search",
+            Request::Learn => "learn→learned",
+        }
+    }
+}
+
 /// A GUI request that expects an answer, and the answer when it came.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Obligation {
     /// What the GUI sent (`isready`, `go`, `ping 3`, `protover 2`...).
     pub request: String,
+    /// Which kind of request that is.
+    pub kind: Request,
     /// What the engine owes.
     pub owed: Owed,
     pub opened: At,

@@ -5,7 +5,7 @@ use crate::game::{GgfGame, OthelloBoard, OthelloMove, Side};
 use crate::protocol::nboard::{MoveEval, Msg, SearchLine};
 
 use super::decoder::State;
-use super::model::{At, Eval, Game, GameKind, Handshake, Mover, Owed, Ply, SearchReport};
+use super::model::{At, Eval, Game, GameKind, Handshake, Mover, Owed, Ply, Request, SearchReport};
 use crate::rules::catalogue::RuleId;
 
 impl State {
@@ -19,19 +19,24 @@ impl State {
             Msg::SetGame(ggf) => self.nboard_set_game(ggf, at),
             Msg::Move(me) => self.nboard_gui_move(&me.mv, at),
             Msg::BareMove(mv) => self.nboard_gui_move(mv, at),
-            Msg::Hint(_) => self.open("hint", Owed::SearchOrBook, at),
+            Msg::Hint(_) => self.open(Request::NboardHint, "hint", Owed::SearchOrBook, at),
             Msg::Go => {
                 if self.othello.is_some_and(|b| b.is_game_over()) {
                     self.finding(RuleId::NboardGoAfterGameEnd, "go on a finished game");
                 }
-                self.open("go", Owed::NboardMove, at);
+                self.open(Request::NboardGo, "go", Owed::NboardMove, at);
                 if let (Some(b), Some(g)) = (self.othello, self.s.games.last_mut()) {
                     g.engine_side = Some(b.turn());
                 }
                 self.start_search(text, at, false, false);
             }
-            Msg::Ping(n) => self.open(format!("ping {n}"), Owed::Pong(n.to_string()), at),
-            Msg::Learn => self.open("learn", Owed::Learned, at),
+            Msg::Ping(n) => self.open(
+                Request::Ping,
+                format!("ping {n}"),
+                Owed::Pong(n.to_string()),
+                at,
+            ),
+            Msg::Learn => self.open(Request::Learn, "learn", Owed::Learned, at),
             Msg::Quit => {
                 self.quit_sent = true;
                 self.cancel(at, |_| true);

@@ -6,7 +6,7 @@ use crate::protocol::uci::{self, Go, Id, Info, Msg, OptionType, ScoreValue};
 
 use super::decoder::State;
 use super::model::{
-    At, Eval, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, SearchReport,
+    At, Eval, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, Request, SearchReport,
 };
 use crate::rules::catalogue::RuleId;
 
@@ -18,16 +18,16 @@ impl State {
         match m {
             Msg::Uci => {
                 self.s.handshake = Handshake::Started(at);
-                self.open("uci", Owed::UciOk, at);
+                self.open(Request::Uci, "uci", Owed::UciOk, at);
             }
-            Msg::IsReady => self.open("isready", Owed::ReadyOk, at),
+            Msg::IsReady => self.open(Request::IsReady, "isready", Owed::ReadyOk, at),
             Msg::SetOption { name, value } => self.uci_setoption(name, value.as_deref(), at),
             Msg::UciNewGame => self.new_game_pending = true,
             Msg::Position(p) => self.uci_position(p, at),
             Msg::Go(go) => self.uci_go(go, text, at),
             Msg::Stop => {
                 if self.search.is_some() || self.has_open(|o| o.owed == Owed::BestMove) {
-                    self.open("stop", Owed::BestMove, at);
+                    self.open(Request::Stop, "stop", Owed::BestMove, at);
                 } else {
                     self.finding(
                         RuleId::UciStopWithoutSearch,
@@ -416,7 +416,8 @@ impl State {
         {
             g.engine_side = Some(side);
         }
-        self.open("go", Owed::BestMove, at);
+        let open_ended = go.ponder || go.infinite;
+        self.open(Request::Go { open_ended }, "go", Owed::BestMove, at);
         if busy {
             // The engine finishes the running search first: what it prints until its
             // bestmove still belongs to that search and its position.
@@ -506,7 +507,7 @@ impl State {
             if o.owed != Owed::BestMove {
                 continue;
             }
-            if !o.request.starts_with("stop") {
+            if o.kind != Request::Stop {
                 gos += 1;
                 if gos > 1 {
                     break;

@@ -64,6 +64,7 @@ fn an_engine_that_dies_owing_a_move_is_named_even_when_its_child_lives_on() {
         rec.contains("still running after the engine exited: sleep"),
         "{rec}"
     );
+    assert!(rec.contains(r#""kind":"leftover_killed""#), "{rec}");
 }
 
 #[test]

@@ -536,7 +536,7 @@ fn children_of_a_wrapper_script_do_not_outlive_the_proxy() {
     let killed: Vec<&str> = r
         .events
         .iter()
-        .filter(|e| e.kind.map(|k| k.as_str()) == Some("killed"))
+        .filter(|e| e.kind.map(|k| k.as_str()) == Some("leftover_killed"))
         .map(|e| e.text.as_str())
         .collect();
     assert!(
