@@ -8,9 +8,11 @@
 //!
 //! What callers get, each the smallest thing its caller needs:
 //! - [`on_thread`]: a signal no longer ends the process; a thread hears of each one (the
-//!   proxy forwards them to the engine, `replay --as-engine` survives xboard's SIGINT).
+//!   proxy forwards them to the engine, `replay --as-engine` survives xboard's SIGINT);
+//! - [`cleanup_then_default`]: an async-signal-safe cleanup, then the signal's default
+//!   action, so the exit status still names the signal (input spools, half-written outputs).
 
-use nix::libc::c_int;
+use nix::libc::{self, c_int};
 use nix::sys::signal::Signal;
 use std::io;
 
@@ -34,4 +36,43 @@ pub fn on_thread(sigs: &[Signal], mut each: impl FnMut(Signal) + Send + 'static)
             }
         })?;
     Ok(())
+}
+
+/// Runs `cleanup` when one of `sigs` arrives, then ends the process with the signal's
+/// default action (so the exit status still says which signal ended it). A signal that is
+/// ignored now (`nohup`, a background job) stays ignored. Registration errors are ignored:
+/// the files are then only removed on a normal exit.
+///
+/// # Safety
+///
+/// `cleanup` runs in a signal handler, on whatever thread the signal interrupted: it may
+/// only make async-signal-safe calls (no allocation, no locks, no buffered I/O).
+#[allow(unsafe_code)]
+pub unsafe fn cleanup_then_default(sigs: &[Signal], cleanup: fn()) {
+    for &sig in sigs {
+        if is_ignored(sig) {
+            continue;
+        }
+        let n = sig as c_int;
+        let action = move || {
+            cleanup();
+            // Restores the default action, unblocks the signal and raises it: sigaction,
+            // sigprocmask and raise, all async-signal-safe. The process ends here.
+            let _ = signal_hook::low_level::emulate_default_handler(n);
+        };
+        // SAFETY: the action makes only async-signal-safe calls: `cleanup` by this
+        // function's contract, and emulate_default_handler (above).
+        let _ = unsafe { signal_hook::low_level::register(n, action) };
+    }
+}
+
+/// Is `sig` ignored (SIG_IGN) right now?
+fn is_ignored(sig: Signal) -> bool {
+    // SAFETY: with a null new action, sigaction only writes the current one into `old`.
+    #[allow(unsafe_code)]
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(sig as c_int, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
 }
