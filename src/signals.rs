@@ -10,7 +10,8 @@
 //! - [`on_thread`]: a signal no longer ends the process; a thread hears of each one (the
 //!   proxy forwards them to the engine, `replay --as-engine` survives xboard's SIGINT);
 //! - [`cleanup_then_default`]: an async-signal-safe cleanup, then the signal's default
-//!   action, so the exit status still names the signal (input spools, half-written outputs).
+//!   action, so the exit status still names the signal (input spools, half-written outputs);
+//! - [`on_bus_error`]: a SIGBUS handler that may repair the fault (mapped logs that shrink).
 
 use nix::libc::{self, c_int};
 use nix::sys::signal::Signal;
@@ -64,6 +65,47 @@ pub unsafe fn cleanup_then_default(sigs: &[Signal], cleanup: fn()) {
         // function's contract, and emulate_default_handler (above).
         let _ = unsafe { signal_hook::low_level::register(n, action) };
     }
+}
+
+/// Calls `repair` with the faulting address in the SIGBUS handler. When it returns `false`
+/// (the fault is not its to repair), SIGBUS gets its default action back, which re-running
+/// the faulting instruction then triggers: the process dies of the SIGBUS as it would have
+/// without the handler. Only the first call installs anything; a handler installed outside
+/// this module (the Rust runtime's) is replaced, not chained. Failures are ignored: a fault
+/// then ends the process as it would have anyway.
+///
+/// # Safety
+///
+/// `repair` runs in a signal handler, on the thread that faulted: it may only make
+/// async-signal-safe calls.
+#[allow(unsafe_code)]
+pub unsafe fn on_bus_error(repair: fn(usize) -> bool) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let action = move |info: &libc::siginfo_t| {
+            // SAFETY: for SIGBUS the kernel puts the faulting address in si_addr.
+            let addr = unsafe { info.si_addr() } as usize;
+            if !repair(addr) {
+                // SAFETY: signal() is async-signal-safe.
+                unsafe {
+                    libc::signal(libc::SIGBUS, libc::SIG_DFL);
+                }
+            }
+        };
+        // The Rust runtime installs a SIGBUS handler of its own at start (to report stack
+        // overflows), and the registry would run it before `action`: for a fault outside a
+        // guard page it gives SIGBUS its default action back, which would make the next
+        // fault in a map fatal. It is replaced instead, as the sigaction() this replaced did.
+        // SAFETY: SIG_DFL runs no handler code.
+        unsafe {
+            libc::signal(libc::SIGBUS, libc::SIG_DFL);
+        }
+        // SAFETY: the action reads the siginfo, calls `repair` (async-signal-safe by this
+        // function's contract) and signal(). SIGBUS is not in signal-hook's FORBIDDEN list
+        // (SIGKILL, SIGSTOP, SIGILL, SIGFPE, SIGSEGV), so the checked registration takes it;
+        // signal-hook itself has no variant that passes the siginfo, hence its registry's.
+        let _ = unsafe { signal_hook_registry::register_sigaction(libc::SIGBUS, action) };
+    });
 }
 
 /// Is `sig` ignored (SIG_IGN) right now?
