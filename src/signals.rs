@@ -11,10 +11,11 @@
 //!   proxy forwards them to the engine, `replay --as-engine` survives xboard's SIGINT);
 //! - [`cleanup_then_default`]: an async-signal-safe cleanup, then the signal's default
 //!   action, so the exit status still names the signal (input spools, half-written outputs);
-//! - [`on_bus_error`]: a SIGBUS handler that may repair the fault (mapped logs that shrink).
+//! - [`on_bus_error`]: a SIGBUS handler that may repair the fault (mapped logs that shrink);
+//! - [`ignore`]: SIG_IGN (the proxy's guard process, which must outlive a Ctrl-C).
 
 use nix::libc::{self, c_int};
-use nix::sys::signal::Signal;
+use nix::sys::signal::{SigHandler, Signal};
 use std::io;
 
 /// The signals that end a command: Ctrl-C, `kill`, the terminal going away.
@@ -106,6 +107,17 @@ pub unsafe fn on_bus_error(repair: fn(usize) -> bool) {
         // signal-hook itself has no variant that passes the siginfo, hence its registry's.
         let _ = unsafe { signal_hook_registry::register_sigaction(libc::SIGBUS, action) };
     });
+}
+
+/// Sets `sigs` to be ignored (SIG_IGN, which children inherit too).
+pub fn ignore(sigs: &[Signal]) {
+    for &sig in sigs {
+        // SAFETY: SIG_IGN runs no handler code.
+        #[allow(unsafe_code)]
+        unsafe {
+            let _ = nix::sys::signal::signal(sig, SigHandler::SigIgn);
+        }
+    }
 }
 
 /// Is `sig` ignored (SIG_IGN) right now?
