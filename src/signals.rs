@@ -12,10 +12,12 @@
 //! - [`cleanup_then_default`]: an async-signal-safe cleanup, then the signal's default
 //!   action, so the exit status still names the signal (input spools, half-written outputs);
 //! - [`on_bus_error`]: a SIGBUS handler that may repair the fault (mapped logs that shrink);
-//! - [`ignore`]: SIG_IGN (the proxy's guard process, which must outlive a Ctrl-C).
+//! - [`ignore`]: SIG_IGN (the proxy's guard process, which must outlive a Ctrl-C);
+//! - [`block`] and [`wait`]: no handler at all; the viewer blocks the ending signals and
+//!   waits for them on a thread, so the terminal is restored by the normal way out.
 
 use nix::libc::{self, c_int};
-use nix::sys::signal::{SigHandler, Signal};
+use nix::sys::signal::{SigHandler, SigSet, Signal};
 use std::io;
 
 /// The signals that end a command: Ctrl-C, `kill`, the terminal going away.
@@ -118,6 +120,25 @@ pub fn ignore(sigs: &[Signal]) {
             let _ = nix::sys::signal::signal(sig, SigHandler::SigIgn);
         }
     }
+}
+
+fn set(sigs: &[Signal]) -> SigSet {
+    let mut s = SigSet::empty();
+    for &sig in sigs {
+        s.add(sig);
+    }
+    s
+}
+
+/// Blocks `sigs` in this thread and in every thread it starts from now on; they stay
+/// pending until [`wait`] takes them.
+pub fn block(sigs: &[Signal]) -> nix::Result<()> {
+    set(sigs).thread_block()
+}
+
+/// Waits for one of `sigs` (blocked with [`block`] in every thread) and returns it.
+pub fn wait(sigs: &[Signal]) -> nix::Result<Signal> {
+    set(sigs).wait()
 }
 
 /// Is `sig` ignored (SIG_IGN) right now?
