@@ -45,7 +45,7 @@ pub fn on_thread(sigs: &[Signal], mut each: impl FnMut(Signal) + Send + 'static)
 /// Runs `cleanup` when one of `sigs` arrives, then ends the process with the signal's
 /// default action (so the exit status still says which signal ended it). A signal that is
 /// ignored now (`nohup`, a background job) stays ignored. Registration errors are ignored:
-/// the files are then only removed on a normal exit.
+/// the signal then keeps its default action, without the cleanup.
 ///
 /// # Safety
 ///
