@@ -5,9 +5,10 @@
 //! `rules/`.
 
 /// Bottom first. The sans-IO core (`protocol`, `session`, `game`, `rules`) sits below every
-/// front end; the catalogue of rule ids and the output-safety rule below everything.
+/// front end; the catalogue of rule ids, the output-safety rule and the signal handlers below
+/// everything.
 const LAYERS: &[&[&str]] = &[
-    &["untrusted", "catalogue", "swar", "eprintln_safe"],
+    &["untrusted", "catalogue", "swar", "eprintln_safe", "signals"],
     &["recording", "game"],
     &["protocol"],
     &["session"],

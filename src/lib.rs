@@ -4,7 +4,8 @@
 //! it):
 //!
 //! - `untrusted` (the one output-safety rule: what engines and logs say is shown escaped),
-//!   `rules::catalogue` (the `RuleId` enum, born in `rules/` and below every other layer and every rule's row: side, severity, spec sentence);
+//!   `rules::catalogue` (the `RuleId` enum, born in `rules/` and below every other layer and every rule's row: side, severity, spec sentence),
+//!   `signals` (the one place that installs signal handlers);
 //! - `recording` (events and the JSONL format), `game` (boards: chess, Othello, GGF);
 //! - `protocol` (a line to a typed message; no findings of its own but syntax);
 //! - `session` (the decoder: messages to the session model, obligations, searches, boards,
@@ -37,6 +38,7 @@ pub mod recording;
 pub mod replay;
 pub mod rules;
 pub mod session;
+mod signals;
 mod swar;
 pub mod tui;
 pub mod untrusted;

@@ -20,8 +20,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::signal::unix::{SignalKind, signal};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
 /// Bytes per read. A pipe holds 64 KiB, so one read can take everything an engine has
 /// written so far.
@@ -72,9 +71,7 @@ pub fn run(cfg: ProxyConfig) -> i32 {
 async fn run_async(cfg: ProxyConfig) -> i32 {
     // Handlers first: had the proxy been started with SIGINT ignored, a child spawned before
     // this point would inherit SIG_IGN and a forwarded SIGINT would be lost.
-    let mut sigint = signal(SignalKind::interrupt()).ok();
-    let mut sigterm = signal(SignalKind::terminate()).ok();
-    let mut sighup = signal(SignalKind::hangup()).ok();
+    let mut signals = catch_signals();
 
     let start = Instant::now();
     let recorder = Arc::new(open_recorder(&cfg, start));
@@ -136,9 +133,7 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
     let mut eof_seen = false;
     let status = loop {
         tokio::select! {
-            Some(()) = recv(&mut sigint) => forward(&recorder, pid, Signal::SIGINT),
-            Some(()) = recv(&mut sigterm) => forward(&recorder, pid, Signal::SIGTERM),
-            Some(()) = recv(&mut sighup) => forward(&recorder, pid, Signal::SIGHUP),
+            Some(sig) = recv(&mut signals) => forward(&recorder, pid, sig),
             Ok(()) = &mut eof_rx, if !eof_seen => {
                 eof_seen = true;
                 if let Some(grace) = cfg.eof_grace {
@@ -177,7 +172,18 @@ async fn run_async(cfg: ProxyConfig) -> i32 {
     }
 }
 
-async fn recv(s: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {
+/// SIGINT, SIGTERM and SIGHUP from now on, for the loop to forward to the engine; `None`
+/// (they keep their default action) when they cannot be caught.
+fn catch_signals() -> Option<mpsc::UnboundedReceiver<Signal>> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    crate::signals::on_thread(&crate::signals::TERMINATING, move |sig| {
+        let _ = tx.send(sig);
+    })
+    .ok()
+    .map(|()| rx)
+}
+
+async fn recv(s: &mut Option<mpsc::UnboundedReceiver<Signal>>) -> Option<Signal> {
     match s {
         Some(s) => s.recv().await,
         None => std::future::pending().await,

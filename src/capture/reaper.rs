@@ -92,13 +92,7 @@ fn guard_program() -> std::path::PathBuf {
 /// `kibitzer __guard PGID`: waits for the proxy to go away; kills the group unless the proxy
 /// said it was done.
 pub fn guard_main(pgid: i32) -> i32 {
-    for sig in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
-        // SAFETY: setting a signal to be ignored runs no handler code.
-        #[allow(unsafe_code)]
-        unsafe {
-            let _ = nix::sys::signal::signal(sig, nix::sys::signal::SigHandler::SigIgn);
-        }
-    }
+    crate::signals::ignore(&crate::signals::TERMINATING);
     // Processes that left the engine's group (`setsid`, a daemonising wrapper) escape a
     // group kill: every descendant of the proxy is noted as it appears, with its start time
     // (a pid may be reused), and killed one by one if the proxy dies.

@@ -2,9 +2,10 @@
 //! standard input and the half-written output that has not been renamed into place yet.
 //!
 //! A signal handler can only use async-signal-safe calls, so the paths live in fixed slots as
-//! NUL-terminated C strings made when they are registered, and the handler only `unlink`s them
-//! and re-raises the signal with its default action (so the exit status still says which
-//! signal ended the command).
+//! NUL-terminated C strings made when they are registered, and the handler only `unlink`s them;
+//! `crate::signals` then re-raises the signal with its default action (so the exit status
+//! still says which signal ended the command). A signal the command was started with ignored
+//! (nohup, background jobs) stays ignored.
 
 use nix::libc;
 use std::ffi::CString;
@@ -60,7 +61,8 @@ impl Drop for Registered {
     }
 }
 
-extern "C" fn on_signal(sig: libc::c_int) {
+/// Removes every registered file; runs in the signal handler.
+fn unlink_all() {
     for slot in &PATHS {
         let p = slot.load(Ordering::Acquire);
         if !p.is_null() {
@@ -72,25 +74,12 @@ extern "C" fn on_signal(sig: libc::c_int) {
             }
         }
     }
-    // SAFETY: signal and raise are async-signal-safe; with the default action restored, the
-    // process ends as the signal intended.
-    #[allow(unsafe_code)]
-    unsafe {
-        libc::signal(sig, libc::SIG_DFL);
-        libc::raise(sig);
-    }
 }
 
 fn install() {
-    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: installs a handler that only makes async-signal-safe calls. A signal the
-        // command was started with ignored stays ignored (nohup, background jobs).
-        #[allow(unsafe_code)]
-        unsafe {
-            let old = libc::signal(sig, on_signal as *const () as libc::sighandler_t);
-            if old == libc::SIG_IGN {
-                libc::signal(sig, libc::SIG_IGN);
-            }
-        }
+    // SAFETY: unlink_all only loads atomics and calls unlink, both async-signal-safe.
+    #[allow(unsafe_code)]
+    unsafe {
+        crate::signals::cleanup_then_default(&crate::signals::TERMINATING, unlink_all);
     }
 }

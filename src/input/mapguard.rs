@@ -62,10 +62,9 @@ impl Drop for MapGuard {
     }
 }
 
-extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
-    // SAFETY: the kernel passes a valid siginfo for an SA_SIGINFO handler.
-    #[allow(unsafe_code)]
-    let addr = unsafe { (*info).si_addr() } as usize;
+/// Maps a page of zeros over the faulting page when `addr` is inside a registered map, and
+/// says whether it did; runs in the SIGBUS handler.
+fn repair(addr: usize) -> bool {
     let page = PAGE.load(Ordering::Relaxed);
     for i in 0..SLOTS {
         let (start, len) = (
@@ -91,15 +90,12 @@ extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut li
         };
         if p != libc::MAP_FAILED {
             FAULTED[i].store(true, Ordering::Release);
-            return;
+            return true;
         }
     }
-    // Not ours: the default action, which re-running the faulting instruction triggers.
-    // SAFETY: signal is async-signal-safe.
-    #[allow(unsafe_code)]
-    unsafe {
-        libc::signal(sig, libc::SIG_DFL);
-    }
+    // Not ours: `crate::signals` gives SIGBUS its default action back, which re-running the
+    // faulting instruction triggers.
+    false
 }
 
 fn install() {
@@ -111,14 +107,10 @@ fn install() {
     {
         PAGE.store(p, Ordering::Relaxed);
     }
-    // SAFETY: installs a handler that only uses async-signal-safe calls and atomics.
+    // SAFETY: repair only uses atomics and mmap, both async-signal-safe.
     #[allow(unsafe_code)]
     unsafe {
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_sigbus as *const () as usize;
-        sa.sa_flags = libc::SA_SIGINFO;
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(libc::SIGBUS, &sa, std::ptr::null_mut());
+        crate::signals::on_bus_error(repair);
     }
 }
 

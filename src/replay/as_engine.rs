@@ -142,37 +142,21 @@ pub fn serve(mut answers: Answers, cfg: Config) -> io::Result<i32> {
 /// the recorded engine lived through it, and so does its stand-in. Once a real engine has taken
 /// over, the signal is its: it is forwarded. The handler is registered before this returns.
 fn survive_sigint(forward_to: Option<(u32, Arc<AtomicBool>)>) {
-    let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    else {
-        crate::eprintln_safe!(
-            "kibitzer: as-engine: warning: cannot handle SIGINT; it will end kibitzer"
-        );
-        return;
-    };
-    let Ok(mut sigint) = rt.block_on(async {
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
-    }) else {
-        crate::eprintln_safe!(
-            "kibitzer: as-engine: warning: cannot handle SIGINT; it will end kibitzer"
-        );
-        return;
-    };
-    std::thread::spawn(move || {
-        rt.block_on(async move {
-            while sigint.recv().await.is_some() {
-                if let Some((pid, taken)) = &forward_to
-                    && taken.load(Ordering::Acquire)
-                {
-                    let _ = nix::sys::signal::kill(
-                        nix::unistd::Pid::from_raw(i32::try_from(*pid).unwrap_or(i32::MAX)),
-                        nix::sys::signal::Signal::SIGINT,
-                    );
-                }
-            }
-        });
+    let caught = crate::signals::on_thread(&[nix::sys::signal::Signal::SIGINT], move |_| {
+        if let Some((pid, taken)) = &forward_to
+            && taken.load(Ordering::Acquire)
+        {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(i32::try_from(*pid).unwrap_or(i32::MAX)),
+                nix::sys::signal::Signal::SIGINT,
+            );
+        }
     });
+    if caught.is_err() {
+        crate::eprintln_safe!(
+            "kibitzer: as-engine: warning: cannot handle SIGINT; it will end kibitzer"
+        );
+    }
 }
 
 /// Lets the writer write what is pending and returns the exit status it settled on.

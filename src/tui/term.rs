@@ -12,7 +12,6 @@ use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
-use nix::sys::signal::{SigSet, Signal};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::io::Write;
@@ -29,20 +28,12 @@ pub enum Wake {
     Signal(i32),
 }
 
-/// The signals that end the viewer, blocked in every thread and waited for by one: the
-/// terminal is then restored by the normal way out, not from a signal handler.
-fn signals() -> SigSet {
-    let mut s = SigSet::empty();
-    s.add(Signal::SIGTERM);
-    s.add(Signal::SIGHUP);
-    s.add(Signal::SIGINT);
-    s
-}
-
-/// Blocks the ending signals in this thread and every thread it starts from now on; call it
-/// before starting the reader thread.
+/// Blocks the signals that end the viewer (SIGINT, SIGTERM, SIGHUP) in this thread and every
+/// thread it starts from now on; call it before starting the reader thread. One thread waits
+/// for them (see [`run`]): the terminal is then restored by the normal way out, not from a
+/// signal handler.
 pub fn block_signals() -> Result<()> {
-    signals().thread_block().context("cannot block signals")
+    crate::signals::block(&crate::signals::TERMINATING).context("cannot block signals")
 }
 
 fn restore() {
@@ -74,7 +65,7 @@ pub fn run(
 ) -> Result<i32> {
     let sig_tx = tx.clone();
     std::thread::spawn(move || {
-        if let Ok(sig) = signals().wait() {
+        if let Ok(sig) = crate::signals::wait(&crate::signals::TERMINATING) {
             let _ = sig_tx.send(Wake::Signal(sig as i32));
         }
     });

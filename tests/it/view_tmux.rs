@@ -11,6 +11,19 @@ struct Tmux {
 }
 
 impl Tmux {
+    /// `tmux` on this test's own server (`-L`): tests that start their sessions at the same
+    /// moment would otherwise race to start the one shared server, and a loser's
+    /// `new-session` fails.
+    fn tmux(&self) -> Command {
+        Self::command(&self.name)
+    }
+
+    fn command(name: &str) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", name]);
+        c
+    }
+
     /// Starts `kibitzer view ARGS` in a 120x36 tmux pane; the shell around it prints the exit
     /// status and whether the terminal is back in canonical mode.
     fn start(tag: &str, args: &str) -> Tmux {
@@ -21,7 +34,7 @@ impl Tmux {
             config.path().display(),
             env!("CARGO_BIN_EXE_kibitzer"),
         );
-        let st = Command::new("tmux")
+        let st = Self::command(&name)
             .args([
                 "new-session",
                 "-d",
@@ -46,7 +59,8 @@ impl Tmux {
     }
 
     fn screen(&self) -> String {
-        let out = Command::new("tmux")
+        let out = self
+            .tmux()
             .args(["capture-pane", "-p", "-t", &self.name])
             .output()
             .unwrap();
@@ -81,7 +95,8 @@ impl Tmux {
     }
 
     fn keys(&self, keys: &[&str]) {
-        let st = Command::new("tmux")
+        let st = self
+            .tmux()
             .args(["send-keys", "-t", &self.name])
             .args(keys)
             .status()
@@ -91,7 +106,8 @@ impl Tmux {
 
     /// The viewer's process: the child of the pane's shell.
     fn viewer_pid(&self) -> String {
-        let out = Command::new("tmux")
+        let out = self
+            .tmux()
             .args(["list-panes", "-t", &self.name, "-F", "#{pane_pid}"])
             .output()
             .unwrap();
@@ -122,9 +138,8 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.name])
-            .status();
+        // The session was the server's only one: killing the server ends both.
+        let _ = self.tmux().arg("kill-server").status();
     }
 }
 

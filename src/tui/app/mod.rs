@@ -1,0 +1,407 @@
+//! The viewer's state and its one update function: every key, click and reader notification
+//! becomes an [`Action`](super::keys::Action) (or a prompt edit) applied to it, without a
+//! terminal, so it is unit tested directly. Drawing (`draw/`) only reads this state.
+//!
+//! This file is the state and what keeps it consistent with the document as lines arrive
+//! (the shown rows, the cursor, the grouped findings); `update.rs` is what each input does
+//! to it.
+
+mod update;
+
+use super::doc::{Doc, Row};
+use super::filter::Filter;
+use super::keys::KeyMap;
+use super::theme::Theme;
+use crate::rules::{Finding, Severity};
+use ratatui::layout::Rect;
+use regex::Regex;
+use std::collections::BTreeMap;
+
+/// What the time column shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TimeMode {
+    #[default]
+    SinceStart,
+    Delta,
+    Absolute,
+    /// For answers, the time since their request.
+    SinceRequest,
+}
+
+impl TimeMode {
+    pub fn label(self) -> &'static str {
+        match self {
+            TimeMode::SinceStart => "since start",
+            TimeMode::Delta => "delta",
+            TimeMode::Absolute => "wall clock",
+            TimeMode::SinceRequest => "since the request (↳ answers, + in a search)",
+        }
+    }
+
+    fn next(self) -> TimeMode {
+        match self {
+            TimeMode::SinceStart => TimeMode::Delta,
+            TimeMode::Delta => TimeMode::Absolute,
+            TimeMode::Absolute => TimeMode::SinceRequest,
+            TimeMode::SinceRequest => TimeMode::SinceStart,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Focus {
+    #[default]
+    List,
+    Violations,
+    Sessions,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    Search,
+    Filter,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pending {
+    SetMark,
+    JumpMark,
+}
+
+/// A regex search under way: where it goes on from.
+#[derive(Debug, Clone)]
+struct Searching {
+    re: Regex,
+    forward: bool,
+    /// Forward: the next view position to look at; backward: one past it.
+    next: usize,
+}
+
+/// An entry of the violations panel: grouped by severity (worst first), then rule.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ViolationItem {
+    Group {
+        severity: Severity,
+        rule: crate::rules::catalogue::RuleId,
+        count: usize,
+    },
+    /// A finding (index in [`Doc::findings`]).
+    Entry(usize),
+}
+
+/// Options from the command line.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// A silence gap is longer than this (ns).
+    pub gap_ns: u64,
+    pub ascii: bool,
+    pub follow: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            gap_ns: 1_000_000_000,
+            ascii: false,
+            follow: false,
+        }
+    }
+}
+
+/// Where the last frame put things, for the mouse.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Areas {
+    pub list: Rect,
+    pub violations: Rect,
+}
+
+pub struct App {
+    pub keys: KeyMap,
+    pub theme: Theme,
+    pub opts: Options,
+    /// Rows shown (indices into [`Doc::rows`]), in order.
+    pub view: Vec<u32>,
+    /// Rows of the document already looked at for `view`.
+    seen: usize,
+    /// The document was complete when `view` was last rebuilt.
+    seen_done: bool,
+    pub cursor: usize,
+    pub offset: usize,
+    pub filter: Option<Filter>,
+    pub filter_text: String,
+    pub search: Option<Regex>,
+    pub search_text: String,
+    pub prompt: Option<(PromptKind, String)>,
+    /// A search that has not reached its match yet (see [`App::work`]).
+    searching: Option<Searching>,
+    pending: Option<Pending>,
+    pub marks: BTreeMap<char, u32>,
+    pub focus: Focus,
+    pub show_help: bool,
+    pub help_offset: usize,
+    pub show_violations: bool,
+    pub show_sessions: bool,
+    pub show_chart: bool,
+    pub time_mode: TimeMode,
+    pub violations: Vec<ViolationItem>,
+    /// Findings grouped last time, and when: regrouping sorts them all, so while the input is
+    /// read it happens at most twice a second.
+    violations_seen: (usize, bool, Option<std::time::Instant>),
+    pub viol_cursor: usize,
+    pub session_cursor: usize,
+    /// Only this session's lines (`None`: every session).
+    pub session: Option<u16>,
+    /// Keep the cursor on the last line as lines arrive (`--follow`).
+    pub autoscroll: bool,
+    /// One line for the status bar: what the last action did, or why it could not.
+    pub message: Option<(String, bool)>,
+    /// The position copied with `y`, printed when the viewer exits.
+    pub copied: Option<String>,
+    /// An OSC 52 sequence for the terminal loop to write.
+    pub osc52: Option<String>,
+    pub quit: bool,
+    /// Lines the traffic list shows (from the last frame).
+    pub page: usize,
+    pub areas: Areas,
+}
+
+impl App {
+    pub fn new(keys: KeyMap, theme: Theme, opts: Options) -> App {
+        let autoscroll = opts.follow;
+        App {
+            keys,
+            theme,
+            opts,
+            view: Vec::new(),
+            seen: 0,
+            seen_done: false,
+            cursor: 0,
+            offset: 0,
+            filter: None,
+            filter_text: String::new(),
+            search: None,
+            search_text: String::new(),
+            prompt: None,
+            searching: None,
+            pending: None,
+            marks: BTreeMap::new(),
+            focus: Focus::List,
+            show_help: false,
+            help_offset: 0,
+            show_violations: true,
+            show_sessions: false,
+            show_chart: false,
+            time_mode: TimeMode::default(),
+            violations: Vec::new(),
+            violations_seen: (usize::MAX, false, None),
+            viol_cursor: 0,
+            session_cursor: 0,
+            session: None,
+            autoscroll,
+            message: None,
+            copied: None,
+            osc52: None,
+            quit: false,
+            page: 20,
+            areas: Areas::default(),
+        }
+    }
+
+    /// The terminal's size: sets how many lines a page of the traffic list has (the frame
+    /// minus the bars, the bottom panes, borders and header; as `draw` lays it out).
+    pub fn set_size(&mut self, _width: u16, height: u16) {
+        let body = height.saturating_sub(2);
+        let bottom = (body * 2 / 5).max(7).min(body.saturating_sub(5));
+        self.page = usize::from(body.saturating_sub(bottom).saturating_sub(3)).max(1);
+        self.scroll_to_cursor();
+    }
+
+    /// The selected row (index into [`Doc::rows`]).
+    pub fn selected(&self) -> Option<usize> {
+        self.view.get(self.cursor).map(|&r| r as usize)
+    }
+
+    fn shows(&self, doc: &Doc, r: usize) -> bool {
+        self.session.is_none_or(|s| doc.rows[r].session == s)
+            && self.filter.as_ref().is_none_or(|f| f.matches(doc, r))
+    }
+
+    /// Takes in what the reader added since the last call.
+    pub fn sync(&mut self, doc: &Doc) {
+        // Findings arrive for earlier lines too (deadlines, the end of the input): a filter
+        // on them is re-evaluated once everything is read.
+        if doc.done && !self.seen_done && (self.filter.is_some() || self.session.is_some()) {
+            self.rebuild(doc);
+        }
+        self.seen_done = doc.done;
+        if self.seen > doc.rows.len() {
+            self.rebuild(doc);
+        }
+        for r in self.seen..doc.rows.len() {
+            if self.shows(doc, r) {
+                self.view.push(r as u32);
+            }
+        }
+        self.seen = doc.rows.len();
+        if self.autoscroll && self.opts.follow && !self.view.is_empty() {
+            self.cursor = self.view.len() - 1;
+        }
+        self.cursor = self.cursor.min(self.view.len().saturating_sub(1));
+        let (n, done, when) = self.violations_seen;
+        let due = doc.done || when.is_none_or(|w| w.elapsed().as_millis() >= 500);
+        if (n != doc.findings().len() || done != doc.done) && due {
+            self.violations = violation_items(doc.findings());
+            self.violations_seen = (
+                doc.findings().len(),
+                doc.done,
+                Some(std::time::Instant::now()),
+            );
+            self.viol_cursor = self
+                .viol_cursor
+                .min(self.violations.len().saturating_sub(1));
+        }
+        self.scroll_to_cursor();
+    }
+
+    /// Rebuilds `view` after the filter or session changed, keeping the selected line when
+    /// it is still shown (else the nearest one before it).
+    fn rebuild(&mut self, doc: &Doc) {
+        let keep = self.selected();
+        self.view = (0..doc.rows.len())
+            .filter(|&r| self.shows(doc, r))
+            .map(|r| r as u32)
+            .collect();
+        self.seen = doc.rows.len();
+        self.cursor = match keep {
+            Some(r) => self
+                .view
+                .partition_point(|&v| (v as usize) <= r)
+                .saturating_sub(1),
+            None => 0,
+        };
+        self.scroll_to_cursor();
+    }
+
+    fn scroll_to_cursor(&mut self) {
+        let page = self.page.max(1);
+        if self.cursor < self.offset {
+            self.offset = self.cursor;
+        } else if self.cursor >= self.offset + page {
+            self.offset = self.cursor + 1 - page;
+        }
+        self.offset = self
+            .offset
+            .min(self.view.len().saturating_sub(page))
+            .min(self.cursor);
+    }
+
+    /// Moves the cursor to view position `i`.
+    fn go(&mut self, i: usize) {
+        self.cursor = i.min(self.view.len().saturating_sub(1));
+        self.autoscroll = self.opts.follow && self.cursor + 1 >= self.view.len();
+        self.scroll_to_cursor();
+    }
+
+    /// Selects row `r`; when the filter hides it, the filter is cleared first.
+    pub fn jump_to_row(&mut self, doc: &Doc, r: usize) {
+        if self.view.binary_search(&(r as u32)).is_err() && r < doc.rows.len() {
+            self.filter = None;
+            self.filter_text.clear();
+            self.session = None;
+            self.rebuild(doc);
+            self.say("the line was hidden by the filter: filter cleared");
+        }
+        if let Ok(i) = self.view.binary_search(&(r as u32)) {
+            self.go(i);
+        }
+    }
+
+    fn say(&mut self, m: impl Into<String>) {
+        self.message = Some((m.into(), false));
+    }
+
+    fn complain(&mut self, m: impl Into<String>) {
+        self.message = Some((m.into(), true));
+    }
+
+    /// The next (or previous) shown line after the cursor that `pred` accepts.
+    fn seek(&mut self, doc: &Doc, forward: bool, what: &str, pred: impl Fn(usize, &Row) -> bool) {
+        let found = if forward {
+            (self.cursor + 1..self.view.len()).find(|&i| {
+                let r = self.view[i] as usize;
+                pred(r, &doc.rows[r])
+            })
+        } else {
+            (0..self.cursor).rev().find(|&i| {
+                let r = self.view[i] as usize;
+                pred(r, &doc.rows[r])
+            })
+        };
+        match found {
+            Some(i) => self.go(i),
+            None => self.complain(format!(
+                "no {} {what}",
+                if forward { "further" } else { "earlier" }
+            )),
+        }
+    }
+
+    /// [`App::seek`] over a few known rows (sorted): the next (or previous) of them after the
+    /// cursor that is shown, without looking at every line in between.
+    fn seek_rows(&mut self, forward: bool, what: &str, rows: &[u32]) {
+        let here = self.selected().map_or(0, |r| r as u32);
+        let shown = |r: &&u32| self.view.binary_search(r).ok();
+        let found = if forward {
+            let from = rows.partition_point(|&r| r <= here);
+            rows[from..].iter().find_map(|r| shown(&r))
+        } else {
+            let to = rows.partition_point(|&r| r < here);
+            rows[..to].iter().rev().find_map(|r| shown(&r))
+        };
+        match found {
+            Some(i) => self.go(i),
+            None => self.complain(format!(
+                "no {} {what}",
+                if forward { "further" } else { "earlier" }
+            )),
+        }
+    }
+}
+
+/// Findings grouped by severity (worst first), then rule, in line order within a rule.
+pub fn violation_items(findings: &[Finding]) -> Vec<ViolationItem> {
+    let mut order: Vec<usize> = (0..findings.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (x, y) = (&findings[a], &findings[b]);
+        y.severity
+            .cmp(&x.severity)
+            .then(x.rule.as_str().cmp(y.rule.as_str()))
+            .then(x.seq.cmp(&y.seq))
+    });
+    let mut out = Vec::with_capacity(order.len() + 16);
+    let mut i = 0;
+    while i < order.len() {
+        let f = &findings[order[i]];
+        let n = order[i..]
+            .iter()
+            .take_while(|&&j| findings[j].rule == f.rule && findings[j].severity == f.severity)
+            .count();
+        out.push(ViolationItem::Group {
+            severity: f.severity,
+            rule: f.rule,
+            count: n,
+        });
+        out.extend(order[i..i + n].iter().map(|&j| ViolationItem::Entry(j)));
+        i += n;
+    }
+    out
+}
+
+/// `1.234 s`, `12 ms`.
+pub fn secs(ns: u64) -> String {
+    if ns >= 1_000_000_000 {
+        format!("{:.1} s", ns as f64 / 1e9)
+    } else {
+        format!("{} ms", ns / 1_000_000)
+    }
+}

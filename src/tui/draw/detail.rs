@@ -1,0 +1,255 @@
+//! The bottom pane: everything known about the selected line (its exact bytes, the typed
+//! fields, its findings, the request it opened or closed), or in its place the eval chart of
+//! the game the line belongs to. Both answer "what about this line?", so they share a pane.
+
+use super::{block, sev_color, src_color, visible};
+use crate::protocol::{self, Dir};
+use crate::recording::{Eol, Event, Source};
+use crate::tui::app::{App, secs};
+use crate::tui::board;
+use crate::tui::doc::Doc;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Wrap};
+
+/// The exact bytes of a line: control bytes, CR and invalid UTF-8 escaped, the ending named.
+fn bytes_line(ev: &Event) -> String {
+    let mut s = crate::untrusted::escape_bytes(&ev.line_bytes()).into_owned();
+    match ev.eol {
+        Eol::Lf => s.push_str("\\n"),
+        Eol::Crlf => s.push_str("\\r\\n"),
+        Eol::None => s.push_str("  (no line ending)"),
+    }
+    s
+}
+
+/// The message's typed fields, as `decode --format json` gives them in `msg` (one model, one
+/// printer): `depth 10 · score cp 31 · pv e2e4 e7e5`.
+fn fields(msg: &protocol::Msg) -> String {
+    fn value(v: &serde_json::Value) -> String {
+        match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Array(a) => a.iter().map(value).collect::<Vec<_>>().join(" "),
+            serde_json::Value::Object(o) => o
+                .iter()
+                .map(|(k, v)| match v {
+                    serde_json::Value::Bool(true) => k.clone(),
+                    _ => format!("{k} {}", value(v)),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => other.to_string(),
+        }
+    }
+    match serde_json::to_value(msg) {
+        Ok(serde_json::Value::Object(o)) => o
+            .iter()
+            .filter(|(k, _)| k.as_str() != "type")
+            .map(|(k, v)| match v {
+                serde_json::Value::Bool(true) => k.clone(),
+                serde_json::Value::Object(_) => format!("{k} ({})", value(v)),
+                _ => format!("{k} {}", value(v)),
+            })
+            .collect::<Vec<_>>()
+            .join(" · "),
+        _ => String::new(),
+    }
+}
+
+pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
+    let t = &app.theme;
+    let b = block(app, "detail", false);
+    let Some(r) = sel else {
+        f.render_widget(Paragraph::new("").block(b), area);
+        return;
+    };
+    let row = &doc.rows[r];
+    let Some(ev) = doc.event(r) else {
+        f.render_widget(
+            Paragraph::new("the line can no longer be read: the file changed").block(b),
+            area,
+        );
+        return;
+    };
+    let session = doc.decoder().session(usize::from(row.session));
+    let dim = Style::default().fg(t.dim);
+    let who = match row.src() {
+        Source::Gui => "GUI → engine",
+        Source::Engine => "engine → GUI",
+        Source::Stderr => "engine stderr",
+        Source::Proxy => "proxy",
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled(
+            if row.line > 0 {
+                format!("line {} · ", row.line)
+            } else {
+                String::new()
+            },
+            dim,
+        ),
+        Span::styled(
+            format!("event {} · {:.6} s · ", row.seq, row.t as f64 / 1e9),
+            dim,
+        ),
+        Span::styled(who, Style::default().fg(src_color(app, row.src()))),
+        Span::styled(
+            format!(" · {}", doc.kind(r)),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
+    ])];
+    lines.push(Line::from(vec![
+        Span::styled("bytes  ", dim),
+        Span::raw(bytes_line(&ev)),
+    ]));
+    if let (Some(s), Some(dir)) = (
+        session.and_then(|s| s.protocol),
+        match row.src() {
+            Source::Gui => Some(Dir::ToEngine),
+            Source::Engine => Some(Dir::FromEngine),
+            _ => None,
+        },
+    ) {
+        let (msg, _) = protocol::parse(s, dir, &ev.text);
+        lines.push(Line::from(vec![
+            Span::styled("fields ", dim),
+            Span::raw(visible(&fields(&msg))),
+        ]));
+    }
+    for fnd in doc.findings_of(r) {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("{}[{}] ", fnd.severity.as_str(), fnd.rule),
+                Style::default()
+                    .fg(sev_color(app, fnd.severity))
+                    .add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!("{}: {}", fnd.side.as_str(), visible(&fnd.message))),
+        ]));
+        if let Some(rule) = Some(fnd.rule.rule())
+            && rule.source != "—"
+        {
+            lines.push(Line::styled(format!("  spec: {}", rule.source), dim));
+        }
+    }
+    // The request this line made: answered (when, by which line), or still owed.
+    let line_of = |i: u32| {
+        doc.rows
+            .get(i as usize)
+            .map(|x| x.line)
+            .filter(|&l| l > 0)
+            .map(|l| format!(" (line {l})"))
+            .unwrap_or_default()
+    };
+    let t_of = |i: u32| doc.rows.get(i as usize).map_or(row.t, |x| x.t);
+    if let Some(a) = doc.answer_of(r) {
+        let after = secs(t_of(a.close_row).saturating_sub(row.t));
+        let state = if a.cancelled {
+            format!("withdrawn after {after}{}", line_of(a.close_row))
+        } else {
+            format!("answered after {after}{}", line_of(a.close_row))
+        };
+        lines.push(Line::from(vec![
+            Span::styled("opens  ", dim),
+            Span::styled(
+                format!("engine owes {}: {state}", a.owed),
+                Style::default().fg(t.hang),
+            ),
+        ]));
+    }
+    if let Some(o) = doc
+        .decoder()
+        .open_obligations(usize::from(row.session))
+        .find(|o| o.opened.seq == row.seq)
+    {
+        lines.push(Line::from(vec![
+            Span::styled("opens  ", dim),
+            Span::styled(
+                format!("engine owes {}: still owed", o.owed),
+                Style::default().fg(t.hang),
+            ),
+        ]));
+    }
+    for a in doc
+        .answers_by(r)
+        .iter()
+        .filter(|a| a.open_row as usize != r)
+    {
+        lines.push(Line::from(vec![
+            Span::styled("closes ", dim),
+            Span::styled(
+                format!(
+                    "{} `{}`{} after {}",
+                    if a.cancelled { "withdraws" } else { "answers" },
+                    doc.text(a.open_row as usize).trim(),
+                    line_of(a.open_row),
+                    secs(row.t.saturating_sub(t_of(a.open_row)))
+                ),
+                Style::default().fg(t.hang),
+            ),
+        ]));
+    }
+    f.render_widget(
+        Paragraph::new(lines).block(b).wrap(Wrap { trim: false }),
+        area,
+    );
+}
+
+pub(super) fn chart(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
+    let t = &app.theme;
+    const CLAMP: f64 = 10.0;
+    let Some((pts, ply)) = sel.and_then(|r| board::eval_series(doc, r, CLAMP)) else {
+        f.render_widget(
+            Paragraph::new(Line::styled(
+                "no game at this line",
+                Style::default().fg(t.dim),
+            ))
+            .block(block(app, "eval chart", false)),
+            area,
+        );
+        return;
+    };
+    let max_x = pts.last().map_or(1.0, |p| p.0).max(1.0);
+    let cursor = [(ply as f64, -CLAMP), (ply as f64, CLAMP)];
+    let zero = [(0.0, 0.0), (max_x, 0.0)];
+    let data = vec![
+        Dataset::default()
+            .marker(Marker::Dot)
+            .graph_type(GraphType::Line)
+            .style(Style::default().fg(t.dim))
+            .data(&zero),
+        Dataset::default()
+            .name("eval (pawns, mate = ±10)")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Style::default().fg(t.eval_line))
+            .data(&pts),
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Style::default().fg(t.focus))
+            .data(&cursor),
+    ];
+    let c = Chart::new(data)
+        .block(block(
+            app,
+            "eval chart · White's view · c: back to detail",
+            false,
+        ))
+        .x_axis(
+            Axis::default()
+                .bounds([0.0, max_x])
+                .labels(["0".to_owned(), format!("{max_x:.0}")])
+                .style(Style::default().fg(t.dim)),
+        )
+        .y_axis(
+            Axis::default()
+                .bounds([-CLAMP, CLAMP])
+                .labels(["-10", "0", "+10"])
+                .style(Style::default().fg(t.dim)),
+        );
+    f.render_widget(c, area);
+}

@@ -1,0 +1,173 @@
+//! The right-hand column of a wide terminal: the board and the engine's search as they stood
+//! at the selected line, so a move or a score can be judged where it was said.
+
+use super::{block, visible};
+use crate::session::GameKind;
+use crate::tui::app::{App, secs};
+use crate::tui::board::{self, Position};
+use crate::tui::doc::Doc;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+pub(super) fn board_pane(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
+    let t = &app.theme;
+    let pos = sel.and_then(|r| board::position_at(doc, r));
+    let title = match &pos {
+        Some(p) => format!("board · game {} ply {}", p.game + 1, p.ply),
+        None => "board".to_owned(),
+    };
+    let b = block(app, &title, false);
+    let Some(p) = pos else {
+        f.render_widget(
+            Paragraph::new(Line::styled(
+                "no board at this line",
+                Style::default().fg(t.dim),
+            ))
+            .block(b),
+            area,
+        );
+        return;
+    };
+    let mut lines = Vec::new();
+    for (rank, cells) in p.cells.iter().enumerate() {
+        let mut spans = vec![Span::styled(
+            match p.kind {
+                GameKind::Chess => format!("{} ", 8 - rank),
+                GameKind::Othello => format!("{} ", rank + 1),
+            },
+            Style::default().fg(t.dim),
+        )];
+        for (file, &c) in cells.iter().enumerate() {
+            spans.push(square(app, &p, file, rank, c));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::styled(
+        "  a b c d e f g h",
+        Style::default().fg(t.dim),
+    ));
+    lines.push(Line::from(vec![
+        Span::raw(
+            p.to_move
+                .map(|s| format!("{s} to move"))
+                .unwrap_or_default(),
+        ),
+        Span::styled(
+            p.last_san
+                .as_ref()
+                .map(|m| format!(" · last {m}"))
+                .unwrap_or_default(),
+            Style::default().fg(t.dim),
+        ),
+    ]));
+    f.render_widget(Paragraph::new(lines).block(b), area);
+}
+
+fn square<'a>(app: &App, p: &Position, file: usize, rank: usize, c: char) -> Span<'a> {
+    let t = &app.theme;
+    let bg = if p.last.contains(&(file, rank)) {
+        t.last_move
+    } else if p.kind == GameKind::Othello {
+        Color::Rgb(0x2e, 0x7d, 0x32)
+    } else if (file + rank).is_multiple_of(2) {
+        t.light_square
+    } else {
+        t.dark_square
+    };
+    let (glyph, fg) = match (p.kind, c) {
+        (_, '.') => (" ".to_owned(), t.fg),
+        (GameKind::Othello, '*') => (
+            if app.opts.ascii { "*" } else { "●" }.to_owned(),
+            Color::Black,
+        ),
+        (GameKind::Othello, _) => (
+            if app.opts.ascii { "O" } else { "●" }.to_owned(),
+            Color::White,
+        ),
+        (GameKind::Chess, c) => {
+            let fg = if c.is_ascii_uppercase() {
+                t.white_piece
+            } else {
+                t.black_piece
+            };
+            let g = if app.opts.ascii {
+                c.to_string()
+            } else {
+                match c.to_ascii_lowercase() {
+                    'k' => "♚",
+                    'q' => "♛",
+                    'r' => "♜",
+                    'b' => "♝",
+                    'n' => "♞",
+                    'p' => "♟",
+                    _ => "?",
+                }
+                .to_owned()
+            };
+            (g, fg)
+        }
+    };
+    Span::styled(format!("{glyph} "), Style::default().fg(fg).bg(bg))
+}
+
+pub(super) fn search_pane(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
+    let t = &app.theme;
+    let dim = Style::default().fg(t.dim);
+    let Some(s) = sel.and_then(|r| board::search_at(doc, r)) else {
+        let b = block(app, "search", false);
+        f.render_widget(
+            Paragraph::new(Line::styled("no search yet", dim)).block(b),
+            area,
+        );
+        return;
+    };
+    let title = format!(
+        "search · {} · {}",
+        visible(&s.request),
+        if s.running { "running" } else { "ended" }
+    );
+    let b = block(app, &title, false);
+    let mut lines = Vec::new();
+    let n = |v: Option<u64>| v.map_or("-".to_owned(), human);
+    lines.push(Line::from(vec![
+        Span::styled("depth ", dim),
+        Span::raw(match (s.depth, s.seldepth) {
+            (Some(d), Some(sd)) => format!("{d}/{sd}"),
+            (Some(d), None) => d.to_string(),
+            _ => "-".into(),
+        }),
+        Span::styled("  score ", dim),
+        Span::styled(
+            visible(s.score.as_deref().unwrap_or("-")),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled("nodes ", dim),
+        Span::raw(n(s.nodes)),
+        Span::styled("  nps ", dim),
+        Span::raw(n(s.nps)),
+        Span::styled("  time ", dim),
+        Span::raw(s.time_ms.map_or("-".into(), |ms| secs(ms * 1_000_000))),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled("pv ", dim),
+        Span::raw(visible(&s.pv)),
+    ]));
+    f.render_widget(
+        Paragraph::new(lines).block(b).wrap(Wrap { trim: true }),
+        area,
+    );
+}
+
+/// `1.2M`, `850k`, `42`.
+fn human(v: u64) -> String {
+    match v {
+        0..10_000 => v.to_string(),
+        10_000..10_000_000 => format!("{}k", v / 1000),
+        _ => format!("{:.1}M", v as f64 / 1e6),
+    }
+}
