@@ -7,7 +7,13 @@
 /// Bottom first. The sans-IO core (`protocol`, `session`, `game`, `rules`) sits below every
 /// front end; the catalogue of rule ids and the output-safety rule below everything.
 const LAYERS: &[&[&str]] = &[
-    &["untrusted", "catalogue", "swar", "eprintln_safe"],
+    &[
+        "untrusted",
+        "catalogue",
+        "swar",
+        "eprintln_safe",
+        "serde_static",
+    ],
     &["recording", "game"],
     &["protocol"],
     &["session"],
@@ -16,6 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["input"],
     &["replay"],
     &["probe"],
+    &["schemas"],
     &["tui"],
     &["cli"],
 ];

@@ -51,7 +51,9 @@ impl std::fmt::Display for Diagnostic {
 }
 
 /// Where and when something happened: the event's sequence number and time (ns).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct At {
     pub seq: u64,
     pub t: u64,

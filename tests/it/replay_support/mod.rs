@@ -174,60 +174,7 @@ pub fn gui_lines(rec: &Path) -> Vec<String> {
 }
 
 pub fn schema() -> Value {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/replay-report.schema.json");
-    serde_json::from_str(&std::fs::read_to_string(p).expect("schema")).expect("schema json")
+    crate::common::schema::load("replay-report.schema.json")
 }
 
-/// The part of JSON Schema the report's schema uses (as tests/check_corpus.rs checks the
-/// check report): type (a list of types is not checked), enum, required, properties,
-/// additionalProperties: false, items and local $ref.
-pub fn validate(root: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
-    if let Some(r) = schema["$ref"].as_str() {
-        let name = r.trim_start_matches("#/$defs/");
-        return validate(root, &root["$defs"][name], v, at);
-    }
-    if let Some(t) = schema["type"].as_str() {
-        let ok = match t {
-            "object" => v.is_object(),
-            "array" => v.is_array(),
-            "string" => v.is_string(),
-            "integer" => v.is_u64() || v.is_i64(),
-            "number" => v.is_number(),
-            "boolean" => v.is_boolean(),
-            other => return Err(format!("{at}: schema type {other} not supported")),
-        };
-        if !ok {
-            return Err(format!("{at}: expected {t}, got {v}"));
-        }
-    }
-    if let Some(e) = schema["enum"].as_array()
-        && !e.contains(v)
-    {
-        return Err(format!("{at}: {v} not in {e:?}"));
-    }
-    if let Some(req) = schema["required"].as_array() {
-        for k in req {
-            let k = k.as_str().unwrap();
-            if v.get(k).is_none() {
-                return Err(format!("{at}: missing {k}"));
-            }
-        }
-    }
-    if let (Some(props), Some(obj)) = (schema["properties"].as_object(), v.as_object()) {
-        for (k, x) in obj {
-            match props.get(k) {
-                Some(s) => validate(root, s, x, &format!("{at}.{k}"))?,
-                None if schema["additionalProperties"] == false => {
-                    return Err(format!("{at}: unexpected field {k}"));
-                }
-                None => {}
-            }
-        }
-    }
-    if let (Some(items), Some(arr)) = (schema.get("items"), v.as_array()) {
-        for (i, x) in arr.iter().enumerate() {
-            validate(root, items, x, &format!("{at}[{i}]"))?;
-        }
-    }
-    Ok(())
-}
+pub use crate::common::schema::validate;
