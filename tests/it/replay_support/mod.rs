@@ -119,7 +119,7 @@ pub fn replay_json(args: &[&str]) -> Replay {
     });
     // Every report a test sees follows the documented schema.
     let schema = schema();
-    if let Err(e) = validate(&schema, &schema, &report, "$") {
+    if let Err(e) = schema.validate(&report) {
         panic!("the report breaks docs/replay-report.schema.json: {e}\n{report:#}");
     }
     Replay {
@@ -173,8 +173,6 @@ pub fn gui_lines(rec: &Path) -> Vec<String> {
         .collect()
 }
 
-pub fn schema() -> Value {
+pub fn schema() -> crate::common::schema::Schema {
     crate::common::schema::load("replay-report.schema.json")
 }
-
-pub use crate::common::schema::validate;
