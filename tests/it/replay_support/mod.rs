@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use crate::common::{engine, kibitzer};
+pub use kibitzer::replay::report::{DiffKind, ReplayReport, VerdictKind};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -76,7 +77,10 @@ pub fn stockfish_nodes_game(dir: &Path, plies: u32) -> PathBuf {
 
 pub struct Replay {
     pub out: Output,
-    pub report: Value,
+    /// The report, read into its type.
+    pub report: ReplayReport,
+    /// The report as printed, for the tests of its JSON shape.
+    pub json: Value,
     pub elapsed: Duration,
 }
 
@@ -84,23 +88,24 @@ impl Replay {
     pub fn code(&self) -> i32 {
         self.out.status.code().unwrap_or(-1)
     }
-    pub fn verdict(&self) -> &str {
-        self.report["verdict"]["kind"].as_str().unwrap_or("?")
+    pub fn verdict(&self) -> VerdictKind {
+        self.report.verdict.kind
     }
     pub fn stderr(&self) -> String {
         String::from_utf8_lossy(&self.out.stderr).into_owned()
     }
     pub fn describe(&self) -> String {
         format!(
-            "exit {}, stderr:\n{}\nreport:\n{}",
+            "exit {}, stderr:\n{}\nreport:\n{:#}",
             self.code(),
             self.stderr(),
-            serde_json::to_string_pretty(&self.report).unwrap_or_default()
+            self.json
         )
     }
 }
 
-/// `kibitzer replay --format json ARGS`; the report must parse.
+/// `kibitzer replay --format json ARGS`; the report must follow its schema, and is read into
+/// its type.
 pub fn replay_json(args: &[&str]) -> Replay {
     let start = Instant::now();
     let out = kibitzer()
@@ -110,7 +115,7 @@ pub fn replay_json(args: &[&str]) -> Replay {
         .output()
         .expect("run kibitzer");
     let elapsed = start.elapsed();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "no JSON report ({e}); exit {:?}, stderr: {}",
             out.status.code(),
@@ -119,12 +124,14 @@ pub fn replay_json(args: &[&str]) -> Replay {
     });
     // Every report a test sees follows the documented schema.
     let schema = schema();
-    if let Err(e) = schema.validate(&report) {
-        panic!("the report breaks docs/replay-report.schema.json: {e}\n{report:#}");
+    if let Err(e) = schema.validate(&json) {
+        panic!("the report breaks docs/replay-report.schema.json: {e}\n{json:#}");
     }
+    let report = serde_json::from_value(json.clone()).expect("a replay report");
     Replay {
         out,
         report,
+        json,
         elapsed,
     }
 }
