@@ -4,6 +4,7 @@
 use crate::common;
 
 use kibitzer::rules::Profile;
+use kibitzer::rules::report::CheckReport;
 use std::path::Path;
 
 fn inputs() -> Vec<String> {
@@ -29,18 +30,17 @@ fn from_check(file: &str) -> Vec<Key> {
         .args(["check", "--format", "json", "--min-severity", "chat", file])
         .output()
         .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut keys: Vec<Key> = v["files"][0]["findings"]
-        .as_array()
-        .unwrap()
+    let report: CheckReport = serde_json::from_slice(&out.stdout).unwrap();
+    let mut keys: Vec<Key> = report.files[0]
+        .findings
         .iter()
         .map(|f| {
             (
-                f["rule"].as_str().unwrap().to_owned(),
-                f["line"].as_u64(),
-                f["seq"].as_u64().unwrap(),
-                f["severity"].as_str().unwrap().to_owned(),
-                f["message"].as_str().unwrap().to_owned(),
+                f.rule.to_string(),
+                f.line,
+                f.seq,
+                f.severity.as_str().to_owned(),
+                f.message.clone(),
             )
         })
         .collect();
