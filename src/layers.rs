@@ -8,7 +8,14 @@
 /// front end; the catalogue of rule ids, the output-safety rule and the signal handlers below
 /// everything.
 const LAYERS: &[&[&str]] = &[
-    &["untrusted", "catalogue", "swar", "eprintln_safe", "signals"],
+    &[
+        "untrusted",
+        "catalogue",
+        "swar",
+        "eprintln_safe",
+        "signals",
+        "serde_static",
+    ],
     &["recording", "game"],
     &["protocol"],
     &["session"],
@@ -17,6 +24,7 @@ const LAYERS: &[&[&str]] = &[
     &["input"],
     &["replay"],
     &["probe"],
+    &["schemas"],
     &["tui"],
     &["cli"],
 ];

@@ -4,6 +4,7 @@
 //! it):
 //!
 //! - `untrusted` (the one output-safety rule: what engines and logs say is shown escaped),
+//!   `serde_static` (reading reports back: their `&'static str` texts),
 //!   `rules::catalogue` (the `RuleId` enum, born in `rules/` and below every other layer and every rule's row: side, severity, spec sentence),
 //!   `signals` (the one place that installs signal handlers);
 //! - `recording` (events and the JSONL format), `game` (boards: chess, Othello, GGF);
@@ -15,7 +16,8 @@
 //! - `import` (foreign logs to events), `export` (PGN, GGF), `capture` (the tee proxy);
 //! - `input` (opens any recording, log, `-` or `.gz` for every command; follows live files);
 //! - `replay` (a session sent to an engine, or answered as one), `probe` (the conformance
-//!   run), `tui` (the viewer), `cli` (the commands).
+//!   run), `schemas` (the reports' JSON Schemas in docs/, generated from their types), `tui`
+//!   (the viewer), `cli` (the commands).
 //!
 //! Data flow: `check`, `decode` and `view` read through `input`, decode with
 //! `session::Decoder` and judge with `rules::Judge`; `replay` and `probe` drive an engine
@@ -37,6 +39,8 @@ pub mod protocol;
 pub mod recording;
 pub mod replay;
 pub mod rules;
+pub mod schemas;
+mod serde_static;
 pub mod session;
 mod signals;
 mod swar;

@@ -3,7 +3,8 @@
 
 use crate::rules::{Finding, HangVerdict, Severity};
 use crate::untrusted::Untrusted;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt::Write as _;
 
 /// What the JSON report's `schema` field says: every report names itself `kibitzer-NAME/N`.
@@ -12,49 +13,69 @@ pub const SCHEMA: &str = "kibitzer-probe/2";
 /// Findings of one rule shown per step in the text form; the rest are counted.
 const REPEATS: usize = 3;
 
-#[derive(Debug, Clone, Serialize)]
+/// The report card `kibitzer probe --format json` prints.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ProbeReport {
-    /// Always [`SCHEMA`].
-    pub schema: &'static str,
+    /// The report's name and version.
+    #[serde(deserialize_with = "schema_tag")]
+    #[schemars(extend("const" = SCHEMA))]
+    pub schema: crate::serde_static::StaticStr,
+    /// `kibitzer VERSION`.
     pub tool: String,
     pub engine: EngineInfo,
-    /// The recording of the whole run (`kibitzer view|check|dump` open it).
+    /// The recording of the whole run (`kibitzer view|check|dump|decode` open it).
     pub recording: String,
     /// `probe --c2w`: the Chess Academy profile the run drove the engine by.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub c2w: Option<C2wDrive>,
-    /// What the probe waited for each kind of answer, which is also the judge's deadline.
+    /// What the probe waited for each kind of answer, which is also the judge's deadline
+    /// (profile `probe`).
     pub timeouts_ms: TimeoutsMs,
+    /// The suite's steps, in the order run.
     pub steps: Vec<StepReport>,
     /// Findings on no step's lines (before the first step: the engine's start).
     pub other_findings: Vec<Finding>,
-    /// Who owed whom what when the run ended (rules::hang), for hangs on no step's lines.
+    /// Who owed whom what when the run ended (the hang verdicts), for hangs on no step's lines.
     pub other_hangs: Vec<HangVerdict>,
-    /// How the engine ended.
+    /// How the engine ended: `engine exited with code 0`, `engine killed by SIGTERM (15)`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit: Option<String>,
     /// The probe had to kill the engine.
     pub killed: bool,
     pub summary: Summary,
     /// `passed` (exit status 0) or `failed` (1: an error-severity finding or a stalled step).
-    pub verdict: &'static str,
+    #[serde(deserialize_with = "crate::serde_static::interned")]
+    #[schemars(extend("enum" = ["passed", "failed"]))]
+    pub verdict: crate::serde_static::StaticStr,
+    /// 1 when an error-severity finding or a stalled step, else 0.
+    #[schemars(extend("enum" = [0, 1]))]
     pub exit_status: i32,
 }
 
-#[derive(Debug, Clone, Serialize)]
+fn schema_tag<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    crate::serde_static::tag(d, SCHEMA)
+}
+
+/// The engine probed.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct EngineInfo {
+    /// Its command line.
     pub argv: Vec<String>,
-    pub protocol: &'static str,
-    /// `given` (--protocol) or what autodetection saw.
+    #[serde(deserialize_with = "crate::serde_static::interned")]
+    #[schemars(extend("enum" = ["uci", "xboard", "nboard"]))]
+    pub protocol: crate::serde_static::StaticStr,
+    /// `given` (--protocol) or `detected: ...`, what autodetection saw.
     pub protocol_reason: String,
+    /// `id name` / `myname` / `set myname`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// UCI `id author`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
 }
 
 /// How a `.c2w` profile drove the engine.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct C2wDrive {
     /// The profile's path, absolute.
     pub file: String,
@@ -65,7 +86,8 @@ pub struct C2wDrive {
     pub drive: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+/// How long the probe waits per kind of answer, in milliseconds.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
 pub struct TimeoutsMs {
     pub answer: u64,
     pub handshake: u64,
@@ -73,14 +95,16 @@ pub struct TimeoutsMs {
     pub quit: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How a step went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Ran; no finding of warning or error severity on its lines.
     Passed,
     /// A warning or error finding on its lines.
     Violated,
-    /// The probe gave up waiting, and no rule names the fault.
+    /// The probe gave up waiting, and no rule names the fault (the hang verdict says what
+    /// was owed).
     Stalled,
     /// Does not apply to this engine (`reason` says why).
     NotApplicable,
@@ -100,25 +124,35 @@ impl Status {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A step of the suite.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct StepReport {
     /// 1-based, in the order run.
     pub index: usize,
-    pub id: &'static str,
-    pub title: &'static str,
+    /// Stable step id, `uci.go-depth`, `cecp.ping-thinking`... (docs/probe.md).
+    #[serde(deserialize_with = "crate::serde_static::interned")]
+    pub id: crate::serde_static::StaticStr,
+    #[serde(deserialize_with = "crate::serde_static::interned")]
+    pub title: crate::serde_static::StaticStr,
     pub status: Status,
+    /// Why not applicable, not run or stalled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Recording lines of the step, from its note to the line before the next step's.
+    /// First and last recording line of the step: its `probe step N` note to the line before
+    /// the next step's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<[u64; 2]>,
-    /// Every finding on the step's lines, errors and warnings first.
+    /// Every finding of the one judge on the step's lines, errors and warnings first.
     pub findings: Vec<Finding>,
+    /// Hang verdicts whose request is on the step's lines.
     pub hangs: Vec<HangVerdict>,
+    /// What the probe saw: latencies of answers, waits that timed out, what it chose to send;
+    /// not findings.
     pub observations: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+/// Steps by status, and findings by severity (notes count chat too).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Summary {
     pub passed: usize,
     pub violated: usize,

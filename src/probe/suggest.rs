@@ -22,7 +22,8 @@ use crate::replay::driver::Driver;
 use crate::rules::catalogue::RuleId;
 use crate::rules::{Finding, Severity};
 use crate::session::Decoder;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::ffi::OsString;
 use std::path::Path;
 
@@ -109,12 +110,15 @@ pub fn suggest(
 }
 
 /// Why each key of the profile is what it is: the key and what was seen, in the order seen.
-#[derive(Debug, Clone, Default, Serialize)]
+/// `null` where the run could not tell.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Found {
     /// `feature myname`, split into name and version when its last word has a digit.
     pub name: Option<String>,
+    /// The last word of `myname` when it has a digit.
     pub version: Option<String>,
     /// 1 when the engine sent no feature after `protover 2`.
+    #[schemars(extend("enum" = [1, 2]))]
     pub protocol_version: u32,
     pub setboard: Option<bool>,
     pub edit: Option<bool>,
@@ -135,9 +139,11 @@ pub struct Found {
 }
 
 /// One observation, under the profile key it decides (`protocol` for the handshake).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Note {
-    pub key: &'static str,
+    /// The profile key the observation decides, or `protocol`.
+    #[serde(deserialize_with = "crate::serde_static::interned")]
+    pub key: crate::serde_static::StaticStr,
     pub text: String,
 }
 
@@ -161,26 +167,35 @@ impl Found {
 /// What the JSON report's `schema` field says: every report names itself `kibitzer-NAME/N`.
 pub const SCHEMA: &str = "kibitzer-c2w-suggestion/2";
 
-/// `c2w suggest --format json` (docs/c2w-suggestion.schema.json).
-#[derive(Debug, Clone, Serialize)]
+/// `c2w suggest --format json` (docs/c2w-suggestion.schema.json): the `.c2w` profile
+/// suggested for a WinBoard engine and what was observed.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SuggestionReport {
-    /// Always [`SCHEMA`].
-    pub schema: &'static str,
+    /// The report's name and version.
+    #[serde(deserialize_with = "schema_tag")]
+    #[schemars(extend("const" = SCHEMA))]
+    pub schema: crate::serde_static::StaticStr,
+    /// `kibitzer VERSION`.
     pub tool: String,
-    /// The engine command as run.
+    /// The engine command as run (the executable resolved to an absolute path).
     pub engine: Vec<String>,
     /// The recording of the session.
     pub recording: String,
     /// Where the profile was written (`-o`), if anywhere.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
-    /// The profile's text, comments and all.
+    /// The profile's text, a `;` comment above each key.
     pub profile: String,
     pub found: Found,
     /// Error-severity findings against the engine during the run.
     pub engine_errors: Vec<Finding>,
     /// 0, or 1 when there are engine errors.
+    #[schemars(extend("enum" = [0, 1]))]
     pub exit_status: i32,
+}
+
+fn schema_tag<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    crate::serde_static::tag(d, SCHEMA)
 }
 
 /// The experiments' state: what they found, and the probe's CECP state for setting up

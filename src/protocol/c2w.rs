@@ -107,7 +107,9 @@ impl HashCmdType {
 /// A command of the profile whose value may carry the description's `\n`: the command word
 /// goes on a line of its own and what follows on the next lines (`EngineCmdSB=fen\n`,
 /// `EngineCmdHash=hash\n`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Command {
     pub word: String,
     /// `\n` follows the word.

@@ -276,7 +276,7 @@ pub struct Event {
 
 /// What a runner (fastchess, cutechess, xboard, python-chess...) said went wrong with an
 /// engine: kept typed so kibitzer can show it beside its own findings and check it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RunnerVerdict {
     pub kind: VerdictKind,
     /// The engine the runner blames, as the log names it.
@@ -293,7 +293,7 @@ pub struct RunnerVerdict {
     pub command: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum VerdictKind {
     /// The engine played a move the runner found illegal.

@@ -2,20 +2,25 @@
 //! `docs/replay-report.schema.json`, `"schema"` [`SCHEMA`]) and printed as text.
 
 use crate::rules::HangVerdict;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt::Write as _;
 
 /// What the JSON report's `schema` field says (`kibitzer-NAME/N`, N bumped on any incompatible
 /// change), the convention of every report.
 pub const SCHEMA: &str = "kibitzer-replay/2";
 
-#[derive(Debug, Clone, Serialize)]
+/// The report `kibitzer replay --format json` prints.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ReplayReport {
-    /// Always [`SCHEMA`].
-    pub schema: &'static str,
+    /// The report's name and version.
+    #[serde(deserialize_with = "schema_tag")]
+    #[schemars(extend("const" = SCHEMA))]
+    pub schema: crate::serde_static::StaticStr,
     pub original: OriginalInfo,
     pub replay: ReplayInfo,
-    /// `--deterministic` rewrites, in the order of the script.
+    /// `--deterministic` rewrites, in the order of the script: each line replaced (original
+    /// and replayed), dropped (no replayed) or inserted (no original).
     pub rewrites: Vec<Rewrite>,
     /// Drift between the recorded engine and this one, and setups that cannot reproduce.
     pub preflight: Vec<Warning>,
@@ -23,11 +28,13 @@ pub struct ReplayReport {
     pub searches: SearchTally,
     /// Searches that differ (expected ones included, marked).
     pub search_diffs: Vec<SearchDiff>,
-    /// Every difference, protocol and search, in the original's line order.
+    /// Every difference, protocol and search, in the original's line order; the verdict is
+    /// the first with `expected` false.
     pub differences: Vec<Difference>,
     /// The first diverging search's engine lines side by side (volatile fields masked).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_divergence: Option<SideBySide>,
+    /// The hang verdicts (as in `kibitzer check`'s report) of the original and of the replay.
     pub hang: HangPair,
     /// `--verify`: the new recording replayed once more.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -35,7 +42,7 @@ pub struct ReplayReport {
 }
 
 /// The second run of `--verify` (level L3 of replay.md).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Verification {
     /// Its recording.
     pub recording: String,
@@ -46,36 +53,54 @@ pub struct Verification {
     pub verdict: Verdict,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// What was replayed.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct OriginalInfo {
+    /// As named on the command line.
     pub file: String,
-    /// `recording` or the log format.
+    /// `recording` or the log format (`xboard-debug`, `cutechess-cli`...).
     pub format: String,
+    /// The log's engine session (`--session`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub protocol: Option<&'static str>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::serde_static::interned_opt"
+    )]
+    #[schemars(extend("enum" = ["uci", "xboard", "nboard"]))]
+    pub protocol: Option<crate::serde_static::StaticStr>,
+    /// The recorded engine's `id name` / `myname`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
+    /// GUI lines of the original, the script's.
     pub gui_lines: usize,
+    /// Searches of the original.
     pub searches: usize,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// The replay: the engine, how it was paced, how far it got.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ReplayInfo {
     pub engine_argv: Vec<String>,
+    /// The replayed engine's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
-    /// The new recording, when one was written.
+    /// The new recording, when one was written (its header's `replay_of` names the original).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recording: Option<String>,
-    pub pace: &'static str,
+    #[serde(deserialize_with = "crate::serde_static::interned")]
+    #[schemars(extend("enum" = ["sync", "recorded", "fast"]))]
+    pub pace: crate::serde_static::StaticStr,
+    /// With pace `recorded`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub speed: Option<f64>,
     pub deterministic: bool,
-    /// Determinism level of replay.md: `L0` wire replay, `L1` sync-paced, `L2` clock-normalised,
-    /// `L3` verified (`--verify`: a second run gave the same answers).
-    pub level: &'static str,
+    /// Determinism level of replay.md: `L0` wire replay, `L1` sync-paced, `L2` clock-normalised
+    /// (`--deterministic`), `L3` verified (`--verify`: a second run gave the same answers).
+    #[serde(deserialize_with = "crate::serde_static::interned")]
+    #[schemars(extend("enum" = ["L0", "L1", "L2", "L3"]))]
+    pub level: crate::serde_static::StaticStr,
     /// GUI lines sent, of the script's.
     pub lines_sent: usize,
     pub lines_total: usize,
@@ -87,7 +112,8 @@ pub struct ReplayInfo {
     pub stall: Option<super::run::Stall>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A line of the script `--deterministic` rewrote.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Rewrite {
     /// The original's line; `None` for an inserted line.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -101,19 +127,29 @@ pub struct Rewrite {
     pub why: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// Drift, or a setup that cannot reproduce.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Warning {
     /// A rule of the catalogue (`REPLAY-OPTION-DRIFT`, `REPLAY-BINARY-CHANGED`,
     /// `REPLAY-NONDETERMINISTIC-SETUP`).
+    #[schemars(extend("enum" = [
+        "REPLAY-NONDETERMINISTIC-SETUP",
+        "REPLAY-BINARY-CHANGED",
+        "REPLAY-OPTION-DRIFT",
+    ]))]
     pub rule: crate::rules::catalogue::RuleId,
     pub message: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Exit status 0 for `reproduced`, 1 otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum VerdictKind {
+    /// The engine behaved as in the original (expected differences aside).
     Reproduced,
+    /// It did not.
     Diverged,
+    /// The original's hang happened again.
     HangReproduced,
 }
 
@@ -129,7 +165,8 @@ impl VerdictKind {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// Whether the replay reproduced the original, and where it first differed.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Verdict {
     pub kind: VerdictKind,
     /// The original's line where behaviour first differs (or the hang's request).
@@ -144,7 +181,8 @@ pub struct Verdict {
     pub summary: String,
 }
 
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+/// Searches of the original and of the replay, compared.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, JsonSchema)]
 pub struct SearchTally {
     pub original: usize,
     pub replay: usize,
@@ -158,27 +196,38 @@ pub struct SearchTally {
     pub missing: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// What a search answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Fingerprint {
+    /// The request line (`go ...`).
     pub request: String,
     pub bestmove: Option<String>,
     pub ponder: Option<String>,
     pub depth: Option<u32>,
+    /// `+0.25`, `-1.50`, `+M3` (the engine's view).
     pub score: Option<String>,
     pub nodes: Option<u64>,
     pub pv: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A search that differs.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SearchDiff {
-    /// 1-based, in the order of the session.
+    /// 1-based, in the order of the session (the original's numbering).
     pub index: usize,
     pub original: Fingerprint,
+    /// `null`: the replay never reached this search.
     pub replay: Option<Fingerprint>,
     pub clock_limited: bool,
-    /// Clock-limited in the original: a different result is expected.
+    /// A different result is expected: clock-limited or multi-threaded in the original, or
+    /// after a CECP/NBoard game took another course at such a search.
     pub expected: bool,
     /// `bestmove`, `ponder`, `depth`, `score`, `pv`, `nodes`, `info`, or `missing`.
+    #[serde(deserialize_with = "crate::serde_static::interned_vec")]
+    #[schemars(extend("items" = {
+        "type": "string",
+        "enum": ["bestmove", "ponder", "depth", "score", "pv", "nodes", "info", "missing"],
+    }))]
     pub fields: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
@@ -187,18 +236,22 @@ pub struct SearchDiff {
     pub message: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// What kind of difference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DiffKind {
     /// Obligations answered, engine-side findings.
     Protocol,
     /// The engine's end: exit code, crash.
     Exit,
+    /// A hang verdict.
     Hang,
+    /// A search's answer.
     Search,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A difference between the original and the replay.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Difference {
     pub kind: DiffKind,
     pub expected: bool,
@@ -209,13 +262,15 @@ pub struct Difference {
     pub message: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A search's engine lines side by side, volatile fields masked.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SideBySide {
     pub search: usize,
     pub rows: Vec<Row>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A line of the original and the replay's at the same place.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Row {
     pub same: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -228,12 +283,17 @@ pub struct Row {
     pub replay: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+/// The hang verdicts of the original and of the replay, when there are.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct HangPair {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub original: Option<HangVerdict>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replay: Option<HangVerdict>,
+}
+
+fn schema_tag<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    crate::serde_static::tag(d, SCHEMA)
 }
 
 impl ReplayReport {

@@ -39,7 +39,7 @@ pub struct Limits {
 }
 
 /// The watchdog fired: an answer the original got never came.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Stall {
     /// The step whose request was not answered, and the step that was waiting.
     pub request_step: usize,

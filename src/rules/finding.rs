@@ -1,10 +1,11 @@
 //! What the rules stage reports: a finding, located in the input.
 
 use crate::rules::catalogue::{RuleId, Severity, Side};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// A rule of the catalogue broken at one place of the input.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Finding {
     /// Catalogue id.
     pub rule: RuleId,
@@ -13,13 +14,14 @@ pub struct Finding {
     pub side: Side,
     pub message: String,
     /// The session's label in a log of several engines.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
     /// Line of the input file (the log's own line for imported logs), when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
     /// Event number and time since the start (ns) of the line the finding is on.
     pub seq: u64,
+    /// Nanoseconds since the start.
     pub t_ns: u64,
 }
 

@@ -7,10 +7,11 @@ use super::judge::{Tracker, secs};
 use super::profile::Profile;
 use crate::recording::Eol;
 use crate::session::{Obligation, Owed, Request};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// The kind of stall (§5.10's numbered cases).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum HangClass {
     /// The engine owes `uciok` or `feature done=1`.
@@ -41,14 +42,16 @@ impl HangClass {
 }
 
 /// What a session was waiting for when the input ended.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct HangVerdict {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
     pub class: HangClass,
     /// `PENDING` (owed for under a second when the input ends), `STALL` (waiting longer, no
     /// deadline passed), `TIMEOUT` (a deadline passed) or `DISCONNECT`.
-    pub label: &'static str,
+    #[serde(deserialize_with = "crate::serde_static::interned")]
+    #[schemars(extend("enum" = ["PENDING", "STALL", "TIMEOUT", "DISCONNECT"]))]
+    pub label: crate::serde_static::StaticStr,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owed: Option<String>,
     /// The request line the engine owes an answer to.
@@ -67,14 +70,19 @@ pub struct HangVerdict {
     pub exit: Option<String>,
     /// One sentence: "engine owes bestmove for `go movetime 1000` since 12.4 s; ...".
     pub summary: String,
+    // Not in the report: a verdict read back from one has them false, the engine and none.
     #[serde(skip)]
     pub is_timeout: bool,
     #[serde(skip)]
     pub no_watchdog: bool,
-    #[serde(skip)]
+    #[serde(skip, default = "engine")]
     pub at_fault: Party,
     #[serde(skip)]
     pub request_place: Option<Place>,
+}
+
+fn engine() -> Party {
+    Party::Engine
 }
 
 /// The verdict for one session at time `now`; `None` when nothing is owed and nothing stalled.

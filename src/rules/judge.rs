@@ -36,10 +36,11 @@ pub struct Judge {
 }
 
 /// The time a request kind allowed and the answers' latencies.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct LatencyStats {
     /// `isready→readyok`, `go→bestmove`...
-    pub request: &'static str,
+    #[serde(deserialize_with = "crate::serde_static::interned")]
+    pub request: crate::serde_static::StaticStr,
     pub count: usize,
     pub median_ms: f64,
     pub p95_ms: f64,

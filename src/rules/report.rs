@@ -5,16 +5,24 @@ use super::catalogue::{Severity, Side};
 use super::finding::Finding;
 use super::hang::HangVerdict;
 use super::judge::LatencyStats;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// Bumped when a field changes meaning or goes away; fields may be added within a version.
 pub const SCHEMA: &str = "kibitzer-check/1";
 
-#[derive(Debug, Clone, Serialize)]
+/// The report `kibitzer check --format json` prints.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct CheckReport {
-    pub schema: &'static str,
+    /// The report's name and version: fields may be added within a version, none changes
+    /// meaning or goes away.
+    #[serde(deserialize_with = "schema_tag")]
+    #[schemars(extend("const" = SCHEMA))]
+    pub schema: crate::serde_static::StaticStr,
+    /// `kibitzer VERSION`.
     pub tool: String,
     /// The deadline profile the timing rules used.
+    #[schemars(extend("enum" = super::profile::Profile::NAMES))]
     pub profile: String,
     /// `--c2w`: the Chess Academy profile the C2W- rules held CECP sessions to (absolute path).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -24,8 +32,9 @@ pub struct CheckReport {
 }
 
 /// Everything found in one input file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct FileReport {
+    /// The file as named on the command line (`<stdin>` for `-`).
     pub file: String,
     /// `recording` or the log format it was read as.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -36,6 +45,7 @@ pub struct FileReport {
     pub sessions: Vec<SessionInfo>,
     /// In input order.
     pub findings: Vec<Finding>,
+    /// Who owed whom what when the input ended (or at `--at`), per session.
     pub hangs: Vec<HangVerdict>,
     /// What the runner that wrote the log (fastchess, cutechess, xboard, python-chess...)
     /// itself said went wrong with an engine, with kibitzer's check of the claim where the log
@@ -43,6 +53,7 @@ pub struct FileReport {
     pub runner_verdicts: Vec<crate::session::verdicts::VerdictSeen>,
     /// Findings per rule, most severe first.
     pub rule_counts: Vec<RuleCount>,
+    /// Latencies per request kind.
     pub latencies: Vec<LatencyStats>,
     /// Lines of a recording that could not be read (a torn last line included).
     pub skipped_lines: Vec<u64>,
@@ -53,20 +64,30 @@ pub struct FileReport {
     /// (`record --c2w` notes it in the header), when `--c2w` did not name one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub c2w_from_header: Option<String>,
+    /// Its findings by severity.
     pub counts: Counts,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A session of the file.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SessionInfo {
+    /// Its label in a log of several engines.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub protocol: Option<&'static str>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::serde_static::interned_opt"
+    )]
+    #[schemars(extend("enum" = ["uci", "xboard", "nboard"]))]
+    pub protocol: Option<crate::serde_static::StaticStr>,
+    /// The engine's name (`id name`, `myname`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// How many findings of a rule.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct RuleCount {
     pub rule: crate::rules::catalogue::RuleId,
     pub severity: Severity,
@@ -75,7 +96,7 @@ pub struct RuleCount {
 }
 
 /// Findings by severity.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Counts {
     pub error: usize,
     pub warning: usize,
@@ -102,12 +123,20 @@ impl Counts {
     }
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+/// Over every file.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Totals {
+    /// Files checked.
     pub files: usize,
+    /// Files that could not be read.
     pub unreadable_files: usize,
     pub findings: Counts,
+    /// Hang verdicts.
     pub hangs: usize,
+}
+
+fn schema_tag<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    crate::serde_static::tag(d, SCHEMA)
 }
 
 /// Findings per rule, most severe first, then most frequent, then by id.

@@ -40,7 +40,9 @@ impl Breach {
 }
 
 /// Where and when something happened: the event's sequence number and time (ns).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct At {
     pub seq: u64,
     pub t: u64,

@@ -5,12 +5,13 @@
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::protocol::{Dir, uci};
 use crate::recording::{RunnerVerdict, VerdictKind};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::model::At;
 
 /// A runner's verdict seen in the log, with kibitzer's own view of it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VerdictSeen {
     pub at: At,
     /// The line of the log it came from.
@@ -24,7 +25,8 @@ pub struct VerdictSeen {
     pub kibitzer: Option<VerdictCheck>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Whether kibitzer agrees with the runner (`yes` or `no`), and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "agrees", content = "why")]
 pub enum VerdictCheck {
     #[serde(rename = "yes")]

@@ -6,9 +6,10 @@
 
 use crate::common;
 
-use common::transcript::{check_json, findings_of, rules_fired};
+use common::transcript::{check_report, findings_of, rules_fired};
 use common::{Lines, engine, kibitzer, read_recording};
 use kibitzer::protocol::c2w::{self, EngineProfile, InitPosition};
+use kibitzer::rules::report::CheckReport;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Stdio};
@@ -178,7 +179,7 @@ fn chess_academy(gui: &mut Gui, p: &EngineProfile, inject: &[&str]) -> bool {
     true
 }
 
-fn c2w_rules(report: &serde_json::Value) -> Vec<String> {
+fn c2w_rules(report: &CheckReport) -> Vec<String> {
     rules_fired(report)
         .into_iter()
         .filter(|r| r.starts_with("C2W-"))
@@ -191,14 +192,14 @@ fn profile(path: &Path) -> EngineProfile {
 
 /// Records one session under `profile` and checks it against the profile. The engine must
 /// play: a start that does not is a failure, not a retry.
-fn run(dir: &Path, name: &str, profile_path: &Path, inject: &[&str]) -> serde_json::Value {
+fn run(dir: &Path, name: &str, profile_path: &Path, inject: &[&str]) -> CheckReport {
     let p = profile(profile_path);
     let rec = dir.join(format!("{name}.jsonl"));
     let mut gui = Gui::start(&rec, profile_path, &[]);
     let played = chess_academy(&mut gui, &p, inject);
     gui.finish();
     assert!(played, "{name}: the engine did not play under its profile");
-    let (report, _) = check_json(&rec, &["--c2w", profile_path.to_str().expect("path")]);
+    let (report, _) = check_report(&rec, &["--c2w", profile_path.to_str().expect("path")]);
     report
 }
 
@@ -240,7 +241,11 @@ fn fairymax_and_a_gnuchess_like_engine_under_their_profiles_keep_to_them() {
             )
         };
         let report = run(dir.path(), name, &path, &[]);
-        assert_eq!(c2w_rules(&report), Vec::<String>::new(), "{name}: {report}");
+        assert_eq!(
+            c2w_rules(&report),
+            Vec::<String>::new(),
+            "{name}: {report:#?}"
+        );
         // Commands the profile declares (GNU Chess's `depth`) are no unknown commands.
         assert!(
             findings_of(&report, "CECP-UNKNOWN-COMMAND").is_empty(),

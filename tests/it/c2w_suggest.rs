@@ -6,6 +6,7 @@
 use crate::common;
 
 use common::{engine, kibitzer};
+use kibitzer::probe::suggest::SuggestionReport;
 use kibitzer::protocol::c2w::{self, EngineProfile, InitPosition};
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -361,25 +362,27 @@ fn the_json_report_follows_its_schema_and_holds_the_profile() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let schema = common::schema::load("c2w-suggestion.schema.json");
-    if let Err(e) = common::schema::validate(&schema, &schema, &report, "$") {
-        panic!("the report breaks its schema: {e}\n{report:#}");
+    if let Err(e) = schema.validate(&json) {
+        panic!("the report breaks its schema: {e}\n{json:#}");
     }
-    assert_eq!(report["schema"], "kibitzer-c2w-suggestion/2");
+    // Read typed, which also holds it to this version of the report.
+    let report: SuggestionReport = serde_json::from_value(json).unwrap();
+    assert_eq!(report.schema, "kibitzer-c2w-suggestion/2");
+    assert_eq!(report.exit_status, 0);
     // The profile in the report is the one written, and it says what was found.
     let written = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(report["profile"].as_str(), Some(written.as_str()));
-    assert_eq!(report["found"]["edit"], true);
-    assert_eq!(report["found"]["move_now"], false);
+    assert_eq!(report.profile, written);
+    assert_eq!(report.found.edit, Some(true));
+    assert_eq!(report.found.move_now, Some(false));
     assert!(
-        report["found"]["notes"]
-            .as_array()
-            .unwrap()
+        report
+            .found
+            .notes
             .iter()
-            .any(|n| n["key"] == "EngineMoveNow"
-                && n["text"].as_str().unwrap().contains("`?` answered")),
-        "{report:#}"
+            .any(|n| n.key == "EngineMoveNow" && n.text.contains("`?` answered")),
+        "{report:#?}"
     );
 }
 

@@ -5,8 +5,11 @@
 
 use crate::common;
 
-use common::schema::validate;
-use common::transcript::check_json;
+use common::transcript::{check_raw, check_report};
+use kibitzer::recording::VerdictKind;
+use kibitzer::rules::Severity;
+use kibitzer::rules::report::CheckReport;
+use kibitzer::session::verdicts::VerdictCheck;
 use serde_json::Value;
 use std::path::Path;
 
@@ -28,18 +31,15 @@ const FAULTY: &[(&str, &[&str])] = &[
 fn healthy_sessions_have_no_error_and_faulty_logs_name_their_fault() {
     let files = common::shipped_inputs();
     assert!(files.len() >= 35, "only {} inputs", files.len());
-    let schema = schema();
     for f in &files {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        let (report, status) = check_json(f, &[]);
-        validate(&schema, &schema, &report, "$")
-            .unwrap_or_else(|e| panic!("{name}: report does not match the schema: {e}"));
-        let errors: Vec<&str> = report["files"][0]["findings"]
-            .as_array()
-            .unwrap()
+        // check_report validates the report against docs/check-report.schema.json.
+        let (report, status) = check_report(f, &[]);
+        let errors: Vec<&str> = report.files[0]
+            .findings
             .iter()
-            .filter(|x| x["severity"] == "error")
-            .map(|x| x["rule"].as_str().unwrap())
+            .filter(|x| x.severity == Severity::Error)
+            .map(|x| x.rule.as_str())
             .collect();
         match FAULTY.iter().find(|(n, _)| *n == name) {
             Some((_, expected)) => {
@@ -135,39 +135,38 @@ fn unknown_inputs_and_options_are_usage_errors() {
         run(&["--rule", "uci-bestmove-illegal", bad]).status.code(),
         Some(1)
     );
-    let only: Value = serde_json::from_slice(
+    let only: CheckReport = serde_json::from_slice(
         &run(&["--format", "json", "--rule", "UCI-BESTMOVE-ILLEGAL", bad]).stdout,
     )
     .unwrap();
-    let rules: Vec<&str> = only["files"][0]["findings"]
-        .as_array()
-        .unwrap()
+    let rules: Vec<&str> = only.files[0]
+        .findings
         .iter()
-        .map(|f| f["rule"].as_str().unwrap())
+        .map(|f| f.rule.as_str())
         .collect();
     assert_eq!(rules, ["UCI-BESTMOVE-ILLEGAL"]);
 }
 
-fn schema() -> Value {
+fn schema() -> common::schema::Schema {
     common::schema::load("check-report.schema.json")
 }
 
 #[test]
-fn the_schema_validator_rejects_what_it_should() {
+fn the_schema_rejects_what_it_should() {
     let schema = schema();
     let dir = tempfile::tempdir().unwrap();
     let rec = common::transcript::recording(dir.path(), "t", "0.0 > uci\n0.1 < uciok");
-    let (good, _) = check_json(&rec, &[]);
-    assert!(validate(&schema, &schema, &good, "$").is_ok());
+    let (good, _) = check_raw(&rec, &[]);
+    assert!(schema.validate(&good).is_ok());
     let mut extra = good.clone();
     extra["files"][0]["surprise"] = Value::Bool(true);
-    assert!(validate(&schema, &schema, &extra, "$").is_err());
+    assert!(schema.validate(&extra).is_err());
     let mut bad_severity = good.clone();
     bad_severity["totals"]["findings"]["error"] = Value::String("none".into());
-    assert!(validate(&schema, &schema, &bad_severity, "$").is_err());
+    assert!(schema.validate(&bad_severity).is_err());
     let mut no_schema = good;
     no_schema.as_object_mut().unwrap().remove("schema");
-    assert!(validate(&schema, &schema, &no_schema, "$").is_err());
+    assert!(schema.validate(&no_schema).is_err());
 }
 
 /// Issue 13, point 3: the runner's own verdicts come typed, beside kibitzer's findings, and
@@ -175,52 +174,49 @@ fn the_schema_validator_rejects_what_it_should() {
 #[test]
 fn runner_verdicts_show_beside_the_findings() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    type Verdict<'a> = (&'a str, Option<&'a str>, Option<&'a str>);
+    type Verdict<'a> = (VerdictKind, Option<&'a str>, Option<&'a str>);
     let cases: &[(&str, &[Verdict])] = &[
         (
             "corpus/fastchess__fastchess-443__1.log",
             &[
-                ("bad_output", None, None),
-                ("bad_output", None, None),
-                ("illegal_move", Some("sf1"), Some("aaaa")),
+                (VerdictKind::BadOutput, None, None),
+                (VerdictKind::BadOutput, None, None),
+                (VerdictKind::IllegalMove, Some("sf1"), Some("aaaa")),
             ],
         ),
         (
             "corpus/cutechess-cli-stdout__cutechess-767__1.log",
-            &[("stall", Some("XboardEngine"), None)],
+            &[(VerdictKind::Stall, Some("XboardEngine"), None)],
         ),
         (
             "corpus/python-chess__python-chess-429__1.log",
-            &[("bad_output", None, None)],
+            &[(VerdictKind::BadOutput, None, None)],
         ),
         (
             "logs/fastchess__illegal-move-quoted.log",
             &[
-                ("illegal_move", Some("sf2"), Some("e2e4")),
-                ("illegal_move", Some("sf2"), None),
+                (VerdictKind::IllegalMove, Some("sf2"), Some("e2e4")),
+                (VerdictKind::IllegalMove, Some("sf2"), None),
             ],
         ),
     ];
     for (file, want) in cases {
-        let (report, _) = check_json(&root.join(file), &[]);
-        let got: Vec<(String, Option<String>, Option<String>)> =
-            report["files"][0]["runner_verdicts"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| {
-                    let s = |k: &str| v["verdict"][k].as_str().map(str::to_owned);
-                    (s("kind").unwrap(), s("engine"), s("move"))
-                })
-                .collect();
-        let want: Vec<_> = want
+        let (report, _) = check_report(&root.join(file), &[]);
+        let got: Vec<Verdict> = report.files[0]
+            .runner_verdicts
             .iter()
-            .map(|(k, e, m)| (k.to_string(), e.map(str::to_owned), m.map(str::to_owned)))
+            .map(|v| {
+                (
+                    v.verdict.kind,
+                    v.verdict.engine.as_deref(),
+                    v.verdict.mv.as_deref(),
+                )
+            })
             .collect();
-        assert_eq!(got, want, "{file}");
+        assert_eq!(got, *want, "{file}");
         // No session of the runner's own in the report's sessions.
-        for s in report["files"][0]["sessions"].as_array().unwrap() {
-            let label = s["label"].as_str().unwrap_or("");
+        for s in &report.files[0].sessions {
+            let label = s.label.as_deref().unwrap_or("");
             assert!(
                 !label.starts_with('['),
                 "{file}: {label} listed as a session"
@@ -228,10 +224,17 @@ fn runner_verdicts_show_beside_the_findings() {
         }
     }
     // The quoted position lets kibitzer check the claim.
-    let (report, _) = check_json(&root.join("logs/fastchess__illegal-move-quoted.log"), &[]);
-    let v = &report["files"][0]["runner_verdicts"][0];
-    assert_eq!(v["verdict"]["position"], "position startpos moves e2e4");
-    assert_eq!(v["kibitzer"]["agrees"], "yes");
+    let (report, _) = check_report(&root.join("logs/fastchess__illegal-move-quoted.log"), &[]);
+    let v = &report.files[0].runner_verdicts[0];
+    assert_eq!(
+        v.verdict.position.as_deref(),
+        Some("position startpos moves e2e4")
+    );
+    assert!(
+        matches!(v.kibitzer, Some(VerdictCheck::Agrees(_))),
+        "{:?}",
+        v.kibitzer
+    );
     let out = common::kibitzer()
         .arg("decode")
         .arg(root.join("corpus/python-chess__python-chess-429__1.log"))

@@ -10,8 +10,10 @@
 
 use crate::common;
 
-use common::transcript::check_json;
+use common::transcript::check_report;
 use common::*;
+use kibitzer::rules::report::CheckReport;
+use kibitzer::rules::{Finding, HangVerdict, Severity};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -226,39 +228,30 @@ const NO_HANG: Hang<'static> = None;
 
 /// The JSON report of one check.
 struct Report {
-    json: Value,
+    report: CheckReport,
 }
 
 impl Report {
     fn of(rec: &Path, args: &[&str]) -> Report {
-        let (json, _) = check_json(rec, args);
-        let file = &json["files"][0];
+        let (report, _) = check_report(rec, args);
+        let file = &report.files[0];
         assert!(
-            file["error"].is_null() && file["lost_lines"] == 0,
-            "the recording did not read cleanly: {file}"
+            file.error.is_none() && file.lost_lines == 0,
+            "the recording did not read cleanly: {file:?}"
         );
-        Report { json }
+        Report { report }
     }
 
-    fn findings(&self) -> Vec<Value> {
-        self.json["files"][0]["findings"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
+    fn findings(&self) -> &[Finding] {
+        &self.report.files[0].findings
     }
 
-    fn hangs(&self) -> Vec<Value> {
-        self.json["files"][0]["hangs"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
+    fn hangs(&self) -> &[HangVerdict] {
+        &self.report.files[0].hangs
     }
 
     fn rules(&self) -> BTreeSet<String> {
-        self.findings()
-            .iter()
-            .filter_map(|f| f["rule"].as_str().map(str::to_owned))
-            .collect()
+        self.findings().iter().map(|f| f.rule.to_string()).collect()
     }
 
     /// Every finding and verdict, one per line, for failure messages.
@@ -267,18 +260,18 @@ impl Report {
         for f in self.findings() {
             s.push_str(&format!(
                 "  {} [{} {}] {}\n",
-                f["rule"].as_str().unwrap_or("?"),
-                f["side"].as_str().unwrap_or("-"),
-                f["severity"].as_str().unwrap_or("?"),
-                f["message"].as_str().unwrap_or("")
+                f.rule,
+                f.side.as_str(),
+                f.severity.as_str(),
+                f.message
             ));
         }
         for h in self.hangs() {
             s.push_str(&format!(
                 "  hang[{}] {}: {}\n",
-                h["class"].as_str().unwrap_or("?"),
-                h["label"].as_str().unwrap_or("?"),
-                h["summary"].as_str().unwrap_or("")
+                h.class.as_str(),
+                h.label,
+                h.summary
             ));
         }
         if s.is_empty() {
@@ -315,10 +308,10 @@ impl Report {
                     self.describe()
                 );
                 let h = &hangs[0];
-                let got = (h["class"].as_str(), h["label"].as_str(), h["owed"].as_str());
+                let got = (h.class.as_str(), h.label, h.owed.as_deref());
                 assert_eq!(
                     got,
-                    (Some(class), Some(label), owed),
+                    (class, label, owed),
                     "{case}: hang verdict (class, label, owed)\nkibitzer said:\n{}",
                     self.describe()
                 );
@@ -329,10 +322,10 @@ impl Report {
 
     /// Every finding of `rule` blames `side`.
     fn blames(&self, rule: &str, side: &str) -> &Report {
-        for f in self.findings().iter().filter(|f| f["rule"] == rule) {
+        for f in self.findings().iter().filter(|f| f.rule == rule) {
             assert_eq!(
-                f["side"].as_str(),
-                Some(side),
+                f.side.as_str(),
+                side,
                 "{rule} must blame the {side}\nkibitzer said:\n{}",
                 self.describe()
             );
@@ -341,8 +334,15 @@ impl Report {
     }
 
     /// The one hang verdict.
-    fn hang(&self) -> Value {
-        self.hangs().first().cloned().unwrap_or(Value::Null)
+    fn hang(&self) -> &HangVerdict {
+        self.hangs()
+            .first()
+            .unwrap_or_else(|| panic!("no hang verdict\nkibitzer said:\n{}", self.describe()))
+    }
+
+    /// How the engine ended, as the hang verdict says.
+    fn exit(&self) -> String {
+        self.hang().exit.clone().unwrap_or_default()
     }
 }
 
@@ -474,10 +474,10 @@ fn h5_engine_declares_no_ping() {
         .blames("CECP-PING-NOT-DECLARED", "engine");
     let f = report
         .findings()
-        .into_iter()
-        .find(|f| f["rule"] == "CECP-PING-NOT-DECLARED")
+        .iter()
+        .find(|f| f.rule == "CECP-PING-NOT-DECLARED")
         .expect("finding");
-    assert_eq!(f["severity"], "error", "{}", report.describe());
+    assert_eq!(f.severity, Severity::Error, "{}", report.describe());
 }
 
 /// H6 cutechess/cutechess#767 "Game abandoned: {White's connection stalls}": Stockfish, a UCI
@@ -585,7 +585,12 @@ fn s2_isready_unanswered_during_infinite_search() {
         &["UCI-ISREADY-TIMEOUT", "X-HANG"],
         Some(("ping", "TIMEOUT", Some("readyok"))),
     );
-    assert_eq!(live.hang()["request"], "isready", "{}", live.describe());
+    assert_eq!(
+        live.hang().request.as_deref(),
+        Some("isready"),
+        "{}",
+        live.describe()
+    );
     gui.send("stop");
     gui.expect("readyok");
     gui.quit()
@@ -729,7 +734,7 @@ fn s9_exit_mid_search_is_a_disconnect_not_a_stall() {
         &["X-ENGINE-EXIT"],
         Some(("disconnect", "DISCONNECT", Some("bestmove"))),
     );
-    let exit = report.hang()["exit"].as_str().unwrap_or("").to_owned();
+    let exit = report.exit();
     assert!(exit.contains("code 3"), "{exit}\n{}", report.describe());
 }
 
@@ -857,7 +862,7 @@ fn l10_crash_during_a_nodes_search() {
             Some(("disconnect", "DISCONNECT", Some("bestmove"))),
         )
         .blames("X-ENGINE-EXIT", "engine");
-    let exit = report.hang()["exit"].as_str().unwrap_or("").to_owned();
+    let exit = report.exit();
     assert!(exit.contains("SIGSEGV"), "{exit}\n{}", report.describe());
 }
 
@@ -976,7 +981,7 @@ fn m2_crash_after_bestmove_0000() {
             Some(("disconnect", "DISCONNECT", Some("readyok"))),
         )
         .blames("X-ENGINE-EXIT", "engine");
-    let exit = report.hang()["exit"].as_str().unwrap_or("").to_owned();
+    let exit = report.exit();
     assert!(exit.contains("SIGSEGV"), "{exit}\n{}", report.describe());
 }
 
@@ -1011,7 +1016,7 @@ fn m3_illegal_position_kills_the_engine() {
         .blames("UCI-POSITION-ILLEGAL-MOVE", "gui")
         .blames("X-ENGINE-EXIT", "engine")
         .blames("X-WRITE-TO-DEAD-PIPE", "gui");
-    let exit = report.hang()["exit"].as_str().unwrap_or("").to_owned();
+    let exit = report.exit();
     assert!(exit.contains("code 1"), "{exit}\n{}", report.describe());
 }
 
@@ -1384,7 +1389,7 @@ fn p5_engine_fails_to_start() {
         &["X-ENGINE-EXIT"],
         Some(("disconnect", "DISCONNECT", Some("uciok"))),
     );
-    let exit = report.hang()["exit"].as_str().unwrap_or("").to_owned();
+    let exit = report.exit();
     assert!(exit.contains("code 1"), "{exit}\n{}", report.describe());
 }
 
@@ -1506,8 +1511,13 @@ fn gnuchess_go_infinite_never_stopped_then_gui_closes() {
         Some(("disconnect", "DISCONNECT", Some("bestmove"))),
     );
     let h = report.hang();
-    assert_eq!(h["request"], "go infinite", "{}", report.describe());
-    let exit = h["exit"].as_str().unwrap_or("").to_owned();
+    assert_eq!(
+        h.request.as_deref(),
+        Some("go infinite"),
+        "{}",
+        report.describe()
+    );
+    let exit = report.exit();
     assert!(exit.contains("SIGTERM"), "{exit}\n{}", report.describe());
 }
 

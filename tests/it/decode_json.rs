@@ -2,11 +2,12 @@
 //! shipped recording, corpus log and fixture log validates against
 //! docs/decode-output.schema.json; every message kind of the three protocols has its typed
 //! form in the schema and no other; and the typed fields say what the line on the wire said
-//! (the queries below are the `jq` paths a user would write, e.g. `.msg.score.cp`).
+//! (the queries below are the `jq` paths a user would write, e.g. `.msg.score.cp`). The
+//! validator is the `jsonschema` crate (draft 2020-12).
 
 use crate::common;
 
-use common::schema::{load, validate};
+use common::schema::load;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -73,7 +74,8 @@ fn every_shipped_input_validates_against_the_schema() {
         );
         assert!(lines.iter().any(|l| l["type"] == "summary"), "{name}");
         for (i, l) in lines.iter().enumerate() {
-            validate(&schema, &schema, l, "$")
+            schema
+                .validate(l)
                 .unwrap_or_else(|e| panic!("{name}, output line {}: {e}\n{l}", i + 1));
             if l["type"] != "line" || l.get("protocol").is_none() {
                 continue;
@@ -287,13 +289,15 @@ fn every_message_kind_has_exactly_its_schema() {
         let lines = decode(&["--protocol", protocol, rec.to_str().unwrap()]);
         let mut seen = BTreeSet::new();
         for l in &lines {
-            validate(&schema, &schema, l, "$").unwrap_or_else(|e| panic!("{protocol}: {e}\n{l}"));
+            schema
+                .validate(l)
+                .unwrap_or_else(|e| panic!("{protocol}: {e}\n{l}"));
             if l["type"] == "line" {
                 assert_eq!(l["protocol"], protocol, "{l}");
                 seen.insert(q(l, ".msg.type").as_str().unwrap().to_owned());
             }
         }
-        assert_eq!(seen, schema_kinds(&schema, protocol), "{protocol}");
+        assert_eq!(seen, schema_kinds(&schema.json, protocol), "{protocol}");
         if protocol == "uci" {
             // No shipped recording has a mate score: this one shows its form.
             let info = lines.iter().find(|l| q(l, ".msg.depth") == 3).unwrap();
@@ -487,7 +491,7 @@ fn nboard_messages_are_typed() {
     );
 }
 
-/// The validator is not a rubber stamp: it refuses what the schema does not allow.
+/// The schema is no rubber stamp: it refuses what the decoder must not print.
 #[test]
 fn the_schema_refuses_wrong_output() {
     let schema = load("decode-output.schema.json");
@@ -497,20 +501,20 @@ fn the_schema_refuses_wrong_output() {
         "info depth 1 seldepth 1 multipv 1 score cp 21 wdl 22 976 2 nodes 48 nps 24000 hashfull 0 tbhits 0 time 2 pv f2f3",
     )
     .clone();
-    assert!(validate(&schema, &schema, &info, "$").is_ok());
+    assert!(schema.validate(&info).is_ok());
     let mut extra = info.clone();
     extra["msg"]["depthx"] = json!(1);
-    assert!(validate(&schema, &schema, &extra, "$").is_err());
+    assert!(schema.validate(&extra).is_err());
     let mut wrong_type = info.clone();
     wrong_type["msg"]["depth"] = json!("1");
-    assert!(validate(&schema, &schema, &wrong_type, "$").is_err());
+    assert!(schema.validate(&wrong_type).is_err());
     let mut score = info.clone();
     score["msg"]["score"] = json!(21);
-    assert!(validate(&schema, &schema, &score, "$").is_err());
+    assert!(schema.validate(&score).is_err());
     let mut other_protocol = info.clone();
     other_protocol["protocol"] = json!("nboard");
-    assert!(validate(&schema, &schema, &other_protocol, "$").is_err());
+    assert!(schema.validate(&other_protocol).is_err());
     let mut header = lines[0].clone();
     header["schema"] = json!("kibitzer-decode/1");
-    assert!(validate(&schema, &schema, &header, "$").is_err());
+    assert!(schema.validate(&header).is_err());
 }

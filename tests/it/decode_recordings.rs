@@ -1,7 +1,9 @@
 //! The shipped real recordings (`recordings/`) decode as the real client saw them:
-//! - a JSON snapshot per recording of its decoded sessions (protocol, engine, handshake, games
-//!   with every move, open obligations) and of every diagnostic, in `tests/snapshots/decode/`
-//!   (regenerate with `UPDATE_SNAPSHOTS=1 cargo test --test decode_recordings`);
+//! - an insta JSON snapshot per recording of its decoded sessions (protocol, engine, handshake,
+//!   games with every move, open obligations) and of every diagnostic, in
+//!   `tests/it/snapshots/it__decode_recordings__NAME.snap` (review changes with
+//!   `cargo insta review`, or accept them with `INSTA_UPDATE=always cargo test --test it
+//!   decode_recordings`);
 //! - no message the protocol texts define is left `unknown`;
 //! - the PGN export's moves equal the game the client (python-chess) played and saved.
 
@@ -52,8 +54,6 @@ fn without_times(v: &mut Value) {
 
 #[test]
 fn decoded_recordings_match_their_snapshots() {
-    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
-    let mut failures = Vec::new();
     for path in recordings() {
         let lines = decoded(&path);
         let mut snap = serde_json::Map::new();
@@ -81,28 +81,17 @@ fn decoded_recordings_match_their_snapshots() {
             .map(|d| serde_json::json!({"seq": d["seq"], "text": text_of(&d["seq"]), "rule": d["rule"], "severity": d["severity"], "side": d["side"]}))
             .collect();
         snap.insert("findings".into(), Value::Array(findings));
-        let text = serde_json::to_string_pretty(&Value::Object(snap)).unwrap() + "\n";
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let snap_path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/snapshots/decode")
-            .join(format!("{name}.json"));
-        if update {
-            std::fs::write(&snap_path, &text).unwrap();
-            continue;
-        }
-        match std::fs::read_to_string(&snap_path) {
-            Ok(want) if want == text => {}
-            Ok(_) => failures.push(format!(
-                "{name}: decoded session differs from {}",
-                snap_path.display()
-            )),
-            Err(_) => failures.push(format!(
-                "{name}: no snapshot {} (run with UPDATE_SNAPSHOTS=1)",
-                snap_path.display()
-            )),
-        }
+        insta::with_settings!({
+            description => format!(
+                "kibitzer decode --json recordings/{name}.jsonl: the session summaries \
+                 (times left out) and every finding"
+            ),
+            omit_expression => true,
+        }, {
+            insta::assert_json_snapshot!(name, Value::Object(snap));
+        });
     }
-    assert!(failures.is_empty(), "{failures:#?}");
 }
 
 /// First words of every message the protocol texts define, per protocol.

@@ -1,7 +1,8 @@
 //! Every real log in `tests/fixtures/corpus/` (copied from the shared corpus, see its
 //! SOURCES.md) and every generated log in `tests/fixtures/logs/` imports, is detected as the
-//! format its file name starts with, and matches its snapshot in `tests/snapshots/import/`.
-//! Regenerate snapshots with `UPDATE_SNAPSHOTS=1 cargo test --test import_corpus`.
+//! format its file name starts with, and matches its insta snapshot,
+//! `tests/it/snapshots/it__import_corpus__NAME.snap` (review changes with `cargo insta review`,
+//! or accept them with `INSTA_UPDATE=always cargo test --test it import_corpus`).
 
 use kibitzer::import::{Imported, LogFormat, detect, import};
 use kibitzer::recording::Source;
@@ -82,7 +83,6 @@ fn snapshot(imp: &Imported, confidence: f32) -> String {
 
 #[test]
 fn every_log_is_detected_imported_and_matches_its_snapshot() {
-    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1");
     let mut failures = Vec::new();
     let files = logs();
     assert!(files.len() >= 30, "fixtures missing: {}", files.len());
@@ -117,20 +117,18 @@ fn every_log_is_detected_imported_and_matches_its_snapshot() {
             }
         }
         let got = snapshot(&imp, det.map_or(0.0, |d| d.confidence));
-        let snap = root().join("snapshots/import").join(format!("{name}.snap"));
-        if update {
-            std::fs::write(&snap, &got).unwrap();
-            continue;
-        }
-        match std::fs::read_to_string(&snap) {
-            Ok(old) if old == got => {}
-            Ok(old) => failures.push(format!(
-                "{name}: snapshot differs\n--- old\n{old}--- new\n{got}"
-            )),
-            Err(_) => failures.push(format!(
-                "{name}: no snapshot (run with UPDATE_SNAPSHOTS=1)\n{got}"
-            )),
-        }
+        let dir = path
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy();
+        insta::with_settings!({
+            description => format!("tests/fixtures/{dir}/{name}, detected and imported"),
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(name.trim_end_matches(".log"), got);
+        });
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -7,6 +7,8 @@ use crate::common;
 use crate::probe_support;
 
 use common::{engine, kibitzer};
+use kibitzer::rules::Side;
+use kibitzer::rules::report::CheckReport;
 use probe_support::*;
 use std::path::{Path, PathBuf};
 
@@ -38,13 +40,12 @@ fn probe_c2w(profile: &Path) -> Probed {
 
 /// C2W- findings of the GUI side: the probe itself must keep to the profile it follows.
 fn gui_c2w(p: &Probed) -> Vec<String> {
-    p.report["steps"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["findings"].as_array().into_iter().flatten())
-        .filter(|f| f["rule"].as_str().is_some_and(|r| r.starts_with("C2W-")) && f["side"] == "gui")
-        .map(|f| format!("{}: {}", f["rule"], f["message"]))
+    p.report
+        .steps
+        .iter()
+        .flat_map(|s| &s.findings)
+        .filter(|f| f.rule.as_str().starts_with("C2W-") && f.side == Side::Gui)
+        .map(|f| format!("{}: {}", f.rule, f.message))
         .collect()
 }
 
@@ -54,33 +55,28 @@ fn fairymax_agrees_with_its_profile() {
     let p = probe_c2w(&fixture("fairymax.c2w"));
     assert_eq!(p.status, 0, "{}", p.text());
     assert_eq!(gui_c2w(&p), Vec::<String>::new());
-    let c2w = &p.report["c2w"];
-    assert_eq!(c2w["engine"], "Fairy-Max 5.0b");
-    let drive: Vec<&str> = c2w["drive"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d.as_str())
-        .collect();
+    let c2w = p.report.c2w.as_ref().expect("the profile in the card");
+    assert_eq!(c2w.engine, "Fairy-Max 5.0b");
     assert!(
-        drive
+        c2w.drive
             .iter()
             .any(|d| d.starts_with("positions: edit (EngineInitPos=1 (profile line")),
-        "{drive:?}"
+        "{:?}",
+        c2w.drive
     );
     // The profile's EngineMoveNow=0: no `?`, and the card says why.
-    assert_eq!(p.status_of("cecp.move-now"), "not_applicable");
+    assert_eq!(p.status_of("cecp.move-now"), Status::NotApplicable);
     assert!(
-        p.step("cecp.move-now")["reason"]
-            .as_str()
-            .unwrap()
-            .contains("EngineMoveNow=0 (profile line 10)"),
-        "{}",
+        p.step("cecp.move-now")
+            .reason
+            .as_ref()
+            .is_some_and(|r| r.contains("EngineMoveNow=0 (profile line 10)")),
+        "{:?}",
         p.step("cecp.move-now")
     );
-    assert_eq!(p.status_of("c2w.hint"), "passed", "{}", p.text());
-    assert_eq!(p.status_of("c2w.draw"), "not_applicable");
-    assert_eq!(p.status_of("cecp.options"), "not_applicable");
+    assert_eq!(p.status_of("c2w.hint"), Status::Passed, "{}", p.text());
+    assert_eq!(p.status_of("c2w.draw"), Status::NotApplicable);
+    assert_eq!(p.status_of("cecp.options"), Status::NotApplicable);
     // Positions went in with edit, and the game from one was played to its end.
     let rec = std::fs::read_to_string(&p.recording).unwrap();
     assert!(
@@ -101,13 +97,13 @@ fn fairymax_agrees_with_its_profile() {
         .arg(&p.recording)
         .output()
         .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let file = &report["files"][0];
+    let report: CheckReport = serde_json::from_slice(&out.stdout).unwrap();
+    let file = &report.files[0];
     assert!(
-        file["c2w_from_header"]
-            .as_str()
+        file.c2w_from_header
+            .as_ref()
             .is_some_and(|f| f.ends_with("fairymax.c2w")),
-        "{file:#}"
+        "{file:#?}"
     );
 }
 
@@ -120,7 +116,12 @@ fn a_gnuchess_like_engine_under_the_gnuchess_profile() {
                 EngineCmdSD=depth\nEngineTypeOfCmdLevel=6\n";
     let profile = caps_profile(dir.path(), "gnu", "--gnu --sd depth", keys);
     let p = probe_c2w(&profile);
-    assert_eq!(p.status_of("cecp.handshake"), "passed", "{}", p.text());
+    assert_eq!(
+        p.status_of("cecp.handshake"),
+        Status::Passed,
+        "{}",
+        p.text()
+    );
     assert_eq!(gui_c2w(&p), Vec::<String>::new());
     // `depth` is the profile's word for sd: sent, and no unknown command.
     let rec = std::fs::read_to_string(&p.recording).unwrap();
@@ -144,7 +145,7 @@ fn live_gnuchess_under_its_profile() {
     engine("gnuchess");
     for _ in 0..10 {
         let p = probe_c2w(&fixture("gnuchess.c2w"));
-        if p.status_of("cecp.handshake") != "passed" {
+        if p.status_of("cecp.handshake") != Status::Passed {
             continue;
         }
         assert_eq!(gui_c2w(&p), Vec::<String>::new());
@@ -179,13 +180,13 @@ fn a_colchess_profile_drives_fen_lines_hash_lines_and_draw() {
         "c2w.hint",
         "c2w.draw",
     ] {
-        assert_eq!(p.status_of(step), "passed", "{step}: {}", p.text());
+        assert_eq!(p.status_of(step), Status::Passed, "{step}: {}", p.text());
     }
     let rec = std::fs::read_to_string(&p.recording).unwrap();
     // The FEN a line per element, and the hash size on the line after `hash`.
     assert!(rec.contains("\"text\":\"fen\""), "no bare fen line");
     assert!(rec.contains("\"text\":\"hash\""), "no bare hash line");
-    let draw = p.step("c2w.draw")["observations"].to_string();
+    let draw = p.step("c2w.draw").observations.join("\n");
     assert!(draw.contains("accepted the draw"), "{draw}");
 }
 
@@ -205,16 +206,13 @@ fn each_claim_the_engine_does_not_keep_is_named_in_its_step() {
     let p = probe_c2w(&profile);
     assert_eq!(p.status, 1, "{}", p.text());
     let refused = |step: &str, what: &str| {
-        let f = p.step(step)["findings"]
-            .as_array()
-            .unwrap()
+        let f = p
+            .step(step)
+            .findings
             .iter()
-            .find(|f| {
-                f["rule"] == "C2W-DECLARED-REFUSED" && f["message"].as_str().unwrap().contains(what)
-            })
-            .cloned();
+            .find(|f| f.rule == "C2W-DECLARED-REFUSED" && f.message.contains(what));
         assert!(f.is_some(), "{step}: no refusal of {what}: {}", p.text());
-        assert_eq!(p.status_of(step), "violated");
+        assert_eq!(p.status_of(step), Status::Violated);
     };
     refused("cecp.go-clocks", "`st`");
     refused("cecp.go-clocks", "`level 40 0:30 0`");
@@ -223,11 +221,11 @@ fn each_claim_the_engine_does_not_keep_is_named_in_its_step() {
     refused("cecp.position-fen", "`setboard`");
     refused("c2w.hash", "`hash`");
     refused("c2w.draw", "`draw`");
-    p.expect("c2w.hint", "C2W-HINT-SILENT", "warning");
+    p.expect("c2w.hint", "C2W-HINT-SILENT", Severity::Warning);
     // The probe's own lines keep to the profile, however wrong the profile is.
     assert_eq!(gui_c2w(&p), Vec::<String>::new());
     // The engine is not given up on for a hint it did not give.
-    assert_eq!(p.status_of("cecp.quit"), "passed", "{}", p.text());
+    assert_eq!(p.status_of("cecp.quit"), Status::Passed, "{}", p.text());
     let out = kibitzer()
         .args(["probe", "--color", "never", "--timeout", "3", "--c2w"])
         .arg(&profile)

@@ -6,20 +6,16 @@ use crate::common;
 use crate::probe_support;
 
 use common::{engine, gnu_like, kibitzer};
+use kibitzer::rules::report::CheckReport;
 use probe_support::*;
 
-fn statuses(p: &Probed) -> Vec<(String, String)> {
-    p.report["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["id"].as_str().unwrap().to_owned(),
-                s["status"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
+fn statuses(p: &Probed) -> Vec<(&str, Status)> {
+    p.report.steps.iter().map(|s| (s.id, s.status)).collect()
+}
+
+/// Whether one of the step's observations says `text`.
+fn observed(p: &Probed, step: &str, text: &str) -> bool {
+    p.step(step).observations.iter().any(|o| o.contains(text))
 }
 
 #[test]
@@ -27,27 +23,21 @@ fn stockfish_passes_every_uci_step_and_check_agrees() {
     let sf = engine("stockfish");
     let p = probe(&["--protocol", "uci"], &[sf.to_str().unwrap()]);
     assert_eq!(p.status, 0, "{}", p.text());
-    assert_eq!(p.report["engine"]["protocol_reason"], "given");
+    let e = &p.report.engine;
+    assert_eq!(e.protocol_reason, "given");
     assert!(
-        p.report["engine"]["name"]
-            .as_str()
-            .unwrap()
-            .starts_with("Stockfish"),
-        "{}",
-        p.report["engine"]
+        e.name.as_ref().is_some_and(|n| n.starts_with("Stockfish")),
+        "{e:?}"
     );
     // Stockfish declares UCI_Chess960 and Ponder: every step applies, and every one passes.
     for (id, status) in statuses(&p) {
-        assert_eq!(status, "passed", "{id}\n{}", p.text());
+        assert_eq!(status, Status::Passed, "{id}\n{}", p.text());
     }
-    assert_eq!(p.report["steps"].as_array().unwrap().len(), 19);
-    let game = &p.step("uci.game")["observations"];
+    assert_eq!(p.report.steps.len(), 19);
     assert!(
-        game.as_array()
-            .unwrap()
-            .iter()
-            .any(|o| o.as_str().unwrap().contains("(checkmate)")),
-        "{game}"
+        observed(&p, "uci.game", "(checkmate)"),
+        "{:?}",
+        p.step("uci.game").observations
     );
     // The recording is an ordinary recording: check reads it and finds what the probe found.
     let out = kibitzer()
@@ -56,12 +46,11 @@ fn stockfish_passes_every_uci_step_and_check_agrees() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let check: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut rules: Vec<&str> = check["files"][0]["findings"]
-        .as_array()
-        .unwrap()
+    let check: CheckReport = serde_json::from_slice(&out.stdout).unwrap();
+    let mut rules: Vec<&str> = check.files[0]
+        .findings
         .iter()
-        .map(|f| f["rule"].as_str().unwrap())
+        .map(|f| f.rule.as_str())
         .filter(|r| !r.starts_with("REPLAY-"))
         .collect();
     rules.sort_unstable();
@@ -74,15 +63,9 @@ fn fairymax_is_detected_and_passes_under_both_clock_families() {
     let fm = engine("fairymax");
     // No --protocol: detected (after `uci` went unanswered).
     let level = probe(&[], &[fm.to_str().unwrap()]);
-    assert_eq!(level.report["engine"]["protocol"], "xboard");
-    assert!(
-        level.report["engine"]["protocol_reason"]
-            .as_str()
-            .unwrap()
-            .starts_with("detected"),
-        "{}",
-        level.report["engine"]
-    );
+    let e = &level.report.engine;
+    assert_eq!(e.protocol, "xboard");
+    assert!(e.protocol_reason.starts_with("detected"), "{e:?}");
     let st = probe(
         &["--protocol", "xboard", "--cecp-clock", "st"],
         &[fm.to_str().unwrap()],
@@ -90,33 +73,30 @@ fn fairymax_is_detected_and_passes_under_both_clock_families() {
     for p in [&level, &st] {
         assert_eq!(p.status, 0, "{}", p.text());
         for (id, status) in statuses(p) {
-            match id.as_str() {
+            match id {
                 // Fairy-Max declares no fischerandom among its variants.
-                "cecp.chess960" => assert_eq!(status, "not_applicable"),
-                _ => assert_eq!(status, "passed", "{id}\n{}", p.text()),
+                "cecp.chess960" => assert_eq!(status, Status::NotApplicable),
+                _ => assert_eq!(status, Status::Passed, "{id}\n{}", p.text()),
             }
         }
-        let game = &p.step("cecp.game")["observations"];
         assert!(
-            game.as_array()
-                .unwrap()
-                .iter()
-                .any(|o| o.as_str().unwrap().contains("(checkmate)")),
-            "{game}"
+            observed(p, "cecp.game", "(checkmate)"),
+            "{:?}",
+            p.step("cecp.game").observations
         );
     }
     // Fairy-Max has setboard=0: positions go through edit, which cannot say en passant.
-    let fen = &level.step("cecp.position-fen")["observations"];
     assert!(
-        fen.to_string().contains("edit cannot say en passant"),
-        "{fen}"
+        observed(&level, "cecp.position-fen", "edit cannot say en passant"),
+        "{:?}",
+        level.step("cecp.position-fen").observations
     );
-    let clocks = level.step("cecp.go-clocks")["observations"].to_string();
+    let clocks = level.step("cecp.go-clocks").observations.join("\n");
     assert!(
         clocks.contains("level 40 0:30 0") && clocks.contains("sd 3"),
         "{clocks}"
     );
-    let clocks = st.step("cecp.go-clocks")["observations"].to_string();
+    let clocks = st.step("cecp.go-clocks").observations.join("\n");
     assert!(
         clocks.contains("st 1") && !clocks.contains("level"),
         "{clocks}"
@@ -131,8 +111,18 @@ fn a_gnuchess_like_engine_gets_its_report_card() {
     let argv = gnu_like(&[]);
     let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
     let p = probe(&["--protocol", "xboard", "--timeout", "5"], &argv);
-    assert_eq!(p.status_of("cecp.handshake"), "passed", "{}", p.text());
-    assert_ne!(p.status_of("cecp.go-clocks"), "not_run", "{}", p.text());
+    assert_eq!(
+        p.status_of("cecp.handshake"),
+        Status::Passed,
+        "{}",
+        p.text()
+    );
+    assert_ne!(
+        p.status_of("cecp.go-clocks"),
+        Status::NotRun,
+        "{}",
+        p.text()
+    );
     assert!(
         p.all_rules().contains(&"CECP-PONG-DUPLICATE"),
         "{:?}",
@@ -148,7 +138,7 @@ fn a_gnuchess_start_that_lost_protover_is_a_feature_timeout() {
     let argv = gnu_like(&["--lose-input", "2"]);
     let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
     let p = probe(&["--protocol", "xboard", "--timeout", "3"], &argv);
-    p.expect("cecp.handshake", "CECP-FEATURE-TIMEOUT", "error");
+    p.expect("cecp.handshake", "CECP-FEATURE-TIMEOUT", Severity::Error);
     assert_eq!(p.status, 1, "{}", p.text());
 }
 
@@ -162,7 +152,7 @@ fn live_gnuchess_gets_a_report_card() {
             &["--protocol", "xboard", "--timeout", "5"],
             &[gc.to_str().unwrap(), "-x"],
         );
-        if p.status_of("cecp.handshake") == "passed" {
+        if p.status_of("cecp.handshake") == Status::Passed {
             assert!(
                 p.all_rules().contains(&"CECP-PONG-DUPLICATE"),
                 "{:?}",
@@ -178,10 +168,10 @@ fn live_gnuchess_gets_a_report_card() {
 fn the_scripted_nboard_engine_passes_and_is_detected() {
     let s = script("nboard_engine.py");
     let p = probe(&[], &["python3", &s]);
-    assert_eq!(p.report["engine"]["protocol"], "nboard");
+    assert_eq!(p.report.engine.protocol, "nboard");
     assert_eq!(p.status, 0, "{}", p.text());
     for (id, status) in statuses(&p) {
-        assert_eq!(status, "passed", "{id}\n{}", p.text());
+        assert_eq!(status, Status::Passed, "{id}\n{}", p.text());
     }
 }
 

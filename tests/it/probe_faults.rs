@@ -21,8 +21,8 @@ fn scenario(name: &str, protocol: &str, extra: &[&str]) -> Probed {
 #[test]
 fn illegal_bestmove_is_uci_bestmove_illegal() {
     let p = scenario("illegal-bestmove", "uci", &[]);
-    let f = p.expect("uci.go-depth", "UCI-BESTMOVE-ILLEGAL", "error");
-    assert!(f["message"].as_str().unwrap().contains("e2e5"), "{f}");
+    let f = p.expect("uci.go-depth", "UCI-BESTMOVE-ILLEGAL", Severity::Error);
+    assert!(f.message.contains("e2e5"), "{f:?}");
     assert_eq!(p.status, 1);
 }
 
@@ -32,10 +32,15 @@ fn readyok_only_after_the_search_is_readyok_delayed_by_search() {
     p.expect(
         "uci.isready-searching",
         "UCI-READYOK-DELAYED-BY-SEARCH",
-        "warning",
+        Severity::Warning,
     );
     // Idle isready is answered: that step is fine.
-    assert_eq!(p.status_of("uci.isready-idle"), "passed", "{}", p.text());
+    assert_eq!(
+        p.status_of("uci.isready-idle"),
+        Status::Passed,
+        "{}",
+        p.text()
+    );
 }
 
 #[test]
@@ -44,7 +49,7 @@ fn isready_that_ends_the_search_is_isready_stops_search() {
     p.expect(
         "uci.isready-searching",
         "UCI-ISREADY-STOPS-SEARCH",
-        "warning",
+        Severity::Warning,
     );
 }
 
@@ -53,11 +58,11 @@ fn an_engine_that_never_answers_isready_gets_a_verdict_and_the_rest_is_not_run()
     let began = Instant::now();
     let p = scenario("no-readyok", "uci", &[]);
     // The first isready is the options step's.
-    p.expect("uci.options", "UCI-ISREADY-TIMEOUT", "error");
-    let hangs = p.step("uci.options")["hangs"].as_array().unwrap();
+    p.expect("uci.options", "UCI-ISREADY-TIMEOUT", Severity::Error);
+    let hangs = &p.step("uci.options").hangs;
     assert!(!hangs.is_empty(), "the hang verdict is in the step");
-    assert_eq!(p.status_of("uci.quit"), "not_run");
-    assert_eq!(p.report["killed"], true);
+    assert_eq!(p.status_of("uci.quit"), Status::NotRun);
+    assert!(p.report.killed);
     assert_eq!(p.status, 1);
     // A verdict within the timeouts (3 s wait + 3 s to settle, and the kill), not a hang.
     assert!(
@@ -73,39 +78,42 @@ fn ignoring_stop_is_bestmove_missing_after_stop() {
     p.expect(
         "uci.go-infinite-stop",
         "UCI-BESTMOVE-MISSING-AFTER-STOP",
-        "error",
+        Severity::Error,
     );
-    assert_eq!(p.status_of("uci.isready-searching"), "not_run");
+    assert_eq!(p.status_of("uci.isready-searching"), Status::NotRun);
 }
 
 #[test]
 fn leaving_ponder_on_its_own_is_bestmove_in_ponder() {
     let p = scenario("bestmove-in-ponder", "uci", &[]);
-    p.expect("uci.ponderhit", "UCI-BESTMOVE-IN-PONDER", "error");
+    p.expect("uci.ponderhit", "UCI-BESTMOVE-IN-PONDER", Severity::Error);
 }
 
 #[test]
 fn info_after_bestmove_is_caught() {
     let p = scenario("info-after-bestmove", "uci", &[]);
-    p.expect("uci.go-depth", "UCI-INFO-AFTER-BESTMOVE", "warning");
+    p.expect("uci.go-depth", "UCI-INFO-AFTER-BESTMOVE", Severity::Warning);
 }
 
 #[test]
 fn not_exiting_on_quit_is_uci_quit_no_exit() {
     let p = scenario("ignores-quit", "uci", &[]);
-    p.expect("uci.quit", "UCI-QUIT-NO-EXIT", "warning");
-    assert_eq!(p.report["killed"], true);
+    p.expect("uci.quit", "UCI-QUIT-NO-EXIT", Severity::Warning);
+    assert!(p.report.killed);
 }
 
 #[test]
 fn a_crash_mid_search_is_x_engine_exit_and_the_rest_is_not_run() {
     let p = scenario("crash-mid-search", "uci", &[]);
-    p.expect("uci.go-depth", "X-ENGINE-EXIT", "error");
-    assert_eq!(p.status_of("uci.go-nodes"), "not_run");
+    p.expect("uci.go-depth", "X-ENGINE-EXIT", Severity::Error);
+    assert_eq!(p.status_of("uci.go-nodes"), Status::NotRun);
     assert!(
-        p.report["exit"].as_str().unwrap().contains("SIGSEGV"),
-        "{}",
-        p.report["exit"]
+        p.report
+            .exit
+            .as_ref()
+            .is_some_and(|e| e.contains("SIGSEGV")),
+        "{:?}",
+        p.report.exit
     );
 }
 
@@ -126,21 +134,25 @@ fn a_well_behaved_scripted_uci_engine_passes_the_protocol_steps() {
         "uci.stop-timed",
         "uci.quit",
     ] {
-        assert_eq!(p.status_of(id), "passed", "{id}\n{}", p.text());
+        assert_eq!(p.status_of(id), Status::Passed, "{id}\n{}", p.text());
     }
-    assert_eq!(p.status_of("uci.chess960"), "not_applicable");
+    assert_eq!(p.status_of("uci.chess960"), Status::NotApplicable);
 }
 
 #[test]
 fn cecp_illegal_engine_move_is_cecp_move_illegal() {
     let p = scenario("cecp-illegal-move", "xboard", &[]);
-    p.expect("cecp.go-clocks", "CECP-MOVE-ILLEGAL", "error");
+    p.expect("cecp.go-clocks", "CECP-MOVE-ILLEGAL", Severity::Error);
 }
 
 #[test]
 fn cecp_pong_before_the_move_is_caught() {
     let p = scenario("cecp-pong-before-move", "xboard", &[]);
-    p.expect("cecp.ping-thinking", "CECP-PONG-BEFORE-MOVE", "error");
+    p.expect(
+        "cecp.ping-thinking",
+        "CECP-PONG-BEFORE-MOVE",
+        Severity::Error,
+    );
 }
 
 #[test]
@@ -151,38 +163,42 @@ fn cecp_without_ping_has_its_ping_steps_not_applicable() {
         "{:?}",
         p.all_rules()
     );
-    assert_eq!(p.status_of("cecp.ping-idle"), "not_applicable");
-    assert_eq!(p.status_of("cecp.ping-thinking"), "not_applicable");
+    assert_eq!(p.status_of("cecp.ping-idle"), Status::NotApplicable);
+    assert_eq!(p.status_of("cecp.ping-thinking"), Status::NotApplicable);
 }
 
 #[test]
 fn cecp_answering_every_move_illegal_is_cecp_illegal_move_reply() {
     let p = scenario("cecp-illegal-move-reply", "xboard", &[]);
-    p.expect("cecp.force-moves", "CECP-ILLEGAL-MOVE-REPLY", "error");
+    p.expect(
+        "cecp.force-moves",
+        "CECP-ILLEGAL-MOVE-REPLY",
+        Severity::Error,
+    );
 }
 
 #[test]
 fn cecp_overrunning_st_is_cecp_st_exceeded() {
     let p = scenario("cecp-slow-move", "xboard", &["--cecp-clock", "st"]);
-    p.expect("cecp.go-clocks", "CECP-ST-EXCEEDED", "warning");
+    p.expect("cecp.go-clocks", "CECP-ST-EXCEEDED", Severity::Warning);
 }
 
 #[test]
 fn cecp_engine_that_never_finishes_its_features_is_cecp_feature_timeout() {
     let p = scenario("cecp-banner-only", "xboard", &[]);
-    p.expect("cecp.handshake", "CECP-FEATURE-TIMEOUT", "error");
-    assert_eq!(p.status_of("cecp.ping-idle"), "not_run");
+    p.expect("cecp.handshake", "CECP-FEATURE-TIMEOUT", Severity::Error);
+    assert_eq!(p.status_of("cecp.ping-idle"), Status::NotRun);
     assert_eq!(p.status, 1);
 }
 
 #[test]
 fn nboard_spaced_move_is_nboard_move_format() {
     let p = scenario("nboard-spaced-move", "nboard", &[]);
-    p.expect("nboard.go-start", "NBOARD-MOVE-FORMAT", "warning");
+    p.expect("nboard.go-start", "NBOARD-MOVE-FORMAT", Severity::Warning);
 }
 
 #[test]
 fn nboard_engine_refusing_version_2_is_nboard_version() {
     let p = scenario("nboard-version-1-only", "nboard", &[]);
-    p.expect("nboard.handshake", "NBOARD-VERSION", "warning");
+    p.expect("nboard.handshake", "NBOARD-VERSION", Severity::Warning);
 }

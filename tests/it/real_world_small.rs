@@ -227,14 +227,13 @@ fn an_engine_killed_while_it_owes_a_move_is_one_engine_exit_finding() {
         .args(["check", "--format", "json", r])
         .output()
         .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let exits = report["files"][0]["findings"]
-        .as_array()
-        .unwrap()
+    let report: kibitzer::rules::report::CheckReport = serde_json::from_slice(&out.stdout).unwrap();
+    let exits = report.files[0]
+        .findings
         .iter()
-        .filter(|f| f["rule"] == "X-ENGINE-EXIT")
+        .filter(|f| f.rule == "X-ENGINE-EXIT")
         .count();
-    assert_eq!(exits, 1, "{report}");
+    assert_eq!(exits, 1, "{report:#?}");
     let (decode, _) = run_ok(&["decode", r]);
     assert_eq!(decode.matches("X-ENGINE-EXIT").count(), 1, "{decode}");
 }

@@ -59,38 +59,38 @@ fn a_clock_limited_stockfish_recording_replayed_deterministically_twice_gives_id
             sf.to_str().unwrap(),
         ]);
         assert_eq!(r.code(), 0, "{}", r.describe());
-        assert_eq!(r.verdict(), "reproduced", "{}", r.describe());
+        assert_eq!(r.verdict(), VerdictKind::Reproduced, "{}", r.describe());
         // Every clock-based search was rewritten to the nodes the recorded one reached, and
         // the diff was shown before the run.
-        let rewrites = r.report["rewrites"].as_array().unwrap();
-        let gos: Vec<&serde_json::Value> = rewrites
+        let gos: Vec<_> = r
+            .report
+            .rewrites
             .iter()
-            .filter(|w| w["original"] == "go movetime 100")
+            .filter(|w| w.original.as_deref() == Some("go movetime 100"))
             .collect();
         assert_eq!(gos.len(), 8, "{}", r.describe());
-        assert!(
-            gos.iter()
-                .all(|w| w["replayed"].as_str().unwrap().starts_with("go nodes "))
-        );
+        assert!(gos.iter().all(|w| {
+            w.replayed
+                .as_ref()
+                .is_some_and(|x| x.starts_with("go nodes "))
+        }));
         assert!(r.stderr().contains("- go movetime 100"), "{}", r.stderr());
         assert!(r.stderr().contains("+ go nodes "), "{}", r.stderr());
         // Searches that differ from the original are named, each one clock-limited there
         // and so expected to differ; the verdict says so when there are any.
-        for d in r.report["search_diffs"].as_array().unwrap() {
-            assert_eq!(d["clock_limited"], true, "{d}");
-            assert_eq!(d["expected"], true, "{d}");
+        for d in &r.report.search_diffs {
+            assert!(d.clock_limited, "{d:?}");
+            assert!(d.expected, "{d:?}");
             assert!(
-                d["message"]
-                    .as_str()
-                    .unwrap()
+                d.message
                     .contains("clock-limited in the original: expected")
             );
         }
-        let t = &r.report["searches"];
-        assert_eq!(t["compared"], 8);
-        assert_eq!(t["differing"], 0);
-        if t["expected"].as_u64().unwrap() > 0 {
-            let summary = r.report["verdict"]["summary"].as_str().unwrap();
+        let t = &r.report.searches;
+        assert_eq!(t.compared, 8);
+        assert_eq!(t.differing, 0);
+        if t.expected > 0 {
+            let summary = &r.report.verdict.summary;
             assert!(summary.contains("limited by the clock"), "{summary}");
             assert!(summary.contains("expected"), "{summary}");
         }
@@ -120,10 +120,14 @@ fn verify_replays_the_new_recording_again_and_reports_level_l3() {
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 0, "{}", r.describe());
-    assert_eq!(r.report["replay"]["level"], "L3", "{}", r.describe());
-    let v = &r.report["verification"];
-    assert_eq!(v["identical"], true, "{}", r.describe());
-    assert_eq!(v["searches"]["identical"], 8);
+    assert_eq!(r.report.replay.level, "L3", "{}", r.describe());
+    let v = r
+        .report
+        .verification
+        .as_ref()
+        .expect("--verify's second run");
+    assert!(v.identical, "{}", r.describe());
+    assert_eq!(v.searches.identical, 8);
     let second = dir.path().join("a.verify.jsonl");
     assert_eq!(header(&second)["replay_of"]["file"], new.to_str().unwrap());
     assert_eq!(engine_answers(&new), engine_answers(&second));
@@ -144,12 +148,12 @@ fn an_infinite_analysis_is_rewritten_to_its_node_count_and_its_stop_dropped() {
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 0, "{}", r.describe());
-    let rewrites = r.report["rewrites"].as_array().unwrap();
-    assert_eq!(rewrites[0]["original"], "go infinite");
+    let rewrites = &r.report.rewrites;
+    assert_eq!(rewrites[0].original.as_deref(), Some("go infinite"));
     // The last `info` before the recorded bestmove reported this many nodes.
-    assert_eq!(rewrites[0]["replayed"], "go nodes 1423814");
-    assert_eq!(rewrites[1]["original"], "stop");
-    assert!(rewrites[1].get("replayed").is_none());
+    assert_eq!(rewrites[0].replayed.as_deref(), Some("go nodes 1423814"));
+    assert_eq!(rewrites[1].original.as_deref(), Some("stop"));
+    assert!(rewrites[1].replayed.is_none());
     let sent = gui_lines(&new);
     assert!(sent.contains(&"go nodes 1423814".to_owned()));
     assert!(!sent.contains(&"stop".to_owned()));

@@ -5,6 +5,9 @@ use crate::common;
 use crate::replay_support;
 
 use common::{Lines, engine, spawn_proxy_with};
+use kibitzer::replay::report::Rewrite;
+use kibitzer::rules::HangClass;
+use kibitzer::rules::report::CheckReport;
 use replay_support::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -55,8 +58,8 @@ fn game_and_from_game_replay_the_handshake_and_the_chosen_games() {
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 0, "{}", r.describe());
-    assert_eq!(r.report["searches"]["original"], 4, "{}", r.describe());
-    assert_eq!(r.report["searches"]["identical"], 4, "{}", r.describe());
+    assert_eq!(r.report.searches.original, 4, "{}", r.describe());
+    assert_eq!(r.report.searches.identical, 4, "{}", r.describe());
     let sent = gui_lines(&new);
     assert_eq!(sent[0], "uci");
     assert_eq!(
@@ -94,7 +97,7 @@ fn game_and_from_game_replay_the_handshake_and_the_chosen_games() {
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 0, "{}", r.describe());
-    assert_eq!(r.report["searches"]["compared"], 8, "{}", r.describe());
+    assert_eq!(r.report.searches.compared, 8, "{}", r.describe());
     assert_eq!(gos(&gui_lines(&new)), 8);
 
     let out = common::kibitzer()
@@ -135,7 +138,7 @@ fn until_stops_after_the_answers_to_that_line() {
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 0, "{}", r.describe());
-    assert_eq!(r.report["searches"]["compared"], 2, "{}", r.describe());
+    assert_eq!(r.report.searches.compared, 2, "{}", r.describe());
     let evs = events(&new);
     let last_gui = evs.iter().rev().find(|e| e["src"] == "gui").unwrap();
     assert!(last_gui["text"].as_str().unwrap().starts_with("go"));
@@ -196,23 +199,27 @@ fn a_replayed_hang_scenario_reproduces_the_same_hang_verdict() {
         "ignores-stop",
     ]);
     assert_eq!(r.code(), 1, "{}", r.describe());
-    assert_eq!(r.verdict(), "hang-reproduced", "{}", r.describe());
-    let (o, n) = (&r.report["hang"]["original"], &r.report["hang"]["replay"]);
+    assert_eq!(r.verdict(), VerdictKind::HangReproduced, "{}", r.describe());
+    let hang = &r.report.hang;
+    let (Some(o), Some(n)) = (&hang.original, &hang.replay) else {
+        panic!("a hang in both: {}", r.describe());
+    };
     // The GUI gave up on a `stop` never answered, and the engine went with the input.
-    assert_eq!(o["class"], "disconnect", "{}", r.describe());
-    assert_eq!(o["owed"], "bestmove");
-    assert_eq!(o["class"], n["class"]);
-    assert_eq!(o["owed"], n["owed"]);
-    assert_eq!(o["request"], "stop");
+    assert_eq!(o.class, HangClass::Disconnect, "{}", r.describe());
+    assert_eq!(o.owed.as_deref(), Some("bestmove"));
+    assert_eq!(o.class, n.class);
+    assert_eq!(o.owed, n.owed);
+    assert_eq!(o.request.as_deref(), Some("stop"));
     // check agrees on the new recording: the same hang.
     let out = common::kibitzer()
         .args(["check", "--format", "json"])
         .arg(&new)
         .output()
         .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["files"][0]["hangs"][0]["class"], "disconnect");
-    assert_eq!(report["files"][0]["hangs"][0]["request"], "stop");
+    let report: CheckReport = serde_json::from_slice(&out.stdout).unwrap();
+    let h = &report.files[0].hangs[0];
+    assert_eq!(h.class, HangClass::Disconnect);
+    assert_eq!(h.request.as_deref(), Some("stop"));
 
     // An engine that answers `stop` does not reproduce it, at the line of the `stop`.
     let stop_line = events(&rec)
@@ -229,13 +236,13 @@ fn a_replayed_hang_scenario_reproduces_the_same_hang_verdict() {
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 1, "{}", r.describe());
-    assert_eq!(r.report["verdict"]["line"], stop_line, "{}", r.describe());
-    let summary = r.report["verdict"]["summary"].as_str().unwrap();
+    assert_eq!(r.report.verdict.line, Some(stop_line), "{}", r.describe());
+    let summary = &r.report.verdict.summary;
     assert!(
         summary.contains("answered `stop` with bestmove; the original engine did not"),
         "{summary}"
     );
-    assert!(r.report["hang"].get("replay").is_none(), "{}", r.describe());
+    assert!(r.report.hang.replay.is_none(), "{}", r.describe());
 }
 
 #[test]
@@ -269,34 +276,30 @@ fn one_engine_session_of_an_xboard_debug_log_replays_and_verifies_at_l3() {
         "--",
         fm.to_str().unwrap(),
     ]);
-    assert_eq!(
-        r.report["original"]["format"],
-        "xboard-debug",
-        "{}",
-        r.describe()
-    );
-    assert_eq!(r.report["original"]["session"], "first");
-    assert_eq!(r.report["original"]["protocol"], "xboard");
+    assert_eq!(r.report.original.format, "xboard-debug", "{}", r.describe());
+    assert_eq!(r.report.original.session.as_deref(), Some("first"));
+    assert_eq!(r.report.original.protocol, Some("xboard"));
     // xboard's `random`, its clock and pondering are rewritten; each search gets the depth
     // the recorded one reached.
-    let rewrites = r.report["rewrites"].as_array().unwrap();
-    let has = |f: &dyn Fn(&serde_json::Value) -> bool| rewrites.iter().any(f);
+    let has = |f: &dyn Fn(&Rewrite) -> bool| r.report.rewrites.iter().any(f);
     assert!(has(
-        &|w| w["original"] == "random" && w.get("replayed").is_none()
+        &|w| w.original.as_deref() == Some("random") && w.replayed.is_none()
     ));
-    assert!(has(&|w| w["original"] == "hard" && w["replayed"] == "easy"));
-    assert!(has(&|w| w["replayed"]
-        .as_str()
+    assert!(has(
+        &|w| w.original.as_deref() == Some("hard") && w.replayed.as_deref() == Some("easy")
+    ));
+    assert!(has(&|w| w
+        .replayed
+        .as_ref()
         .is_some_and(|t| t.starts_with("sd "))));
     // Fairy-Max at fixed depth answers the same twice (level L3), whatever the original's
     // random-mode game did.
-    assert_eq!(
-        r.report["verification"]["identical"],
-        true,
+    assert!(
+        r.report.verification.as_ref().is_some_and(|v| v.identical),
         "{}",
         r.describe()
     );
-    assert_eq!(r.report["replay"]["level"], "L3");
+    assert_eq!(r.report.replay.level, "L3");
     assert_eq!(header(&new)["replay_of"]["session"], "first");
 }
 
@@ -330,8 +333,12 @@ fn a_crash_mid_search_is_reproduced_as_the_same_hang_and_recorded_as_the_proxy_w
     ]);
     assert_eq!(r.code(), 1, "{}", r.describe());
     assert_eq!(
-        r.report["hang"]["replay"]["exit"],
-        "engine killed by SIGSEGV (11)"
+        r.report
+            .hang
+            .replay
+            .as_ref()
+            .and_then(|h| h.exit.as_deref()),
+        Some("engine killed by SIGSEGV (11)")
     );
     let kinds: Vec<String> = events(&new)
         .iter()
@@ -357,15 +364,10 @@ fn a_crash_mid_search_is_reproduced_as_the_same_hang_and_recorded_as_the_proxy_w
         .position(|e| e["text"] == "go depth 5")
         .unwrap() as u64
         + 2;
-    assert_eq!(r.report["verdict"]["line"], go, "{}", r.describe());
-    let kinds: Vec<&str> = r.report["differences"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["kind"].as_str())
-        .collect();
+    assert_eq!(r.report.verdict.line, Some(go), "{}", r.describe());
+    let kinds: Vec<DiffKind> = r.report.differences.iter().map(|d| d.kind).collect();
     assert!(
-        kinds.contains(&"exit") && kinds.contains(&"hang"),
+        kinds.contains(&DiffKind::Exit) && kinds.contains(&DiffKind::Hang),
         "{kinds:?}"
     );
 }
@@ -387,11 +389,7 @@ fn a_log_excerpt_that_ends_before_the_answers_is_not_a_divergence() {
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 0, "{}", r.describe());
-    assert_eq!(r.report["original"]["format"], "fastchess");
-    assert!(
-        r.report["hang"].get("original").is_none(),
-        "{}",
-        r.describe()
-    );
-    assert_eq!(r.report["searches"]["expected"], 1, "{}", r.describe());
+    assert_eq!(r.report.original.format, "fastchess");
+    assert!(r.report.hang.original.is_none(), "{}", r.describe());
+    assert_eq!(r.report.searches.expected, 1, "{}", r.describe());
 }

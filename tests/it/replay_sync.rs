@@ -23,10 +23,10 @@ fn a_node_limited_stockfish_game_replays_as_reproduced() {
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 0, "{}", r.describe());
-    assert_eq!(r.verdict(), "reproduced", "{}", r.describe());
-    assert_eq!(r.report["searches"]["compared"], 10, "{}", r.describe());
-    assert_eq!(r.report["searches"]["identical"], 10, "{}", r.describe());
-    assert_eq!(r.report["replay"]["level"], "L1");
+    assert_eq!(r.verdict(), VerdictKind::Reproduced, "{}", r.describe());
+    assert_eq!(r.report.searches.compared, 10, "{}", r.describe());
+    assert_eq!(r.report.searches.identical, 10, "{}", r.describe());
+    assert_eq!(r.report.replay.level, "L1");
     // The new recording is a recording like any other, and names the original.
     let h = header(&new);
     assert_eq!(h["replay_of"]["file"], rec.to_str().unwrap());
@@ -53,16 +53,11 @@ fn deterministic_replay_of_a_node_limited_game_is_reproduced_and_shows_its_rewri
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 0, "{}", r.describe());
-    assert_eq!(r.verdict(), "reproduced", "{}", r.describe());
-    assert_eq!(r.report["replay"]["level"], "L2");
+    assert_eq!(r.verdict(), VerdictKind::Reproduced, "{}", r.describe());
+    assert_eq!(r.report.replay.level, "L2");
     // python-chess already sends `ucinewgame` + `isready`, Threads is 1 and every search is
     // node-limited: nothing to rewrite, and the user is told so before the run.
-    assert_eq!(
-        r.report["rewrites"],
-        serde_json::json!([]),
-        "{}",
-        r.describe()
-    );
+    assert!(r.report.rewrites.is_empty(), "{}", r.describe());
     assert!(
         r.stderr().contains("--deterministic: nothing to rewrite"),
         "{}",
@@ -89,19 +84,22 @@ fn a_different_engine_diverges_at_the_first_line_of_the_search_it_answers_differ
         sf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 1, "{}", r.describe());
-    assert_eq!(r.verdict(), "diverged", "{}", r.describe());
+    assert_eq!(r.verdict(), VerdictKind::Diverged, "{}", r.describe());
     let expected = first_engine_line_after_go(&rec, 3);
-    assert_eq!(r.report["verdict"]["line"], expected, "{}", r.describe());
-    assert_eq!(r.report["verdict"]["search"], 3, "{}", r.describe());
+    assert_eq!(r.report.verdict.line, Some(expected), "{}", r.describe());
+    assert_eq!(r.report.verdict.search, Some(3), "{}", r.describe());
     assert_eq!(
-        r.report["verdict"]["replay_line"],
-        first_engine_line_after_go(&new, 3)
+        r.report.verdict.replay_line,
+        Some(first_engine_line_after_go(&new, 3))
     );
     // Searches 1 and 2 were identical, and the side by side shows search 3.
-    let diffs = r.report["search_diffs"].as_array().unwrap();
-    assert_eq!(diffs[0]["index"], 3, "{}", r.describe());
-    assert_eq!(r.report["first_divergence"]["search"], 3);
-    let summary = r.report["verdict"]["summary"].as_str().unwrap();
+    let diffs = &r.report.search_diffs;
+    assert_eq!(diffs[0].index, 3, "{}", r.describe());
+    assert_eq!(
+        r.report.first_divergence.as_ref().map(|f| f.search),
+        Some(3)
+    );
+    let summary = &r.report.verdict.summary;
     assert!(
         summary.starts_with(&format!("diverged at line {expected}:")),
         "{summary}"
@@ -123,21 +121,16 @@ fn fairy_stockfish_against_a_stockfish_recording_diverges_in_the_first_search_wi
         fsf.to_str().unwrap(),
     ]);
     assert_eq!(r.code(), 1, "{}", r.describe());
-    assert_eq!(r.report["verdict"]["search"], 1, "{}", r.describe());
+    assert_eq!(r.report.verdict.search, Some(1), "{}", r.describe());
     // The first line that differs is one of the first search's engine lines.
-    let line = r.report["verdict"]["line"].as_u64().unwrap();
+    let line = r.report.verdict.line.unwrap();
     let first = first_engine_line_after_go(&rec, 1);
     let second = first_engine_line_after_go(&rec, 2);
     assert!(
         first <= line && line < second,
         "line {line} not in search 1 ({first}..{second})"
     );
-    let rules: Vec<&str> = r.report["preflight"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|w| w["rule"].as_str())
-        .collect();
+    let rules: Vec<&str> = r.report.preflight.iter().map(|w| w.rule.as_str()).collect();
     assert!(rules.contains(&"REPLAY-BINARY-CHANGED"), "{}", r.describe());
     assert!(rules.contains(&"REPLAY-OPTION-DRIFT"), "{}", r.describe());
     // Said on stderr once the engine had introduced itself, during the run.
@@ -180,10 +173,10 @@ fn the_watchdog_ends_a_replay_whose_engine_never_answers() {
         .position(|e| e["src"] == "gui" && e["text"] == "isready")
         .unwrap() as u64
         + 2;
-    assert_eq!(r.report["verdict"]["line"], isready, "{}", r.describe());
+    assert_eq!(r.report.verdict.line, Some(isready), "{}", r.describe());
     assert_eq!(
-        r.report["replay"]["stall"]["owed"],
-        "readyok",
+        r.report.replay.stall.as_ref().map(|s| s.owed.as_str()),
+        Some("readyok"),
         "{}",
         r.describe()
     );
@@ -218,17 +211,16 @@ fn fast_and_recorded_paces_send_every_line_in_order() {
         args.extend_from_slice(pace);
         args.extend_from_slice(&["--", "python3", &se, "well-behaved"]);
         let r = replay_json(&args);
-        assert_eq!(r.report["replay"]["pace"], pace[1], "{}", r.describe());
+        assert_eq!(r.report.replay.pace, pace[1], "{}", r.describe());
         assert_eq!(gui_lines(&new), gui_lines(&rec), "{pace:?}");
-        assert_eq!(
-            r.report["replay"]["lines_sent"],
-            r.report["replay"]["lines_total"]
-        );
+        assert_eq!(r.report.replay.lines_sent, r.report.replay.lines_total);
         // Every answer the new recording holds counts: `quit`, sent at once in a fast replay,
         // waits for them instead of withdrawing them unread ("did not answer `uci`").
-        let differences = r.report["differences"].to_string();
         assert!(
-            !differences.contains("the replayed engine did not"),
+            !r.report
+                .differences
+                .iter()
+                .any(|d| d.message.contains("the replayed engine did not")),
             "{pace:?}: {}",
             r.describe()
         );
@@ -288,15 +280,15 @@ fn the_schema_check_rejects_a_report_that_breaks_it() {
         "well-behaved",
     ]);
     let schema = schema();
-    let mut extra = r.report.clone();
+    let mut extra = r.json.clone();
     extra["verdict"]["surprise"] = serde_json::Value::Bool(true);
-    assert!(validate(&schema, &schema, &extra, "$").is_err());
-    let mut bad = r.report.clone();
+    assert!(schema.validate(&extra).is_err());
+    let mut bad = r.json.clone();
     bad["verdict"]["kind"] = "maybe".into();
-    assert!(validate(&schema, &schema, &bad, "$").is_err());
-    let mut missing = r.report;
+    assert!(schema.validate(&bad).is_err());
+    let mut missing = r.json;
     missing.as_object_mut().unwrap().remove("searches");
-    assert!(validate(&schema, &schema, &missing, "$").is_err());
+    assert!(schema.validate(&missing).is_err());
 }
 
 #[test]
@@ -314,6 +306,6 @@ fn an_nboard_session_replays_as_reproduced() {
         &script("nboard_engine.py"),
     ]);
     assert_eq!(r.code(), 0, "{}", r.describe());
-    assert_eq!(r.report["original"]["protocol"], "nboard");
-    assert_eq!(r.report["searches"]["identical"], 5, "{}", r.describe());
+    assert_eq!(r.report.original.protocol, Some("nboard"));
+    assert_eq!(r.report.searches.identical, 5, "{}", r.describe());
 }

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::transcript::*;
-use serde_json::Value;
+use kibitzer::rules::report::CheckReport;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -62,12 +62,12 @@ fn case(
 }
 
 /// The report of `check --c2w` over a transcript under a profile body.
-fn check_under(profile: &str, transcript: &str) -> Value {
+fn check_under(profile: &str, transcript: &str) -> CheckReport {
     let dir = tempfile::tempdir().expect("tempdir");
     let c2w = dir.path().join("toy.c2w");
     std::fs::write(&c2w, format!("{HEAD}{profile}")).expect("profile");
     let rec = recording(dir.path(), "t", transcript);
-    let (report, _) = check_json(&rec, &["--c2w", c2w.to_str().expect("utf-8 path")]);
+    let (report, _) = check_report(&rec, &["--c2w", c2w.to_str().expect("utf-8 path")]);
     report
 }
 
@@ -267,8 +267,8 @@ fn every_case_fires_and_its_near_miss_stays_silent() {
             ));
         }
         for f in &found {
-            if f["side"] != side.as_str() || f["severity"] != severity.as_str() {
-                bad.push(format!("{} [{}]: side/severity of {f}", c.rule, c.what));
+            if f.side.as_str() != side.as_str() || f.severity.as_str() != severity.as_str() {
+                bad.push(format!("{} [{}]: side/severity of {f:?}", c.rule, c.what));
             }
         }
         let report = check_under(c.near.0, &c.near.1);
@@ -311,16 +311,17 @@ fn commands_the_profile_declares_are_not_unknown() {
              0.040 > hash\n0.041 > 20\n0.050 > bogus\n"
         ),
     );
-    let unknown: Vec<Value> = findings_of(&report, "CECP-UNKNOWN-COMMAND");
+    let unknown = findings_of(&report, "CECP-UNKNOWN-COMMAND");
     assert_eq!(unknown.len(), 1, "{unknown:?}");
-    assert!(unknown[0]["message"].is_string());
+    // The one at 0.050 s: `bogus`.
+    assert_eq!(unknown[0].t_ns, 50_000_000, "{unknown:?}");
     let report = check_under(FEN, &format!("{PRE}0.030 > depth 3\n"));
     assert!(findings_of(&report, "CECP-UNKNOWN-COMMAND").is_empty());
     // Without --c2w the same lines are unknown commands.
     let dir = tempfile::tempdir().unwrap();
     let rec = recording(dir.path(), "t", &format!("{PRE}0.030 > depth 3\n"));
     assert_eq!(
-        findings_of(&check_json(&rec, &[]).0, "CECP-UNKNOWN-COMMAND").len(),
+        findings_of(&check_report(&rec, &[]).0, "CECP-UNKNOWN-COMMAND").len(),
         1
     );
 }
@@ -329,13 +330,13 @@ fn commands_the_profile_declares_are_not_unknown() {
 fn findings_name_the_profile_key_and_its_line() {
     let report = check_under(EDIT, &format!("{PRE}0.030 > setboard {FEN_POS}\n"));
     let f = findings_of(&report, "C2W-INITPOS-METHOD");
-    let msg = f[0]["message"].as_str().unwrap_or("");
+    let msg = &f[0].message;
     // HEAD has four lines: EngineInitPos is the profile's fifth.
     assert!(msg.contains("EngineInitPos=1 (profile line 5)"), "{msg}");
     assert!(
-        report["c2w"]
-            .as_str()
-            .is_some_and(|p| p.ends_with("toy.c2w"))
+        report.c2w.as_ref().is_some_and(|p| p.ends_with("toy.c2w")),
+        "{:?}",
+        report.c2w
     );
 }
 
@@ -384,23 +385,21 @@ fn check_uses_the_profile_a_recording_was_made_under() {
             .arg(p)
             .output()
             .unwrap();
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+        serde_json::from_slice::<CheckReport>(&out.stdout).unwrap()
     };
-    let fired = |r: &serde_json::Value| -> Vec<String> {
-        r["files"][0]["findings"]
-            .as_array()
-            .unwrap()
+    let fired = |r: &CheckReport| -> Vec<&str> {
+        r.files[0]
+            .findings
             .iter()
-            .filter_map(|f| f["rule"].as_str())
+            .map(|f| f.rule.as_str())
             .filter(|r| r.starts_with("C2W-"))
-            .map(str::to_owned)
             .collect()
     };
     let r = run(&rec);
-    assert_eq!(fired(&r), ["C2W-SD-COMMAND"], "{r}");
-    assert!(r["files"][0]["c2w_from_header"].is_string(), "{r}");
+    assert_eq!(fired(&r), ["C2W-SD-COMMAND"], "{r:#?}");
+    assert!(r.files[0].c2w_from_header.is_some(), "{r:#?}");
     // The shipped recording keeps to the profile it carries.
     let r = run(&src);
-    assert!(fired(&r).is_empty(), "{r}");
-    assert!(r["files"][0]["c2w_from_header"].is_string(), "{r}");
+    assert!(fired(&r).is_empty(), "{r:#?}");
+    assert!(r.files[0].c2w_from_header.is_some(), "{r:#?}");
 }

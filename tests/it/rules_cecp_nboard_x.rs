@@ -14,6 +14,8 @@
 use crate::common;
 
 use common::transcript::*;
+use kibitzer::rules::Severity;
+use kibitzer::rules::report::CheckReport;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -125,13 +127,13 @@ fn catalogue() -> BTreeMap<String, CatalogueRule> {
 }
 
 /// Writes and checks one transcript: the report.
-fn check(transcript: &str, args: &[&str], patch: Option<fn(&Path)>) -> Value {
+fn check(transcript: &str, args: &[&str], patch: Option<fn(&Path)>) -> CheckReport {
     let dir = tempfile::tempdir().expect("tempdir");
     let rec = recording(dir.path(), "t", transcript);
     if let Some(p) = patch {
         p(&rec);
     }
-    check_json(&rec, args).0
+    check_report(&rec, args).0
 }
 
 /// What is wrong with one case, if anything (one line per problem).
@@ -155,10 +157,10 @@ fn run_case(c: &Case, cat: &BTreeMap<String, CatalogueRule>) -> Vec<String> {
         }
         for f in &found {
             let severity = c.severity.unwrap_or(&entry.severity);
-            if f["severity"] != severity {
+            if f.severity.as_str() != severity {
                 bad.push(format!(
-                    "{name}: severity {} (expected {severity}): {f}",
-                    f["severity"]
+                    "{name}: severity {} (expected {severity}): {f:?}",
+                    f.severity.as_str()
                 ));
             }
             let side = match (entry.side.as_str(), c.side) {
@@ -167,34 +169,30 @@ fn run_case(c: &Case, cat: &BTreeMap<String, CatalogueRule>) -> Vec<String> {
                 (s, _) => Some(s),
             };
             match side {
-                Some(s) if f["side"] != s => {
-                    bad.push(format!("{name}: side {} (expected {s}): {f}", f["side"]))
-                }
-                None if !(f["side"] == "gui" || f["side"] == "engine") => bad.push(format!(
-                    "{name}: side {} (expected gui or engine)",
-                    f["side"]
+                Some(s) if f.side.as_str() != s => bad.push(format!(
+                    "{name}: side {} (expected {s}): {f:?}",
+                    f.side.as_str()
                 )),
+                None if !(f.side.as_str() == "gui" || f.side.as_str() == "engine") => bad.push(
+                    format!("{name}: side {} (expected gui or engine)", f.side.as_str()),
+                ),
                 _ => {}
             }
         }
         if let (Some(m), Some(f)) = (c.msg, found.first())
-            && !f["message"].as_str().unwrap_or("").contains(m)
+            && !f.message.as_str().contains(m)
         {
-            bad.push(format!("{name}: message lacks {m:?}: {}", f["message"]));
+            bad.push(format!("{name}: message lacks {m:?}: {}", f.message));
         }
         if let Some((class, label)) = c.hang {
             let h = hangs(&report);
-            let ok = h.iter().any(|v| v["class"] == class && v["label"] == label);
+            let ok = h
+                .iter()
+                .any(|v| v.class.as_str() == class && v.label == label);
             if !ok {
                 let seen: Vec<String> = h
                     .iter()
-                    .map(|v| {
-                        format!(
-                            "{}/{}",
-                            v["class"].as_str().unwrap_or("?"),
-                            v["label"].as_str().unwrap_or("?")
-                        )
-                    })
+                    .map(|v| format!("{}/{}", v.class.as_str(), v.label))
                     .collect();
                 bad.push(format!(
                     "{name}: hang verdict {class}/{label} expected, got {seen:?}\n--- transcript{}\n{}",
@@ -211,7 +209,7 @@ fn run_case(c: &Case, cat: &BTreeMap<String, CatalogueRule>) -> Vec<String> {
             bad.push(format!(
                 "{name}: NEAR-MISS transcript reported {}: {}\n--- transcript{}\n{}",
                 c.rule,
-                found[0]["message"],
+                found[0].message,
                 args_note(&c.args),
                 show(t)
             ));
@@ -1745,14 +1743,10 @@ fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
 // ---------------------------------------------------------------------------------------------
 
 /// Findings of severity warning or error, as `RULE: message` lines.
-fn serious(report: &Value) -> Vec<String> {
-    report["files"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|f| f["findings"].as_array().cloned().unwrap_or_default())
-        .filter(|x| x["severity"] == "warning" || x["severity"] == "error")
-        .map(|x| format!("{}: {}", x["rule"], x["message"]))
+fn serious(report: &CheckReport) -> Vec<String> {
+    findings(report)
+        .filter(|x| x.severity >= Severity::Warning)
+        .map(|x| format!("{}: {}", x.rule, x.message))
         .collect()
 }
 
@@ -1807,7 +1801,7 @@ fn a_healthy_xboard_game_breaks_no_rule() {
             "profile {profile}: {:?}",
             hangs(&report)
         );
-        assert_eq!(report["files"][0]["sessions"][0]["protocol"], "xboard");
+        assert_eq!(report.files[0].sessions[0].protocol, Some("xboard"));
     }
 }
 
@@ -1843,7 +1837,7 @@ fn a_healthy_nboard_session_breaks_no_rule() {
         rules_fired(&report)
     );
     assert!(hangs(&report).is_empty(), "{:?}", hangs(&report));
-    assert_eq!(report["files"][0]["sessions"][0]["protocol"], "nboard");
+    assert_eq!(report.files[0].sessions[0].protocol, Some("nboard"));
 }
 
 /// Every case of this file, by rule: (firing transcripts, near-miss transcripts).

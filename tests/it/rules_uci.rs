@@ -14,8 +14,9 @@
 
 use crate::common;
 
-use common::transcript::{check_json, hangs, recording};
-use serde_json::Value;
+use common::transcript::{check_report, findings, hangs, recording};
+use kibitzer::rules::report::CheckReport;
+use kibitzer::rules::{Finding, Severity};
 use std::collections::BTreeSet;
 
 /// UCI rules of the catalogue that have no check yet, or cannot have one.
@@ -136,29 +137,28 @@ impl Case {
 }
 
 /// `kibitzer check --format json` over a transcript.
-fn report_of(text: &str, args: &[&str]) -> Value {
+fn report_of(text: &str, args: &[&str]) -> CheckReport {
     let dir = tempfile::tempdir().expect("tempdir");
     let rec = recording(dir.path(), "t", text);
-    check_json(&rec, args).0
+    check_report(&rec, args).0
 }
 
-fn all_findings(report: &Value) -> Vec<Value> {
-    report["files"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|f| f["findings"].as_array().cloned().unwrap_or_default())
-        .collect()
+fn all_findings(report: &CheckReport) -> Vec<Finding> {
+    findings(report).cloned().collect()
 }
 
-fn show(f: &Value) -> String {
+fn show(f: &Finding) -> String {
     format!(
         "line {}: {}[{}] {}: {}",
-        f["line"], f["severity"], f["rule"], f["side"], f["message"]
+        f.line.map_or("-".to_owned(), |l| l.to_string()),
+        f.severity.as_str(),
+        f.rule,
+        f.side.as_str(),
+        f.message
     )
 }
 
-fn show_all(report: &Value) -> String {
+fn show_all(report: &CheckReport) -> String {
     let all: Vec<String> = all_findings(report).iter().map(show).collect();
     if all.is_empty() {
         "    (no findings)".to_owned()
@@ -199,9 +199,9 @@ fn check_rule(id: &'static str) {
     let mut failures = Vec::new();
     for run in &case.fires {
         let report = report_of(&run.text, &run.args);
-        let found: Vec<Value> = all_findings(&report)
+        let found: Vec<Finding> = all_findings(&report)
             .into_iter()
-            .filter(|f| f["rule"] == id)
+            .filter(|f| f.rule == id)
             .collect();
         let mut why = Vec::new();
         if found.is_empty() {
@@ -209,14 +209,14 @@ fn check_rule(id: &'static str) {
         }
         for f in &found {
             let severity = run.severity.unwrap_or(entry.severity.as_str());
-            if f["severity"] != severity {
+            if f.severity.as_str() != severity {
                 why.push(format!(
                     "severity {} instead of the catalogue's {severity}: {}",
-                    f["severity"],
+                    f.severity.as_str(),
                     show(f)
                 ));
             }
-            let side = f["side"].as_str().unwrap_or("");
+            let side = f.side.as_str();
             let expected = run.side.unwrap_or(entry.side.as_str());
             if expected == "either" {
                 if side != "gui" && side != "engine" {
@@ -231,9 +231,7 @@ fn check_rule(id: &'static str) {
         }
         if let Some(text) = run.says
             && !found.is_empty()
-            && !found
-                .iter()
-                .any(|f| f["message"].as_str().is_some_and(|m| m.contains(text)))
+            && !found.iter().any(|f| f.message.contains(text))
         {
             why.push(format!("no {id} finding says `{text}`"));
         }
@@ -252,14 +250,14 @@ fn check_rule(id: &'static str) {
         let report = report_of(&run.text, &run.args);
         let all = all_findings(&report);
         let mut why = Vec::new();
-        if all.iter().any(|f| f["rule"] == id) {
+        if all.iter().any(|f| f.rule == id) {
             why.push(format!("{id} was reported on this correct session"));
         }
         let serious: Vec<String> = all
             .iter()
-            .filter(|f| f["severity"] == "warning" || f["severity"] == "error")
-            .filter(|f| f["rule"] != id)
-            .filter(|f| !run.allow.iter().any(|a| f["rule"] == *a))
+            .filter(|f| f.severity >= Severity::Warning)
+            .filter(|f| f.rule != id)
+            .filter(|f| !run.allow.iter().any(|a| f.rule == *a))
             .map(show)
             .collect();
         if !serious.is_empty() {
@@ -2251,7 +2249,7 @@ fn a_healthy_session_breaks_no_rule_of_weight() {
     let report = report_of(HEALTHY, &[]);
     let serious: Vec<String> = all_findings(&report)
         .iter()
-        .filter(|f| f["severity"] == "warning" || f["severity"] == "error")
+        .filter(|f| f.severity >= Severity::Warning)
         .map(show)
         .collect();
     assert!(
@@ -2262,7 +2260,7 @@ fn a_healthy_session_breaks_no_rule_of_weight() {
     );
     let uci: Vec<String> = all_findings(&report)
         .iter()
-        .filter(|f| f["rule"].as_str().is_some_and(|r| r.starts_with("UCI-")))
+        .filter(|f| f.rule.as_str().starts_with("UCI-"))
         .map(show)
         .collect();
     assert!(
@@ -2274,8 +2272,9 @@ fn a_healthy_session_breaks_no_rule_of_weight() {
     assert!(h.is_empty(), "a healthy session has hang verdicts: {h:?}");
     // The report did judge the session (not an empty or unreadable file).
     assert_eq!(
-        report["files"][0]["sessions"][0]["protocol"], "uci",
-        "{report:#}"
+        report.files[0].sessions[0].protocol,
+        Some("uci"),
+        "{report:#?}"
     );
 }
 
@@ -2285,7 +2284,7 @@ fn the_healthy_session_under_every_profile() {
         let report = report_of(HEALTHY, &["--profile", profile]);
         let serious: Vec<String> = all_findings(&report)
             .iter()
-            .filter(|f| f["severity"] == "warning" || f["severity"] == "error")
+            .filter(|f| f.severity >= Severity::Warning)
             .map(show)
             .collect();
         assert!(

@@ -19,14 +19,17 @@ mod uci;
 pub use docs::render_markdown;
 pub use ids::RuleId;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
 /// The side at fault when a rule fires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// The engine.
     Engine,
+    /// The GUI.
     Gui,
     /// Either side, depending on the case (the design writes "E/G"): e.g. a malformed move
     /// token is the fault of whoever sent it.
@@ -44,13 +47,18 @@ impl Side {
 }
 
 /// How serious a finding is. The order matters: filters such as "warnings and worse" compare.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Harmless chatter worth knowing about (e.g. undocumented output).
     Chat,
+    /// More than chatter, less than a warning.
     Note,
+    /// Less than an error: does not fail `check` or `probe`.
     Warning,
+    /// Fails `check` (exit status 1) and `probe`.
     Error,
 }
 
@@ -237,6 +245,24 @@ impl<'de> Deserialize<'de> for RuleId {
         let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         RuleId::from_name(&text)
             .ok_or_else(|| serde::de::Error::custom(format!("unknown rule id `{text}`")))
+    }
+}
+
+/// In a report's JSON Schema, an id is its text.
+impl JsonSchema for RuleId {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RuleId".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "a rule id of docs/rules.md (`UCI-BESTMOVE-ILLEGAL`)",
+        })
     }
 }
 

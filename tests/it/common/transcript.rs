@@ -14,6 +14,8 @@
 //! 9.000 ! engine_exit code=0 engine exited with code 0
 //! ```
 
+use kibitzer::rules::report::CheckReport;
+use kibitzer::rules::{Finding, HangVerdict};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -92,8 +94,9 @@ pub fn recording(dir: &Path, name: &str, transcript: &str) -> PathBuf {
     path
 }
 
-/// `kibitzer check --format json ARGS... FILE`: the report and the exit status.
-pub fn check_json(file: &Path, args: &[&str]) -> (Value, i32) {
+/// `kibitzer check --format json ARGS... FILE`: the report as printed, which must follow
+/// docs/check-report.schema.json, and the exit status.
+pub fn check_raw(file: &Path, args: &[&str]) -> (Value, i32) {
     let out = super::kibitzer()
         .arg("check")
         .args(["--format", "json", "--min-severity", "chat"])
@@ -108,44 +111,46 @@ pub fn check_json(file: &Path, args: &[&str]) -> (Value, i32) {
             String::from_utf8_lossy(&out.stderr)
         )
     });
+    CHECK_SCHEMA
+        .with(|s| s.validate(&report))
+        .unwrap_or_else(|e| panic!("{e}\n{report:#}"));
     (report, out.status.code().unwrap_or(-1))
 }
 
+/// [`check_raw`]'s report read into its type, and the exit status.
+pub fn check_report(file: &Path, args: &[&str]) -> (CheckReport, i32) {
+    let (report, status) = check_raw(file, args);
+    let report = serde_json::from_value(report).expect("a check report");
+    (report, status)
+}
+
+thread_local! {
+    static CHECK_SCHEMA: super::schema::Schema = super::schema::load("check-report.schema.json");
+}
+
+/// Every finding of a report, file after file.
+pub fn findings(report: &CheckReport) -> impl Iterator<Item = &Finding> {
+    report.files.iter().flat_map(|f| &f.findings)
+}
+
 /// The rule ids of every finding in a report, in order.
-pub fn rules_fired(report: &Value) -> Vec<String> {
-    report["files"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|f| f["findings"].as_array().cloned().unwrap_or_default())
-        .filter_map(|x| x["rule"].as_str().map(str::to_owned))
-        .collect()
+pub fn rules_fired(report: &CheckReport) -> Vec<String> {
+    findings(report).map(|f| f.rule.to_string()).collect()
 }
 
 /// The findings of rule `id`.
-pub fn findings_of(report: &Value, id: &str) -> Vec<Value> {
-    report["files"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|f| f["findings"].as_array().cloned().unwrap_or_default())
-        .filter(|x| x["rule"] == id)
-        .collect()
+pub fn findings_of(report: &CheckReport, id: &str) -> Vec<Finding> {
+    findings(report).filter(|f| f.rule == id).cloned().collect()
 }
 
 /// The hang verdicts of a report.
-pub fn hangs(report: &Value) -> Vec<Value> {
-    report["files"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|f| f["hangs"].as_array().cloned().unwrap_or_default())
-        .collect()
+pub fn hangs(report: &CheckReport) -> Vec<HangVerdict> {
+    report.files.iter().flat_map(|f| f.hangs.clone()).collect()
 }
 
 /// Checks a transcript and returns the rules it fired (profile and other options in `args`).
 pub fn fired(transcript: &str, args: &[&str]) -> Vec<String> {
     let dir = tempfile::tempdir().expect("tempdir");
     let rec = recording(dir.path(), "t", transcript);
-    rules_fired(&check_json(&rec, args).0)
+    rules_fired(&check_report(&rec, args).0)
 }

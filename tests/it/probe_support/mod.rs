@@ -3,6 +3,10 @@
 #![allow(dead_code)]
 
 use crate::common::{kibitzer, schema};
+pub use kibitzer::probe::report::Status;
+use kibitzer::probe::report::{ProbeReport, StepReport};
+use kibitzer::rules::Finding;
+pub use kibitzer::rules::Severity;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -17,7 +21,7 @@ pub fn script(name: &str) -> String {
 
 /// A finished probe: the report, the exit status, the recording and what went to stderr.
 pub struct Probed {
-    pub report: Value,
+    pub report: ProbeReport,
     pub status: i32,
     pub recording: PathBuf,
     pub stderr: String,
@@ -40,19 +44,20 @@ pub fn probe(args: &[&str], engine: &[&str]) -> Probed {
         .expect("run kibitzer probe");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let status = out.status.code().unwrap_or(-1);
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "probe of {engine:?}: not JSON ({e}), status {status}; stderr: {stderr}\nstdout: {}",
             String::from_utf8_lossy(&out.stdout)
         )
     });
     let s = schema::load("probe-report.schema.json");
-    if let Err(e) = schema::validate(&s, &s, &report, "$") {
-        panic!("probe report of {engine:?} breaks its schema: {e}\n{report:#}");
+    if let Err(e) = s.validate(&json) {
+        panic!("probe report of {engine:?} breaks its schema: {e}\n{json:#}");
     }
-    assert_eq!(report["recording"].as_str(), rec.to_str());
+    let report: ProbeReport = serde_json::from_value(json).expect("a probe report");
+    assert_eq!(Some(report.recording.as_str()), rec.to_str());
     assert!(rec.is_file(), "the recording is kept");
-    assert_eq!(report["exit_status"].as_i64(), Some(i64::from(status)));
+    assert_eq!(report.exit_status, status);
     Probed {
         report,
         status,
@@ -63,40 +68,39 @@ pub fn probe(args: &[&str], engine: &[&str]) -> Probed {
 }
 
 impl Probed {
-    pub fn step(&self, id: &str) -> &Value {
-        self.report["steps"]
-            .as_array()
-            .and_then(|s| s.iter().find(|s| s["id"] == id))
-            .unwrap_or_else(|| panic!("no step {id} in {:#}", self.report))
+    pub fn step(&self, id: &str) -> &StepReport {
+        self.report
+            .steps
+            .iter()
+            .find(|s| s.id == id)
+            .unwrap_or_else(|| panic!("no step {id} in {:#?}", self.report))
     }
 
-    pub fn status_of(&self, id: &str) -> &str {
-        self.step(id)["status"].as_str().unwrap_or("")
+    pub fn status_of(&self, id: &str) -> Status {
+        self.step(id).status
     }
 
     /// Rule ids of the step's findings.
     pub fn rules_of(&self, id: &str) -> Vec<&str> {
-        self.step(id)["findings"]
-            .as_array()
-            .map(|f| f.iter().filter_map(|f| f["rule"].as_str()).collect())
-            .unwrap_or_default()
+        self.step(id)
+            .findings
+            .iter()
+            .map(|f| f.rule.as_str())
+            .collect()
+    }
+
+    /// Every finding in the report, steps and outside.
+    pub fn all_findings(&self) -> impl Iterator<Item = &Finding> {
+        self.report
+            .steps
+            .iter()
+            .flat_map(|s| &s.findings)
+            .chain(&self.report.other_findings)
     }
 
     /// Every rule id in the report, steps and outside.
     pub fn all_rules(&self) -> Vec<&str> {
-        let mut v: Vec<&str> = self.report["steps"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .flat_map(|s| s["findings"].as_array().into_iter().flatten())
-            .chain(
-                self.report["other_findings"]
-                    .as_array()
-                    .into_iter()
-                    .flatten(),
-            )
-            .filter_map(|f| f["rule"].as_str())
-            .collect();
+        let mut v: Vec<&str> = self.all_findings().map(|f| f.rule.as_str()).collect();
         v.sort_unstable();
         v.dedup();
         v
@@ -104,11 +108,12 @@ impl Probed {
 
     /// The step's finding of `rule`, which must be there with `severity`, on a line of the
     /// step; the finding.
-    pub fn expect(&self, id: &str, rule: &str, severity: &str) -> &Value {
+    pub fn expect(&self, id: &str, rule: &str, severity: Severity) -> &Finding {
         let st = self.step(id);
-        let f = st["findings"]
-            .as_array()
-            .and_then(|f| f.iter().find(|f| f["rule"] == rule))
+        let f = st
+            .findings
+            .iter()
+            .find(|f| f.rule == rule)
             .unwrap_or_else(|| {
                 panic!(
                     "step {id} has no {rule}: {:?}\n{}",
@@ -116,34 +121,30 @@ impl Probed {
                     self.text()
                 )
             });
-        assert_eq!(f["severity"], severity, "{f}");
-        let line = f["line"].as_u64().expect("a finding of a probe has a line");
-        let lines = &st["lines"];
-        let (a, b) = (lines[0].as_u64().unwrap(), lines[1].as_u64().unwrap());
+        assert_eq!(f.severity, severity, "{f:?}");
+        let line = f.line.expect("a finding of a probe has a line");
+        let [a, b] = st.lines.expect("a step that ran has its lines");
         assert!(
             a <= line && line <= b,
             "{rule} at line {line}, outside {id}'s {a}..{b}"
         );
-        assert_eq!(st["status"], "violated", "{id}: {st:#}");
+        assert_eq!(st.status, Status::Violated, "{id}: {st:#?}");
         f
     }
 
     /// Statuses of all steps, `id=status`, for messages.
     pub fn text(&self) -> String {
-        self.report["steps"]
-            .as_array()
-            .into_iter()
-            .flatten()
+        self.report
+            .steps
+            .iter()
             .map(|s| {
                 format!(
                     "{} {} {:?}\n",
-                    s["id"].as_str().unwrap_or(""),
-                    s["status"].as_str().unwrap_or(""),
-                    s["findings"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(|f| format!("{}@{}", f["rule"], f["line"]))
+                    s.id,
+                    s.status.as_str(),
+                    s.findings
+                        .iter()
+                        .map(|f| format!("{}@{}", f.rule, f.line.unwrap_or(0)))
                         .collect::<Vec<_>>()
                 )
             })

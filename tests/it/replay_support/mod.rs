@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use crate::common::{engine, kibitzer};
+pub use kibitzer::replay::report::{DiffKind, ReplayReport, VerdictKind};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -76,7 +77,10 @@ pub fn stockfish_nodes_game(dir: &Path, plies: u32) -> PathBuf {
 
 pub struct Replay {
     pub out: Output,
-    pub report: Value,
+    /// The report, read into its type.
+    pub report: ReplayReport,
+    /// The report as printed, for the tests of its JSON shape.
+    pub json: Value,
     pub elapsed: Duration,
 }
 
@@ -84,23 +88,24 @@ impl Replay {
     pub fn code(&self) -> i32 {
         self.out.status.code().unwrap_or(-1)
     }
-    pub fn verdict(&self) -> &str {
-        self.report["verdict"]["kind"].as_str().unwrap_or("?")
+    pub fn verdict(&self) -> VerdictKind {
+        self.report.verdict.kind
     }
     pub fn stderr(&self) -> String {
         String::from_utf8_lossy(&self.out.stderr).into_owned()
     }
     pub fn describe(&self) -> String {
         format!(
-            "exit {}, stderr:\n{}\nreport:\n{}",
+            "exit {}, stderr:\n{}\nreport:\n{:#}",
             self.code(),
             self.stderr(),
-            serde_json::to_string_pretty(&self.report).unwrap_or_default()
+            self.json
         )
     }
 }
 
-/// `kibitzer replay --format json ARGS`; the report must parse.
+/// `kibitzer replay --format json ARGS`; the report must follow its schema, and is read into
+/// its type.
 pub fn replay_json(args: &[&str]) -> Replay {
     let start = Instant::now();
     let out = kibitzer()
@@ -110,7 +115,7 @@ pub fn replay_json(args: &[&str]) -> Replay {
         .output()
         .expect("run kibitzer");
     let elapsed = start.elapsed();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "no JSON report ({e}); exit {:?}, stderr: {}",
             out.status.code(),
@@ -119,12 +124,14 @@ pub fn replay_json(args: &[&str]) -> Replay {
     });
     // Every report a test sees follows the documented schema.
     let schema = schema();
-    if let Err(e) = validate(&schema, &schema, &report, "$") {
-        panic!("the report breaks docs/replay-report.schema.json: {e}\n{report:#}");
+    if let Err(e) = schema.validate(&json) {
+        panic!("the report breaks docs/replay-report.schema.json: {e}\n{json:#}");
     }
+    let report = serde_json::from_value(json.clone()).expect("a replay report");
     Replay {
         out,
         report,
+        json,
         elapsed,
     }
 }
@@ -173,61 +180,6 @@ pub fn gui_lines(rec: &Path) -> Vec<String> {
         .collect()
 }
 
-pub fn schema() -> Value {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/replay-report.schema.json");
-    serde_json::from_str(&std::fs::read_to_string(p).expect("schema")).expect("schema json")
-}
-
-/// The part of JSON Schema the report's schema uses (as tests/check_corpus.rs checks the
-/// check report): type (a list of types is not checked), enum, required, properties,
-/// additionalProperties: false, items and local $ref.
-pub fn validate(root: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
-    if let Some(r) = schema["$ref"].as_str() {
-        let name = r.trim_start_matches("#/$defs/");
-        return validate(root, &root["$defs"][name], v, at);
-    }
-    if let Some(t) = schema["type"].as_str() {
-        let ok = match t {
-            "object" => v.is_object(),
-            "array" => v.is_array(),
-            "string" => v.is_string(),
-            "integer" => v.is_u64() || v.is_i64(),
-            "number" => v.is_number(),
-            "boolean" => v.is_boolean(),
-            other => return Err(format!("{at}: schema type {other} not supported")),
-        };
-        if !ok {
-            return Err(format!("{at}: expected {t}, got {v}"));
-        }
-    }
-    if let Some(e) = schema["enum"].as_array()
-        && !e.contains(v)
-    {
-        return Err(format!("{at}: {v} not in {e:?}"));
-    }
-    if let Some(req) = schema["required"].as_array() {
-        for k in req {
-            let k = k.as_str().unwrap();
-            if v.get(k).is_none() {
-                return Err(format!("{at}: missing {k}"));
-            }
-        }
-    }
-    if let (Some(props), Some(obj)) = (schema["properties"].as_object(), v.as_object()) {
-        for (k, x) in obj {
-            match props.get(k) {
-                Some(s) => validate(root, s, x, &format!("{at}.{k}"))?,
-                None if schema["additionalProperties"] == false => {
-                    return Err(format!("{at}: unexpected field {k}"));
-                }
-                None => {}
-            }
-        }
-    }
-    if let (Some(items), Some(arr)) = (schema.get("items"), v.as_array()) {
-        for (i, x) in arr.iter().enumerate() {
-            validate(root, items, x, &format!("{at}[{i}]"))?;
-        }
-    }
-    Ok(())
+pub fn schema() -> crate::common::schema::Schema {
+    crate::common::schema::load("replay-report.schema.json")
 }
