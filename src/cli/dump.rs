@@ -85,15 +85,29 @@ pub fn format_skipped(s: &Skipped, out: &mut String) {
     let _ = write!(out, "{:>12} !! line {} skipped: {}", "?", s.line, s.reason);
 }
 
+/// `t` (ns) as seconds with six decimals, the whole part right-aligned in five columns:
+/// `format!("{:>5}.{:06}")` without the formatting machinery, since it runs on every line.
+pub fn push_seconds(out: &mut String, t: u64) {
+    let mut whole = itoa::Buffer::new();
+    let whole = whole.format(t / 1_000_000_000);
+    for _ in whole.len()..5 {
+        out.push(' ');
+    }
+    out.push_str(whole);
+    out.push('.');
+    let mut frac = itoa::Buffer::new();
+    let frac = frac.format((t / 1000) % 1_000_000);
+    for _ in frac.len()..6 {
+        out.push('0');
+    }
+    out.push_str(frac);
+}
+
 /// `   12.345678 -> position startpos moves e2e4`
 pub fn format_event(e: &Event, t: u64, out: &mut String) {
     use std::fmt::Write as _;
-    let _ = write!(
-        out,
-        "{:>5}.{:06} ",
-        t / 1_000_000_000,
-        (t / 1000) % 1_000_000
-    );
+    push_seconds(out, t);
+    out.push(' ');
     if let Some(s) = &e.session {
         let _ = write!(out, "[{s}] ");
     }
@@ -147,6 +161,26 @@ fn push_escaped_str(out: &mut String, s: &str) {
 mod tests {
     use super::*;
     use crate::recording::{ProxyKind, Source};
+
+    #[test]
+    fn seconds_read_as_the_format_macro_writes_them() {
+        for t in [
+            0,
+            999,
+            1_000,
+            1_500_000_000,
+            99_999_999_999_999,
+            123_456_789_012_345,
+            u64::MAX,
+        ] {
+            let mut s = String::new();
+            push_seconds(&mut s, t);
+            assert_eq!(
+                s,
+                format!("{:>5}.{:06}", t / 1_000_000_000, (t / 1000) % 1_000_000)
+            );
+        }
+    }
 
     #[test]
     fn formats_lines_and_proxy_events() {

@@ -204,7 +204,12 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
         );
     }
     for w in &prepared.warnings {
-        crate::eprintln_safe!("kibitzer: warning[{}]: {}", w.rule, w.message);
+        crate::eprintln_safe!(
+            "kibitzer: {}[{}]: {}",
+            w.severity.as_str(),
+            w.rule,
+            w.message
+        );
     }
     if a.dry_run {
         print!(

@@ -27,7 +27,7 @@ pub mod searches;
 use crate::recording::{Event, ReplayOf};
 use crate::rules::CheckOptions;
 use analysis::Analysis;
-use report::{OriginalInfo, ReplayInfo, ReplayReport, Rewrite, Warning};
+use report::{OriginalInfo, ReplayInfo, ReplayReport, Rewrite};
 use run::{Limits, Pace};
 use script::Script;
 use std::ffi::OsString;
@@ -65,7 +65,7 @@ pub struct Config {
 pub struct Prepared {
     pub script: Script,
     pub rewrites: Vec<Rewrite>,
-    pub warnings: Vec<Warning>,
+    pub warnings: Vec<crate::rules::Finding>,
 }
 
 /// Which part of the original to replay.
@@ -121,7 +121,12 @@ pub fn execute(
     // Drift is said as soon as the engine has introduced itself, before the searches.
     let mut live = |s: &crate::session::Session| {
         for w in preflight::drift(&o.session, s) {
-            crate::eprintln_safe!("kibitzer: warning[{}]: {}", w.rule, w.message);
+            crate::eprintln_safe!(
+                "kibitzer: {}[{}]: {}",
+                w.severity.as_str(),
+                w.rule,
+                w.message
+            );
         }
     };
     let (outcome, r) = run_once(

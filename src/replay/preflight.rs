@@ -2,38 +2,49 @@
 //! give the same searches twice: warnings, never a verdict of their own.
 
 use super::analysis::Analysis;
-use super::report::Warning;
-use crate::rules::catalogue::RuleId;
-use crate::session::Session;
+use crate::rules::catalogue::{RuleId, Side};
+use crate::rules::{Finding, Place};
+use crate::session::{Handshake, Session};
 
-/// Warnings about the original alone, known before anything runs.
-pub fn before(o: &Analysis, deterministic: bool) -> Vec<Warning> {
+/// What the original alone tells, known before anything runs: the judge's findings of the
+/// `REPLAY-NONDETERMINISTIC-SETUP` rule, where they are in the original.
+pub fn before(o: &Analysis, deterministic: bool) -> Vec<Finding> {
     o.findings
         .iter()
         .filter(|f| f.rule == RuleId::ReplayNondeterministicSetup)
-        .map(|f| Warning {
-            rule: RuleId::ReplayNondeterministicSetup,
+        .map(|f| Finding {
             message: if deterministic {
                 format!("{} (--deterministic rewrites what it can)", f.message)
             } else {
                 format!("{}; --deterministic rewrites these", f.message)
             },
+            ..f.clone()
         })
         .collect()
 }
 
-/// Identity, options and features of the replayed engine (`b`) against the recorded one.
-pub fn drift(a: &Session, b: &Session) -> Vec<Warning> {
+/// Identity, options and features of the replayed engine (`b`) against the recorded one:
+/// findings placed where the replayed engine finished introducing itself.
+pub fn drift(a: &Session, b: &Session) -> Vec<Finding> {
+    let at = match b.handshake {
+        Handshake::Done(at) | Handshake::Started(at) => Place {
+            line: None,
+            seq: at.seq,
+            t: at.t,
+        },
+        Handshake::NotStarted => Place::default(),
+    };
+    let finding = |id, message| Finding::new(id, Some(Side::Engine), at, None, message);
     let mut out = Vec::new();
     if a.engine_name.is_some() && b.engine_name.is_some() && a.engine_name != b.engine_name {
-        out.push(Warning {
-            rule: RuleId::ReplayBinaryChanged,
-            message: format!(
+        out.push(finding(
+            RuleId::ReplayBinaryChanged,
+            format!(
                 "the recorded engine was `{}`, this one is `{}`",
                 a.engine_name.as_deref().unwrap_or_default(),
                 b.engine_name.as_deref().unwrap_or_default()
             ),
-        });
+        ));
     }
     let mut drift = Vec::new();
     let gone: Vec<String> = a
@@ -94,10 +105,7 @@ pub fn drift(a: &Session, b: &Session) -> Vec<Warning> {
         }
     }
     if !drift.is_empty() {
-        out.push(Warning {
-            rule: RuleId::ReplayOptionDrift,
-            message: drift.join("; "),
-        });
+        out.push(finding(RuleId::ReplayOptionDrift, drift.join("; ")));
     }
     out
 }

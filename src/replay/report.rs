@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 /// What the JSON report's `schema` field says (`kibitzer-NAME/N`, N bumped on any incompatible
 /// change), the convention of every report.
-pub const SCHEMA: &str = "kibitzer-replay/2";
+pub const SCHEMA: &str = "kibitzer-replay/3";
 
 /// The report `kibitzer replay --format json` prints.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -23,7 +23,7 @@ pub struct ReplayReport {
     /// and replayed), dropped (no replayed) or inserted (no original).
     pub rewrites: Vec<Rewrite>,
     /// Drift between the recorded engine and this one, and setups that cannot reproduce.
-    pub preflight: Vec<Warning>,
+    pub preflight: Vec<crate::rules::Finding>,
     pub verdict: Verdict,
     pub searches: SearchTally,
     /// Searches that differ (expected ones included, marked).
@@ -125,20 +125,6 @@ pub struct Rewrite {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replayed: Option<String>,
     pub why: String,
-}
-
-/// Drift, or a setup that cannot reproduce.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct Warning {
-    /// A rule of the catalogue (`REPLAY-OPTION-DRIFT`, `REPLAY-BINARY-CHANGED`,
-    /// `REPLAY-NONDETERMINISTIC-SETUP`).
-    #[schemars(extend("enum" = [
-        "REPLAY-NONDETERMINISTIC-SETUP",
-        "REPLAY-BINARY-CHANGED",
-        "REPLAY-OPTION-DRIFT",
-    ]))]
-    pub rule: crate::rules::catalogue::RuleId,
-    pub message: String,
 }
 
 /// Exit status 0 for `reproduced`, 1 otherwise.
@@ -339,7 +325,7 @@ impl ReplayReport {
             let _ = writeln!(s, "  new recording: {rec}");
         }
         for w in &self.preflight {
-            let _ = writeln!(s, "warning[{}]: {}", w.rule, w.message);
+            let _ = writeln!(s, "{}[{}]: {}", w.severity.as_str(), w.rule, w.message);
         }
         let t = &self.searches;
         let _ = writeln!(

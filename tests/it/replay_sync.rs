@@ -136,7 +136,7 @@ fn fairy_stockfish_against_a_stockfish_recording_diverges_in_the_first_search_wi
     // Said on stderr once the engine had introduced itself, during the run.
     assert!(
         r.stderr()
-            .contains("warning[REPLAY-BINARY-CHANGED]: the recorded engine was `Stockfish 15.1`"),
+            .contains("note[REPLAY-BINARY-CHANGED]: the recorded engine was `Stockfish 15.1`"),
         "{}",
         r.stderr()
     );
