@@ -1,11 +1,39 @@
 //! Fuzzing every reader and importer in CI: real recordings and logs, mutated the way damaged
 //! files are (bytes flipped, ranges cut out or duplicated, garbage inserted, cut short), go
-//! through the recording reader, the decoder and every importer, forced or detected. None may
-//! panic, and the reader accounts for every line it does not turn into an event.
+//! through the recording reader, every importer, forced or detected, and the one checker
+//! (decoder and judge, as every command runs them). None may panic, the reader accounts for
+//! every line it does not turn into an event, and every finding is placed at an event of the
+//! input.
 
 use kibitzer::import::{LogFormat, import, stream};
+use kibitzer::recording::Event;
 use kibitzer::recording::read_all;
-use kibitzer::session::Decoder;
+use kibitzer::rules::{CheckOptions, Checker, Profile};
+use std::collections::HashSet;
+
+/// Decodes and judges `events` as `check` does (every profile in turn, PV moves checked);
+/// returns the seq of every finding placed at an event that is not in the input.
+fn judge<'a>(events: impl Iterator<Item = &'a Event> + Clone) -> Vec<u64> {
+    let seqs: HashSet<u64> = events.clone().map(|e| e.seq).collect();
+    let mut misplaced = Vec::new();
+    for name in Profile::NAMES {
+        let opts = CheckOptions::new(Profile::named(name).expect("a named profile"));
+        let mut c = Checker::new(&opts, opts.decoder(Vec::new()));
+        for e in events.clone() {
+            c.push(e, e.line);
+        }
+        let checked = c.into_checked(None);
+        misplaced.extend(
+            checked
+                .findings
+                .iter()
+                .map(|f| f.seq)
+                .filter(|s| !(seqs.contains(s) || (seqs.is_empty() && *s == 0))),
+        );
+        let _ = checked.decoder.finish();
+    }
+    misplaced
+}
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -124,29 +152,17 @@ proptest! {
                     .count();
                 prop_assert!(rec.events.len() + rec.issues.len() <= non_blank);
             }
-            let mut d = Decoder::new(None);
-            for e in &rec.events {
-                d.push(e);
-            }
-            let _ = d.finish();
+            prop_assert_eq!(judge(rec.events.iter()), Vec::<u64>::new());
         }
         for f in LogFormat::ALL {
             if let Ok(imp) = import(&data, Some(*f)) {
-                let mut d = Decoder::new(None);
-                for s in &imp.sessions {
-                    for e in &s.events {
-                        d.push(e);
-                    }
-                }
-                let _ = d.finish();
+                let events = imp.sessions.iter().flat_map(|s| &s.events);
+                prop_assert_eq!(judge(events), Vec::<u64>::new());
             }
         }
         if let Ok(s) = stream(&data, None) {
-            let mut d = Decoder::new(None).check_pv_moves(true);
-            for e in s {
-                d.push(&e);
-            }
-            let _ = d.finish();
+            let events: Vec<Event> = s.collect();
+            prop_assert_eq!(judge(events.iter()), Vec::<u64>::new());
         }
     }
 }
