@@ -2,6 +2,7 @@
 //! verdict and latency figures; compiler-style lines or a JSON report; an exit status for CI.
 
 use super::format::{ColorChoice, OutputFormat};
+use crate::input::ControlFlow;
 use crate::input::{Input, Item};
 use crate::rules::report::{self, CheckReport, Counts, FileReport, SessionInfo, Totals};
 use crate::rules::{CheckOptions, Checker, Finding, HangVerdict, Severity};
@@ -183,7 +184,7 @@ fn check_file(
             Item::Event(ev, line) => {
                 if at_ns.is_some_and(|t| ev.t > t) {
                     // Past --at: the rest of the input did not happen yet.
-                    return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
+                    return Ok(ControlFlow::Break(()));
                 }
                 checker.push(ev, line);
             }
@@ -193,13 +194,9 @@ fn check_file(
                 lost += usize::from(!s.torn_tail);
             }
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })?;
-    if let Err(e) = stopped
-        && e.kind() != std::io::ErrorKind::Interrupted
-    {
-        return Err(e.into());
-    }
+    stopped?;
     let mut checked = checker.into_checked(at_ns);
     checked.sort_findings();
     let sessions = checked

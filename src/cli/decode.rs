@@ -1,3 +1,4 @@
+use crate::input::ControlFlow;
 use crate::input::{Item, Skipped};
 use crate::recording::{Event, Source};
 use crate::rules::{Checker, Finding};
@@ -134,8 +135,8 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
     let mut checker = Checker::new(&opts, decoder);
     let shown = input.shown().to_owned();
     let (outcome, stopped) = input.read(|item| match item {
-        Item::Event(ev, line) => out.line(&mut checker, ev, line),
-        Item::Skipped(s) => out.skipped(&shown, s),
+        Item::Event(ev, line) => out.line(&mut checker, ev, line).map(ControlFlow::Continue),
+        Item::Skipped(s) => out.skipped(&shown, s).map(ControlFlow::Continue),
     })?;
     let result = stopped.and_then(|()| out.summary(checker, &shown, &outcome.skipped));
     match result {

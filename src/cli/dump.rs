@@ -1,3 +1,4 @@
+use crate::input::ControlFlow;
 use crate::input::{Item, Skipped};
 use crate::recording::{Eol, Event};
 use anyhow::Result;
@@ -43,7 +44,7 @@ pub fn run(a: DumpArgs) -> Result<i32> {
         match item {
             Item::Event(e, _) => {
                 if a.no_proxy && !e.is_traffic() {
-                    return Ok(());
+                    return Ok(ControlFlow::Continue(()));
                 }
                 let shown_t = if a.since_prev {
                     e.t.saturating_sub(prev_t)
@@ -59,7 +60,7 @@ pub fn run(a: DumpArgs) -> Result<i32> {
             }
         }
         line.push('\n');
-        crate::untrusted::write_guarded(&mut out, &line, false)
+        crate::untrusted::write_guarded(&mut out, &line, false).map(ControlFlow::Continue)
     })?;
     for u in &outcome.unclassified {
         crate::eprintln_safe!(

@@ -1,4 +1,5 @@
 use crate::export::{Context as ExportContext, ggf_session, pgn_session};
+use crate::input::ControlFlow;
 use crate::input::Item;
 use crate::recording::Header;
 use crate::rules::CheckOptions;
@@ -73,7 +74,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
             }
             Item::Skipped(s) => crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason),
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })?;
     let header = match input.recording_header() {
         Some(h) => h.clone(),

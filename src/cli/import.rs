@@ -1,4 +1,5 @@
 use crate::import::{LogFormat, Unclassified};
+use crate::input::ControlFlow;
 use crate::input::Item;
 use crate::recording::Event;
 use crate::recording::writer::{encode_event, encode_header, write_recording};
@@ -58,7 +59,7 @@ pub fn run(a: ImportArgs) -> Result<i32> {
                     }
                     Item::Skipped(s) => crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason),
                 }
-                Ok(())
+                Ok(ControlFlow::Continue(()))
             })?;
             stopped
                 .and_then(|()| out.write_all(&buf))

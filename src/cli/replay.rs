@@ -3,6 +3,7 @@
 
 use super::format::OutputFormat;
 use crate::capture::output_path;
+use crate::input::ControlFlow;
 use crate::input::{Input, Item};
 use crate::protocol::Protocol;
 use crate::recording::Event;
@@ -322,7 +323,7 @@ fn read_session(input: &Input, session: Option<&str>) -> Result<(Origin, Vec<Num
             }
             Item::Skipped(_) => {}
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })?;
     stopped?;
     if let Some(first) = skipped.first() {

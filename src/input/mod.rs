@@ -2,6 +2,7 @@
 //! understands. Every command goes through here, so none needs a separate import step.
 
 pub mod cleanup;
+pub mod follow;
 pub mod mapguard;
 
 use crate::import::{self, LogFormat};
@@ -10,6 +11,7 @@ use crate::recording::{Event, Header, Reader, Source, reader::looks_like_recordi
 use crate::session::SessionDetector;
 use anyhow::{Context, Result, bail};
 use std::io::BufReader;
+pub use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// Logs bigger than this get a progress bar on stderr while importing.
@@ -529,7 +531,7 @@ type StdinRecording = Reader<BufReader<std::io::Chain<std::io::Cursor<Vec<u8>>, 
 fn read_recording_into<R: std::io::BufRead>(
     reader: &mut Reader<R>,
     outcome: &mut ReadOutcome,
-    f: &mut impl FnMut(Item<'_>) -> std::io::Result<()>,
+    f: &mut impl FnMut(Item<'_>) -> std::io::Result<ControlFlow<()>>,
 ) -> std::io::Result<()> {
     let mut ev = Event::line(0, 0, Source::Proxy, String::new());
     let mut latest = 0u64;
@@ -553,7 +555,9 @@ fn read_recording_into<R: std::io::BufRead>(
                 r
             }
         };
-        r?;
+        if r?.is_break() {
+            break;
+        }
     }
     Ok(())
 }
@@ -684,11 +688,12 @@ impl Input {
         }
     }
 
-    /// Streams every event and every unreadable line to `f`, in file order. An error from `f`
-    /// (the output was closed, say) stops the reading and is returned as the inner error.
+    /// Streams every event and every unreadable line to `f`, in file order, until `f` says
+    /// [`ControlFlow::Break`] (the rest of the input is not read). An error from `f` (the
+    /// output was closed, say) stops the reading too and is returned as the inner error.
     pub fn read(
         &self,
-        mut f: impl FnMut(Item<'_>) -> std::io::Result<()>,
+        mut f: impl FnMut(Item<'_>) -> std::io::Result<ControlFlow<()>>,
     ) -> Result<(ReadOutcome, std::io::Result<()>)> {
         let mut outcome = ReadOutcome::default();
         let stopped = match &self.body {
@@ -711,7 +716,9 @@ impl Input {
                 let stopped = events
                     .by_ref()
                     .take_while(|_| !log.guard.shrunk())
-                    .try_for_each(|ev| f(Item::Event(&ev, None)));
+                    .map(|ev| f(Item::Event(&ev, None)))
+                    .find(|r| !matches!(r, Ok(ControlFlow::Continue(()))))
+                    .map_or(Ok(()), |r| r.map(|_| ()));
                 outcome.unclassified = events.take_unclassified();
                 outcome.log_started = Some(events.started());
                 log.check_unchanged()?;

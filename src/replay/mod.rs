@@ -31,7 +31,6 @@ use report::{OriginalInfo, ReplayInfo, ReplayReport, Rewrite};
 use run::{Limits, Pace};
 use script::Script;
 use std::ffi::OsString;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// What the original was, for the report and the new recording's header.
@@ -257,18 +256,22 @@ fn run_once(
     Ok((outcome, r))
 }
 
-/// The new recording, with each event's line.
+/// The new recording, with each event's line, read as every command reads a recording; an
+/// unreadable line is said on stderr with its place, as `check` says it.
 pub fn read_back(path: &Path) -> anyhow::Result<Vec<(Event, Option<u64>)>> {
-    let f = std::fs::File::open(path)
-        .map_err(|e| anyhow::anyhow!("cannot read the new recording {}: {e}", path.display()))?;
-    let mut reader = crate::recording::Reader::new(BufReader::new(f))
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    use crate::input::{ControlFlow, Input, Item};
+    let input = Input::open(path, Some("recording"))
+        .map_err(|e| anyhow::anyhow!("cannot read the new recording {}: {e:#}", path.display()))?;
     let mut out = Vec::new();
-    let mut ev = Event::line(0, 0, crate::recording::Source::Proxy, String::new());
-    while let Some(item) = reader.read_into(&mut ev) {
-        if item.is_ok() {
-            out.push((ev.clone(), Some(reader.line())));
+    let (_, stopped) = input.read(|item| {
+        match item {
+            Item::Event(ev, line) => out.push((ev.clone(), line)),
+            Item::Skipped(s) => {
+                crate::eprintln_safe!("{}:{}: {}", input.shown(), s.line, s.reason)
+            }
         }
-    }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    stopped?;
     Ok(out)
 }

@@ -2,9 +2,9 @@
 //! module; `--follow` keeps reading a recording as the recorder appends to it.
 
 use super::doc::Doc;
+use crate::input::ControlFlow;
 use crate::input::{Input, Item};
-use crate::recording::{Event, ProxyKind, Reader};
-use std::io::Read;
+use crate::recording::{Event, ProxyKind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -45,16 +45,12 @@ pub fn presets(
             detector.push(ev);
             n += 1;
             if n >= PRESCAN {
-                return Err(std::io::ErrorKind::Interrupted.into());
+                return Ok(ControlFlow::Break(()));
             }
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })?;
-    if let Err(e) = stopped
-        && e.kind() != std::io::ErrorKind::Interrupted
-    {
-        return Err(e.into());
-    }
+    stopped?;
     Ok(detector.finish())
 }
 
@@ -107,15 +103,14 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
             flush(&mut batch);
             last_flush = Instant::now();
             if stop.load(Ordering::Relaxed) {
-                return Err(std::io::ErrorKind::Interrupted.into());
+                return Ok(ControlFlow::Break(()));
             }
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     });
     flush(&mut batch);
     let mut d = lock(doc);
     match read {
-        Ok((_, Err(e))) if e.kind() == std::io::ErrorKind::Interrupted => return,
         Ok((_, Err(e))) => d.error = Some(format!("{}: {e}", d.file)),
         Err(e) => d.error = Some(format!("{e:#}")),
         Ok(_) => {}
@@ -131,39 +126,10 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
 /// The last event's time and wall-clock time, and when it was read.
 type LastEvent = (u64, Option<u64>, Instant);
 
-/// A file that is still being written: at its end, waits for more instead of ending, and
-/// between polls lets `idle` run (the live hang verdict).
-struct Tail<'a> {
-    file: std::fs::File,
-    stop: &'a AtomicBool,
-    idle: &'a mut dyn FnMut(),
-}
-
-impl Read for Tail<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        loop {
-            let n = self.file.read(buf)?;
-            if n > 0 || self.stop.load(Ordering::Relaxed) {
-                return Ok(n);
-            }
-            (self.idle)();
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
 /// Follows a recording being written by `kibitzer record`: decodes each line as it is
 /// appended (the reader waits at the end of the file for the rest of a line), updates the hang
 /// verdict as time passes, and stops at the proxy's last event (`engine_exit`) or `stop`.
 pub fn follow(path: &std::path::Path, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn()) {
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => {
-            lock(doc).error = Some(format!("{}: {e}", path.display()));
-            notify();
-            return;
-        }
-    };
     // Time of the last event, and when it was read: the recording's clock runs on meanwhile.
     let clock: Mutex<Option<LastEvent>> = Mutex::new(None);
     let mut idle = || {
@@ -183,40 +149,33 @@ pub fn follow(path: &std::path::Path, doc: &Mutex<Doc>, stop: &AtomicBool, notif
             notify();
         }
     };
-    let tail = Tail {
-        file,
-        stop,
-        idle: &mut idle,
-    };
-    let mut reader = match Reader::new(std::io::BufReader::new(tail)) {
-        Ok(r) => r,
-        Err(e) => {
-            lock(doc).error = Some(format!("{}: {e}", path.display()));
-            notify();
-            return;
-        }
-    };
-    let mut ev = Event::line(0, 0, crate::recording::Source::Proxy, String::new());
-    while let Some(item) = reader.read_into(&mut ev) {
+    let read = crate::input::follow::follow(path, stop, &mut idle, |item| {
         let mut d = lock(doc);
+        let mut ended = false;
         match item {
-            Ok(()) => {
-                d.push(&ev, Some(reader.line()));
+            Item::Event(ev, line) => {
+                d.push(ev, line);
                 *clock.lock().unwrap_or_else(|e| e.into_inner()) =
                     Some((ev.t, ev.ts, Instant::now()));
+                ended = ev.kind == Some(ProxyKind::EngineExit);
+                if !ended {
+                    d.live_verdicts(ev.t);
+                }
             }
-            Err(issue) => d.skip(issue.line, issue.to_string()),
-        }
-        let ended = ev.kind == Some(ProxyKind::EngineExit);
-        if !ended {
-            let now = ev.t;
-            d.live_verdicts(now);
+            Item::Skipped(s) => d.skip(s.line, s.reason.clone()),
         }
         drop(d);
         notify();
-        if ended || stop.load(Ordering::Relaxed) {
-            break;
+        if ended {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
+    });
+    if let Err(e) = read {
+        lock(doc).error = Some(format!("{e:#}"));
+        notify();
+        return;
     }
     lock(doc).finish(None);
     notify();
