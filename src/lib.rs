@@ -19,11 +19,18 @@
 //!   run), `schemas` (the reports' JSON Schemas in docs/, generated from their types), `tui`
 //!   (the viewer), `cli` (the commands).
 //!
-//! Data flow: `check`, `decode` and `view` read through `input`, decode with
-//! `session::Decoder` and judge with `rules::Judge`; `replay` and `probe` drive an engine
-//! through `capture`'s process plumbing, record the session, and judge the recording the
-//! same way. `protocol`, `session`, `game` and `rules` are sans-IO: no processes, files or
-//! terminals.
+//! Data flow (docs/architecture.md draws it): every command that reads opens its input
+//! through `input` (recording, log, `-`, `.gz`, or a recording still being written) and gets
+//! events and unreadable lines the same way. Every command that judges feeds the events to
+//! one `rules::Checker`, built from `rules::CheckOptions` (protocol, deadline profile, the
+//! `.c2w` profile given or found in a recording's header, the findings asked for): its
+//! `session::Decoder` turns lines into the session model and typed facts (`Breach`: a line
+//! breaks rule X; obligations with their `Request` kind), and its `rules::Judge` alone weighs
+//! facts into `Finding`s with the catalogue's severity, adds the rules over time, and gives
+//! the hang verdict. `check` prints the findings, `decode` prints them under the lines they
+//! are about, `view` files them under its rows, `replay` judges the original and the new
+//! recording with it, and `probe` judges the recording of its run with it. `protocol`,
+//! `session`, `game` and `rules` are sans-IO: no processes, files or terminals.
 #![deny(unsafe_code)]
 
 pub mod capture;

@@ -1,10 +1,12 @@
 //! The one judge: every rule `kibitzer check` applies, with the catalogue they come from.
 //!
-//! [`catalogue`] names every rule the design knows. The decoder (`session/`) reports what one
-//! line breaks, by rule id; [`judge`] passes that on and adds the rules over several lines and
-//! over time (order of commands, deadlines from a [`profile`], floods, how the session ended),
-//! then [`hang`] says who owes whom what at the end. Each catalogue row records whether a
-//! check exists, so that `docs/rules.md` can tell users.
+//! [`catalogue`] names every rule the design knows (the `RuleId` enum and each rule's row).
+//! The decoder (`session/`) reports facts: a line breaks a rule ([`crate::session::Breach`]),
+//! a request opened or closed an obligation. [`judge`] alone turns facts into [`Finding`]s,
+//! weighed by the catalogue and placed in the input, and adds the rules over several lines
+//! and over time (order of commands, deadlines from a [`profile`], floods, how the session
+//! ended); [`hang`] says who owes whom what at the end. [`checker`] is the one pipeline every
+//! command runs: decoder, judge, profile and the user's choice of findings together.
 mod c2w_rules;
 pub mod catalogue;
 pub mod checker;
