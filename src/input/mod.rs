@@ -525,7 +525,7 @@ enum Body {
 }
 
 /// Standard input after the bytes looked at to recognise it, read as one stream.
-type StdinRecording = Reader<BufReader<std::io::Chain<std::io::Cursor<Vec<u8>>, std::io::Stdin>>>;
+type StdinRecording = Reader<BufReader<Box<dyn std::io::Read + Send>>>;
 
 /// Every event and unreadable line of `reader` to `f`; stops at `f`'s first error.
 fn read_recording_into<R: std::io::BufRead>(
@@ -619,13 +619,19 @@ impl Input {
         if head.is_empty() {
             bail!("nothing to read: <stdin> is empty");
         }
-        let recording = looks_like_recording(&head);
+        let mut recording = looks_like_recording(&head);
         let gzip = head.starts_with(&GZIP_MAGIC);
-        let rest = std::io::Read::chain(std::io::Cursor::new(head), stdin);
+        let mut rest: Box<dyn std::io::Read + Send> =
+            Box::new(std::io::Read::chain(std::io::Cursor::new(head), stdin));
         if gzip {
-            // What is inside is known only once decompressed: a recording or a log.
-            let file = InputFile::spool_plain_or_gzip(rest, "<stdin>", format)?;
-            return Input::from_file(file, format);
+            // What is inside is known only once decompressed: a recording is streamed as it
+            // is decompressed, a log spooled (its importer reads a file).
+            let mut gz = flate2::bufread::MultiGzDecoder::new(BufReader::new(rest));
+            let mut inner = Vec::with_capacity(4096);
+            std::io::Read::read_to_end(&mut std::io::Read::take(&mut gz, 4096), &mut inner)
+                .context("<stdin>: gzip-compressed")?;
+            recording = looks_like_recording(&inner);
+            rest = Box::new(std::io::Read::chain(std::io::Cursor::new(inner), gz));
         }
         if !recording {
             let file = InputFile::spool_plain_or_gzip(rest, "<stdin>", format)?;

@@ -58,3 +58,52 @@ fn a_log_streams_and_its_unexplained_lines_go_to_stderr_with_their_line() {
     let (out, _) = dump(&[fixture.to_str().unwrap()]);
     assert!(out.lines().count() > 2500);
 }
+
+/// `dump -` reads a gzip-compressed recording as it is decompressed, as it reads a plain one:
+/// with the temporary copy limited to 1 KiB, a 300 KB recording still dumps whole, the same
+/// as the file; a compressed log is still copied (its importer reads a file) and so refused.
+#[test]
+fn a_gzip_recording_on_standard_input_is_streamed_not_copied() {
+    use std::io::Write;
+    let rec = Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/stockfish-uci-game.jsonl");
+    let plain = std::fs::read(&rec).unwrap();
+    assert!(plain.len() > 100_000);
+    let gz = |data: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    };
+    let run = |stdin: Vec<u8>| {
+        let mut child = common::kibitzer()
+            .args(["dump", "-"])
+            .env("KIBITZER_SPOOL_LIMIT", "1K")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        // Written from a thread: the output is read meanwhile, so neither pipe fills up.
+        let writer = std::thread::spawn(move || {
+            let _ = input.write_all(&stdin);
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, text, err) = run(gz(&plain));
+    assert_eq!(code, Some(0), "{err}");
+    let (want, _) = dump(&[rec.to_str().unwrap()]);
+    assert_eq!(text, want);
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/corpus/xboard-debug__nicholas-chessEngine-paste__1.log");
+    let log = std::fs::read(log).unwrap();
+    assert!(log.len() > 1024);
+    let (code, _, err) = run(gz(&log));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("longer than 1024 bytes"), "{err}");
+}
