@@ -47,6 +47,7 @@ UCI scenarios
   exit-mid-search            exits with code 3 after the second `info` of a search (S9)
   crash-at-start             reads its first command, complains on stderr, exits 1 (P5)
   ignores-quit               ignores `quit` and the end of its input; runs until killed (P2, P3)
+  exit-after-N               exits with code 0 on reading its Nth command, unanswered (N a number)
 
 CECP scenarios (features `myname ping=1 setboard=1 done=1` unless said otherwise)
   cecp-ok                    no fault
@@ -248,9 +249,16 @@ class Uci:
             self.read()
             stderr("scenario_engine: cannot load network file weights.bin")
             self.io.exit(1)
+        exit_after = None
+        if self.sc.startswith("exit-after-"):
+            exit_after = int(self.sc.removeprefix("exit-after-"))
+        commands = 0
         while True:
             cmd = self.read()
             if cmd is not None:
+                commands += 1
+                if commands == exit_after:
+                    self.io.exit(0)
                 self.handle(cmd)
 
     def handle(self, cmd: str) -> None:
@@ -425,9 +433,16 @@ class Cecp:
             self.send("Chess")
             while True:
                 self.read()
+        exit_after = None
+        if self.sc.startswith("exit-after-"):
+            exit_after = int(self.sc.removeprefix("exit-after-"))
+        commands = 0
         while True:
             cmd = self.read()
             if cmd is not None:
+                commands += 1
+                if commands == exit_after:
+                    self.io.exit(0)
                 self.handle(cmd)
 
     def on_move(self) -> bool:

@@ -202,3 +202,29 @@ fn nboard_engine_refusing_version_2_is_nboard_version() {
     let p = scenario("nboard-version-1-only", "nboard", &[]);
     p.expect("nboard.handshake", "NBOARD-VERSION", Severity::Warning);
 }
+
+/// An engine that exits in the middle of the suite, whichever command it leaves on: the card
+/// fails, names the exit, and passes no step the engine did not live through. (A race once
+/// let such an engine through as PASSED with its remaining steps "not run".)
+#[test]
+fn an_engine_that_exits_mid_suite_fails_the_card_wherever_it_leaves() {
+    for n in [3, 6, 8, 11, 14] {
+        let p = scenario(&format!("exit-after-{n}"), "uci", &[]);
+        let why = format!("exit after {n} commands:\n{}", p.text());
+        assert_eq!(p.status, 1, "{why}");
+        assert_eq!(p.report.verdict, "failed", "{why}");
+        assert!(p.all_rules().contains(&"X-ENGINE-EXIT"), "{why}");
+        assert!(p.report.summary.not_run > 0, "{why}");
+        let last_passed = p
+            .report
+            .steps
+            .iter()
+            .rposition(|s| s.status == Status::Passed);
+        let first_bad = p
+            .report
+            .steps
+            .iter()
+            .position(|s| !matches!(s.status, Status::Passed | Status::NotApplicable));
+        assert!(last_passed < first_bad, "{why}");
+    }
+}
