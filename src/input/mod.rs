@@ -38,6 +38,9 @@ pub struct InputFile {
     /// The name messages use: what the user typed, `<stdin>` for standard input.
     shown: String,
     spooled: bool,
+    /// A regular file's length when it was opened: one that is shorter once read was
+    /// rewritten meanwhile (a GUI restarting its engine onto the same `-o` file).
+    len_at_open: Option<u64>,
     _cleanup: Option<cleanup::Registered>,
 }
 
@@ -59,6 +62,7 @@ impl InputFile {
                 path: path.to_path_buf(),
                 shown,
                 spooled: false,
+                len_at_open: Some(meta.len()),
                 _cleanup: None,
             });
         }
@@ -86,12 +90,30 @@ impl InputFile {
         InputFile::spool(&mut r, name, format)
     }
 
+    /// An error when the file is shorter now than when it was opened: what was read after
+    /// the cut belongs to whatever rewrote it, not to the input (a torn last write, by
+    /// contrast, leaves the file as long as it was).
+    fn check_not_shrunk(&self) -> std::io::Result<()> {
+        let Some(then) = self.len_at_open else {
+            return Ok(());
+        };
+        let now = std::fs::metadata(&self.path).map_or(0, |m| m.len());
+        if now < then {
+            return Err(std::io::Error::other(format!(
+                "{} shrank while it was read ({then} bytes when opened, {now} now): it was                  rewritten meanwhile (a GUI restarting its engine onto the same file?), so                  what was read after the cut is not this input",
+                self.shown
+            )));
+        }
+        Ok(())
+    }
+
     /// An input read as a stream: no file behind it.
     fn unnamed(shown: &str) -> InputFile {
         InputFile {
             path: PathBuf::new(),
             shown: shown.to_owned(),
             spooled: false,
+            len_at_open: None,
             _cleanup: None,
         }
     }
@@ -148,6 +170,7 @@ impl InputFile {
                 path,
                 shown: name.to_owned(),
                 spooled: true,
+                len_at_open: None,
             };
             let room = if limit == 0 {
                 u64::MAX
@@ -708,6 +731,7 @@ impl Input {
                     bail!("{}: not a recording", self.shown());
                 };
                 read_recording_into(&mut reader, &mut outcome, &mut f)
+                    .and_then(|()| self.file.check_not_shrunk())
             }
             Body::Stream(_, cell) => {
                 let Some(mut reader) = cell.borrow_mut().take() else {

@@ -730,3 +730,43 @@ fn a_position_broken_by_an_illegal_move_and_then_corrected_is_no_game_of_its_own
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("a1a8"));
 }
+
+/// A recording rewritten shorter while it is read (a GUI restarting its engine onto the same
+/// `-o` file) is an error naming the cut, not a torn last line; a recording cut short by a
+/// torn write, whose file keeps its length, still reads with only its last line noted.
+#[test]
+fn a_recording_that_shrinks_while_read_is_an_error_not_a_torn_tail() {
+    use kibitzer::input::{ControlFlow, Input, Item};
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.jsonl");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/stockfish-uci-game.jsonl");
+    let text = std::fs::read(&shipped).unwrap();
+    std::fs::write(&rec, &text).unwrap();
+    let read = |cut: Option<usize>| {
+        let input = Input::open(&rec, None).unwrap();
+        if let Some(n) = cut {
+            // Rewritten meanwhile: truncated, then a shorter file's worth written again.
+            std::fs::write(&rec, &text[..n]).unwrap();
+        }
+        let mut events = 0;
+        let (_, stopped) = input
+            .read(|item| {
+                events += usize::from(matches!(item, Item::Event(..)));
+                Ok(ControlFlow::Continue(()))
+            })
+            .unwrap();
+        (events, stopped.map_err(|e| e.to_string()))
+    };
+    let (whole, ok) = read(None);
+    assert!(ok.is_ok() && whole > 100, "{ok:?}");
+    // Cut in the middle of a line, as a torn write leaves a file: the file is shorter than
+    // when opened, so this is the rewrite case.
+    let (_, err) = read(Some(text.len() / 2 + 7));
+    let err = err.unwrap_err();
+    assert!(err.contains("shrank while it was read"), "{err}");
+    // A torn write: the file as opened ends mid-line; read as it is, no error.
+    std::fs::write(&rec, &text[..text.len() / 2 + 7]).unwrap();
+    let (part, ok) = read(None);
+    assert!(ok.is_ok(), "{ok:?}");
+    assert!(part > 10 && part < whole);
+}
