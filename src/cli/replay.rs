@@ -248,6 +248,11 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
         deterministic: a.deterministic,
         output,
         check,
+        max_engine_lines: 2 * original
+            .events
+            .iter()
+            .filter(|e| e.src == crate::recording::Source::Engine)
+            .count() as u64,
     };
     let mut report = replay::execute(&original, &origin, prepared, &cfg)?;
     if a.verify {

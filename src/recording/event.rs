@@ -186,6 +186,9 @@ pub enum ProxyKind {
     /// itself exited): it follows the engine's end and is no sign that the GUI or the proxy
     /// gave up on the engine.
     LeftoverKilled,
+    /// The proxy stopped the engine because it printed more than a run may keep (`text`
+    /// says the bound); the `killed` events that stop it follow.
+    FloodStopped,
     /// Importer: an engine started / was loaded.
     EngineStarted,
     /// Importer: a game started (`message` holds what the log said).
@@ -212,6 +215,7 @@ impl ProxyKind {
             ProxyKind::WriteError => "write_error",
             ProxyKind::Killed => "killed",
             ProxyKind::LeftoverKilled => "leftover_killed",
+            ProxyKind::FloodStopped => "flood_stopped",
             ProxyKind::EngineStarted => "engine_started",
             ProxyKind::GameStarted => "game_started",
             ProxyKind::GameFinished => "game_finished",

@@ -26,6 +26,12 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
+/// Engine lines one run may print before the engine is stopped as a flood: what is kept of a
+/// run (its recording, read back and judged) stays bounded. A real engine's probe, or a
+/// thousand-move game, prints a few thousand lines; replay raises the bound to what the
+/// original printed ([`Driver::allow_engine_lines`]).
+pub const FLOOD_LINES: u64 = 200_000;
+
 /// After SIGTERM, how long the engine gets before SIGKILL.
 const TERM_GRACE: Duration = Duration::from_secs(2);
 /// How long to wait for the engine's output to drain once it exited.
@@ -75,6 +81,9 @@ pub struct Driver {
     killed: bool,
     /// Engine lines seen, for callers that follow the output (`probe`).
     engine_lines: u64,
+    /// Stops the engine once it printed more than a run may keep.
+    gate: Arc<FloodGate>,
+    flooded: bool,
     /// The engine's latest lines with their sequence numbers: what `probe` reads of answers
     /// the session model has no obligation for (`Hint:`, `Error (...)`).
     recent: VecDeque<(u64, String)>,
@@ -142,8 +151,26 @@ impl Driver {
             return Err(io::Error::other("engine pipes missing"));
         };
         let (tx, rx) = channel();
-        spawn_reader(out, Source::Engine, &recorder, tx.clone());
-        spawn_reader(err, Source::Stderr, &recorder, tx.clone());
+        let gate = Arc::new(FloodGate {
+            limit: std::sync::atomic::AtomicU64::new(FLOOD_LINES),
+            lines: std::sync::atomic::AtomicU64::new(0),
+            tripped: std::sync::atomic::AtomicBool::new(false),
+            pid,
+        });
+        spawn_reader(
+            out,
+            Source::Engine,
+            &recorder,
+            tx.clone(),
+            Arc::clone(&gate),
+        );
+        spawn_reader(
+            err,
+            Source::Stderr,
+            &recorder,
+            tx.clone(),
+            Arc::clone(&gate),
+        );
         std::thread::spawn(move || {
             let _ = tx.send(Note::Exit(child.wait()));
         });
@@ -168,6 +195,8 @@ impl Driver {
             stdout_open: true,
             killed: false,
             engine_lines: 0,
+            gate,
+            flooded: false,
             recent: VecDeque::new(),
         })
     }
@@ -180,6 +209,19 @@ impl Driver {
     /// The live decoder (obligations, searches, the board).
     pub fn decoder(&self) -> &Decoder {
         &self.decoder
+    }
+
+    /// Lets the engine print up to `lines` lines before it is stopped as a flood (never
+    /// fewer than [`FLOOD_LINES`]).
+    pub fn allow_engine_lines(&mut self, lines: u64) {
+        self.gate
+            .limit
+            .store(lines.max(FLOOD_LINES), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The engine printed more than it is allowed and was stopped.
+    pub fn flooded(&self) -> bool {
+        self.flooded
     }
 
     /// Engine lines seen so far.
@@ -408,6 +450,11 @@ impl Driver {
     fn handle(&mut self, n: Note) {
         match n {
             Note::Line(src, bytes, eol, t) => {
+                if !self.flooded && self.gate.tripped.load(std::sync::atomic::Ordering::Relaxed) {
+                    // The reader stopped the engine: it is no engine that ended on its own.
+                    self.flooded = true;
+                    self.killed = true;
+                }
                 if src == Source::Engine {
                     self.engine_lines += 1;
                     if self.recent.len() == RECENT_LINES {
@@ -460,11 +507,54 @@ impl Drop for Driver {
     }
 }
 
+/// What stops an engine that prints more than a run may keep: checked where its output is
+/// read, so that neither the recording nor the lines waiting for the driver outgrow the bound
+/// however far behind the driver is.
+struct FloodGate {
+    limit: std::sync::atomic::AtomicU64,
+    /// Lines read from the engine's stdout and stderr together.
+    lines: std::sync::atomic::AtomicU64,
+    tripped: std::sync::atomic::AtomicBool,
+    pid: u32,
+}
+
+impl FloodGate {
+    /// Counts `n` more lines; past the limit (the first time), records why and kills the
+    /// engine's process group. True once the gate has tripped: read no more.
+    fn count(&self, n: u64, rec: &Recorder) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let lines = self.lines.fetch_add(n, Relaxed) + n;
+        let limit = self.limit.load(Relaxed);
+        if lines <= limit {
+            return self.tripped.load(Relaxed);
+        }
+        if !self.tripped.swap(true, Relaxed) {
+            let why = format!(
+                "output flood: more than {limit} lines from the engine in one run, past what \
+                 kibitzer keeps of a run"
+            );
+            rec.proxy_event(ProxyKind::FloodStopped, &why, |_| {});
+            let pgid = Pid::from_raw(i32::try_from(self.pid).unwrap_or(i32::MAX));
+            let text = match killpg(pgid, Signal::SIGKILL) {
+                Ok(()) => format!("{why}; sent SIGKILL"),
+                Err(e) => format!("{why}; sending SIGKILL failed: {e}"),
+            };
+            let pid = self.pid;
+            rec.proxy_event(ProxyKind::Killed, &text, |e| {
+                e.signal = Some("SIGKILL".to_owned());
+                e.pid = Some(pid);
+            });
+        }
+        true
+    }
+}
+
 fn spawn_reader(
     mut from: impl Read + Send + 'static,
     src: Source,
     recorder: &Arc<Recorder>,
     tx: Sender<Note>,
+    gate: Arc<FloodGate>,
 ) {
     let rec = Arc::clone(recorder);
     std::thread::spawn(move || {
@@ -480,9 +570,14 @@ fn spawn_reader(
             let t = rec.now();
             rec.chunk(src, t, &buf[..n]);
             rec.flush();
+            let mut lines = 0;
             assembler.push(&buf[..n], &mut |l: &[u8], eol, _| {
+                lines += 1;
                 let _ = tx.send(Note::Line(src, l.to_vec(), eol, t));
             });
+            if gate.count(lines, &rec) {
+                break;
+            }
         }
         rec.end_of_stream(src);
         let t = rec.now();

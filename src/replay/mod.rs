@@ -52,6 +52,9 @@ pub struct Config {
     pub engine: Vec<OsString>,
     pub pace: Pace,
     pub limits: Limits,
+    /// Engine lines a run may print before the engine is stopped as a flood: twice what the
+    /// original's engine printed (at least [`driver::FLOOD_LINES`]).
+    pub max_engine_lines: u64,
     pub deterministic: bool,
     /// The new recording.
     pub output: PathBuf,
@@ -244,7 +247,8 @@ fn run_once(
     let mut header = crate::capture::proxy::session_header(&cfg.engine);
     header.protocol = protocol.map(|p| p.name().to_owned());
     header.replay_of = Some(replay_of);
-    let driver = driver::Driver::spawn(&cfg.engine, Some(output), &header, protocol)?;
+    let mut driver = driver::Driver::spawn(&cfg.engine, Some(output), &header, protocol)?;
+    driver.allow_engine_lines(cfg.max_engine_lines);
     let outcome = run::run(driver, script, cfg.pace, cfg.limits, on_handshake);
     let r = analysis::analyse(
         read_back(output)?,

@@ -43,6 +43,8 @@ UCI scenarios
   unflushed-output           stdout fully buffered: output leaves in 4096-byte blocks, the rest
                              only at exit (B1)
   info-flood                 3000 `info` lines in one burst per search (B3, B4)
+  endless-flood              on its first `go`, `info` lines as fast as it can write them,
+                             for ever (input ignored)
   crash-mid-search           dies by SIGSEGV after the second `info` of a search (L10)
   exit-mid-search            exits with code 3 after the second `info` of a search (S9)
   crash-at-start             reads its first command, complains on stderr, exits 1 (P5)
@@ -58,6 +60,8 @@ CECP scenarios (features `myname ping=1 setboard=1 done=1` unless said otherwise
                              it got before is rejected as an unknown command (H9)
   cecp-move-after-undo       thinks 1 s; an `undo` meanwhile does not stop its move (L12)
   cecp-slow-move             every move takes 2 s, whatever `st`/`time` say (L13, T9)
+  cecp-endless-flood         on its first move to think, thinking lines as fast as it can write
+                             them, for ever (input ignored)
   cecp-illegal-move-reply    answers every GUI move with `Illegal move: MOVE` (M4)
   cecp-illegal-move          plays `move e7e4` (M8)
   cecp-pong-before-move      answers `ping` at once even while it owes its move
@@ -329,6 +333,12 @@ class Uci:
             infinite = True
         if self.sc == "bestmove-in-ponder" and ponder:
             ponder, length = False, 0.3
+        if self.sc == "endless-flood":
+            block = b"".join(
+                f"info depth {d} seldepth {d} score cp 12 nodes {d * 1000} nps 100000 "
+                f"time {d} pv {self.best()}\n".encode() for d in range(1, 101))
+            while True:
+                self.io.send_raw(block)
         if self.sc == "info-flood":
             self.io.send_raw(b"".join(
                 f"info depth {1 + i // 100} seldepth {1 + i // 100} score cp 12 nodes {i * 10} "
@@ -500,6 +510,10 @@ class Cecp:
             self.think()
 
     def think(self) -> None:
+        if self.sc == "cecp-endless-flood":
+            block = b"".join(f"{d} 12 {d} {d * 1000} e2e4\n".encode() for d in range(1, 101))
+            while True:
+                self.io.send_raw(block)
         length = {"cecp-move-after-undo": 1.0, "cecp-slow-move": 2.0}.get(self.sc, 0.1)
         mv = "e7e4" if self.sc == "cecp-illegal-move" else line_move(self.moves)
         start = time.monotonic()

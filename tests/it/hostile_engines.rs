@@ -192,3 +192,151 @@ fn an_engine_killed_while_owing_nothing_gets_a_disconnect_verdict() {
     let out = kibitzer().arg("check").arg(&rec).output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stdout).contains("hang["));
 }
+
+/// Runs `kibitzer ARGS` under a 3 GB address-space limit (`ulimit -v`): a run that kept a
+/// flooding engine's output would be killed by it (before the bound, 60 s of flood grew a
+/// probe past 2 GB and replay past 24 GB). Returns the exit status, stdout and stderr.
+fn under_memory_limit(args: &[&str]) -> (Option<i32>, String, String) {
+    let cmd = "ulimit -v 3000000 && exec \"$0\" \"$@\"";
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(cmd)
+        .arg(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(args)
+        .output()
+        .unwrap();
+    // Generous for a loaded CI machine; unbounded it never ends.
+    assert!(
+        started.elapsed() < Duration::from_secs(120),
+        "{args:?} took {:?}",
+        started.elapsed()
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scenario_engine() -> String {
+    format!(
+        "{}/tests/engines/scenario_engine.py",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// The flood's finding, in a recording: the engine was stopped, and no more than the bound
+/// (plus what one read holds) was kept.
+fn assert_stopped_as_a_flood(rec: &Path) {
+    let text = std::fs::read_to_string(rec).unwrap();
+    assert!(text.contains(r#""kind":"flood_stopped""#));
+    let lines = text.lines().count();
+    assert!(lines < 210_000, "{lines} lines kept");
+}
+
+#[test]
+fn a_flooding_engine_is_stopped_by_probe_in_bounded_time_and_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("probe.jsonl");
+    let engine = scenario_engine();
+    let (code, out, err) = under_memory_limit(&[
+        "probe",
+        "--protocol",
+        "uci",
+        "--timeout",
+        "3",
+        "--recording",
+        rec.to_str().unwrap(),
+        "--",
+        "python3",
+        &engine,
+        "endless-flood",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("error[X-OUTPUT-FLOOD-STOPPED]"), "{out}");
+    assert!(out.contains("verdict: FAILED"), "{out}");
+    assert_stopped_as_a_flood(&rec);
+}
+
+#[test]
+fn a_burst_of_info_lines_is_no_flood_to_stop() {
+    // The near miss: 3,000 lines a search in one burst is a warning (UCI-INFO-FLOOD), and the
+    // engine is let finish its searches.
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("probe.jsonl");
+    let engine = scenario_engine();
+    let (_, out, err) = under_memory_limit(&[
+        "probe",
+        "--protocol",
+        "uci",
+        "--timeout",
+        "3",
+        "--recording",
+        rec.to_str().unwrap(),
+        "--",
+        "python3",
+        &engine,
+        "info-flood",
+    ]);
+    assert!(out.contains("UCI-INFO-FLOOD"), "{out}{err}");
+    assert!(!out.contains("X-OUTPUT-FLOOD-STOPPED"), "{out}");
+    let text = std::fs::read_to_string(&rec).unwrap();
+    assert!(!text.contains("flood_stopped"));
+}
+
+#[test]
+fn a_flooding_engine_is_stopped_by_replay_in_bounded_time_and_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("replay.jsonl");
+    let original =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/stockfish-uci-game.jsonl");
+    let engine = scenario_engine();
+    let (code, out, err) = under_memory_limit(&[
+        "replay",
+        original.to_str().unwrap(),
+        "--recording",
+        rec.to_str().unwrap(),
+        "--",
+        "python3",
+        &engine,
+        "endless-flood",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("verdict: diverged"), "{out}");
+    assert_stopped_as_a_flood(&rec);
+    let (_, checked) = {
+        let o = kibitzer().arg("check").arg(&rec).output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    assert!(
+        checked.contains("error[X-OUTPUT-FLOOD-STOPPED]"),
+        "{checked}"
+    );
+}
+
+#[test]
+fn a_flooding_engine_is_stopped_by_c2w_suggest_in_bounded_time_and_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("suggest.jsonl");
+    let profile = dir.path().join("flood.c2w");
+    let engine = scenario_engine();
+    let (code, out, err) = under_memory_limit(&[
+        "c2w",
+        "suggest",
+        "-o",
+        profile.to_str().unwrap(),
+        "--recording",
+        rec.to_str().unwrap(),
+        "--",
+        "python3",
+        &engine,
+        "cecp-endless-flood",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.contains("error[X-OUTPUT-FLOOD-STOPPED]"), "{err}");
+    assert_stopped_as_a_flood(&rec);
+}

@@ -1601,6 +1601,22 @@ fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
                  1.200 ! engine_exit code=139 engine exited with code 139
                  1.300 ! gui_eof",
             )),
+        case(
+            "X-OUTPUT-FLOOD-STOPPED",
+            "probe stopped the engine past the lines a run keeps",
+        )
+        .fires(cecp(
+            "1.000 > usermove e2e4
+             1.500 < move e7e5
+             2.000 ! flood_stopped output flood: more than 200000 lines from the engine in one run
+             2.000 ! killed signal=SIGKILL output flood; sent SIGKILL",
+        ))
+        // The near miss: an engine killed for another reason (a watchdog) is no flood.
+        .near(cecp(
+            "1.000 > usermove e2e4
+             1.500 < move e7e5
+             2.000 ! killed signal=SIGKILL the watchdog fired; sent SIGKILL",
+        )),
         case("X-ORPHAN-PROCESS", "engine killed 5 s after the GUI closed")
             .fires(cecp(
                 "1.000 > usermove e2e4

@@ -105,6 +105,17 @@ pub(super) static ROWS: &[Rule] = &[
         implemented: true,
     },
     Rule {
+        id: RuleId::XOutputFloodStopped,
+        family: Family::Cross,
+        group: "Transport",
+        side: Side::Engine,
+        severity: Severity::Error,
+        check: "the engine printed more lines in one probe, replay or c2w suggest run than kibitzer keeps of a run (200,000; a replay: as many as the original printed, if more) and was stopped",
+        source: "(kibitzer) issue 22: an engine flooding its output made the run's memory grow without bound",
+        decidable: Decidable::Traffic,
+        implemented: true,
+    },
+    Rule {
         id: RuleId::XLatencyBudget,
         family: Family::Cross,
         group: "Timing",

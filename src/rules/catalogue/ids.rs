@@ -142,6 +142,7 @@ rule_ids! {
     XControlChars = "X-CONTROL-CHARS",
     XStderrMixed = "X-STDERR-MIXED",
     XOutputFlood = "X-OUTPUT-FLOOD",
+    XOutputFloodStopped = "X-OUTPUT-FLOOD-STOPPED",
     XLatencyBudget = "X-LATENCY-BUDGET",
     XClockUnderflow = "X-CLOCK-UNDERFLOW",
     XEngineExit = "X-ENGINE-EXIT",

@@ -207,6 +207,10 @@ pub(super) fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: 
                 ),
             );
         }
+        Some(ProxyKind::FloodStopped) => {
+            out.side = Some(Party::Engine);
+            out.add(RuleId::XOutputFloodStopped, ev.text.clone());
+        }
         Some(ProxyKind::Killed) => {
             if tr.quit.is_some() {
                 tr.killed_after_quit = true;
