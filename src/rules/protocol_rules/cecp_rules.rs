@@ -1,6 +1,86 @@
-//! The CECP (xboard) rules over one line, in the judge's tracker.
+//! The CECP (xboard) rules over one line, in the judge's tracker: the feature negotiation,
+//! time controls and their units, and what edit, force and ping change about the next lines.
 
-use super::*;
+use crate::protocol::cecp;
+use crate::recording::Event;
+use crate::rules::catalogue::RuleId;
+use crate::rules::judge::{Out, Tracker};
+use crate::session::{Decoder, Session};
+
+#[derive(Debug, Default)]
+pub(crate) struct CecpRules {
+    /// Inside `edit` mode, where `Ke1` is a placement, not a move.
+    editing: bool,
+    /// The current game ended on the board (mate, stalemate...) and no `result` came yet.
+    ended_by_rule: Option<String>,
+    /// `level`'s base in seconds, for the units of `time`.
+    base_seconds: Option<u64>,
+    /// A `ping` sent while the engine ponders (its move done, hard on): when.
+    ping_while_pondering: Option<(i64, u64)>,
+    previous_gui: Option<&'static str>,
+    features: Vec<(String, String)>,
+    done: bool,
+    moves_since_new: bool,
+    post: Option<bool>,
+    /// The game's `level` (`MPS BASE INC`, normalised) and its line as sent.
+    last_level: Option<(String, String)>,
+    st_set: bool,
+    level_set: bool,
+    ping_on_move: Option<i64>,
+}
+
+/// A pong to a ping sent while pondering later than this is not "immediately".
+const PONDER_PONG_MS: u64 = 500;
+
+/// A move in the other notation than the `san` feature asks for: coordinates
+/// (`e2e4`, `e7e8q`) when SAN is expected, or an unmistakable SAN move (`Nf3`, `O-O`, `exd5`,
+/// `e4`) when coordinates are.
+fn san_mismatch(mv: &str, san: bool) -> bool {
+    let b = mv.as_bytes();
+    let sq = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    // A drop (`N@f5`, crazyhouse and bughouse) is written the same way in coordinate notation
+    // and in SAN (the xboard text, section 8: "P@h3"): right whatever `san` says.
+    if let [p, b'@', f, r] = b
+        && b"PNBRQKpnbrqk".contains(p)
+        && sq(*f, *r)
+    {
+        return false;
+    }
+    let coordinate = matches!(b.len(), 4 | 5) && sq(b[0], b[1]) && sq(b[2], b[3]);
+    let san_shaped = mv.starts_with("O-O")
+        || (b.len() == 2 && sq(b[0], b[1]))
+        || (b.len() >= 3 && b"KQRBN".contains(&b[0]) && !coordinate)
+        || (b.len() >= 4 && b[1] == b'x' && (b'a'..=b'h').contains(&b[0]));
+    if san { coordinate } else { san_shaped }
+}
+
+/// CECP features whose values are booleans, written 0 or 1: every protocol-2 feature but
+/// the four that take a string.
+fn boolean_feature(name: &str) -> bool {
+    crate::protocol::cecp::FEATURES.contains(&name)
+        && !matches!(name, "myname" | "variants" | "egt" | "option")
+}
+
+impl CecpRules {
+    /// The value the engine gave a feature last (`0` once the GUI rejected a boolean one).
+    pub(crate) fn feature_value(&self, name: &str) -> Option<String> {
+        self.features
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The game ended off the board (a loss on time): the GUI owes a `result`.
+    pub(crate) fn game_ended(&mut self, how: &str) {
+        self.ended_by_rule = Some(how.to_owned());
+    }
+
+    /// The game's end by rule, if no result followed it yet.
+    pub(crate) fn take_ended_by_rule(&mut self) -> Option<String> {
+        self.ended_by_rule.take()
+    }
+}
 
 impl Tracker {
     pub(crate) fn cecp_line(
@@ -396,6 +476,48 @@ impl Tracker {
             }
             M::EngineMove(_) => self.cecp.ping_on_move = None,
             _ => {}
+        }
+    }
+
+    /// The engine sent `feature done=1`.
+    pub(crate) fn cecp_done(&self) -> bool {
+        self.cecp.done
+    }
+
+    /// CECP rules decided once the session's input is over.
+    pub(super) fn cecp_session_end(&mut self, s: &Session, out: &mut Out<'_>) {
+        if self.protocol == Some(crate::protocol::Protocol::Cecp) && self.protover2.is_some() {
+            let mut unanswered: Vec<(&str, usize)> = Vec::new();
+            for f in s
+                .features
+                .iter()
+                .filter(|f| f.accepted.is_none() && f.name != "done")
+            {
+                match unanswered.iter_mut().find(|(n, _)| *n == f.name) {
+                    Some((_, k)) => *k += 1,
+                    None => unanswered.push((f.name.as_str(), 1)),
+                }
+            }
+            let unanswered: Vec<String> = unanswered
+                .into_iter()
+                .map(|(n, k)| {
+                    if k > 1 {
+                        format!("{n} (x{k})")
+                    } else {
+                        n.to_owned()
+                    }
+                })
+                .collect();
+            if !unanswered.is_empty() {
+                out.side = None;
+                out.add(
+                    RuleId::CecpFeatureNotAcked,
+                    format!(
+                        "the GUI answered neither accepted nor rejected to feature {}",
+                        unanswered.join(", ")
+                    ),
+                );
+            }
         }
     }
 }
