@@ -141,6 +141,8 @@ fn uci_move_shaped(m: &str) -> bool {
 }
 
 impl Tracker {
+    /// One UCI line: where it comes in the session, then the rules of its kind, one method
+    /// each for the kinds with more than a flag to set.
     pub(crate) fn uci_line(
         &mut self,
         m: &uci::Msg,
@@ -160,10 +162,6 @@ impl Tracker {
                 );
             }
         }
-        let standard = || {
-            dec.session(session)
-                .is_none_or(|s| s.variant.is_empty() || s.variant == "standard")
-        };
         // The engine speaks before it was asked to (`uciok` itself is the decoder's finding).
         if !from_gui
             && !self.uci.uci_sent
@@ -186,30 +184,7 @@ impl Tracker {
                     run.isready_pending = true;
                 }
             }
-            M::SetOption { name, value } => {
-                let threads = value.as_deref().and_then(|v| v.trim().parse::<u32>().ok());
-                if name.eq_ignore_ascii_case("Threads")
-                    && threads.is_some_and(|n| n > 1)
-                    && !r.nondeterministic.contains(&"Threads above 1")
-                {
-                    r.nondeterministic.push("Threads above 1");
-                }
-                if name.eq_ignore_ascii_case("MultiPV") {
-                    r.multipv = value
-                        .as_deref()
-                        .and_then(|v| v.trim().parse().ok())
-                        .unwrap_or(1);
-                }
-                if r.running.is_some() {
-                    out.add(
-                        RuleId::UciSetoptionWhileSearching,
-                        format!("setoption {name} while a search runs"),
-                    );
-                }
-                if slow_option(name) {
-                    r.slow_option = Some(name.clone());
-                }
-            }
+            M::SetOption { name, value } => self.uci_setoption(name, value.as_deref(), out),
             M::Register(_) => r.register_sent = true,
             M::UciNewGame => {
                 r.position_seen = false;
@@ -217,132 +192,8 @@ impl Tracker {
                 r.stale = None;
                 r.pondered = None;
             }
-            M::Position(p) => {
-                // GUIs resend the whole game every move: only the moves past the last
-                // position's need looking at.
-                let key = position_key(p);
-                let last = &self.uci.last_position;
-                let fresh = match key.strip_prefix(last.as_str()) {
-                    Some(rest)
-                        if !last.is_empty() && (rest.is_empty() || rest.starts_with(' ')) =>
-                    {
-                        rest.trim_start_matches(" moves")
-                    }
-                    _ => p.moves.as_str(),
-                };
-                if standard()
-                    && let Some(mv) = fresh.split_ascii_whitespace().find(|m| !uci_move_shaped(m))
-                {
-                    out.add(
-                        RuleId::UciMoveFormat,
-                        format!("`{mv}` in position is not a move in long algebraic notation"),
-                    );
-                }
-                let r = &mut self.uci;
-                if let Some(run) = &r.running
-                    && !run.stop_sent
-                {
-                    out.add(
-                        RuleId::UciPositionWhileSearching,
-                        "position while a search runs, without stop: its info and bestmove still concern the old position",
-                    );
-                }
-                r.position_seen = true;
-                if let Some((old, best)) = r.stale.take()
-                    && key
-                        == format!(
-                            "{} {best}",
-                            if old.contains(" moves") {
-                                old.clone()
-                            } else {
-                                format!("{old} moves")
-                            }
-                        )
-                {
-                    out.add(
-                        RuleId::UciStaleBestmove,
-                        format!("the GUI plays {best}, a bestmove that came after it had moved on to another position"),
-                    );
-                }
-                if let Some((pondered, best)) = r.pondered.take()
-                    && !extends(&key, &pondered)
-                {
-                    out.add(
-                        RuleId::UciPonderhitWrongPosition,
-                        format!(
-                            "after ponderhit (on `{pondered}`, answered {best}) the game goes on from another position"
-                        ),
-                    );
-                }
-                r.last_position = key;
-            }
-            M::Go(go) => {
-                if !r.position_seen && r.uci_sent {
-                    out.add(
-                        RuleId::UciGoWithoutPosition,
-                        "go without a position since uci/ucinewgame",
-                    );
-                }
-                if !r.first_go {
-                    r.first_go = true;
-                    if r.uci_sent && !r.readyok_before_go {
-                        out.add(
-                            RuleId::UciGoBeforeReadyok,
-                            "the first go of the session came before any isready was answered with readyok",
-                        );
-                    }
-                }
-                if std::mem::take(&mut r.newgame_needs_isready) {
-                    out.add(
-                        RuleId::UciUcinewgameNoIsready,
-                        "go after ucinewgame without isready/readyok in between",
-                    );
-                }
-                if let Some(name) = r.slow_option.take() {
-                    out.add(
-                        RuleId::UciSetoptionNoIsready,
-                        format!("go after setoption {name} without isready/readyok in between"),
-                    );
-                }
-                if r.copyprotection_error && self.once_uci(RuleId::UciCopyprotectionIgnored) {
-                    out.add(
-                        RuleId::UciCopyprotectionIgnored,
-                        "go although the engine reported `copyprotection error`",
-                    );
-                }
-                let r = &mut self.uci;
-                r.last_go = Some(GoParams {
-                    movetime: go.movetime,
-                    wtime: go.wtime,
-                    btime: go.btime,
-                    ponder: go.ponder,
-                    infinite: go.infinite,
-                });
-                let run = Running {
-                    infinite: go.infinite,
-                    ponder: go.ponder,
-                    started_t: ev.t,
-                    position: r.last_position.clone(),
-                    ..Running::default()
-                };
-                let clocked = go.wtime.is_some() || go.btime.is_some() || go.movetime.is_some();
-                if clocked
-                    && !r
-                        .nondeterministic
-                        .contains(&"searches limited by the clock")
-                {
-                    r.nondeterministic.push("searches limited by the clock");
-                }
-                if go.ponder && !r.nondeterministic.contains(&"pondering") {
-                    r.nondeterministic.push("pondering");
-                }
-                if r.running.is_some() {
-                    r.queued = Some(run);
-                } else {
-                    r.running = Some(run);
-                }
-                r.after_bestmove = None;
-            }
+            M::Position(p) => self.uci_position(p, dec, session, out),
+            M::Go(go) => self.uci_go(go, ev, out),
             M::Stop => {
                 if let Some(run) = r.running.as_mut() {
                     run.stop_sent = true;
@@ -356,141 +207,325 @@ impl Tracker {
             }
             M::Id(uci::Id::Name(_)) => r.id_name = true,
             M::Id(uci::Id::Author(_)) => r.id_author = true,
-            M::UciOk => {
-                // Both are "must be sent after receiving the uci command" in the UCI text.
-                let missing: Vec<&str> = [(r.id_name, "`id name`"), (r.id_author, "`id author`")]
-                    .into_iter()
-                    .filter(|(seen, _)| !seen)
-                    .map(|(_, what)| what)
-                    .collect();
-                if !missing.is_empty() && r.uci_sent {
-                    out.add(
-                        RuleId::UciIdMissing,
-                        format!("uciok without {} before it", missing.join(" and ")),
-                    );
-                }
-                // A uciok before uci (printed at boot) does not end the handshake.
-                r.uciok = r.uciok || r.uci_sent;
-            }
-            M::ReadyOk => {
-                if r.uci_sent && !r.first_go {
-                    r.readyok_before_go = true;
-                }
-                r.newgame_needs_isready = false;
-                r.slow_option = None;
-                if std::mem::take(&mut r.readyok_owed_after_search) {
-                    out.add(
-                        RuleId::UciReadyokDelayedBySearch,
-                        "isready sent during the search was answered only after its bestmove",
-                    );
-                }
-                if let Some(run) = r.running.as_mut() {
-                    run.isready_pending = false;
-                }
-            }
-            M::Option(decl) => {
-                if r.uciok && self.once_uci(RuleId::UciOptionAfterUciok) {
-                    out.add(
-                        RuleId::UciOptionAfterUciok,
-                        format!("option {} declared after uciok", decl.name),
-                    );
-                }
-                if let Some(problem) = option_problem(decl) {
-                    out.add(
-                        RuleId::UciOptionMalformed,
-                        format!("option {}: {problem}", decl.name),
-                    );
-                }
-            }
+            M::UciOk => self.uci_uciok(out),
+            M::ReadyOk => self.uci_readyok(out),
+            M::Option(decl) => self.uci_option(decl, out),
             M::Info(info) => self.uci_info(info, ev, out),
             M::BestMove { best, ponder } => {
-                let k = self.uci.multipv;
-                let short = match self.uci.running.as_mut() {
-                    Some(run) if k > 1 => run.close_iteration(k),
-                    _ => None,
-                };
-                self.multipv_incomplete(short, out);
-                if let Some(run) = self.uci.running.take() {
-                    // After the GUI closed the input (Stockfish takes EOF as quit), a
-                    // bestmove is the search's end the GUI asked for.
-                    let unasked = !run.stop_sent
-                        && (run.infinite || run.ponder)
-                        && self.gui_eof.is_none()
-                        && self.quit.is_none();
-                    if unasked && run.isready_pending {
-                        out.add(
-                            RuleId::UciIsreadyStopsSearch,
-                            "isready during the search was answered by ending it with bestmove",
-                        );
-                    } else if unasked && run.infinite {
-                        out.add(
-                            RuleId::UciBestmoveInInfinite,
-                            format!("bestmove {best} during go infinite before stop"),
-                        );
-                    } else if unasked {
-                        out.add(
-                            RuleId::UciBestmoveInPonder,
-                            format!("bestmove {best} during go ponder before stop or ponderhit"),
-                        );
-                    }
-                    if run.isready_pending && !unasked {
-                        self.uci.readyok_owed_after_search = true;
-                    }
-                    // The GUI saw the search take longer than the engine says it searched.
-                    let seen_ms = ev.t.saturating_sub(run.started_t) / 1_000_000;
-                    if let Some(rep) = run.reported_ms
-                        && seen_ms > rep + LATENCY_BUDGET_MS
-                        && !unasked
-                        && self.first(RuleId::XLatencyBudget)
-                    {
-                        out.add(
-                            RuleId::XLatencyBudget,
-                            format!(
-                                "bestmove {seen_ms} ms after go, but the engine reports {rep} ms of search: {} ms lost between the two (reported once)",
-                                seen_ms - rep
-                            ),
-                        );
-                    }
-                    let r = &mut self.uci;
-                    if run.position != r.last_position && !uci::is_null_move(best) {
-                        r.stale = Some((run.position.clone(), best.clone()));
-                    } else if run.ponderhit {
-                        r.pondered = Some((run.position.clone(), best.clone()));
-                    }
-                    if let Some(first) = &run.pv_first
-                        && first != best
-                        && !uci::is_null_move(best)
-                    {
-                        out.add(
-                            RuleId::UciInfoBestmovePvMismatch,
-                            format!(
-                                "bestmove {best} is not the first move of the last PV ({first})"
-                            ),
-                        );
-                    }
-                    r.running = r.queued.take().map(|mut q| {
-                        // The engine starts a queued go once this search answered.
-                        q.started_t = ev.t;
-                        q
-                    });
-                }
-                self.uci.after_bestmove = Some((0, 0));
-                let shaped = |m: &str| uci_move_shaped(m) || m == "(none)";
-                if standard() {
-                    for mv in std::iter::once(best.as_str()).chain(ponder.as_deref()) {
-                        if !shaped(mv) {
-                            out.add(
-                                RuleId::UciMoveFormat,
-                                format!("`{mv}` is not a move in long algebraic notation"),
-                            );
-                        }
-                    }
-                }
+                self.uci_bestmove(best, ponder.as_deref(), ev, dec, session, out)
             }
             M::Registration(uci::Status::Error) => r.registration_error = true,
             M::CopyProtection(uci::Status::Error) => r.copyprotection_error = true,
             M::Quit => self.quit = Some(out.place),
             _ => {}
+        }
+    }
+
+    /// `setoption`: what the option changes for replays and MultiPV, and the `isready` a slow
+    /// one owes before the next `go`.
+    fn uci_setoption(&mut self, name: &str, value: Option<&str>, out: &mut Out<'_>) {
+        let r = &mut self.uci;
+        let threads = value.and_then(|v| v.trim().parse::<u32>().ok());
+        if name.eq_ignore_ascii_case("Threads")
+            && threads.is_some_and(|n| n > 1)
+            && !r.nondeterministic.contains(&"Threads above 1")
+        {
+            r.nondeterministic.push("Threads above 1");
+        }
+        if name.eq_ignore_ascii_case("MultiPV") {
+            r.multipv = value.and_then(|v| v.trim().parse().ok()).unwrap_or(1);
+        }
+        if r.running.is_some() {
+            out.add(
+                RuleId::UciSetoptionWhileSearching,
+                format!("setoption {name} while a search runs"),
+            );
+        }
+        if slow_option(name) {
+            r.slow_option = Some(name.to_owned());
+        }
+    }
+
+    /// `position`: its moves, and what it says of the search running and the last bestmove.
+    fn uci_position(
+        &mut self,
+        p: &uci::Position,
+        dec: &Decoder,
+        session: usize,
+        out: &mut Out<'_>,
+    ) {
+        // GUIs resend the whole game every move: only the moves past the last
+        // position's need looking at.
+        let key = position_key(p);
+        let last = &self.uci.last_position;
+        let fresh = match key.strip_prefix(last.as_str()) {
+            Some(rest) if !last.is_empty() && (rest.is_empty() || rest.starts_with(' ')) => {
+                rest.trim_start_matches(" moves")
+            }
+            _ => p.moves.as_str(),
+        };
+        if standard(dec, session)
+            && let Some(mv) = fresh.split_ascii_whitespace().find(|m| !uci_move_shaped(m))
+        {
+            out.add(
+                RuleId::UciMoveFormat,
+                format!("`{mv}` in position is not a move in long algebraic notation"),
+            );
+        }
+        let r = &mut self.uci;
+        if let Some(run) = &r.running
+            && !run.stop_sent
+        {
+            out.add(
+                RuleId::UciPositionWhileSearching,
+                "position while a search runs, without stop: its info and bestmove still concern the old position",
+            );
+        }
+        r.position_seen = true;
+        if let Some((old, best)) = r.stale.take()
+            && key
+                == format!(
+                    "{} {best}",
+                    if old.contains(" moves") {
+                        old.clone()
+                    } else {
+                        format!("{old} moves")
+                    }
+                )
+        {
+            out.add(
+                RuleId::UciStaleBestmove,
+                format!("the GUI plays {best}, a bestmove that came after it had moved on to another position"),
+            );
+        }
+        if let Some((pondered, best)) = r.pondered.take()
+            && !extends(&key, &pondered)
+        {
+            out.add(
+                RuleId::UciPonderhitWrongPosition,
+                format!(
+                    "after ponderhit (on `{pondered}`, answered {best}) the game goes on from another position"
+                ),
+            );
+        }
+        r.last_position = key;
+    }
+
+    /// `go`: what must come before a search, and the search it starts (or queues).
+    fn uci_go(&mut self, go: &uci::Go, ev: &Event, out: &mut Out<'_>) {
+        let r = &mut self.uci;
+        if !r.position_seen && r.uci_sent {
+            out.add(
+                RuleId::UciGoWithoutPosition,
+                "go without a position since uci/ucinewgame",
+            );
+        }
+        if !r.first_go {
+            r.first_go = true;
+            if r.uci_sent && !r.readyok_before_go {
+                out.add(
+                    RuleId::UciGoBeforeReadyok,
+                    "the first go of the session came before any isready was answered with readyok",
+                );
+            }
+        }
+        if std::mem::take(&mut r.newgame_needs_isready) {
+            out.add(
+                RuleId::UciUcinewgameNoIsready,
+                "go after ucinewgame without isready/readyok in between",
+            );
+        }
+        if let Some(name) = r.slow_option.take() {
+            out.add(
+                RuleId::UciSetoptionNoIsready,
+                format!("go after setoption {name} without isready/readyok in between"),
+            );
+        }
+        if r.copyprotection_error && self.once_uci(RuleId::UciCopyprotectionIgnored) {
+            out.add(
+                RuleId::UciCopyprotectionIgnored,
+                "go although the engine reported `copyprotection error`",
+            );
+        }
+        let r = &mut self.uci;
+        r.last_go = Some(GoParams {
+            movetime: go.movetime,
+            wtime: go.wtime,
+            btime: go.btime,
+            ponder: go.ponder,
+            infinite: go.infinite,
+        });
+        let run = Running {
+            infinite: go.infinite,
+            ponder: go.ponder,
+            started_t: ev.t,
+            position: r.last_position.clone(),
+            ..Running::default()
+        };
+        let clocked = go.wtime.is_some() || go.btime.is_some() || go.movetime.is_some();
+        if clocked
+            && !r
+                .nondeterministic
+                .contains(&"searches limited by the clock")
+        {
+            r.nondeterministic.push("searches limited by the clock");
+        }
+        if go.ponder && !r.nondeterministic.contains(&"pondering") {
+            r.nondeterministic.push("pondering");
+        }
+        if r.running.is_some() {
+            r.queued = Some(run);
+        } else {
+            r.running = Some(run);
+        }
+        r.after_bestmove = None;
+    }
+
+    /// `uciok`: the `id` lines it ends the handshake without.
+    fn uci_uciok(&mut self, out: &mut Out<'_>) {
+        let r = &mut self.uci;
+        // Both are "must be sent after receiving the uci command" in the UCI text.
+        let missing: Vec<&str> = [(r.id_name, "`id name`"), (r.id_author, "`id author`")]
+            .into_iter()
+            .filter(|(seen, _)| !seen)
+            .map(|(_, what)| what)
+            .collect();
+        if !missing.is_empty() && r.uci_sent {
+            out.add(
+                RuleId::UciIdMissing,
+                format!("uciok without {} before it", missing.join(" and ")),
+            );
+        }
+        // A uciok before uci (printed at boot) does not end the handshake.
+        r.uciok = r.uciok || r.uci_sent;
+    }
+
+    /// `readyok`: the waits it ends, and whether a search held it back.
+    fn uci_readyok(&mut self, out: &mut Out<'_>) {
+        let r = &mut self.uci;
+        if r.uci_sent && !r.first_go {
+            r.readyok_before_go = true;
+        }
+        r.newgame_needs_isready = false;
+        r.slow_option = None;
+        if std::mem::take(&mut r.readyok_owed_after_search) {
+            out.add(
+                RuleId::UciReadyokDelayedBySearch,
+                "isready sent during the search was answered only after its bestmove",
+            );
+        }
+        if let Some(run) = r.running.as_mut() {
+            run.isready_pending = false;
+        }
+    }
+
+    /// `option`: declared late, or with a default its own declaration rules out.
+    fn uci_option(&mut self, decl: &uci::OptionDecl, out: &mut Out<'_>) {
+        let r = &mut self.uci;
+        if r.uciok && self.once_uci(RuleId::UciOptionAfterUciok) {
+            out.add(
+                RuleId::UciOptionAfterUciok,
+                format!("option {} declared after uciok", decl.name),
+            );
+        }
+        if let Some(problem) = option_problem(decl) {
+            out.add(
+                RuleId::UciOptionMalformed,
+                format!("option {}: {problem}", decl.name),
+            );
+        }
+    }
+
+    /// `bestmove`: the end of the running search, weighed against how it was asked for and
+    /// what its info lines said.
+    fn uci_bestmove(
+        &mut self,
+        best: &str,
+        ponder: Option<&str>,
+        ev: &Event,
+        dec: &Decoder,
+        session: usize,
+        out: &mut Out<'_>,
+    ) {
+        let k = self.uci.multipv;
+        let short = match self.uci.running.as_mut() {
+            Some(run) if k > 1 => run.close_iteration(k),
+            _ => None,
+        };
+        self.multipv_incomplete(short, out);
+        if let Some(run) = self.uci.running.take() {
+            // After the GUI closed the input (Stockfish takes EOF as quit), a
+            // bestmove is the search's end the GUI asked for.
+            let unasked = !run.stop_sent
+                && (run.infinite || run.ponder)
+                && self.gui_eof.is_none()
+                && self.quit.is_none();
+            if unasked && run.isready_pending {
+                out.add(
+                    RuleId::UciIsreadyStopsSearch,
+                    "isready during the search was answered by ending it with bestmove",
+                );
+            } else if unasked && run.infinite {
+                out.add(
+                    RuleId::UciBestmoveInInfinite,
+                    format!("bestmove {best} during go infinite before stop"),
+                );
+            } else if unasked {
+                out.add(
+                    RuleId::UciBestmoveInPonder,
+                    format!("bestmove {best} during go ponder before stop or ponderhit"),
+                );
+            }
+            if run.isready_pending && !unasked {
+                self.uci.readyok_owed_after_search = true;
+            }
+            // The GUI saw the search take longer than the engine says it searched.
+            let seen_ms = ev.t.saturating_sub(run.started_t) / 1_000_000;
+            if let Some(rep) = run.reported_ms
+                && seen_ms > rep + LATENCY_BUDGET_MS
+                && !unasked
+                && self.first(RuleId::XLatencyBudget)
+            {
+                out.add(
+                    RuleId::XLatencyBudget,
+                    format!(
+                        "bestmove {seen_ms} ms after go, but the engine reports {rep} ms of search: {} ms lost between the two (reported once)",
+                        seen_ms - rep
+                    ),
+                );
+            }
+            let r = &mut self.uci;
+            if run.position != r.last_position && !uci::is_null_move(best) {
+                r.stale = Some((run.position.clone(), best.to_owned()));
+            } else if run.ponderhit {
+                r.pondered = Some((run.position.clone(), best.to_owned()));
+            }
+            if let Some(first) = &run.pv_first
+                && first != best
+                && !uci::is_null_move(best)
+            {
+                out.add(
+                    RuleId::UciInfoBestmovePvMismatch,
+                    format!("bestmove {best} is not the first move of the last PV ({first})"),
+                );
+            }
+            r.running = r.queued.take().map(|mut q| {
+                // The engine starts a queued go once this search answered.
+                q.started_t = ev.t;
+                q
+            });
+        }
+        self.uci.after_bestmove = Some((0, 0));
+        let shaped = |m: &str| uci_move_shaped(m) || m == "(none)";
+        if standard(dec, session) {
+            for mv in std::iter::once(best).chain(ponder) {
+                if !shaped(mv) {
+                    out.add(
+                        RuleId::UciMoveFormat,
+                        format!("`{mv}` is not a move in long algebraic notation"),
+                    );
+                }
+            }
         }
     }
 
@@ -612,6 +647,13 @@ impl Tracker {
             );
         }
     }
+}
+
+/// The session plays standard chess (or says no variant): only then are moves checked for
+/// their shape.
+fn standard(dec: &Decoder, session: usize) -> bool {
+    dec.session(session)
+        .is_none_or(|s| s.variant.is_empty() || s.variant == "standard")
 }
 
 /// A declared option whose default its own declaration rules out.
