@@ -5,11 +5,15 @@
 //! clock: the order of commands, answers that came late or never, floods, how the session
 //! ended. It reads the decoder's state (obligations, modes, positions) and never re-derives
 //! boards or obligations. It is sans-IO: events in, findings out.
+//!
+//! This file holds the per-line dispatch: a line's breaches, then the rules of the bytes and
+//! of the proxy's events (`transport`), of the protocol (`protocol_rules`) and of a `.c2w`
+//! profile. Deadlines and latencies are `timing`'s, and what only the end of the input
+//! decides is `end`'s.
 
 use super::c2w_rules::C2wState;
 use super::catalogue::Side as Party;
 use super::finding::{Finding, Place};
-use super::hang::{self, HangVerdict};
 use super::profile::Profile;
 use super::protocol_rules::{CecpRules, NboardRules, UciRules};
 use crate::protocol::c2w::EngineProfile;
@@ -17,13 +21,16 @@ use crate::protocol::cecp::Msg as CecpMsg;
 use crate::protocol::{Msg, Protocol};
 use crate::recording::{Eol, Event, ProxyKind, Source};
 use crate::rules::catalogue::RuleId;
-use crate::session::{Decoded, Decoder, Obligation, Owed, Request};
-use serde::Serialize;
+use crate::session::{Decoded, Decoder, Obligation, Request};
+mod end;
+mod timing;
 mod transport;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
-use transport::{block_burst, proxy_event, transport};
+pub use timing::LatencyStats;
+use timing::{answered, opened, overdue};
+use transport::{proxy_event, transport};
 
 /// Judges every session of one input.
 pub struct Judge {
@@ -33,21 +40,6 @@ pub struct Judge {
     trackers: Vec<Tracker>,
     latencies: BTreeMap<Request, Vec<u64>>,
     last: Place,
-}
-
-/// The time a request kind allowed and the answers' latencies.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
-pub struct LatencyStats {
-    /// `isready→readyok`, `go→bestmove`...
-    #[serde(deserialize_with = "crate::serde_static::interned")]
-    pub request: crate::serde_static::StaticStr,
-    pub count: usize,
-    pub median_ms: f64,
-    pub p95_ms: f64,
-    pub max_ms: f64,
-    /// What the profile allows, when it sets a deadline.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub allowed_ms: Option<f64>,
 }
 
 /// A request the engine has not answered yet, with what the judge knows about it.
@@ -385,71 +377,7 @@ impl Judge {
             tr.owed_at_quit = true;
         }
         // Answers: latency, and lateness against the request's budget and the profile.
-        for o in &d.closed {
-            let pending = tr.pending.remove(&o.opened.seq);
-            if o.cancelled && o.owed == Owed::NboardMove {
-                out.add_at(
-                    RuleId::NboardGoNoMove,
-                    pending.as_ref().map_or(place, |p| p.place),
-                    format!(
-                        "go was never answered with === (withdrawn by `{}`)",
-                        ev.text.trim()
-                    ),
-                );
-            }
-            if o.cancelled {
-                let by_quit = ev.src == Source::Gui && ev.text.trim() == "quit";
-                let mut pending = pending;
-                // Withdrawn (`quit`, `force`): a deadline that passed before is still late.
-                if let Some(p) = pending.as_mut()
-                    && !p.timed_out
-                    && let Some((rule, allowed, why)) = deadline(tr, profile, o, p)
-                    && place.t.saturating_sub(o.opened.t) > allowed
-                {
-                    p.timed_out = true;
-                    out.add_at(
-                        rule,
-                        p.place,
-                        format!(
-                            "no {} within {} of `{}` ({why}); withdrawn {} later by `{}`",
-                            o.owed,
-                            secs(allowed),
-                            p.text,
-                            secs(place.t.saturating_sub(o.opened.t)),
-                            ev.text.trim()
-                        ),
-                    );
-                }
-                if by_quit && let Some(p) = pending {
-                    tr.withdrawn_at_quit.push((o.clone(), p));
-                }
-                continue;
-            }
-            let latency = place.t.saturating_sub(o.opened.t);
-            self.latencies
-                .entry(latency_kind(o.kind))
-                .or_default()
-                .push(latency);
-            if let Some(p) = pending
-                && !p.timed_out
-                && let Some((rule, allowed, why)) = deadline(tr, profile, o, &p)
-                && latency > allowed
-            {
-                if rule == RuleId::XClockUnderflow && tr.protocol == Some(Protocol::Cecp) {
-                    tr.cecp.game_ended("a loss on time");
-                }
-                out.add(
-                    rule,
-                    format!(
-                        "{} came {} after `{}` ({why}, {} allowed)",
-                        o.owed,
-                        secs(latency),
-                        p.text,
-                        secs(allowed)
-                    ),
-                );
-            }
-        }
+        answered(tr, ev, d, place, profile, &mut self.latencies, &mut out);
         if let Some(msg) = &d.msg {
             let owed_move = dec.open_moves(d.session);
             match msg {
@@ -464,358 +392,9 @@ impl Judge {
         {
             tr.c2w.engine_line(p, &ev.text, &mut out);
         }
-        // New requests: the obligations this line opened, the newest of the session's list.
-        let opened: Vec<&Obligation> = dec
-            .session(d.session)
-            .map(|s| {
-                s.obligations
-                    .iter()
-                    .rev()
-                    .take_while(|o| o.opened.seq == ev.seq)
-                    .collect()
-            })
-            .unwrap_or_default();
-        for o in opened.into_iter().rev() {
-            if o.closed.is_some() || tr.pending.contains_key(&o.opened.seq) {
-                continue;
-            }
-            let (budget_ms, budget_is_clock) = tr.budget_for(o, dec, d.session);
-            let p = Pending {
-                place,
-                text: ev.text.trim().to_owned(),
-                budget_ms,
-                budget_is_clock,
-                timed_out: false,
-            };
-            if let Some((_, allowed, _)) = deadline(tr, profile, o, &p) {
-                tr.due
-                    .push(Reverse((o.opened.t.saturating_add(allowed), o.opened.seq)));
-            }
-            tr.pending.insert(o.opened.seq, p);
-        }
-        // Those past their deadline. A deadline only ever grows (`feature done=0`), so one
-        // found not yet passed when looked at again goes back with its new time.
-        let mut past = Vec::new();
-        while let Some(&Reverse((due, seq))) = tr.due.peek() {
-            if due >= place.t {
-                break;
-            }
-            tr.due.pop();
-            let Some(o) = dec.session(d.session).and_then(|s| {
-                s.obligations
-                    .binary_search_by_key(&seq, |o| o.opened.seq)
-                    .ok()
-                    .map(|i| &s.obligations[i])
-            }) else {
-                continue;
-            };
-            let Some(p) = tr.pending.get(&seq).filter(|p| !p.timed_out) else {
-                continue;
-            };
-            if o.closed.is_some() {
-                continue;
-            }
-            match deadline(tr, profile, o, p) {
-                Some((rule, allowed, why)) if place.t.saturating_sub(o.opened.t) > allowed => {
-                    past.push((seq, rule, allowed, why, o.owed.clone()));
-                }
-                Some((_, allowed, _)) => {
-                    tr.due
-                        .push(Reverse((o.opened.t.saturating_add(allowed), seq)));
-                }
-                None => {}
-            }
-        }
-        for (seq, rule, allowed, why, owed) in past {
-            if let Some(p) = tr.pending.get_mut(&seq) {
-                p.timed_out = true;
-                out.add_at(
-                    rule,
-                    p.place,
-                    format!("no {owed} within {} of `{}` ({why})", secs(allowed), p.text),
-                );
-            }
-        }
-    }
-
-    /// The hang verdict of every session at `now` (ns since the start) without ending the
-    /// input: what a live view shows while a recording is still being written. A deadline
-    /// passed since the last line makes the verdict a timeout, as [`Judge::finish`] would;
-    /// no finding is added and nothing is changed.
-    pub fn verdicts_at(&mut self, dec: &Decoder, now: u64) -> Vec<HangVerdict> {
-        let mut verdicts = Vec::new();
-        for (i, tr) in self.trackers.iter_mut().enumerate() {
-            let open: Vec<Obligation> = dec.open_obligations(i).cloned().collect();
-            let mut marked = Vec::new();
-            for o in &open {
-                if let Some(p) = tr.pending.get(&o.opened.seq)
-                    && !p.timed_out
-                    && deadline(tr, &self.profile, o, p)
-                        .is_some_and(|(_, allowed, _)| now.saturating_sub(o.opened.t) > allowed)
-                {
-                    marked.push(o.opened.seq);
-                }
-            }
-            for seq in &marked {
-                if let Some(p) = tr.pending.get_mut(seq) {
-                    p.timed_out = true;
-                }
-            }
-            verdicts.extend(hang::diagnose(tr, &open, &self.profile, now));
-            for seq in &marked {
-                if let Some(p) = tr.pending.get_mut(seq) {
-                    p.timed_out = false;
-                }
-            }
-        }
-        verdicts
-    }
-
-    /// Ends the input (at `now` ns, the last event's time unless given): requests never
-    /// answered, session-level rules, and the hang verdict of every session.
-    pub fn finish(
-        mut self,
-        dec: &Decoder,
-        now: Option<u64>,
-        findings: &mut Vec<Finding>,
-    ) -> (Vec<HangVerdict>, Vec<LatencyStats>) {
-        let now = now.unwrap_or(self.last.t);
-        let end = Place {
-            t: now,
-            ..self.last
-        };
-        let mut verdicts = Vec::new();
-        for (i, tr) in self.trackers.iter_mut().enumerate() {
-            let label = tr.label.clone();
-            let mut out = Out {
-                findings,
-                place: end,
-                side: None,
-                session: label.as_deref(),
-                veto: None,
-            };
-            let open: Vec<Obligation> = dec.open_obligations(i).cloned().collect();
-            for o in &open {
-                if let Some(p) = tr.pending.get(&o.opened.seq)
-                    && !p.timed_out
-                    && let Some((rule, allowed, why)) = deadline(tr, &self.profile, o, p)
-                    && now.saturating_sub(o.opened.t) > allowed
-                {
-                    let place = p.place;
-                    if let Some(p) = tr.pending.get_mut(&o.opened.seq) {
-                        p.timed_out = true;
-                    }
-                    let text = tr
-                        .pending
-                        .get(&o.opened.seq)
-                        .map(|p| p.text.clone())
-                        .unwrap_or_default();
-                    out.add_at(
-                        rule,
-                        place,
-                        format!(
-                            "no {} within {} of `{text}` ({why}); none by the end of the input",
-                            o.owed,
-                            secs(allowed),
-                        ),
-                    );
-                }
-            }
-            let ended = tr.exit.is_some() || tr.engine_eof.is_some() || tr.gui_eof.is_some();
-            for o in open.iter().filter(|o| o.owed == Owed::NboardMove && ended) {
-                let place = tr.pending.get(&o.opened.seq).map_or(end, |p| p.place);
-                out.side = Some(Party::Engine);
-                out.add_at(
-                    RuleId::NboardGoNoMove,
-                    place,
-                    "go was never answered with === before the session ended",
-                );
-            }
-            if let Some(how) = tr.cecp.take_ended_by_rule() {
-                out.side = Some(Party::Gui);
-                out.add(
-                    RuleId::CecpResultMissing,
-                    format!("the game ended ({how}) and the GUI sent no result"),
-                );
-            }
-            block_burst(tr, &mut out);
-            tr.session_end(dec.session(i), &mut out);
-            // A deadlock the GUI gave up on with `quit`, and the engine had to be killed: what
-            // it owed then is the verdict, not "owes nothing".
-            let mut open = open;
-            let mut owed_at_quit = String::new();
-            if open.is_empty() && tr.killed_after_quit && !tr.withdrawn_at_quit.is_empty() {
-                for (o, p) in std::mem::take(&mut tr.withdrawn_at_quit) {
-                    if !owed_at_quit.is_empty() {
-                        owed_at_quit.push_str(", ");
-                    }
-                    owed_at_quit.push_str(&format!("{} for `{}`", o.owed, p.text));
-                    tr.pending.insert(o.opened.seq, p);
-                    open.push(o);
-                }
-            }
-            if let Some(mut v) = hang::diagnose(tr, &open, &self.profile, now) {
-                if !owed_at_quit.is_empty() {
-                    v.summary.push_str(&format!(
-                        "; owed when the GUI sent `quit`: {owed_at_quit}; the engine then had to \
-                         be killed"
-                    ));
-                }
-                if v.is_timeout {
-                    out.side = Some(v.at_fault);
-                    out.add_at(
-                        RuleId::XHang,
-                        v.request_place.unwrap_or(end),
-                        v.summary.clone(),
-                    );
-                }
-                if v.no_watchdog {
-                    out.side = Some(Party::Gui);
-                    out.add(
-                        RuleId::XNoWatchdog,
-                        format!(
-                            "the GUI waited {} for {} without giving up",
-                            secs(v.waiting_ns.unwrap_or(0)),
-                            v.owed.as_deref().unwrap_or("an answer")
-                        ),
-                    );
-                }
-                verdicts.push(v);
-            }
-        }
-        let latencies = self
-            .latencies
-            .iter()
-            .map(|(k, v)| stats(k.label(), v, self.profile.allowed(*k)))
-            .collect();
-        (verdicts, latencies)
-    }
-}
-
-impl Tracker {
-    /// What a request allows in milliseconds: `go movetime`, the side's clock, CECP `st` or
-    /// `time`.
-    fn budget_for(&self, o: &Obligation, dec: &Decoder, session: usize) -> (Option<i64>, bool) {
-        match (&o.owed, self.protocol) {
-            (Owed::BestMove, _) if matches!(o.kind, Request::Go { .. }) => {
-                let Some(go) = &self.uci.last_go else {
-                    return (None, false);
-                };
-                // A ponder search's clock starts at ponderhit; an infinite one has none.
-                if go.ponder || go.infinite {
-                    return (None, false);
-                }
-                if let Some(mt) = go.movetime {
-                    return (Some(mt), false);
-                }
-                let white = dec
-                    .position_string(session)
-                    .and_then(|f| f.split_ascii_whitespace().nth(1).map(|s| s == "w"));
-                let clock = match white {
-                    Some(true) => go.wtime,
-                    Some(false) => go.btime,
-                    None => None,
-                };
-                (clock, clock.is_some())
-            }
-            (Owed::Move, _) => match (self.cecp_st, self.cecp_time_cs) {
-                (Some(st), _) => (i64::try_from(st.saturating_mul(1000)).ok(), false),
-                (None, Some(cs)) => (Some(cs.saturating_mul(10)), true),
-                _ => (None, false),
-            },
-            _ => (None, false),
-        }
-    }
-}
-
-/// The rule, the allowed time (ns) and why, for an obligation under a profile.
-fn deadline(
-    tr: &Tracker,
-    profile: &Profile,
-    o: &Obligation,
-    p: &Pending,
-) -> Option<(RuleId, u64, String)> {
-    let ns = |d: std::time::Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
-    let ms_ns = |ms: i64| {
-        u64::try_from(ms.max(0))
-            .unwrap_or(0)
-            .saturating_mul(1_000_000)
-    };
-    let named = |d: Option<std::time::Duration>, rule: RuleId| {
-        d.map(|d| (rule, ns(d), format!("{} profile", profile.name)))
-    };
-    match &o.owed {
-        Owed::UciOk => named(profile.uciok, RuleId::UciUciokTimeout),
-        Owed::ReadyOk => named(profile.ping, RuleId::UciIsreadyTimeout),
-        Owed::Pong(_) => named(
-            profile.ping,
-            if tr.protocol == Some(Protocol::Nboard) {
-                RuleId::NboardPongTimeout
-            } else {
-                RuleId::CecpPongTimeout
-            },
-        ),
-        Owed::FeatureDone => {
-            if tr.done0 {
-                Some((
-                    RuleId::CecpFeatureTimeout,
-                    3_600_000_000_000,
-                    "done=0 extends the wait to an hour".into(),
-                ))
-            } else {
-                named(profile.features, RuleId::CecpFeatureTimeout)
-            }
-        }
-        Owed::BestMove if o.kind == Request::Stop => {
-            named(profile.after_stop, RuleId::UciBestmoveMissingAfterStop)
-        }
-        Owed::BestMove | Owed::Move => {
-            let budget = p.budget_ms?;
-            if p.budget_is_clock {
-                Some((
-                    RuleId::XClockUnderflow,
-                    ms_ns(budget),
-                    "the side's remaining clock".into(),
-                ))
-            } else {
-                let rule = if o.owed == Owed::Move {
-                    RuleId::CecpStExceeded
-                } else {
-                    RuleId::UciBestmoveLate
-                };
-                Some((
-                    rule,
-                    ms_ns(budget).saturating_add(ns(profile.overrun)),
-                    format!("its time limit plus {} ms", profile.overrun.as_millis()),
-                ))
-            }
-        }
-        _ => None,
-    }
-}
-
-/// Latencies are tabled per kind of request; open-ended searches and the others alike.
-fn latency_kind(kind: Request) -> Request {
-    match kind {
-        Request::Go { .. } => Request::Go { open_ended: false },
-        k => k,
-    }
-}
-
-fn stats(key: &'static str, v: &[u64], allowed: Option<std::time::Duration>) -> LatencyStats {
-    let mut s = v.to_vec();
-    s.sort_unstable();
-    let at = |q: f64| {
-        let i = ((s.len().saturating_sub(1)) as f64 * q).round() as usize;
-        s.get(i).copied().unwrap_or(0) as f64 / 1e6
-    };
-    LatencyStats {
-        request: key,
-        count: s.len(),
-        median_ms: at(0.5),
-        p95_ms: at(0.95),
-        max_ms: s.last().copied().unwrap_or(0) as f64 / 1e6,
-        allowed_ms: allowed.map(|d| d.as_secs_f64() * 1000.0),
+        // New requests: the obligations this line opened, and those past their deadline.
+        opened(tr, ev, d, dec, place, profile);
+        overdue(tr, dec, d.session, place, profile, &mut out);
     }
 }
 

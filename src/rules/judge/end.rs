@@ -1,0 +1,167 @@
+//! The end of the input: what only the end decides (requests never answered, how each
+//! session ended, who owes whom at the last line), and the same verdicts taken early for a
+//! live view. Apart from the per-line judging because it reads every session at once, after
+//! (or without) the line that would close them.
+
+use super::timing::{deadline, stats};
+use super::transport::block_burst;
+use super::{Judge, LatencyStats, Out, secs};
+use crate::rules::catalogue::{RuleId, Side as Party};
+use crate::rules::finding::{Finding, Place};
+use crate::rules::hang::{self, HangVerdict};
+use crate::session::{Decoder, Obligation, Owed};
+
+impl Judge {
+    /// The hang verdict of every session at `now` (ns since the start) without ending the
+    /// input: what a live view shows while a recording is still being written. A deadline
+    /// passed since the last line makes the verdict a timeout, as [`Judge::finish`] would;
+    /// no finding is added and nothing is changed.
+    pub fn verdicts_at(&mut self, dec: &Decoder, now: u64) -> Vec<HangVerdict> {
+        let mut verdicts = Vec::new();
+        for (i, tr) in self.trackers.iter_mut().enumerate() {
+            let open: Vec<Obligation> = dec.open_obligations(i).cloned().collect();
+            let mut marked = Vec::new();
+            for o in &open {
+                if let Some(p) = tr.pending.get(&o.opened.seq)
+                    && !p.timed_out
+                    && deadline(tr, &self.profile, o, p)
+                        .is_some_and(|(_, allowed, _)| now.saturating_sub(o.opened.t) > allowed)
+                {
+                    marked.push(o.opened.seq);
+                }
+            }
+            for seq in &marked {
+                if let Some(p) = tr.pending.get_mut(seq) {
+                    p.timed_out = true;
+                }
+            }
+            verdicts.extend(hang::diagnose(tr, &open, &self.profile, now));
+            for seq in &marked {
+                if let Some(p) = tr.pending.get_mut(seq) {
+                    p.timed_out = false;
+                }
+            }
+        }
+        verdicts
+    }
+
+    /// Ends the input (at `now` ns, the last event's time unless given): requests never
+    /// answered, session-level rules, and the hang verdict of every session.
+    pub fn finish(
+        mut self,
+        dec: &Decoder,
+        now: Option<u64>,
+        findings: &mut Vec<Finding>,
+    ) -> (Vec<HangVerdict>, Vec<LatencyStats>) {
+        let now = now.unwrap_or(self.last.t);
+        let end = Place {
+            t: now,
+            ..self.last
+        };
+        let mut verdicts = Vec::new();
+        for (i, tr) in self.trackers.iter_mut().enumerate() {
+            let label = tr.label.clone();
+            let mut out = Out {
+                findings,
+                place: end,
+                side: None,
+                session: label.as_deref(),
+                veto: None,
+            };
+            let open: Vec<Obligation> = dec.open_obligations(i).cloned().collect();
+            for o in &open {
+                if let Some(p) = tr.pending.get(&o.opened.seq)
+                    && !p.timed_out
+                    && let Some((rule, allowed, why)) = deadline(tr, &self.profile, o, p)
+                    && now.saturating_sub(o.opened.t) > allowed
+                {
+                    let place = p.place;
+                    if let Some(p) = tr.pending.get_mut(&o.opened.seq) {
+                        p.timed_out = true;
+                    }
+                    let text = tr
+                        .pending
+                        .get(&o.opened.seq)
+                        .map(|p| p.text.clone())
+                        .unwrap_or_default();
+                    out.add_at(
+                        rule,
+                        place,
+                        format!(
+                            "no {} within {} of `{text}` ({why}); none by the end of the input",
+                            o.owed,
+                            secs(allowed),
+                        ),
+                    );
+                }
+            }
+            let ended = tr.exit.is_some() || tr.engine_eof.is_some() || tr.gui_eof.is_some();
+            for o in open.iter().filter(|o| o.owed == Owed::NboardMove && ended) {
+                let place = tr.pending.get(&o.opened.seq).map_or(end, |p| p.place);
+                out.side = Some(Party::Engine);
+                out.add_at(
+                    RuleId::NboardGoNoMove,
+                    place,
+                    "go was never answered with === before the session ended",
+                );
+            }
+            if let Some(how) = tr.cecp.take_ended_by_rule() {
+                out.side = Some(Party::Gui);
+                out.add(
+                    RuleId::CecpResultMissing,
+                    format!("the game ended ({how}) and the GUI sent no result"),
+                );
+            }
+            block_burst(tr, &mut out);
+            tr.session_end(dec.session(i), &mut out);
+            // A deadlock the GUI gave up on with `quit`, and the engine had to be killed: what
+            // it owed then is the verdict, not "owes nothing".
+            let mut open = open;
+            let mut owed_at_quit = String::new();
+            if open.is_empty() && tr.killed_after_quit && !tr.withdrawn_at_quit.is_empty() {
+                for (o, p) in std::mem::take(&mut tr.withdrawn_at_quit) {
+                    if !owed_at_quit.is_empty() {
+                        owed_at_quit.push_str(", ");
+                    }
+                    owed_at_quit.push_str(&format!("{} for `{}`", o.owed, p.text));
+                    tr.pending.insert(o.opened.seq, p);
+                    open.push(o);
+                }
+            }
+            if let Some(mut v) = hang::diagnose(tr, &open, &self.profile, now) {
+                if !owed_at_quit.is_empty() {
+                    v.summary.push_str(&format!(
+                        "; owed when the GUI sent `quit`: {owed_at_quit}; the engine then had to \
+                         be killed"
+                    ));
+                }
+                if v.is_timeout {
+                    out.side = Some(v.at_fault);
+                    out.add_at(
+                        RuleId::XHang,
+                        v.request_place.unwrap_or(end),
+                        v.summary.clone(),
+                    );
+                }
+                if v.no_watchdog {
+                    out.side = Some(Party::Gui);
+                    out.add(
+                        RuleId::XNoWatchdog,
+                        format!(
+                            "the GUI waited {} for {} without giving up",
+                            secs(v.waiting_ns.unwrap_or(0)),
+                            v.owed.as_deref().unwrap_or("an answer")
+                        ),
+                    );
+                }
+                verdicts.push(v);
+            }
+        }
+        let latencies = self
+            .latencies
+            .iter()
+            .map(|(k, v)| stats(k.label(), v, self.profile.allowed(*k)))
+            .collect();
+        (verdicts, latencies)
+    }
+}

@@ -1,0 +1,335 @@
+//! Time in the judge: when a request's answer is due, which rule its lateness breaks, and the
+//! latencies the report tables. Kept apart from the per-line dispatch because deadlines are
+//! the one part of judging that looks past the current line: a request opened now is judged
+//! on a later line (or at the end), against a budget the protocol and the profile set.
+
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{Out, Pending, Tracker, secs};
+use crate::protocol::Protocol;
+use crate::recording::{Event, Source};
+use crate::rules::catalogue::RuleId;
+use crate::rules::finding::Place;
+use crate::rules::profile::Profile;
+use crate::session::{Decoded, Decoder, Obligation, Owed, Request};
+
+/// The time a request kind allowed and the answers' latencies.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct LatencyStats {
+    /// `isready→readyok`, `go→bestmove`...
+    #[serde(deserialize_with = "crate::serde_static::interned")]
+    pub request: crate::serde_static::StaticStr,
+    pub count: usize,
+    pub median_ms: f64,
+    pub p95_ms: f64,
+    pub max_ms: f64,
+    /// What the profile allows, when it sets a deadline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_ms: Option<f64>,
+}
+
+/// Answers: latency, and lateness against the request's budget and the profile.
+pub(super) fn answered(
+    tr: &mut Tracker,
+    ev: &Event,
+    d: &Decoded,
+    place: Place,
+    profile: &Profile,
+    latencies: &mut BTreeMap<Request, Vec<u64>>,
+    out: &mut Out<'_>,
+) {
+    for o in &d.closed {
+        let pending = tr.pending.remove(&o.opened.seq);
+        if o.cancelled && o.owed == Owed::NboardMove {
+            out.add_at(
+                RuleId::NboardGoNoMove,
+                pending.as_ref().map_or(place, |p| p.place),
+                format!(
+                    "go was never answered with === (withdrawn by `{}`)",
+                    ev.text.trim()
+                ),
+            );
+        }
+        if o.cancelled {
+            let by_quit = ev.src == Source::Gui && ev.text.trim() == "quit";
+            let mut pending = pending;
+            // Withdrawn (`quit`, `force`): a deadline that passed before is still late.
+            if let Some(p) = pending.as_mut()
+                && !p.timed_out
+                && let Some((rule, allowed, why)) = deadline(tr, profile, o, p)
+                && place.t.saturating_sub(o.opened.t) > allowed
+            {
+                p.timed_out = true;
+                out.add_at(
+                    rule,
+                    p.place,
+                    format!(
+                        "no {} within {} of `{}` ({why}); withdrawn {} later by `{}`",
+                        o.owed,
+                        secs(allowed),
+                        p.text,
+                        secs(place.t.saturating_sub(o.opened.t)),
+                        ev.text.trim()
+                    ),
+                );
+            }
+            if by_quit && let Some(p) = pending {
+                tr.withdrawn_at_quit.push((o.clone(), p));
+            }
+            continue;
+        }
+        let latency = place.t.saturating_sub(o.opened.t);
+        latencies
+            .entry(latency_kind(o.kind))
+            .or_default()
+            .push(latency);
+        if let Some(p) = pending
+            && !p.timed_out
+            && let Some((rule, allowed, why)) = deadline(tr, profile, o, &p)
+            && latency > allowed
+        {
+            if rule == RuleId::XClockUnderflow && tr.protocol == Some(Protocol::Cecp) {
+                tr.cecp.game_ended("a loss on time");
+            }
+            out.add(
+                rule,
+                format!(
+                    "{} came {} after `{}` ({why}, {} allowed)",
+                    o.owed,
+                    secs(latency),
+                    p.text,
+                    secs(allowed)
+                ),
+            );
+        }
+    }
+}
+
+/// Keeps the requests `ev` opened as pending, each with its budget, and queues the time its
+/// deadline can first pass.
+pub(super) fn opened(
+    tr: &mut Tracker,
+    ev: &Event,
+    d: &Decoded,
+    dec: &Decoder,
+    place: Place,
+    profile: &Profile,
+) {
+    // New requests: the obligations this line opened, the newest of the session's list.
+    let opened: Vec<&Obligation> = dec
+        .session(d.session)
+        .map(|s| {
+            s.obligations
+                .iter()
+                .rev()
+                .take_while(|o| o.opened.seq == ev.seq)
+                .collect()
+        })
+        .unwrap_or_default();
+    for o in opened.into_iter().rev() {
+        if o.closed.is_some() || tr.pending.contains_key(&o.opened.seq) {
+            continue;
+        }
+        let (budget_ms, budget_is_clock) = tr.budget_for(o, dec, d.session);
+        let p = Pending {
+            place,
+            text: ev.text.trim().to_owned(),
+            budget_ms,
+            budget_is_clock,
+            timed_out: false,
+        };
+        if let Some((_, allowed, _)) = deadline(tr, profile, o, &p) {
+            tr.due
+                .push(Reverse((o.opened.t.saturating_add(allowed), o.opened.seq)));
+        }
+        tr.pending.insert(o.opened.seq, p);
+    }
+}
+
+/// Reports the pending requests whose deadline passed by `place`.
+pub(super) fn overdue(
+    tr: &mut Tracker,
+    dec: &Decoder,
+    session: usize,
+    place: Place,
+    profile: &Profile,
+    out: &mut Out<'_>,
+) {
+    // Those past their deadline. A deadline only ever grows (`feature done=0`), so one
+    // found not yet passed when looked at again goes back with its new time.
+    let mut past = Vec::new();
+    while let Some(&Reverse((due, seq))) = tr.due.peek() {
+        if due >= place.t {
+            break;
+        }
+        tr.due.pop();
+        let Some(o) = dec.session(session).and_then(|s| {
+            s.obligations
+                .binary_search_by_key(&seq, |o| o.opened.seq)
+                .ok()
+                .map(|i| &s.obligations[i])
+        }) else {
+            continue;
+        };
+        let Some(p) = tr.pending.get(&seq).filter(|p| !p.timed_out) else {
+            continue;
+        };
+        if o.closed.is_some() {
+            continue;
+        }
+        match deadline(tr, profile, o, p) {
+            Some((rule, allowed, why)) if place.t.saturating_sub(o.opened.t) > allowed => {
+                past.push((seq, rule, allowed, why, o.owed.clone()));
+            }
+            Some((_, allowed, _)) => {
+                tr.due
+                    .push(Reverse((o.opened.t.saturating_add(allowed), seq)));
+            }
+            None => {}
+        }
+    }
+    for (seq, rule, allowed, why, owed) in past {
+        if let Some(p) = tr.pending.get_mut(&seq) {
+            p.timed_out = true;
+            out.add_at(
+                rule,
+                p.place,
+                format!("no {owed} within {} of `{}` ({why})", secs(allowed), p.text),
+            );
+        }
+    }
+}
+
+impl Tracker {
+    /// What a request allows in milliseconds: `go movetime`, the side's clock, CECP `st` or
+    /// `time`.
+    fn budget_for(&self, o: &Obligation, dec: &Decoder, session: usize) -> (Option<i64>, bool) {
+        match (&o.owed, self.protocol) {
+            (Owed::BestMove, _) if matches!(o.kind, Request::Go { .. }) => {
+                let Some(go) = &self.uci.last_go else {
+                    return (None, false);
+                };
+                // A ponder search's clock starts at ponderhit; an infinite one has none.
+                if go.ponder || go.infinite {
+                    return (None, false);
+                }
+                if let Some(mt) = go.movetime {
+                    return (Some(mt), false);
+                }
+                let white = dec
+                    .position_string(session)
+                    .and_then(|f| f.split_ascii_whitespace().nth(1).map(|s| s == "w"));
+                let clock = match white {
+                    Some(true) => go.wtime,
+                    Some(false) => go.btime,
+                    None => None,
+                };
+                (clock, clock.is_some())
+            }
+            (Owed::Move, _) => match (self.cecp_st, self.cecp_time_cs) {
+                (Some(st), _) => (i64::try_from(st.saturating_mul(1000)).ok(), false),
+                (None, Some(cs)) => (Some(cs.saturating_mul(10)), true),
+                _ => (None, false),
+            },
+            _ => (None, false),
+        }
+    }
+}
+
+/// The rule, the allowed time (ns) and why, for an obligation under a profile.
+pub(super) fn deadline(
+    tr: &Tracker,
+    profile: &Profile,
+    o: &Obligation,
+    p: &Pending,
+) -> Option<(RuleId, u64, String)> {
+    let ns = |d: std::time::Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+    let ms_ns = |ms: i64| {
+        u64::try_from(ms.max(0))
+            .unwrap_or(0)
+            .saturating_mul(1_000_000)
+    };
+    let named = |d: Option<std::time::Duration>, rule: RuleId| {
+        d.map(|d| (rule, ns(d), format!("{} profile", profile.name)))
+    };
+    match &o.owed {
+        Owed::UciOk => named(profile.uciok, RuleId::UciUciokTimeout),
+        Owed::ReadyOk => named(profile.ping, RuleId::UciIsreadyTimeout),
+        Owed::Pong(_) => named(
+            profile.ping,
+            if tr.protocol == Some(Protocol::Nboard) {
+                RuleId::NboardPongTimeout
+            } else {
+                RuleId::CecpPongTimeout
+            },
+        ),
+        Owed::FeatureDone => {
+            if tr.done0 {
+                Some((
+                    RuleId::CecpFeatureTimeout,
+                    3_600_000_000_000,
+                    "done=0 extends the wait to an hour".into(),
+                ))
+            } else {
+                named(profile.features, RuleId::CecpFeatureTimeout)
+            }
+        }
+        Owed::BestMove if o.kind == Request::Stop => {
+            named(profile.after_stop, RuleId::UciBestmoveMissingAfterStop)
+        }
+        Owed::BestMove | Owed::Move => {
+            let budget = p.budget_ms?;
+            if p.budget_is_clock {
+                Some((
+                    RuleId::XClockUnderflow,
+                    ms_ns(budget),
+                    "the side's remaining clock".into(),
+                ))
+            } else {
+                let rule = if o.owed == Owed::Move {
+                    RuleId::CecpStExceeded
+                } else {
+                    RuleId::UciBestmoveLate
+                };
+                Some((
+                    rule,
+                    ms_ns(budget).saturating_add(ns(profile.overrun)),
+                    format!("its time limit plus {} ms", profile.overrun.as_millis()),
+                ))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Latencies are tabled per kind of request; open-ended searches and the others alike.
+fn latency_kind(kind: Request) -> Request {
+    match kind {
+        Request::Go { .. } => Request::Go { open_ended: false },
+        k => k,
+    }
+}
+
+pub(super) fn stats(
+    key: &'static str,
+    v: &[u64],
+    allowed: Option<std::time::Duration>,
+) -> LatencyStats {
+    let mut s = v.to_vec();
+    s.sort_unstable();
+    let at = |q: f64| {
+        let i = ((s.len().saturating_sub(1)) as f64 * q).round() as usize;
+        s.get(i).copied().unwrap_or(0) as f64 / 1e6
+    };
+    LatencyStats {
+        request: key,
+        count: s.len(),
+        median_ms: at(0.5),
+        p95_ms: at(0.95),
+        max_ms: s.last().copied().unwrap_or(0) as f64 / 1e6,
+        allowed_ms: allowed.map(|d| d.as_secs_f64() * 1000.0),
+    }
+}
