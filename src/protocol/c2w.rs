@@ -8,6 +8,86 @@
 
 use std::fmt;
 
+/// Lists every key once: its variant, its text (the description's spelling) and a doc line.
+macro_rules! keys {
+    ($($(#[doc = $doc:literal])+ $key:ident = $text:literal,)+) => {
+        /// A key of a `.c2w` profile. Its text ([`C2wKey::as_str`], `Display`) is the
+        /// description's spelling; profiles may write it in any case ([`C2wKey::from_name`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum C2wKey {
+            $($(#[doc = $doc])+ $key,)+
+        }
+
+        impl C2wKey {
+            /// Every key the description defines, in its order.
+            pub const ALL: &[C2wKey] = &[$(C2wKey::$key,)+];
+
+            /// The key as the description spells it (`EngineCmdSB`).
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(C2wKey::$key => $text,)+
+                }
+            }
+        }
+    };
+}
+
+keys! {
+    /// The engine's directory: absolute, or relative to the GUI's own (`cha.exe`). Obligatory.
+    Path = "EnginePath",
+    /// The engine's name. Obligatory.
+    Name = "EngineName",
+    /// The executable and its command-line options. Obligatory.
+    Switch = "EngineSwitch",
+    /// The engine's version. Obligatory.
+    Version = "EngineVersion",
+    /// 0: no non-initial positions; 1: positions with `edit`, or with the FEN command of
+    /// `EngineCmdSB` when there is one.
+    InitPos = "EngineInitPos",
+    /// The FEN command (`setboard`); `WORD\n`: the FEN one element a line after the word.
+    CmdSB = "EngineCmdSB",
+    /// 1: the engine supports `?` (move now).
+    MoveNow = "EngineMoveNow",
+    /// The seconds-per-move command (`st`).
+    CmdST = "EngineCmdST",
+    /// The search-depth command (`sd`).
+    CmdSD = "EngineCmdSD",
+    /// The `level` forms and `time`, a sum of flags ([`LevelFlags`]).
+    TypeOfCmdLevel = "EngineTypeOfCmdLevel",
+    /// The hint command (`hint`).
+    CmdHint = "EngineCmdHint",
+    /// The draw command (`draw`).
+    CmdDraw = "EngineCmdDraw",
+    /// Where and in which unit the hash size goes, a code ([`HashCmdType`]).
+    TypeOfCmdHash = "EngineTypeOfCmdHash",
+    /// The hash command's word (`hash`, `hash\n`, `brain`).
+    CmdHash = "EngineCmdHash",
+    /// The engine's ini file, for the hash types that put the size there.
+    IniFile = "EngineIniFile",
+    /// The hash key in that ini file (`\n`: the file's second line).
+    HashKeyInIniFile = "EngineHashKeyInIniFile",
+}
+
+impl C2wKey {
+    /// The keys every profile must give, non-empty.
+    pub const OBLIGATORY: [C2wKey; 4] =
+        [C2wKey::Path, C2wKey::Name, C2wKey::Switch, C2wKey::Version];
+
+    /// The key spelled `name` in any case (the Windows INI habit).
+    pub fn from_name(name: &str) -> Option<C2wKey> {
+        C2wKey::ALL
+            .iter()
+            .copied()
+            .find(|k| k.as_str().eq_ignore_ascii_case(name))
+    }
+}
+
+impl fmt::Display for C2wKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
 /// How the GUI sets up a non-initial position (`EngineInitPos`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InitPosition {
@@ -154,17 +234,14 @@ pub struct EngineProfile {
     pub hash_cmd: Option<Command>,
     pub ini_file: Option<String>,
     pub hash_key_in_ini: Option<String>,
-    /// The line of each key given, by its canonical spelling.
-    lines: Vec<(&'static str, usize)>,
+    /// The line of each key given.
+    lines: Vec<(C2wKey, usize)>,
 }
 
 impl EngineProfile {
     /// The line (1-based) a key was given on.
-    pub fn line_of(&self, key: &str) -> Option<usize> {
-        self.lines
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(key))
-            .map(|(_, l)| *l)
+    pub fn line_of(&self, key: C2wKey) -> Option<usize> {
+        self.lines.iter().find(|(k, _)| *k == key).map(|(_, l)| *l)
     }
 
     /// `EngineSwitch` split into the executable and its arguments. Words are separated by
@@ -216,34 +293,12 @@ impl fmt::Display for ProfileError {
     }
 }
 
-/// Every key the description defines, in its order, as it spells them.
-pub const KEYS: [&str; 16] = [
-    "EnginePath",
-    "EngineName",
-    "EngineSwitch",
-    "EngineVersion",
-    "EngineInitPos",
-    "EngineCmdSB",
-    "EngineMoveNow",
-    "EngineCmdST",
-    "EngineCmdSD",
-    "EngineTypeOfCmdLevel",
-    "EngineCmdHint",
-    "EngineCmdDraw",
-    "EngineTypeOfCmdHash",
-    "EngineCmdHash",
-    "EngineIniFile",
-    "EngineHashKeyInIniFile",
-];
-
-const OBLIGATORY: [&str; 4] = ["EnginePath", "EngineName", "EngineSwitch", "EngineVersion"];
-
 /// Parses a profile. Blank lines, `;`/`#` comments and `[section]` headers are skipped; keys are
 /// matched case-insensitively (the Windows INI habit). Every problem is reported, not just the
 /// first.
 pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
     let mut errors = Vec::new();
-    let mut values: Vec<(&'static str, String, usize)> = Vec::new();
+    let mut values: Vec<(C2wKey, String, usize)> = Vec::new();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (n, raw) in text.lines().enumerate() {
         let n = n + 1;
@@ -264,14 +319,15 @@ pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
             continue;
         };
         let key = key.trim_ascii();
-        let Some(canonical) = KEYS.iter().find(|k| k.eq_ignore_ascii_case(key)) else {
+        let Some(canonical) = C2wKey::from_name(key) else {
+            let all: Vec<&str> = C2wKey::ALL.iter().map(|k| k.as_str()).collect();
             errors.push(err(format!(
                 "unknown key `{key}` (the keys of the description: {})",
-                KEYS.join(", ")
+                all.join(", ")
             )));
             continue;
         };
-        if let Some((_, _, first)) = values.iter().find(|(k, _, _)| k == canonical) {
+        if let Some((_, _, first)) = values.iter().find(|(k, _, _)| *k == canonical) {
             errors.push(err(format!(
                 "{canonical} again (first given on line {first})"
             )));
@@ -280,14 +336,14 @@ pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
         values.push((canonical, value.trim_ascii().to_owned(), n));
     }
 
-    let get = |key: &str| {
+    let get = |key: C2wKey| {
         values
             .iter()
             .find(|(k, _, _)| *k == key)
             .filter(|(_, v, _)| !v.is_empty())
             .map(|(_, v, n)| (v.as_str(), *n))
     };
-    for key in OBLIGATORY {
+    for key in C2wKey::OBLIGATORY {
         match values.iter().find(|(k, _, _)| *k == key) {
             None => errors.push(ProfileError {
                 line: None,
@@ -300,7 +356,7 @@ pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
             _ => {}
         }
     }
-    let mut number = |key: &str, allowed: &str, ok: &dyn Fn(u32) -> bool| -> Option<u32> {
+    let mut number = |key: C2wKey, allowed: &str, ok: &dyn Fn(u32) -> bool| -> Option<u32> {
         let (v, n) = get(key)?;
         match v.parse::<u32>() {
             Ok(c) if ok(c) => Some(c),
@@ -315,23 +371,23 @@ pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
     };
     // The description defines 0 and 1 (with EngineCmdSB: a FEN command); 2, which some
     // profiles give for the FEN command, is read the same way.
-    let init = number("EngineInitPos", "0, 1 or 2", &|c| c <= 2);
-    let move_now = number("EngineMoveNow", "0 or 1", &|c| c <= 1).map(|c| c == 1);
+    let init = number(C2wKey::InitPos, "0, 1 or 2", &|c| c <= 2);
+    let move_now = number(C2wKey::MoveNow, "0 or 1", &|c| c <= 1).map(|c| c == 1);
     let level = number(
-        "EngineTypeOfCmdLevel",
+        C2wKey::TypeOfCmdLevel,
         "a sum of 0, 1, 2 and 4 (0 to 7)",
         &|c| c <= 7,
     )
     .map(LevelFlags::from_raw);
     let hash = number(
-        "EngineTypeOfCmdHash",
+        C2wKey::TypeOfCmdHash,
         "one of the description's codes (11, 12, 14, 15, 16, 32, 33, 40-48, 331, 441, 101-104)",
         &|c| HashCmdType::from_code(c).is_some(),
     )
     .and_then(HashCmdType::from_code);
 
-    let owned = |key: &str| get(key).map(|(v, _)| v.to_owned());
-    let fen_command = get("EngineCmdSB").map(|(v, _)| Command::parse(v));
+    let owned = |key: C2wKey| get(key).map(|(v, _)| v.to_owned());
+    let fen_command = get(C2wKey::CmdSB).map(|(v, _)| Command::parse(v));
     let init_position = init.map(|c| match (c, &fen_command) {
         (0, _) => InitPosition::Unsupported,
         (_, Some(_)) => InitPosition::FenCommand,
@@ -339,32 +395,42 @@ pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
     });
     if init == Some(2) && fen_command.is_none() {
         errors.push(ProfileError {
-            line: get("EngineInitPos").map(|(_, n)| n),
-            message:
-                "EngineInitPos=2 sets positions up with a FEN command, but EngineCmdSB is missing"
-                    .into(),
+            line: get(C2wKey::InitPos).map(|(_, n)| n),
+            message: format!(
+                "{}=2 sets positions up with a FEN command, but {} is missing",
+                C2wKey::InitPos,
+                C2wKey::CmdSB
+            ),
         });
     }
-    let hash_cmd = get("EngineCmdHash").map(|(v, _)| Command::parse(v));
+    let hash_cmd = get(C2wKey::CmdHash).map(|(v, _)| Command::parse(v));
     if let Some(t) = hash {
-        let at = get("EngineTypeOfCmdHash").map(|(_, n)| n);
+        let at = get(C2wKey::TypeOfCmdHash).map(|(_, n)| n);
         if t.needs_command() && hash_cmd.is_none() {
             errors.push(ProfileError {
                 line: at,
-                message: format!("EngineTypeOfCmdHash={} needs EngineCmdHash", t.code()),
+                message: format!(
+                    "{}={} needs {}",
+                    C2wKey::TypeOfCmdHash,
+                    t.code(),
+                    C2wKey::CmdHash
+                ),
             });
         }
         if matches!(t, HashCmdType::IniFile(_))
-            && (get("EngineIniFile").is_none()
+            && (get(C2wKey::IniFile).is_none()
                 || values
                     .iter()
-                    .all(|(k, _, _)| *k != "EngineHashKeyInIniFile"))
+                    .all(|(k, _, _)| *k != C2wKey::HashKeyInIniFile))
         {
             errors.push(ProfileError {
                 line: at,
                 message: format!(
-                    "EngineTypeOfCmdHash={} needs EngineIniFile and EngineHashKeyInIniFile",
-                    t.code()
+                    "{}={} needs {} and {}",
+                    C2wKey::TypeOfCmdHash,
+                    t.code(),
+                    C2wKey::IniFile,
+                    C2wKey::HashKeyInIniFile
                 ),
             });
         }
@@ -374,25 +440,25 @@ pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
         return Err(errors);
     }
     Ok(EngineProfile {
-        path: owned("EnginePath").unwrap_or_default(),
-        name: owned("EngineName").unwrap_or_default(),
-        switch: owned("EngineSwitch").unwrap_or_default(),
-        version: owned("EngineVersion").unwrap_or_default(),
+        path: owned(C2wKey::Path).unwrap_or_default(),
+        name: owned(C2wKey::Name).unwrap_or_default(),
+        switch: owned(C2wKey::Switch).unwrap_or_default(),
+        version: owned(C2wKey::Version).unwrap_or_default(),
         init_position,
         fen_command,
         move_now,
-        st_cmd: owned("EngineCmdST"),
-        sd_cmd: owned("EngineCmdSD"),
+        st_cmd: owned(C2wKey::CmdST),
+        sd_cmd: owned(C2wKey::CmdSD),
         level_type: level,
-        hint_cmd: owned("EngineCmdHint"),
-        draw_cmd: owned("EngineCmdDraw"),
+        hint_cmd: owned(C2wKey::CmdHint),
+        draw_cmd: owned(C2wKey::CmdDraw),
         hash_cmd_type: hash,
         hash_cmd,
-        ini_file: owned("EngineIniFile"),
+        ini_file: owned(C2wKey::IniFile),
         // Dragon's key is `\n` (the second line of the file): kept as written.
         hash_key_in_ini: values
             .iter()
-            .find(|(k, _, _)| *k == "EngineHashKeyInIniFile")
+            .find(|(k, _, _)| *k == C2wKey::HashKeyInIniFile)
             .map(|(_, v, _)| v.clone()),
         lines: values.iter().map(|(k, _, n)| (*k, *n)).collect(),
     })
@@ -417,6 +483,31 @@ mod tests {
     }
 
     #[test]
+    fn every_key_once_in_the_descriptions_order_found_in_any_case() {
+        let texts: Vec<&str> = C2wKey::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(texts.len(), 16);
+        assert_eq!(texts[0], "EnginePath");
+        assert_eq!(texts[15], "EngineHashKeyInIniFile");
+        for (i, k) in C2wKey::ALL.iter().enumerate() {
+            assert!(k.as_str().starts_with("Engine"), "{k}");
+            assert_eq!(texts.iter().filter(|t| **t == k.as_str()).count(), 1, "{k}");
+            assert_eq!(
+                C2wKey::from_name(&k.as_str().to_ascii_lowercase()),
+                Some(*k)
+            );
+            assert_eq!(
+                C2wKey::from_name(&k.as_str().to_ascii_uppercase()),
+                Some(*k)
+            );
+            assert_eq!(k.to_string(), k.as_str());
+            // ALL is in the variants' order, so a sorted set of keys reads as the description.
+            assert!(C2wKey::ALL[..i].iter().all(|before| before < k));
+        }
+        assert_eq!(C2wKey::from_name("EngineFoo"), None);
+        assert_eq!(C2wKey::from_name("Engine"), None);
+    }
+
+    #[test]
     fn full_profile_from_the_description() {
         let p = parse(COLCHESS).unwrap();
         assert_eq!(p.switch_words(), vec!["colchess.exe", "-xb"]);
@@ -433,7 +524,7 @@ mod tests {
         let l = p.level_type.unwrap_or_default();
         assert!(l.level_seconds && l.time_command && !l.level_minutes && !l.base_inc_only);
         assert_eq!(p.hash_cmd_type, Some(HashCmdType::CommandSpecial(16)));
-        assert_eq!(p.line_of("enginecmdst"), Some(8));
+        assert_eq!(p.line_of(C2wKey::CmdST), Some(8));
     }
 
     #[test]

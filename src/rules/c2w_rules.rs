@@ -8,7 +8,7 @@
 //! command" for it.
 
 use super::judge::Out;
-use crate::protocol::c2w::{EngineProfile, HashCmdType, InitPosition};
+use crate::protocol::c2w::{C2wKey, EngineProfile, HashCmdType, InitPosition};
 use crate::protocol::cecp::Msg as M;
 use crate::rules::catalogue::RuleId;
 
@@ -53,7 +53,7 @@ fn first_word(text: &str) -> &str {
 }
 
 /// `KEY=VALUE (line N)` for messages.
-fn key(p: &EngineProfile, key: &str, value: &str) -> String {
+fn key(p: &EngineProfile, key: C2wKey, value: &str) -> String {
     match p.line_of(key) {
         Some(l) => format!("{key}={value} (profile line {l})"),
         None => format!("{key}={value}"),
@@ -83,7 +83,7 @@ impl C2wState {
                 place,
                 format!(
                     "`{sent}` got no `Hint: MOVE` before the GUI's next command (`{text}`), though {} says the engine gives hints",
-                    key(p, "EngineCmdHint", &sent)
+                    key(p, C2wKey::CmdHint, &sent)
                 ),
             );
         }
@@ -106,7 +106,7 @@ impl C2wState {
                     format!(
                         "`{text}` where the FEN's {} was due: {} sends the FEN one element a line after `{word}`",
                         ELEMENTS[n],
-                        key(p, "EngineCmdSB", &format!("{word}\\n"))
+                        key(p, C2wKey::CmdSB, &format!("{word}\\n"))
                     ),
                 );
             }
@@ -139,8 +139,8 @@ impl C2wState {
         let mut declared = false;
         // Seconds per move and depth: the profile's word, or none at all.
         for (std, key_name, cmd, what) in [
-            ("st", "EngineCmdST", &p.st_cmd, "seconds-per-move"),
-            ("sd", "EngineCmdSD", &p.sd_cmd, "search-depth"),
+            ("st", C2wKey::CmdST, &p.st_cmd, "seconds-per-move"),
+            ("sd", C2wKey::CmdSD, &p.sd_cmd, "search-depth"),
         ] {
             let rule = if std == "st" {
                 RuleId::C2wStCommand
@@ -183,7 +183,7 @@ impl C2wState {
                             RuleId::C2wLevelForm,
                             format!(
                                 "`{text}`: under {} the only level is `level 0 BASE 0`",
-                                key(p, "EngineTypeOfCmdLevel", &v)
+                                key(p, C2wKey::TypeOfCmdLevel, &v)
                             ),
                         );
                     } else if args.get(1).is_some_and(|b| b.contains(':'))
@@ -194,7 +194,7 @@ impl C2wState {
                             RuleId::C2wLevelForm,
                             format!(
                                 "`{text}` gives the base in MIN:SEC, but {} has 1 (time without seconds), not 2",
-                                key(p, "EngineTypeOfCmdLevel", &v)
+                                key(p, C2wKey::TypeOfCmdLevel, &v)
                             ),
                         );
                     }
@@ -208,15 +208,15 @@ impl C2wState {
                         RuleId::C2wTimeCommand,
                         format!(
                             "`{text}`, but {} lacks 4: the GUI does not send time",
-                            key(p, "EngineTypeOfCmdLevel", &f.raw.to_string())
+                            key(p, C2wKey::TypeOfCmdLevel, &f.raw.to_string())
                         ),
                     );
                 }
             }
             Some(M::MoveNow) if p.move_now != Some(true) => {
                 let v = match p.move_now {
-                    Some(false) => key(p, "EngineMoveNow", "0"),
-                    _ => "the profile has no EngineMoveNow".to_owned(),
+                    Some(false) => key(p, C2wKey::MoveNow, "0"),
+                    _ => format!("the profile has no {}", C2wKey::MoveNow),
                 };
                 out.add(
                     RuleId::C2wMovenowUndeclared,
@@ -229,13 +229,13 @@ impl C2wState {
         for (std, key_name, cmd, rule) in [
             (
                 "hint",
-                "EngineCmdHint",
+                C2wKey::CmdHint,
                 &p.hint_cmd,
                 RuleId::C2wHintUndeclared,
             ),
             (
                 "draw",
-                "EngineCmdDraw",
+                C2wKey::CmdDraw,
                 &p.draw_cmd,
                 RuleId::C2wDrawUndeclared,
             ),
@@ -284,8 +284,8 @@ impl C2wState {
         match p.init_position {
             None | Some(InitPosition::Unsupported) => {
                 let why = match p.init_position {
-                    None => "the profile has no EngineInitPos".to_owned(),
-                    _ => key(p, "EngineInitPos", "0"),
+                    None => format!("the profile has no {}", C2wKey::InitPos),
+                    _ => key(p, C2wKey::InitPos, "0"),
                 };
                 out.add(
                     RuleId::C2wInitposUnsupported,
@@ -297,8 +297,9 @@ impl C2wState {
                 out.add(
                     RuleId::C2wInitposMethod,
                     format!(
-                        "`{how}`, but the profile sets positions up with edit ({} without EngineCmdSB)",
-                        key(p, "EngineInitPos", "1")
+                        "`{how}`, but the profile sets positions up with edit ({} without {})",
+                        key(p, C2wKey::InitPos, "1"),
+                        C2wKey::CmdSB
                     ),
                 );
                 false
@@ -310,7 +311,7 @@ impl C2wState {
                 };
                 let sb = key(
                     p,
-                    "EngineCmdSB",
+                    C2wKey::CmdSB,
                     &format!("{}{}", c.word, if c.own_line { "\\n" } else { "" }),
                 );
                 if how != c.word {
@@ -416,48 +417,48 @@ impl C2wState {
 
 fn hash_key(p: &EngineProfile) -> String {
     let t = p.hash_cmd_type.map_or(0, HashCmdType::code);
-    key(p, "EngineTypeOfCmdHash", &t.to_string())
+    key(p, C2wKey::TypeOfCmdHash, &t.to_string())
 }
 
 /// The profile key that declares `word` as a command the engine supports.
 fn declaring_key(p: &EngineProfile, word: &str) -> Option<String> {
     let is = |c: &Option<String>| c.as_deref() == Some(word);
     if is(&p.st_cmd) {
-        return Some(key(p, "EngineCmdST", word));
+        return Some(key(p, C2wKey::CmdST, word));
     }
     if is(&p.sd_cmd) {
-        return Some(key(p, "EngineCmdSD", word));
+        return Some(key(p, C2wKey::CmdSD, word));
     }
     if is(&p.hint_cmd) {
-        return Some(key(p, "EngineCmdHint", word));
+        return Some(key(p, C2wKey::CmdHint, word));
     }
     if is(&p.draw_cmd) {
-        return Some(key(p, "EngineCmdDraw", word));
+        return Some(key(p, C2wKey::CmdDraw, word));
     }
     if word == "?" && p.move_now == Some(true) {
-        return Some(key(p, "EngineMoveNow", "1"));
+        return Some(key(p, C2wKey::MoveNow, "1"));
     }
     if let Some(c) = &p.fen_command
         && c.word == word
         && p.init_position == Some(InitPosition::FenCommand)
     {
-        return Some(key(p, "EngineCmdSB", &c.word));
+        return Some(key(p, C2wKey::CmdSB, &c.word));
     }
     if word == "edit" && p.init_position == Some(InitPosition::Edit) {
-        return Some(key(p, "EngineInitPos", "1"));
+        return Some(key(p, C2wKey::InitPos, "1"));
     }
     if let Some(c) = &p.hash_cmd
         && c.word == word
         && p.hash_cmd_type.is_some_and(HashCmdType::on_the_wire)
     {
-        return Some(key(p, "EngineCmdHash", &c.word));
+        return Some(key(p, C2wKey::CmdHash, &c.word));
     }
     if let Some(f) = p.level_type {
         if word == "level" {
-            return Some(key(p, "EngineTypeOfCmdLevel", &f.raw.to_string()));
+            return Some(key(p, C2wKey::TypeOfCmdLevel, &f.raw.to_string()));
         }
         if (word == "time" || word == "otim") && f.time_command {
-            return Some(key(p, "EngineTypeOfCmdLevel", &f.raw.to_string()));
+            return Some(key(p, C2wKey::TypeOfCmdLevel, &f.raw.to_string()));
         }
     }
     None

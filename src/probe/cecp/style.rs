@@ -132,7 +132,7 @@ impl Default for Style {
 }
 
 /// `KEY=VALUE (line N)`: the profile's key a choice follows.
-pub(super) fn profile_key(p: &EngineProfile, key: &str, value: &str) -> String {
+pub(super) fn profile_key(p: &EngineProfile, key: C2wKey, value: &str) -> String {
     match p.line_of(key) {
         Some(l) => format!("{key}={value} (profile line {l})"),
         None => format!("{key}={value}"),
@@ -168,43 +168,47 @@ impl Style {
             PositionSetup::FenCommand(c) if c.own_line => format!(
                 "positions: `{}` alone, then the FEN one element a line ({})",
                 c.word,
-                profile_key(p, "EngineCmdSB", &format!("{}\\n", c.word))
+                profile_key(p, C2wKey::CmdSB, &format!("{}\\n", c.word))
             ),
             PositionSetup::FenCommand(c) => format!(
                 "positions: `{} FEN` ({})",
                 c.word,
-                profile_key(p, "EngineCmdSB", &c.word)
+                profile_key(p, C2wKey::CmdSB, &c.word)
             ),
             PositionSetup::Edit => format!(
-                "positions: edit ({} without EngineCmdSB)",
-                profile_key(p, "EngineInitPos", "1")
+                "positions: edit ({} without {})",
+                profile_key(p, C2wKey::InitPos, "1"),
+                C2wKey::CmdSB
             ),
             _ => match p.init_position {
                 Some(_) => format!(
                     "positions: none set up ({})",
-                    profile_key(p, "EngineInitPos", "0")
+                    profile_key(p, C2wKey::InitPos, "0")
                 ),
-                None => "positions: none set up (no EngineInitPos)".to_owned(),
+                None => format!("positions: none set up (no {})", C2wKey::InitPos),
             },
         });
         v.push(match p.level_type {
             Some(f) => format!(
                 "level: {} ({}); time/otim {}",
                 self.level(40, 60, 0, 0).setup(),
-                profile_key(p, "EngineTypeOfCmdLevel", &f.raw.to_string()),
+                profile_key(p, C2wKey::TypeOfCmdLevel, &f.raw.to_string()),
                 if f.time_command {
                     "sent (4)"
                 } else {
                     "not sent (no 4)"
                 }
             ),
-            None => "level: xboard's forms (no EngineTypeOfCmdLevel); time/otim unless the engine says time=0".to_owned(),
+            None => format!(
+                "level: xboard's forms (no {}); time/otim unless the engine says time=0",
+                C2wKey::TypeOfCmdLevel
+            ),
         });
         for (key, cmd, what) in [
-            ("EngineCmdST", &p.st_cmd, "seconds per move"),
-            ("EngineCmdSD", &p.sd_cmd, "search depth"),
-            ("EngineCmdHint", &p.hint_cmd, "hint"),
-            ("EngineCmdDraw", &p.draw_cmd, "draw"),
+            (C2wKey::CmdST, &p.st_cmd, "seconds per move"),
+            (C2wKey::CmdSD, &p.sd_cmd, "search depth"),
+            (C2wKey::CmdHint, &p.hint_cmd, "hint"),
+            (C2wKey::CmdDraw, &p.draw_cmd, "draw"),
         ] {
             v.push(match cmd {
                 Some(w) => format!("{what}: `{w}` ({})", profile_key(p, key, w)),
@@ -212,24 +216,24 @@ impl Style {
             });
         }
         v.push(match p.move_now {
-            Some(true) => format!("move now: `?` ({})", profile_key(p, "EngineMoveNow", "1")),
+            Some(true) => format!("move now: `?` ({})", profile_key(p, C2wKey::MoveNow, "1")),
             Some(false) => format!(
                 "move now: never sent ({})",
-                profile_key(p, "EngineMoveNow", "0")
+                profile_key(p, C2wKey::MoveNow, "0")
             ),
-            None => "move now: never sent (no EngineMoveNow)".to_owned(),
+            None => format!("move now: never sent (no {})", C2wKey::MoveNow),
         });
         v.push(match (p.hash_cmd_type, hash_line(p)) {
             (Some(t), Some(lines)) => format!(
                 "hash: `{}` ({})",
                 lines.join("` + `"),
-                profile_key(p, "EngineTypeOfCmdHash", &t.code().to_string())
+                profile_key(p, C2wKey::TypeOfCmdHash, &t.code().to_string())
             ),
             (Some(t), None) => format!(
                 "hash: not on the wire ({}: on the command line or in an ini file)",
-                profile_key(p, "EngineTypeOfCmdHash", &t.code().to_string())
+                profile_key(p, C2wKey::TypeOfCmdHash, &t.code().to_string())
             ),
-            (None, _) => "hash: never sent (no EngineTypeOfCmdHash)".to_owned(),
+            (None, _) => format!("hash: never sent (no {})", C2wKey::TypeOfCmdHash),
         });
         v
     }
