@@ -37,13 +37,13 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
         &mut out,
         "Check engine and profile together with: kibitzer probe --c2w THIS_FILE",
     );
-    let key = |out: &mut String, k: &str, v: &str| {
-        out.push_str(k);
+    let key = |out: &mut String, k: C2wKey, v: &str| {
+        out.push_str(k.as_str());
         out.push('=');
         crate::untrusted::push_escaped(out, v);
         out.push('\n');
     };
-    let notes = |out: &mut String, k: &str| {
+    let notes = |out: &mut String, k: C2wKey| {
         for n in found.notes_of(k) {
             out.push_str("; ");
             crate::untrusted::push_escaped(out, n);
@@ -54,39 +54,42 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
         &mut out,
         "The engine's directory on this machine (Chess Academy's own directory when relative).",
     );
-    key(&mut out, "EnginePath", &loc.dir);
-    notes(&mut out, "EngineName");
+    key(&mut out, C2wKey::Path, &loc.dir);
+    notes(&mut out, C2wKey::Name);
     if found.name.is_none() {
         comment(&mut out, "No feature myname: the executable's name.");
     }
-    key(&mut out, "EngineName", &name);
-    key(&mut out, "EngineSwitch", &loc.switch);
+    key(&mut out, C2wKey::Name, &name);
+    key(&mut out, C2wKey::Switch, &loc.switch);
     match &found.version {
-        Some(v) => key(&mut out, "EngineVersion", v),
+        Some(v) => key(&mut out, C2wKey::Version, v),
         None => {
             comment(
                 &mut out,
                 "No version in the engine's name: write its version here.",
             );
-            key(&mut out, "EngineVersion", "unknown");
+            key(&mut out, C2wKey::Version, "unknown");
         }
     }
-    for n in found.notes_of("protocol") {
+    for n in found.protocol_notes() {
         comment(&mut out, n);
     }
 
-    notes(&mut out, "EngineInitPos");
+    notes(&mut out, C2wKey::InitPos);
     if found.setboard == Some(true) {
-        key(&mut out, "EngineInitPos", "1");
-        key(&mut out, "EngineCmdSB", "setboard");
+        key(&mut out, C2wKey::InitPos, "1");
+        key(&mut out, C2wKey::CmdSB, "setboard");
     } else if found.edit == Some(true) {
-        comment(&mut out, "Positions go in with edit (no EngineCmdSB).");
-        key(&mut out, "EngineInitPos", "1");
+        comment(
+            &mut out,
+            &format!("Positions go in with edit (no {}).", C2wKey::CmdSB),
+        );
+        key(&mut out, C2wKey::InitPos, "1");
     } else if let Some(c) = &found.fen_command {
-        key(&mut out, "EngineInitPos", "1");
+        key(&mut out, C2wKey::InitPos, "1");
         key(
             &mut out,
-            "EngineCmdSB",
+            C2wKey::CmdSB,
             &format!("{}{}", c.word, if c.own_line { "\\n" } else { "" }),
         );
     } else {
@@ -94,29 +97,35 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
             &mut out,
             "No way of setting a position up worked (setboard, edit, fen).",
         );
-        key(&mut out, "EngineInitPos", "0");
+        key(&mut out, C2wKey::InitPos, "0");
     }
 
-    notes(&mut out, "EngineMoveNow");
+    notes(&mut out, C2wKey::MoveNow);
     match found.move_now {
-        Some(m) => key(&mut out, "EngineMoveNow", if m { "1" } else { "0" }),
-        None => comment(&mut out, "EngineMoveNow left out: not decided."),
+        Some(m) => key(&mut out, C2wKey::MoveNow, if m { "1" } else { "0" }),
+        None => comment(
+            &mut out,
+            &format!("{} left out: not decided.", C2wKey::MoveNow),
+        ),
     }
 
-    notes(&mut out, "EngineCmdST");
+    notes(&mut out, C2wKey::CmdST);
     if found.st == Some(true) {
-        key(&mut out, "EngineCmdST", "st");
+        key(&mut out, C2wKey::CmdST, "st");
     } else {
-        comment(&mut out, "No EngineCmdST: no seconds-per-move control.");
+        comment(
+            &mut out,
+            &format!("No {}: no seconds-per-move control.", C2wKey::CmdST),
+        );
     }
 
-    notes(&mut out, "EngineCmdSD");
+    notes(&mut out, C2wKey::CmdSD);
     match &found.sd {
-        Some(w) => key(&mut out, "EngineCmdSD", w),
-        None => comment(&mut out, "No EngineCmdSD: no depth limit."),
+        Some(w) => key(&mut out, C2wKey::CmdSD, w),
+        None => comment(&mut out, &format!("No {}: no depth limit.", C2wKey::CmdSD)),
     }
 
-    notes(&mut out, "EngineTypeOfCmdLevel");
+    notes(&mut out, C2wKey::TypeOfCmdLevel);
     let yes = |o: Option<bool>| o == Some(true);
     let (minutes, seconds, base_inc, time) = (
         yes(found.level_minutes),
@@ -137,33 +146,41 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
             parts.push("4 (time)");
         }
         comment(&mut out, &format!("{raw} = {}", parts.join(" + ")));
-        key(&mut out, "EngineTypeOfCmdLevel", &raw.to_string());
+        key(&mut out, C2wKey::TypeOfCmdLevel, &raw.to_string());
     } else if base_inc {
         comment(&mut out, "0: base and increment only (`level 0 BASE INC`).");
-        key(&mut out, "EngineTypeOfCmdLevel", "0");
+        key(&mut out, C2wKey::TypeOfCmdLevel, "0");
     } else {
-        comment(&mut out, "No EngineTypeOfCmdLevel: no level form worked.");
+        comment(
+            &mut out,
+            &format!("No {}: no level form worked.", C2wKey::TypeOfCmdLevel),
+        );
     }
 
-    notes(&mut out, "EngineCmdHint");
+    notes(&mut out, C2wKey::CmdHint);
     if found.hint == Some(true) {
-        key(&mut out, "EngineCmdHint", "hint");
+        key(&mut out, C2wKey::CmdHint, "hint");
     } else {
-        comment(&mut out, "No EngineCmdHint.");
+        comment(&mut out, &format!("No {}.", C2wKey::CmdHint));
     }
 
-    notes(&mut out, "EngineCmdDraw");
+    notes(&mut out, C2wKey::CmdDraw);
     if found.draw == Some(true) {
-        key(&mut out, "EngineCmdDraw", "draw");
+        key(&mut out, C2wKey::CmdDraw, "draw");
     } else {
-        comment(&mut out, "No EngineCmdDraw.");
+        comment(&mut out, &format!("No {}.", C2wKey::CmdDraw));
     }
 
-    notes(&mut out, "EngineTypeOfCmdHash");
+    notes(&mut out, C2wKey::TypeOfCmdHash);
     comment(
         &mut out,
-        "No EngineTypeOfCmdHash: a hash command's form cannot be seen from the engine's answers; \
-         add the code of the text that fits it (e.g. 12 with EngineCmdHash=hash for `hash 32`).",
+        &format!(
+            "No {}: a hash command's form cannot be seen from the engine's answers; \
+             add the code of the text that fits it (e.g. {} with {}=hash for `hash 32`).",
+            C2wKey::TypeOfCmdHash,
+            HashCmdType::CommandMegabytes.code(),
+            C2wKey::CmdHash
+        ),
     );
     out
 }
