@@ -125,7 +125,8 @@ impl LevelFlags {
     }
 }
 
-/// `EngineTypeOfCmdHash`: where and in which unit the hash size goes.
+/// `EngineTypeOfCmdHash`: where and in which unit the hash size goes. The one place that
+/// knows what each code means: the probe, `c2w suggest` and the `C2W-` rules ask it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HashCmdType {
     /// 11: `hash 32M` (Crafty).
@@ -173,14 +174,79 @@ impl HashCmdType {
         )
     }
 
+    /// Where the size goes.
+    pub fn place(self) -> HashPlace {
+        match self {
+            HashCmdType::CommandMegabytesSuffix
+            | HashCmdType::CommandMegabytes
+            | HashCmdType::CommandSpecial(_) => HashPlace::Wire,
+            HashCmdType::CommandLine(_) => HashPlace::CommandLine,
+            HashCmdType::IniFile(_) => HashPlace::IniFile,
+        }
+    }
+
     /// The size goes on the wire (not on the command line or in an ini file).
     pub fn on_the_wire(self) -> bool {
-        matches!(
-            self,
-            HashCmdType::CommandMegabytesSuffix
-                | HashCmdType::CommandMegabytes
-                | HashCmdType::CommandSpecial(_)
-        )
+        self.place() == HashPlace::Wire
+    }
+
+    /// The form of the size after the command's word on its line, where the description
+    /// gives one to hold a GUI to: none for 14 (TCB) and 15 (Gromit), whose "special" forms
+    /// it does not spell out, for 16 (ColChess), whose size goes on a line of its own
+    /// (`hash\n`), and for the types that put the size elsewhere.
+    pub fn size_form(self) -> Option<HashSizeForm> {
+        match self {
+            HashCmdType::CommandMegabytesSuffix => Some(HashSizeForm::MegabytesM),
+            HashCmdType::CommandMegabytes | HashCmdType::CommandSpecial(32 | 33) => {
+                Some(HashSizeForm::Number)
+            }
+            _ => None,
+        }
+    }
+
+    /// About 16 MB in the unit of the type's command, as a GUI sends it: `16M` (11); 16 (12
+    /// megabytes, and 14 and 15, whose units the description leaves to the engine); 18, 2^18
+    /// entries where it counts entries (16 ColChess, 33 SSECHESS); 10, Fortress's `brain N`
+    /// being 2^(N-1) * 32 KB (32). `None` when the size does not go on the wire.
+    pub fn size_of_16_mb(self) -> Option<&'static str> {
+        Some(match self {
+            HashCmdType::CommandMegabytesSuffix => "16M",
+            HashCmdType::CommandSpecial(16 | 33) => "18",
+            HashCmdType::CommandSpecial(32) => "10",
+            HashCmdType::CommandMegabytes | HashCmdType::CommandSpecial(_) => "16",
+            HashCmdType::CommandLine(_) | HashCmdType::IniFile(_) => return None,
+        })
+    }
+}
+
+/// Where an [`HashCmdType`] puts the hash size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HashPlace {
+    /// In a command to the engine (11 to 33).
+    Wire,
+    /// On the engine's command line (40 to 48, 331, 441).
+    CommandLine,
+    /// In the engine's ini file (101 to 104).
+    IniFile,
+}
+
+/// How a hash command writes the size after its word ([`HashCmdType::size_form`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HashSizeForm {
+    /// Megabytes with an M: `hash 32M` (11).
+    MegabytesM,
+    /// One number, no unit: `hash 32` (12), `brain 10` (32), `hash 18` (33).
+    Number,
+}
+
+impl HashSizeForm {
+    /// Whether `size`, the one word after the command's, has this form (`m` is taken for `M`).
+    pub fn accepts(self, size: &str) -> bool {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        match self {
+            HashSizeForm::MegabytesM => size.strip_suffix(['M', 'm']).is_some_and(digits),
+            HashSizeForm::Number => digits(size),
+        }
     }
 }
 
@@ -417,7 +483,7 @@ pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
                 ),
             });
         }
-        if matches!(t, HashCmdType::IniFile(_))
+        if t.place() == HashPlace::IniFile
             && (get(C2wKey::IniFile).is_none()
                 || values
                     .iter()
@@ -580,5 +646,43 @@ mod tests {
         assert!(e[0].contains("EngineCmdSB is missing"), "{e:?}");
         let p = parse(&format!("{base}EngineTypeOfCmdHash=48\n")).unwrap();
         assert!(!p.hash_cmd_type.unwrap().on_the_wire());
+    }
+
+    #[test]
+    fn each_hash_code_says_where_its_size_goes_and_in_which_form() {
+        let t = |c| HashCmdType::from_code(c).unwrap();
+        for c in [11, 12, 14, 15, 16, 32, 33] {
+            assert_eq!(t(c).place(), HashPlace::Wire, "{c}");
+            assert!(t(c).size_of_16_mb().is_some(), "{c}");
+        }
+        for c in [40, 44, 48, 331, 441] {
+            assert_eq!(t(c).place(), HashPlace::CommandLine, "{c}");
+            assert_eq!(t(c).size_form(), None, "{c}");
+            assert_eq!(t(c).size_of_16_mb(), None, "{c}");
+        }
+        for c in [101, 104] {
+            assert_eq!(t(c).place(), HashPlace::IniFile, "{c}");
+        }
+        let sizes: Vec<_> = [11, 12, 14, 15, 16, 32, 33]
+            .map(|c| t(c).size_of_16_mb().unwrap())
+            .to_vec();
+        assert_eq!(sizes, ["16M", "16", "16", "16", "18", "10", "18"]);
+        assert_eq!(t(11).size_form(), Some(HashSizeForm::MegabytesM));
+        for c in [12, 32, 33] {
+            assert_eq!(t(c).size_form(), Some(HashSizeForm::Number), "{c}");
+        }
+        for c in [14, 15, 16] {
+            assert_eq!(t(c).size_form(), None, "{c}");
+        }
+        // Every size the GUI sends has the type's form.
+        for c in [11, 12, 32, 33] {
+            let form = t(c).size_form().unwrap();
+            assert!(form.accepts(t(c).size_of_16_mb().unwrap()), "{c}");
+        }
+        assert!(HashSizeForm::MegabytesM.accepts("32m"));
+        assert!(!HashSizeForm::MegabytesM.accepts("32"));
+        assert!(!HashSizeForm::MegabytesM.accepts("M"));
+        assert!(!HashSizeForm::Number.accepts("32M"));
+        assert!(!HashSizeForm::Number.accepts(""));
     }
 }

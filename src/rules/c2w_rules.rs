@@ -8,7 +8,9 @@
 //! command" for it.
 
 use super::judge::Out;
-use crate::protocol::c2w::{C2wKey, EngineProfile, HashCmdType, InitPosition};
+use crate::protocol::c2w::{
+    C2wKey, EngineProfile, HashCmdType, HashPlace, HashSizeForm, InitPosition,
+};
 use crate::protocol::cecp::Msg as M;
 use crate::rules::catalogue::RuleId;
 
@@ -353,29 +355,28 @@ impl C2wState {
         out: &mut Out<'_>,
     ) {
         let own_line = p.hash_cmd.as_ref().is_some_and(|c| c.own_line);
-        let one = |ok: &dyn Fn(&str) -> bool| args.len() == 1 && ok(args[0]);
-        let bad = if !t.on_the_wire() {
-            Some(match t {
-                HashCmdType::IniFile(_) => {
-                    "the profile puts the hash size in the engine's ini file, not on the wire"
-                }
-                _ => "the profile puts the hash size on the engine's command line, not on the wire",
-            })
-        } else if own_line {
-            if args.is_empty() {
-                self.hash_value_due = true;
-                None
-            } else {
-                Some("the size goes on the next line, after the command alone")
+        let bad = match t.place() {
+            HashPlace::IniFile => {
+                Some("the profile puts the hash size in the engine's ini file, not on the wire")
             }
-        } else {
-            match t.code() {
-                11 if !one(&|a| a.strip_suffix(['M', 'm']).is_some_and(digits)) => {
-                    Some("the size is megabytes with an M (`hash 32M`)")
+            HashPlace::CommandLine => {
+                Some("the profile puts the hash size on the engine's command line, not on the wire")
+            }
+            HashPlace::Wire if own_line => {
+                if args.is_empty() {
+                    self.hash_value_due = true;
+                    None
+                } else {
+                    Some("the size goes on the next line, after the command alone")
                 }
-                12 | 32 | 33 if !one(&digits) => Some("the size is one number, no unit"),
+            }
+            HashPlace::Wire => match t.size_form() {
+                Some(form) if !(args.len() == 1 && form.accepts(args[0])) => Some(match form {
+                    HashSizeForm::MegabytesM => "the size is megabytes with an M (`hash 32M`)",
+                    HashSizeForm::Number => "the size is one number, no unit",
+                }),
                 _ => None,
-            }
+            },
         };
         if let Some(why) = bad {
             out.add(

@@ -346,21 +346,10 @@ impl Style {
 
 /// The lines of the profile's hash command for 16 MB, when it goes on the wire.
 pub(super) fn hash_line(p: &EngineProfile) -> Option<Vec<String>> {
-    let t = p.hash_cmd_type?;
-    if !t.on_the_wire() {
-        return None;
-    }
+    let size = p.hash_cmd_type?.size_of_16_mb()?;
     let word = p.hash_cmd.as_ref().map_or("hash", |c| c.word.as_str());
-    // The size in the unit of each form: 16 MB, or 2^18 entries where the text counts
-    // entries (ColChess, SSECHESS) and Fortress's `brain N` (2^(N-1) * 32 KB).
-    let size = match t.code() {
-        11 => "16M".to_owned(),
-        16 | 33 => "18".to_owned(),
-        32 => "10".to_owned(),
-        _ => "16".to_owned(),
-    };
     Some(match &p.hash_cmd {
-        Some(c) if c.own_line => vec![word.to_owned(), size],
+        Some(c) if c.own_line => vec![word.to_owned(), size.to_owned()],
         _ => vec![format!("{word} {size}")],
     })
 }
