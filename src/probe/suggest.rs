@@ -17,7 +17,7 @@ use super::cecp::{self, ClockFamily, PositionSetup, Style};
 use super::run::{Run, StepRun, Timeouts};
 use super::{ProbeError, verdict};
 use crate::protocol::Protocol;
-use crate::protocol::c2w::{C2wKey, Command, HashCmdType};
+use crate::protocol::c2w::{C2wKey, Command, HashCmdType, ProfileWriter};
 use crate::replay::driver::Driver;
 use crate::rules::catalogue::RuleId;
 use crate::rules::{Finding, Severity};

@@ -311,11 +311,7 @@ impl C2wState {
                 let Some(c) = fen else {
                     return false;
                 };
-                let sb = key(
-                    p,
-                    C2wKey::CmdSB,
-                    &format!("{}{}", c.word, if c.own_line { "\\n" } else { "" }),
-                );
+                let sb = key(p, C2wKey::CmdSB, &c.to_string());
                 if how != c.word {
                     out.add(
                         RuleId::C2wInitposMethod,

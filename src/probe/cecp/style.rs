@@ -168,12 +168,12 @@ impl Style {
             PositionSetup::FenCommand(c) if c.own_line => format!(
                 "positions: `{}` alone, then the FEN one element a line ({})",
                 c.word,
-                profile_key(p, C2wKey::CmdSB, &format!("{}\\n", c.word))
+                profile_key(p, C2wKey::CmdSB, &c.to_string())
             ),
             PositionSetup::FenCommand(c) => format!(
                 "positions: `{} FEN` ({})",
                 c.word,
-                profile_key(p, C2wKey::CmdSB, &c.word)
+                profile_key(p, C2wKey::CmdSB, &c.to_string())
             ),
             PositionSetup::Edit => format!(
                 "positions: edit ({} without {})",

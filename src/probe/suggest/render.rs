@@ -14,115 +14,81 @@ pub struct Location {
 }
 
 /// The profile's text: every key with the observations above it as `;` comments, and the
-/// keys left out with why.
+/// keys left out with why. What the engine said is written escaped ([`ProfileWriter`]).
 pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> String {
-    let mut out = String::new();
-    // What the engine said (its name above all) is untrusted: a CR would split a key, an ESC
-    // would reach whoever prints the profile. Both are written escaped.
-    let comment = |out: &mut String, text: &str| {
-        out.push_str("; ");
-        crate::untrusted::push_escaped(out, text);
-        out.push('\n');
-    };
+    let mut out = ProfileWriter::new();
     let name = found.name.clone().unwrap_or_else(|| loc.program.clone());
-    comment(
-        &mut out,
-        &format!("Chess Academy profile for {name}, suggested by {tool} (`kibitzer c2w suggest`)"),
-    );
-    comment(
-        &mut out,
-        &format!("from what the engine did when tried; the session: {recording}"),
-    );
-    comment(
-        &mut out,
-        "Check engine and profile together with: kibitzer probe --c2w THIS_FILE",
-    );
-    let key = |out: &mut String, k: C2wKey, v: &str| {
-        out.push_str(k.as_str());
-        out.push('=');
-        crate::untrusted::push_escaped(out, v);
-        out.push('\n');
-    };
-    let notes = |out: &mut String, k: C2wKey| {
+    out.comment(&format!(
+        "Chess Academy profile for {name}, suggested by {tool} (`kibitzer c2w suggest`)"
+    ));
+    out.comment(&format!(
+        "from what the engine did when tried; the session: {recording}"
+    ));
+    out.comment("Check engine and profile together with: kibitzer probe --c2w THIS_FILE");
+    let notes = |out: &mut ProfileWriter, k: C2wKey| {
         for n in found.notes_of(k) {
-            out.push_str("; ");
-            crate::untrusted::push_escaped(out, n);
-            out.push('\n');
+            out.comment(n);
         }
     };
-    comment(
-        &mut out,
+    out.comment(
         "The engine's directory on this machine (Chess Academy's own directory when relative).",
     );
-    key(&mut out, C2wKey::Path, &loc.dir);
+    out.key(C2wKey::Path, &loc.dir);
     notes(&mut out, C2wKey::Name);
     if found.name.is_none() {
-        comment(&mut out, "No feature myname: the executable's name.");
+        out.comment("No feature myname: the executable's name.");
     }
-    key(&mut out, C2wKey::Name, &name);
-    key(&mut out, C2wKey::Switch, &loc.switch);
+    out.key(C2wKey::Name, &name);
+    out.key(C2wKey::Switch, &loc.switch);
     match &found.version {
-        Some(v) => key(&mut out, C2wKey::Version, v),
+        Some(v) => out.key(C2wKey::Version, v),
         None => {
-            comment(
-                &mut out,
-                "No version in the engine's name: write its version here.",
-            );
-            key(&mut out, C2wKey::Version, "unknown");
+            out.comment("No version in the engine's name: write its version here.");
+            out.key(C2wKey::Version, "unknown");
         }
     }
     for n in found.protocol_notes() {
-        comment(&mut out, n);
+        out.comment(n);
     }
 
     notes(&mut out, C2wKey::InitPos);
     if found.setboard == Some(true) {
-        key(&mut out, C2wKey::InitPos, "1");
-        key(&mut out, C2wKey::CmdSB, "setboard");
+        out.key(C2wKey::InitPos, "1");
+        out.key(C2wKey::CmdSB, "setboard");
     } else if found.edit == Some(true) {
-        comment(
-            &mut out,
-            &format!("Positions go in with edit (no {}).", C2wKey::CmdSB),
-        );
-        key(&mut out, C2wKey::InitPos, "1");
+        out.comment(&format!(
+            "Positions go in with edit (no {}).",
+            C2wKey::CmdSB
+        ));
+        out.key(C2wKey::InitPos, "1");
     } else if let Some(c) = &found.fen_command {
-        key(&mut out, C2wKey::InitPos, "1");
-        key(
-            &mut out,
-            C2wKey::CmdSB,
-            &format!("{}{}", c.word, if c.own_line { "\\n" } else { "" }),
-        );
+        out.key(C2wKey::InitPos, "1");
+        out.key(C2wKey::CmdSB, &c.to_string());
     } else {
-        comment(
-            &mut out,
-            "No way of setting a position up worked (setboard, edit, fen).",
-        );
-        key(&mut out, C2wKey::InitPos, "0");
+        out.comment("No way of setting a position up worked (setboard, edit, fen).");
+        out.key(C2wKey::InitPos, "0");
     }
 
     notes(&mut out, C2wKey::MoveNow);
     match found.move_now {
-        Some(m) => key(&mut out, C2wKey::MoveNow, if m { "1" } else { "0" }),
-        None => comment(
-            &mut out,
-            &format!("{} left out: not decided.", C2wKey::MoveNow),
-        ),
+        Some(m) => out.key(C2wKey::MoveNow, if m { "1" } else { "0" }),
+        None => out.comment(&format!("{} left out: not decided.", C2wKey::MoveNow)),
     }
 
     notes(&mut out, C2wKey::CmdST);
     if found.st == Some(true) {
-        key(&mut out, C2wKey::CmdST, "st");
+        out.key(C2wKey::CmdST, "st");
     } else {
-        comment(
-            &mut out,
-            &format!("No {}: no seconds-per-move control.", C2wKey::CmdST),
-        );
+        out.comment(&format!(
+            "No {}: no seconds-per-move control.",
+            C2wKey::CmdST
+        ));
     }
 
     notes(&mut out, C2wKey::CmdSD);
     match &found.sd {
-        Some(w) => key(&mut out, C2wKey::CmdSD, w),
-        None => comment(&mut out, &format!("No {}: no depth limit.", C2wKey::CmdSD)),
+        Some(w) => out.key(C2wKey::CmdSD, w),
+        None => out.comment(&format!("No {}: no depth limit.", C2wKey::CmdSD)),
     }
 
     notes(&mut out, C2wKey::TypeOfCmdLevel);
@@ -145,42 +111,39 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
         if time {
             parts.push("4 (time)");
         }
-        comment(&mut out, &format!("{raw} = {}", parts.join(" + ")));
-        key(&mut out, C2wKey::TypeOfCmdLevel, &raw.to_string());
+        out.comment(&format!("{raw} = {}", parts.join(" + ")));
+        out.key(C2wKey::TypeOfCmdLevel, &raw.to_string());
     } else if base_inc {
-        comment(&mut out, "0: base and increment only (`level 0 BASE INC`).");
-        key(&mut out, C2wKey::TypeOfCmdLevel, "0");
+        out.comment("0: base and increment only (`level 0 BASE INC`).");
+        out.key(C2wKey::TypeOfCmdLevel, "0");
     } else {
-        comment(
-            &mut out,
-            &format!("No {}: no level form worked.", C2wKey::TypeOfCmdLevel),
-        );
+        out.comment(&format!(
+            "No {}: no level form worked.",
+            C2wKey::TypeOfCmdLevel
+        ));
     }
 
     notes(&mut out, C2wKey::CmdHint);
     if found.hint == Some(true) {
-        key(&mut out, C2wKey::CmdHint, "hint");
+        out.key(C2wKey::CmdHint, "hint");
     } else {
-        comment(&mut out, &format!("No {}.", C2wKey::CmdHint));
+        out.comment(&format!("No {}.", C2wKey::CmdHint));
     }
 
     notes(&mut out, C2wKey::CmdDraw);
     if found.draw == Some(true) {
-        key(&mut out, C2wKey::CmdDraw, "draw");
+        out.key(C2wKey::CmdDraw, "draw");
     } else {
-        comment(&mut out, &format!("No {}.", C2wKey::CmdDraw));
+        out.comment(&format!("No {}.", C2wKey::CmdDraw));
     }
 
     notes(&mut out, C2wKey::TypeOfCmdHash);
-    comment(
-        &mut out,
-        &format!(
-            "No {}: a hash command's form cannot be seen from the engine's answers; \
-             add the code of the text that fits it (e.g. {} with {}=hash for `hash 32`).",
-            C2wKey::TypeOfCmdHash,
-            HashCmdType::CommandMegabytes.code(),
-            C2wKey::CmdHash
-        ),
-    );
-    out
+    out.comment(&format!(
+        "No {}: a hash command's form cannot be seen from the engine's answers; \
+         add the code of the text that fits it (e.g. {} with {}=hash for `hash 32`).",
+        C2wKey::TypeOfCmdHash,
+        HashCmdType::CommandMegabytes.code(),
+        C2wKey::CmdHash
+    ));
+    out.finish()
 }

@@ -9,7 +9,9 @@
 use std::fmt;
 
 mod parse;
+mod write;
 pub use parse::parse;
+pub use write::ProfileWriter;
 
 /// Lists every key once: its variant, its text (the description's spelling) and a doc line.
 macro_rules! keys {
