@@ -54,14 +54,6 @@ fn first_word(text: &str) -> &str {
     text.split_ascii_whitespace().next().unwrap_or("")
 }
 
-/// `KEY=VALUE (line N)` for messages.
-fn key(p: &EngineProfile, key: C2wKey, value: &str) -> String {
-    match p.line_of(key) {
-        Some(l) => format!("{key}={value} (profile line {l})"),
-        None => format!("{key}={value}"),
-    }
-}
-
 fn digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
@@ -85,7 +77,7 @@ impl C2wState {
                 place,
                 format!(
                     "`{sent}` got no `Hint: MOVE` before the GUI's next command (`{text}`), though {} says the engine gives hints",
-                    key(p, C2wKey::CmdHint, &sent)
+                    p.quote(C2wKey::CmdHint, &sent)
                 ),
             );
         }
@@ -108,7 +100,7 @@ impl C2wState {
                     format!(
                         "`{text}` where the FEN's {} was due: {} sends the FEN one element a line after `{word}`",
                         ELEMENTS[n],
-                        key(p, C2wKey::CmdSB, &format!("{word}\\n"))
+                        p.quote(C2wKey::CmdSB, &format!("{word}\\n"))
                     ),
                 );
             }
@@ -155,7 +147,7 @@ impl C2wState {
                     if args.len() != 1 || !digits(args[0]) {
                         out.add(
                             rule,
-                            format!("`{text}`: {} takes one number", key(p, key_name, w)),
+                            format!("`{text}`: {} takes one number", p.quote(key_name, w)),
                         );
                     }
                 }
@@ -163,7 +155,7 @@ impl C2wState {
                     rule,
                     format!(
                         "`{text}`, but the profile's {what} command is `{w}` ({})",
-                        key(p, key_name, w)
+                        p.quote(key_name, w)
                     ),
                 ),
                 None if word == std => out.add(
@@ -185,7 +177,7 @@ impl C2wState {
                             RuleId::C2wLevelForm,
                             format!(
                                 "`{text}`: under {} the only level is `level 0 BASE 0`",
-                                key(p, C2wKey::TypeOfCmdLevel, &v)
+                                p.quote(C2wKey::TypeOfCmdLevel, &v)
                             ),
                         );
                     } else if args.get(1).is_some_and(|b| b.contains(':'))
@@ -196,7 +188,7 @@ impl C2wState {
                             RuleId::C2wLevelForm,
                             format!(
                                 "`{text}` gives the base in MIN:SEC, but {} has 1 (time without seconds), not 2",
-                                key(p, C2wKey::TypeOfCmdLevel, &v)
+                                p.quote(C2wKey::TypeOfCmdLevel, &v)
                             ),
                         );
                     }
@@ -210,14 +202,14 @@ impl C2wState {
                         RuleId::C2wTimeCommand,
                         format!(
                             "`{text}`, but {} lacks 4: the GUI does not send time",
-                            key(p, C2wKey::TypeOfCmdLevel, &f.raw.to_string())
+                            p.quote(C2wKey::TypeOfCmdLevel, &f.raw.to_string())
                         ),
                     );
                 }
             }
             Some(M::MoveNow) if p.move_now != Some(true) => {
                 let v = match p.move_now {
-                    Some(false) => key(p, C2wKey::MoveNow, "0"),
+                    Some(false) => p.quote(C2wKey::MoveNow, "0"),
                     _ => format!("the profile has no {}", C2wKey::MoveNow),
                 };
                 out.add(
@@ -253,7 +245,7 @@ impl C2wState {
                     rule,
                     format!(
                         "`{text}`, but the profile's command is `{w}` ({})",
-                        key(p, key_name, w)
+                        p.quote(key_name, w)
                     ),
                 ),
                 None if word == std => {
@@ -287,7 +279,7 @@ impl C2wState {
             None | Some(InitPosition::Unsupported) => {
                 let why = match p.init_position {
                     None => format!("the profile has no {}", C2wKey::InitPos),
-                    _ => key(p, C2wKey::InitPos, "0"),
+                    _ => p.quote(C2wKey::InitPos, "0"),
                 };
                 out.add(
                     RuleId::C2wInitposUnsupported,
@@ -300,7 +292,7 @@ impl C2wState {
                     RuleId::C2wInitposMethod,
                     format!(
                         "`{how}`, but the profile sets positions up with edit ({} without {})",
-                        key(p, C2wKey::InitPos, "1"),
+                        p.quote(C2wKey::InitPos, "1"),
                         C2wKey::CmdSB
                     ),
                 );
@@ -311,7 +303,7 @@ impl C2wState {
                 let Some(c) = fen else {
                     return false;
                 };
-                let sb = key(p, C2wKey::CmdSB, &c.to_string());
+                let sb = p.quote(C2wKey::CmdSB, &c.to_string());
                 if how != c.word {
                     out.add(
                         RuleId::C2wInitposMethod,
@@ -414,48 +406,48 @@ impl C2wState {
 
 fn hash_key(p: &EngineProfile) -> String {
     let t = p.hash_cmd_type.map_or(0, HashCmdType::code);
-    key(p, C2wKey::TypeOfCmdHash, &t.to_string())
+    p.quote(C2wKey::TypeOfCmdHash, &t.to_string())
 }
 
 /// The profile key that declares `word` as a command the engine supports.
 fn declaring_key(p: &EngineProfile, word: &str) -> Option<String> {
     let is = |c: &Option<String>| c.as_deref() == Some(word);
     if is(&p.st_cmd) {
-        return Some(key(p, C2wKey::CmdST, word));
+        return Some(p.quote(C2wKey::CmdST, word));
     }
     if is(&p.sd_cmd) {
-        return Some(key(p, C2wKey::CmdSD, word));
+        return Some(p.quote(C2wKey::CmdSD, word));
     }
     if is(&p.hint_cmd) {
-        return Some(key(p, C2wKey::CmdHint, word));
+        return Some(p.quote(C2wKey::CmdHint, word));
     }
     if is(&p.draw_cmd) {
-        return Some(key(p, C2wKey::CmdDraw, word));
+        return Some(p.quote(C2wKey::CmdDraw, word));
     }
     if word == "?" && p.move_now == Some(true) {
-        return Some(key(p, C2wKey::MoveNow, "1"));
+        return Some(p.quote(C2wKey::MoveNow, "1"));
     }
     if let Some(c) = &p.fen_command
         && c.word == word
         && p.init_position == Some(InitPosition::FenCommand)
     {
-        return Some(key(p, C2wKey::CmdSB, &c.word));
+        return Some(p.quote(C2wKey::CmdSB, &c.word));
     }
     if word == "edit" && p.init_position == Some(InitPosition::Edit) {
-        return Some(key(p, C2wKey::InitPos, "1"));
+        return Some(p.quote(C2wKey::InitPos, "1"));
     }
     if let Some(c) = &p.hash_cmd
         && c.word == word
         && p.hash_cmd_type.is_some_and(HashCmdType::on_the_wire)
     {
-        return Some(key(p, C2wKey::CmdHash, &c.word));
+        return Some(p.quote(C2wKey::CmdHash, &c.word));
     }
     if let Some(f) = p.level_type {
         if word == "level" {
-            return Some(key(p, C2wKey::TypeOfCmdLevel, &f.raw.to_string()));
+            return Some(p.quote(C2wKey::TypeOfCmdLevel, &f.raw.to_string()));
         }
         if (word == "time" || word == "otim") && f.time_command {
-            return Some(key(p, C2wKey::TypeOfCmdLevel, &f.raw.to_string()));
+            return Some(p.quote(C2wKey::TypeOfCmdLevel, &f.raw.to_string()));
         }
     }
     None

@@ -3,7 +3,6 @@
 //! `setboard` or `edit` (or a `.c2w` profile's command). The suite's steps and `c2w
 //! suggest`'s experiments are both built from these, so the two talk to an engine alike.
 
-use super::style::profile_key;
 use super::{Clock, PositionSetup, State};
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::probe::run::Run;
@@ -201,7 +200,7 @@ pub(super) fn cannot_set_up(st: &State) -> String {
         (PositionSetup::Never, Some(p)) => match p.init_position {
             Some(_) => format!(
                 "the GUI sets up no position: {}",
-                profile_key(p, C2wKey::InitPos, "0")
+                p.quote(C2wKey::InitPos, "0")
             ),
             None => format!(
                 "the GUI sets up no position: the profile has no {}",

@@ -8,7 +8,7 @@ use super::actions::{
     SetUp, ack_features, cannot_set_up, clocks_before_move, feature, go_on, on, ping, refusal,
     reply_to, send_move, set_clock, set_position,
 };
-use super::style::{hash_line, profile_key};
+use super::style::hash_line;
 use super::{Clock, PositionSetup};
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::probe::positions::{
@@ -218,7 +218,7 @@ pub(super) fn move_now(r: &mut Run, st: &mut State) {
             Some(p) => format!(
                 "the GUI sends no ? (move now): {}",
                 match p.move_now {
-                    Some(false) => profile_key(p, C2wKey::MoveNow, "0"),
+                    Some(false) => p.quote(C2wKey::MoveNow, "0"),
                     _ => format!("the profile has no {}", C2wKey::MoveNow),
                 }
             ),
@@ -424,7 +424,7 @@ pub(super) fn hash(r: &mut Run, st: &mut State) {
     let Some(lines) = hash_line(&p) else {
         r.not_applicable(format!(
             "{}: the hash size goes on the engine's command line or in its ini file, not on the wire",
-            profile_key(&p, C2wKey::TypeOfCmdHash, &t.code().to_string())
+            p.quote(C2wKey::TypeOfCmdHash, &t.code().to_string())
         ));
         return;
     };

@@ -131,14 +131,6 @@ impl Default for Style {
     }
 }
 
-/// `KEY=VALUE (line N)`: the profile's key a choice follows.
-pub(super) fn profile_key(p: &EngineProfile, key: C2wKey, value: &str) -> String {
-    match p.line_of(key) {
-        Some(l) => format!("{key}={value} (profile line {l})"),
-        None => format!("{key}={value}"),
-    }
-}
-
 impl Style {
     /// Chess Academy's way under `p`: positions per `EngineInitPos`/`EngineCmdSB`, `?` only
     /// with `EngineMoveNow=1`, `level` in the form of `EngineTypeOfCmdLevel` (with `time` only
@@ -168,23 +160,20 @@ impl Style {
             PositionSetup::FenCommand(c) if c.own_line => format!(
                 "positions: `{}` alone, then the FEN one element a line ({})",
                 c.word,
-                profile_key(p, C2wKey::CmdSB, &c.to_string())
+                p.quote(C2wKey::CmdSB, &c.to_string())
             ),
             PositionSetup::FenCommand(c) => format!(
                 "positions: `{} FEN` ({})",
                 c.word,
-                profile_key(p, C2wKey::CmdSB, &c.to_string())
+                p.quote(C2wKey::CmdSB, &c.to_string())
             ),
             PositionSetup::Edit => format!(
                 "positions: edit ({} without {})",
-                profile_key(p, C2wKey::InitPos, "1"),
+                p.quote(C2wKey::InitPos, "1"),
                 C2wKey::CmdSB
             ),
             _ => match p.init_position {
-                Some(_) => format!(
-                    "positions: none set up ({})",
-                    profile_key(p, C2wKey::InitPos, "0")
-                ),
+                Some(_) => format!("positions: none set up ({})", p.quote(C2wKey::InitPos, "0")),
                 None => format!("positions: none set up (no {})", C2wKey::InitPos),
             },
         });
@@ -192,7 +181,7 @@ impl Style {
             Some(f) => format!(
                 "level: {} ({}); time/otim {}",
                 self.level(40, 60, 0, 0).setup(),
-                profile_key(p, C2wKey::TypeOfCmdLevel, &f.raw.to_string()),
+                p.quote(C2wKey::TypeOfCmdLevel, &f.raw.to_string()),
                 if f.time_command {
                     "sent (4)"
                 } else {
@@ -211,27 +200,24 @@ impl Style {
             (C2wKey::CmdDraw, &p.draw_cmd, "draw"),
         ] {
             v.push(match cmd {
-                Some(w) => format!("{what}: `{w}` ({})", profile_key(p, key, w)),
+                Some(w) => format!("{what}: `{w}` ({})", p.quote(key, w)),
                 None => format!("{what}: never sent (no {key})"),
             });
         }
         v.push(match p.move_now {
-            Some(true) => format!("move now: `?` ({})", profile_key(p, C2wKey::MoveNow, "1")),
-            Some(false) => format!(
-                "move now: never sent ({})",
-                profile_key(p, C2wKey::MoveNow, "0")
-            ),
+            Some(true) => format!("move now: `?` ({})", p.quote(C2wKey::MoveNow, "1")),
+            Some(false) => format!("move now: never sent ({})", p.quote(C2wKey::MoveNow, "0")),
             None => format!("move now: never sent (no {})", C2wKey::MoveNow),
         });
         v.push(match (p.hash_cmd_type, hash_line(p)) {
             (Some(t), Some(lines)) => format!(
                 "hash: `{}` ({})",
                 lines.join("` + `"),
-                profile_key(p, C2wKey::TypeOfCmdHash, &t.code().to_string())
+                p.quote(C2wKey::TypeOfCmdHash, &t.code().to_string())
             ),
             (Some(t), None) => format!(
                 "hash: not on the wire ({}: on the command line or in an ini file)",
-                profile_key(p, C2wKey::TypeOfCmdHash, &t.code().to_string())
+                p.quote(C2wKey::TypeOfCmdHash, &t.code().to_string())
             ),
             (None, _) => format!("hash: never sent (no {})", C2wKey::TypeOfCmdHash),
         });

@@ -300,6 +300,15 @@ impl EngineProfile {
         self.lines.iter().find(|(k, _)| *k == key).map(|(_, l)| *l)
     }
 
+    /// `KEY=VALUE (profile line N)`, or `KEY=VALUE` for a key the profile does not give: the
+    /// key a message blames or a choice follows.
+    pub fn quote(&self, key: C2wKey, value: &str) -> String {
+        match self.line_of(key) {
+            Some(l) => format!("{key}={value} (profile line {l})"),
+            None => format!("{key}={value}"),
+        }
+    }
+
     /// `EngineSwitch` split into the executable and its arguments. Words are separated by
     /// blanks; double quotes keep blanks inside a word (Windows paths with spaces).
     pub fn switch_words(&self) -> Vec<String> {
