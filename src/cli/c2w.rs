@@ -1,7 +1,7 @@
 //! `--c2w PROFILE`: a Chess Academy engine profile read for `record` and `check`, and the engine
 //! command it names.
 
-use crate::protocol::c2w::{self, EngineProfile};
+use crate::protocol::c2w::{self, C2wKey, EngineProfile};
 use crate::recording::C2wNote;
 use anyhow::{Context, Result, bail};
 use std::ffi::OsString;
@@ -28,7 +28,7 @@ impl Loaded {
         }
     }
 
-    fn at(&self, key: &str) -> String {
+    fn at(&self, key: C2wKey) -> String {
         match self.profile.line_of(key) {
             Some(l) => format!("{}:{l}", self.shown),
             None => self.shown.clone(),
@@ -106,8 +106,9 @@ pub fn engine_command(l: &Loaded, home: Option<&Path>) -> Result<EngineCommand> 
     let p = &l.profile;
     if has_drive(&p.path) {
         bail!(
-            "{}: EnginePath `{}` has a Windows drive letter; give the engine's directory on this machine (absolute, or relative to the profile's directory or --c2w-home)",
-            l.at("EnginePath"),
+            "{}: {} `{}` has a Windows drive letter; give the engine's directory on this machine (absolute, or relative to the profile's directory or --c2w-home)",
+            l.at(C2wKey::Path),
+            C2wKey::Path,
             p.path
         );
     }
@@ -127,20 +128,27 @@ pub fn engine_command(l: &Loaded, home: Option<&Path>) -> Result<EngineCommand> 
     };
     if !dir.is_dir() {
         bail!(
-            "{}: EnginePath `{}` is no directory ({})",
-            l.at("EnginePath"),
+            "{}: {} `{}` is no directory ({})",
+            l.at(C2wKey::Path),
+            C2wKey::Path,
             p.path,
             dir.display()
         );
     }
     let words = p.switch_words();
     let Some((exe, args)) = words.split_first() else {
-        bail!("{}: EngineSwitch names no executable", l.at("EngineSwitch"));
+        bail!(
+            "{}: {} names no executable",
+            l.at(C2wKey::Switch),
+            C2wKey::Switch
+        );
     };
     if has_drive(exe) {
         bail!(
-            "{}: EngineSwitch `{exe}` has a Windows drive letter; name the executable in EnginePath",
-            l.at("EngineSwitch")
+            "{}: {} `{exe}` has a Windows drive letter; name the executable in {}",
+            l.at(C2wKey::Switch),
+            C2wKey::Switch,
+            C2wKey::Path
         );
     }
     // Chess Academy starts `EnginePath\EngineSwitch`: the executable is in the engine's
@@ -152,18 +160,22 @@ pub fn engine_command(l: &Loaded, home: Option<&Path>) -> Result<EngineCommand> 
             .any(|c| matches!(c, std::path::Component::ParentDir))
     {
         bail!(
-            "{}: EngineSwitch `{exe}` names a program outside EnginePath; Chess Academy runs \
+            "{}: {} `{exe}` names a program outside {}; Chess Academy runs \
              the executable of the engine's own directory, and so does kibitzer",
-            l.at("EngineSwitch")
+            l.at(C2wKey::Switch),
+            C2wKey::Switch,
+            C2wKey::Path
         );
     }
     let program = dir.join(exe_path);
     if !program.is_file() {
         bail!(
-            "{}: EngineSwitch names `{exe}`, but there is no file {} (EnginePath {})",
-            l.at("EngineSwitch"),
+            "{}: {} names `{exe}`, but there is no file {} ({} {})",
+            l.at(C2wKey::Switch),
+            C2wKey::Switch,
             program.display(),
-            l.at("EnginePath")
+            C2wKey::Path,
+            l.at(C2wKey::Path)
         );
     }
     let mut argv = vec![program.into_os_string()];

@@ -9,7 +9,7 @@
 //! `style.rs`.
 
 use super::run::{Run, Step};
-use crate::protocol::c2w::{Command, EngineProfile, InitPosition};
+use crate::protocol::c2w::{C2wKey, Command, EngineProfile, InitPosition};
 use std::time::Duration;
 
 mod actions;

@@ -17,7 +17,7 @@ use super::cecp::{self, ClockFamily, PositionSetup, Style};
 use super::run::{Run, StepRun, Timeouts};
 use super::{ProbeError, verdict};
 use crate::protocol::Protocol;
-use crate::protocol::c2w::Command;
+use crate::protocol::c2w::{C2wKey, Command, HashCmdType, ProfileWriter};
 use crate::replay::driver::Driver;
 use crate::rules::catalogue::RuleId;
 use crate::rules::{Finding, Severity};
@@ -147,16 +147,36 @@ pub struct Note {
     pub text: String,
 }
 
+/// The [`Note::key`] of what the handshake showed.
+const PROTOCOL: &str = "protocol";
+
 impl Found {
-    fn note(&mut self, key: &'static str, text: impl Into<String>) {
+    fn note(&mut self, key: C2wKey, text: impl Into<String>) {
         self.notes.push(Note {
-            key,
+            key: key.as_str(),
+            text: text.into(),
+        });
+    }
+
+    /// An observation of the handshake (the protocol version), under no profile key.
+    fn note_protocol(&mut self, text: impl Into<String>) {
+        self.notes.push(Note {
+            key: PROTOCOL,
             text: text.into(),
         });
     }
 
     /// What was observed for `key`.
-    pub fn notes_of(&self, key: &str) -> impl Iterator<Item = &str> {
+    pub fn notes_of(&self, key: C2wKey) -> impl Iterator<Item = &str> {
+        self.notes_under(key.as_str())
+    }
+
+    /// What was observed of the handshake.
+    pub fn protocol_notes(&self) -> impl Iterator<Item = &str> {
+        self.notes_under(PROTOCOL)
+    }
+
+    fn notes_under<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> {
         self.notes
             .iter()
             .filter(move |n| n.key == key)

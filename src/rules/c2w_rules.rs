@@ -8,7 +8,9 @@
 //! command" for it.
 
 use super::judge::Out;
-use crate::protocol::c2w::{EngineProfile, HashCmdType, InitPosition};
+use crate::protocol::c2w::{
+    C2wKey, EngineProfile, HashCmdType, HashPlace, HashSizeForm, InitPosition,
+};
 use crate::protocol::cecp::Msg as M;
 use crate::rules::catalogue::RuleId;
 
@@ -52,14 +54,6 @@ fn first_word(text: &str) -> &str {
     text.split_ascii_whitespace().next().unwrap_or("")
 }
 
-/// `KEY=VALUE (line N)` for messages.
-fn key(p: &EngineProfile, key: &str, value: &str) -> String {
-    match p.line_of(key) {
-        Some(l) => format!("{key}={value} (profile line {l})"),
-        None => format!("{key}={value}"),
-    }
-}
-
 fn digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
@@ -83,7 +77,7 @@ impl C2wState {
                 place,
                 format!(
                     "`{sent}` got no `Hint: MOVE` before the GUI's next command (`{text}`), though {} says the engine gives hints",
-                    key(p, "EngineCmdHint", &sent)
+                    p.quote(C2wKey::CmdHint, &sent)
                 ),
             );
         }
@@ -106,7 +100,7 @@ impl C2wState {
                     format!(
                         "`{text}` where the FEN's {} was due: {} sends the FEN one element a line after `{word}`",
                         ELEMENTS[n],
-                        key(p, "EngineCmdSB", &format!("{word}\\n"))
+                        p.quote(C2wKey::CmdSB, &format!("{word}\\n"))
                     ),
                 );
             }
@@ -139,8 +133,8 @@ impl C2wState {
         let mut declared = false;
         // Seconds per move and depth: the profile's word, or none at all.
         for (std, key_name, cmd, what) in [
-            ("st", "EngineCmdST", &p.st_cmd, "seconds-per-move"),
-            ("sd", "EngineCmdSD", &p.sd_cmd, "search-depth"),
+            ("st", C2wKey::CmdST, &p.st_cmd, "seconds-per-move"),
+            ("sd", C2wKey::CmdSD, &p.sd_cmd, "search-depth"),
         ] {
             let rule = if std == "st" {
                 RuleId::C2wStCommand
@@ -153,7 +147,7 @@ impl C2wState {
                     if args.len() != 1 || !digits(args[0]) {
                         out.add(
                             rule,
-                            format!("`{text}`: {} takes one number", key(p, key_name, w)),
+                            format!("`{text}`: {} takes one number", p.quote(key_name, w)),
                         );
                     }
                 }
@@ -161,7 +155,7 @@ impl C2wState {
                     rule,
                     format!(
                         "`{text}`, but the profile's {what} command is `{w}` ({})",
-                        key(p, key_name, w)
+                        p.quote(key_name, w)
                     ),
                 ),
                 None if word == std => out.add(
@@ -183,7 +177,7 @@ impl C2wState {
                             RuleId::C2wLevelForm,
                             format!(
                                 "`{text}`: under {} the only level is `level 0 BASE 0`",
-                                key(p, "EngineTypeOfCmdLevel", &v)
+                                p.quote(C2wKey::TypeOfCmdLevel, &v)
                             ),
                         );
                     } else if args.get(1).is_some_and(|b| b.contains(':'))
@@ -194,7 +188,7 @@ impl C2wState {
                             RuleId::C2wLevelForm,
                             format!(
                                 "`{text}` gives the base in MIN:SEC, but {} has 1 (time without seconds), not 2",
-                                key(p, "EngineTypeOfCmdLevel", &v)
+                                p.quote(C2wKey::TypeOfCmdLevel, &v)
                             ),
                         );
                     }
@@ -208,15 +202,15 @@ impl C2wState {
                         RuleId::C2wTimeCommand,
                         format!(
                             "`{text}`, but {} lacks 4: the GUI does not send time",
-                            key(p, "EngineTypeOfCmdLevel", &f.raw.to_string())
+                            p.quote(C2wKey::TypeOfCmdLevel, &f.raw.to_string())
                         ),
                     );
                 }
             }
             Some(M::MoveNow) if p.move_now != Some(true) => {
                 let v = match p.move_now {
-                    Some(false) => key(p, "EngineMoveNow", "0"),
-                    _ => "the profile has no EngineMoveNow".to_owned(),
+                    Some(false) => p.quote(C2wKey::MoveNow, "0"),
+                    _ => format!("the profile has no {}", C2wKey::MoveNow),
                 };
                 out.add(
                     RuleId::C2wMovenowUndeclared,
@@ -229,13 +223,13 @@ impl C2wState {
         for (std, key_name, cmd, rule) in [
             (
                 "hint",
-                "EngineCmdHint",
+                C2wKey::CmdHint,
                 &p.hint_cmd,
                 RuleId::C2wHintUndeclared,
             ),
             (
                 "draw",
-                "EngineCmdDraw",
+                C2wKey::CmdDraw,
                 &p.draw_cmd,
                 RuleId::C2wDrawUndeclared,
             ),
@@ -251,7 +245,7 @@ impl C2wState {
                     rule,
                     format!(
                         "`{text}`, but the profile's command is `{w}` ({})",
-                        key(p, key_name, w)
+                        p.quote(key_name, w)
                     ),
                 ),
                 None if word == std => {
@@ -284,8 +278,8 @@ impl C2wState {
         match p.init_position {
             None | Some(InitPosition::Unsupported) => {
                 let why = match p.init_position {
-                    None => "the profile has no EngineInitPos".to_owned(),
-                    _ => key(p, "EngineInitPos", "0"),
+                    None => format!("the profile has no {}", C2wKey::InitPos),
+                    _ => p.quote(C2wKey::InitPos, "0"),
                 };
                 out.add(
                     RuleId::C2wInitposUnsupported,
@@ -297,8 +291,9 @@ impl C2wState {
                 out.add(
                     RuleId::C2wInitposMethod,
                     format!(
-                        "`{how}`, but the profile sets positions up with edit ({} without EngineCmdSB)",
-                        key(p, "EngineInitPos", "1")
+                        "`{how}`, but the profile sets positions up with edit ({} without {})",
+                        p.quote(C2wKey::InitPos, "1"),
+                        C2wKey::CmdSB
                     ),
                 );
                 false
@@ -308,11 +303,7 @@ impl C2wState {
                 let Some(c) = fen else {
                     return false;
                 };
-                let sb = key(
-                    p,
-                    "EngineCmdSB",
-                    &format!("{}{}", c.word, if c.own_line { "\\n" } else { "" }),
-                );
+                let sb = p.quote(C2wKey::CmdSB, &c.to_string());
                 if how != c.word {
                     out.add(
                         RuleId::C2wInitposMethod,
@@ -352,29 +343,28 @@ impl C2wState {
         out: &mut Out<'_>,
     ) {
         let own_line = p.hash_cmd.as_ref().is_some_and(|c| c.own_line);
-        let one = |ok: &dyn Fn(&str) -> bool| args.len() == 1 && ok(args[0]);
-        let bad = if !t.on_the_wire() {
-            Some(match t {
-                HashCmdType::IniFile(_) => {
-                    "the profile puts the hash size in the engine's ini file, not on the wire"
-                }
-                _ => "the profile puts the hash size on the engine's command line, not on the wire",
-            })
-        } else if own_line {
-            if args.is_empty() {
-                self.hash_value_due = true;
-                None
-            } else {
-                Some("the size goes on the next line, after the command alone")
+        let bad = match t.place() {
+            HashPlace::IniFile => {
+                Some("the profile puts the hash size in the engine's ini file, not on the wire")
             }
-        } else {
-            match t.code() {
-                11 if !one(&|a| a.strip_suffix(['M', 'm']).is_some_and(digits)) => {
-                    Some("the size is megabytes with an M (`hash 32M`)")
+            HashPlace::CommandLine => {
+                Some("the profile puts the hash size on the engine's command line, not on the wire")
+            }
+            HashPlace::Wire if own_line => {
+                if args.is_empty() {
+                    self.hash_value_due = true;
+                    None
+                } else {
+                    Some("the size goes on the next line, after the command alone")
                 }
-                12 | 32 | 33 if !one(&digits) => Some("the size is one number, no unit"),
+            }
+            HashPlace::Wire => match t.size_form() {
+                Some(form) if !(args.len() == 1 && form.accepts(args[0])) => Some(match form {
+                    HashSizeForm::MegabytesM => "the size is megabytes with an M (`hash 32M`)",
+                    HashSizeForm::Number => "the size is one number, no unit",
+                }),
                 _ => None,
-            }
+            },
         };
         if let Some(why) = bad {
             out.add(
@@ -416,48 +406,48 @@ impl C2wState {
 
 fn hash_key(p: &EngineProfile) -> String {
     let t = p.hash_cmd_type.map_or(0, HashCmdType::code);
-    key(p, "EngineTypeOfCmdHash", &t.to_string())
+    p.quote(C2wKey::TypeOfCmdHash, &t.to_string())
 }
 
 /// The profile key that declares `word` as a command the engine supports.
 fn declaring_key(p: &EngineProfile, word: &str) -> Option<String> {
     let is = |c: &Option<String>| c.as_deref() == Some(word);
     if is(&p.st_cmd) {
-        return Some(key(p, "EngineCmdST", word));
+        return Some(p.quote(C2wKey::CmdST, word));
     }
     if is(&p.sd_cmd) {
-        return Some(key(p, "EngineCmdSD", word));
+        return Some(p.quote(C2wKey::CmdSD, word));
     }
     if is(&p.hint_cmd) {
-        return Some(key(p, "EngineCmdHint", word));
+        return Some(p.quote(C2wKey::CmdHint, word));
     }
     if is(&p.draw_cmd) {
-        return Some(key(p, "EngineCmdDraw", word));
+        return Some(p.quote(C2wKey::CmdDraw, word));
     }
     if word == "?" && p.move_now == Some(true) {
-        return Some(key(p, "EngineMoveNow", "1"));
+        return Some(p.quote(C2wKey::MoveNow, "1"));
     }
     if let Some(c) = &p.fen_command
         && c.word == word
         && p.init_position == Some(InitPosition::FenCommand)
     {
-        return Some(key(p, "EngineCmdSB", &c.word));
+        return Some(p.quote(C2wKey::CmdSB, &c.word));
     }
     if word == "edit" && p.init_position == Some(InitPosition::Edit) {
-        return Some(key(p, "EngineInitPos", "1"));
+        return Some(p.quote(C2wKey::InitPos, "1"));
     }
     if let Some(c) = &p.hash_cmd
         && c.word == word
         && p.hash_cmd_type.is_some_and(HashCmdType::on_the_wire)
     {
-        return Some(key(p, "EngineCmdHash", &c.word));
+        return Some(p.quote(C2wKey::CmdHash, &c.word));
     }
     if let Some(f) = p.level_type {
         if word == "level" {
-            return Some(key(p, "EngineTypeOfCmdLevel", &f.raw.to_string()));
+            return Some(p.quote(C2wKey::TypeOfCmdLevel, &f.raw.to_string()));
         }
         if (word == "time" || word == "otim") && f.time_command {
-            return Some(key(p, "EngineTypeOfCmdLevel", &f.raw.to_string()));
+            return Some(p.quote(C2wKey::TypeOfCmdLevel, &f.raw.to_string()));
         }
     }
     None

@@ -3,10 +3,10 @@
 //! `setboard` or `edit` (or a `.c2w` profile's command). The suite's steps and `c2w
 //! suggest`'s experiments are both built from these, so the two talk to an engine alike.
 
-use super::style::profile_key;
 use super::{Clock, PositionSetup, State};
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::probe::run::Run;
+use crate::protocol::c2w::C2wKey;
 use crate::protocol::cecp as cecp_msg;
 use crate::session::{Mover, Owed, Session};
 use std::time::Duration;
@@ -200,9 +200,12 @@ pub(super) fn cannot_set_up(st: &State) -> String {
         (PositionSetup::Never, Some(p)) => match p.init_position {
             Some(_) => format!(
                 "the GUI sets up no position: {}",
-                profile_key(p, "EngineInitPos", "0")
+                p.quote(C2wKey::InitPos, "0")
             ),
-            None => "the GUI sets up no position: the profile has no EngineInitPos".to_owned(),
+            None => format!(
+                "the GUI sets up no position: the profile has no {}",
+                C2wKey::InitPos
+            ),
         },
         _ => "edit cannot set up this position (Black to move)".to_owned(),
     }

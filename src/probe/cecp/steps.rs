@@ -8,13 +8,14 @@ use super::actions::{
     SetUp, ack_features, cannot_set_up, clocks_before_move, feature, go_on, on, ping, refusal,
     reply_to, send_move, set_clock, set_position,
 };
-use super::style::{hash_line, profile_key};
+use super::style::hash_line;
 use super::{Clock, PositionSetup};
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::probe::positions::{
     CHESS960_FEN, CHESS960_MOVES, EN_PASSANT_FEN, EN_PASSANT_MOVE, LONG_GAME, MATE_IN_TWO_FEN,
 };
 use crate::probe::run::{Run, ms};
+use crate::protocol::c2w::C2wKey;
 use crate::session::{Handshake, Owed};
 use std::time::{Duration, Instant};
 
@@ -217,8 +218,8 @@ pub(super) fn move_now(r: &mut Run, st: &mut State) {
             Some(p) => format!(
                 "the GUI sends no ? (move now): {}",
                 match p.move_now {
-                    Some(false) => profile_key(p, "EngineMoveNow", "0"),
-                    _ => "the profile has no EngineMoveNow".to_owned(),
+                    Some(false) => p.quote(C2wKey::MoveNow, "0"),
+                    _ => format!("the profile has no {}", C2wKey::MoveNow),
                 }
             ),
             None => "the GUI style sends no ? (move now)".to_owned(),
@@ -414,13 +415,16 @@ pub(super) fn hash(r: &mut Run, st: &mut State) {
         return;
     };
     let Some(t) = p.hash_cmd_type else {
-        r.not_applicable("the profile has no EngineTypeOfCmdHash: the GUI sends no hash size");
+        r.not_applicable(format!(
+            "the profile has no {}: the GUI sends no hash size",
+            C2wKey::TypeOfCmdHash
+        ));
         return;
     };
     let Some(lines) = hash_line(&p) else {
         r.not_applicable(format!(
             "{}: the hash size goes on the engine's command line or in its ini file, not on the wire",
-            profile_key(&p, "EngineTypeOfCmdHash", &t.code().to_string())
+            p.quote(C2wKey::TypeOfCmdHash, &t.code().to_string())
         ));
         return;
     };
@@ -448,7 +452,10 @@ fn engine_moves_first(r: &mut Run, st: &State) -> Option<(Clock, String)> {
 
 pub(super) fn hint(r: &mut Run, st: &mut State) {
     let Some(word) = st.style.profile.as_ref().and_then(|p| p.hint_cmd.clone()) else {
-        r.not_applicable("the profile has no EngineCmdHint: the GUI sends no hint");
+        r.not_applicable(format!(
+            "the profile has no {}: the GUI sends no hint",
+            C2wKey::CmdHint
+        ));
         return;
     };
     // The engine plays White; on the GUI's (the user's) move, the user asks for a hint.
@@ -467,7 +474,10 @@ pub(super) fn hint(r: &mut Run, st: &mut State) {
 
 pub(super) fn draw(r: &mut Run, st: &mut State) {
     let Some(word) = st.style.profile.as_ref().and_then(|p| p.draw_cmd.clone()) else {
-        r.not_applicable("the profile has no EngineCmdDraw: the GUI sends no draw offer");
+        r.not_applicable(format!(
+            "the profile has no {}: the GUI sends no draw offer",
+            C2wKey::CmdDraw
+        ));
         return;
     };
     let Some((c, first)) = engine_moves_first(r, st) else {

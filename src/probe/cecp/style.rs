@@ -131,14 +131,6 @@ impl Default for Style {
     }
 }
 
-/// `KEY=VALUE (line N)`: the profile's key a choice follows.
-pub(super) fn profile_key(p: &EngineProfile, key: &str, value: &str) -> String {
-    match p.line_of(key) {
-        Some(l) => format!("{key}={value} (profile line {l})"),
-        None => format!("{key}={value}"),
-    }
-}
-
 impl Style {
     /// Chess Academy's way under `p`: positions per `EngineInitPos`/`EngineCmdSB`, `?` only
     /// with `EngineMoveNow=1`, `level` in the form of `EngineTypeOfCmdLevel` (with `time` only
@@ -168,68 +160,66 @@ impl Style {
             PositionSetup::FenCommand(c) if c.own_line => format!(
                 "positions: `{}` alone, then the FEN one element a line ({})",
                 c.word,
-                profile_key(p, "EngineCmdSB", &format!("{}\\n", c.word))
+                p.quote(C2wKey::CmdSB, &c.to_string())
             ),
             PositionSetup::FenCommand(c) => format!(
                 "positions: `{} FEN` ({})",
                 c.word,
-                profile_key(p, "EngineCmdSB", &c.word)
+                p.quote(C2wKey::CmdSB, &c.to_string())
             ),
             PositionSetup::Edit => format!(
-                "positions: edit ({} without EngineCmdSB)",
-                profile_key(p, "EngineInitPos", "1")
+                "positions: edit ({} without {})",
+                p.quote(C2wKey::InitPos, "1"),
+                C2wKey::CmdSB
             ),
             _ => match p.init_position {
-                Some(_) => format!(
-                    "positions: none set up ({})",
-                    profile_key(p, "EngineInitPos", "0")
-                ),
-                None => "positions: none set up (no EngineInitPos)".to_owned(),
+                Some(_) => format!("positions: none set up ({})", p.quote(C2wKey::InitPos, "0")),
+                None => format!("positions: none set up (no {})", C2wKey::InitPos),
             },
         });
         v.push(match p.level_type {
             Some(f) => format!(
                 "level: {} ({}); time/otim {}",
                 self.level(40, 60, 0, 0).setup(),
-                profile_key(p, "EngineTypeOfCmdLevel", &f.raw.to_string()),
+                p.quote(C2wKey::TypeOfCmdLevel, &f.raw.to_string()),
                 if f.time_command {
                     "sent (4)"
                 } else {
                     "not sent (no 4)"
                 }
             ),
-            None => "level: xboard's forms (no EngineTypeOfCmdLevel); time/otim unless the engine says time=0".to_owned(),
+            None => format!(
+                "level: xboard's forms (no {}); time/otim unless the engine says time=0",
+                C2wKey::TypeOfCmdLevel
+            ),
         });
         for (key, cmd, what) in [
-            ("EngineCmdST", &p.st_cmd, "seconds per move"),
-            ("EngineCmdSD", &p.sd_cmd, "search depth"),
-            ("EngineCmdHint", &p.hint_cmd, "hint"),
-            ("EngineCmdDraw", &p.draw_cmd, "draw"),
+            (C2wKey::CmdST, &p.st_cmd, "seconds per move"),
+            (C2wKey::CmdSD, &p.sd_cmd, "search depth"),
+            (C2wKey::CmdHint, &p.hint_cmd, "hint"),
+            (C2wKey::CmdDraw, &p.draw_cmd, "draw"),
         ] {
             v.push(match cmd {
-                Some(w) => format!("{what}: `{w}` ({})", profile_key(p, key, w)),
+                Some(w) => format!("{what}: `{w}` ({})", p.quote(key, w)),
                 None => format!("{what}: never sent (no {key})"),
             });
         }
         v.push(match p.move_now {
-            Some(true) => format!("move now: `?` ({})", profile_key(p, "EngineMoveNow", "1")),
-            Some(false) => format!(
-                "move now: never sent ({})",
-                profile_key(p, "EngineMoveNow", "0")
-            ),
-            None => "move now: never sent (no EngineMoveNow)".to_owned(),
+            Some(true) => format!("move now: `?` ({})", p.quote(C2wKey::MoveNow, "1")),
+            Some(false) => format!("move now: never sent ({})", p.quote(C2wKey::MoveNow, "0")),
+            None => format!("move now: never sent (no {})", C2wKey::MoveNow),
         });
         v.push(match (p.hash_cmd_type, hash_line(p)) {
             (Some(t), Some(lines)) => format!(
                 "hash: `{}` ({})",
                 lines.join("` + `"),
-                profile_key(p, "EngineTypeOfCmdHash", &t.code().to_string())
+                p.quote(C2wKey::TypeOfCmdHash, &t.code().to_string())
             ),
             (Some(t), None) => format!(
                 "hash: not on the wire ({}: on the command line or in an ini file)",
-                profile_key(p, "EngineTypeOfCmdHash", &t.code().to_string())
+                p.quote(C2wKey::TypeOfCmdHash, &t.code().to_string())
             ),
-            (None, _) => "hash: never sent (no EngineTypeOfCmdHash)".to_owned(),
+            (None, _) => format!("hash: never sent (no {})", C2wKey::TypeOfCmdHash),
         });
         v
     }
@@ -342,21 +332,10 @@ impl Style {
 
 /// The lines of the profile's hash command for 16 MB, when it goes on the wire.
 pub(super) fn hash_line(p: &EngineProfile) -> Option<Vec<String>> {
-    let t = p.hash_cmd_type?;
-    if !t.on_the_wire() {
-        return None;
-    }
+    let size = p.hash_cmd_type?.size_of_16_mb()?;
     let word = p.hash_cmd.as_ref().map_or("hash", |c| c.word.as_str());
-    // The size in the unit of each form: 16 MB, or 2^18 entries where the text counts
-    // entries (ColChess, SSECHESS) and Fortress's `brain N` (2^(N-1) * 32 KB).
-    let size = match t.code() {
-        11 => "16M".to_owned(),
-        16 | 33 => "18".to_owned(),
-        32 => "10".to_owned(),
-        _ => "16".to_owned(),
-    };
     Some(match &p.hash_cmd {
-        Some(c) if c.own_line => vec![word.to_owned(), size],
+        Some(c) if c.own_line => vec![word.to_owned(), size.to_owned()],
         _ => vec![format!("{word} {size}")],
     })
 }

@@ -6,6 +6,7 @@
 use super::State;
 use super::steps::{declared_off, go_and_move, refused, settle};
 use crate::probe::run::{Run, ms};
+use crate::protocol::c2w::C2wKey;
 use crate::session::Owed;
 use std::time::{Duration, Instant};
 
@@ -47,7 +48,7 @@ pub(super) fn st(r: &mut Run, st: &mut State) {
     if let Some(l) = refused(r, mark, "st") {
         st.found.st = Some(false);
         st.found
-            .note("EngineCmdST", format!("`st 1` answered `{l}`"));
+            .note(C2wKey::CmdST, format!("`st 1` answered `{l}`"));
         return;
     }
     let within = Duration::from_secs(1) + r.timeouts.answer;
@@ -55,12 +56,12 @@ pub(super) fn st(r: &mut Run, st: &mut State) {
         Some((mv, d)) if d <= Duration::from_millis(1500) => {
             st.found.st = Some(true);
             st.found
-                .note("EngineCmdST", format!("`st 1`: move {mv} after {}", ms(d)));
+                .note(C2wKey::CmdST, format!("`st 1`: move {mv} after {}", ms(d)));
         }
         Some((mv, d)) => {
             st.found.st = Some(false);
             st.found.note(
-                "EngineCmdST",
+                C2wKey::CmdST,
                 format!(
                     "`st 1` taken, but move {mv} came after {}: the limit is not kept",
                     ms(d)
@@ -69,7 +70,7 @@ pub(super) fn st(r: &mut Run, st: &mut State) {
         }
         None => {
             st.found.st = Some(false);
-            st.found.note("EngineCmdST", "`st 1`: no move");
+            st.found.note(C2wKey::CmdST, "`st 1`: no move");
         }
     }
 }
@@ -101,24 +102,24 @@ pub(super) fn depth(r: &mut Run, st: &mut State) {
         settle(r);
         if let Some(l) = refused(r, mark, word) {
             st.found
-                .note("EngineCmdSD", format!("`{word} 2` answered `{l}`"));
+                .note(C2wKey::CmdSD, format!("`{word} 2` answered `{l}`"));
             continue;
         }
         let within = r.timeouts.search;
         let Some((mv, d)) = go_and_move(r, within) else {
             st.found
-                .note("EngineCmdSD", format!("`{word} 2`, go: no move"));
+                .note(C2wKey::CmdSD, format!("`{word} 2`, go: no move"));
             continue;
         };
         match deepest(r, mark) {
             Some(n) if n > 2 => st.found.note(
-                "EngineCmdSD",
+                C2wKey::CmdSD,
                 format!("`{word} 2` taken, but its thinking reached depth {n}: not a depth limit"),
             ),
             deepest => {
                 st.found.sd = Some(word.to_owned());
                 st.found.note(
-                    "EngineCmdSD",
+                    C2wKey::CmdSD,
                     match deepest {
                         Some(n) => format!(
                             "`{word} 2`: move {mv} after {}, thinking no deeper than {n}",
@@ -143,7 +144,7 @@ pub(super) fn level(r: &mut Run, st: &mut State) {
     if !send_time {
         st.found.time = Some(false);
         st.found.note(
-            "EngineTypeOfCmdLevel",
+            C2wKey::TypeOfCmdLevel,
             "the engine declares time=0: no time commands",
         );
     }
@@ -169,7 +170,7 @@ pub(super) fn level(r: &mut Run, st: &mut State) {
                 Some(l) => {
                     st.found.time = Some(false);
                     st.found.note(
-                        "EngineTypeOfCmdLevel",
+                        C2wKey::TypeOfCmdLevel,
                         format!("`time 1000` answered `{l}`"),
                     );
                 }
@@ -180,7 +181,7 @@ pub(super) fn level(r: &mut Run, st: &mut State) {
         let ok = match level_refused {
             Some(l) => {
                 st.found
-                    .note("EngineTypeOfCmdLevel", format!("`{line}` answered `{l}`"));
+                    .note(C2wKey::TypeOfCmdLevel, format!("`{line}` answered `{l}`"));
                 false
             }
             None => {
@@ -189,7 +190,7 @@ pub(super) fn level(r: &mut Run, st: &mut State) {
                 match go_and_move(r, within + r.timeouts.answer) {
                     Some((mv, d)) => {
                         st.found.note(
-                            "EngineTypeOfCmdLevel",
+                            C2wKey::TypeOfCmdLevel,
                             format!(
                                 "`{line}`{}: move {mv} after {}",
                                 if send_time { " + time 1000" } else { "" },
@@ -200,7 +201,7 @@ pub(super) fn level(r: &mut Run, st: &mut State) {
                     }
                     None => {
                         st.found
-                            .note("EngineTypeOfCmdLevel", format!("`{line}`: no move"));
+                            .note(C2wKey::TypeOfCmdLevel, format!("`{line}`: no move"));
                         false
                     }
                 }
@@ -249,7 +250,7 @@ pub(super) fn move_now(r: &mut Run, st: &mut State) {
     if !r.owes(&Owed::Move) {
         st.found.move_now = None;
         st.found.note(
-            "EngineMoveNow",
+            C2wKey::MoveNow,
             "the engine moved within 0.5 s, before ? could be tried",
         );
         return;
@@ -269,19 +270,19 @@ pub(super) fn move_now(r: &mut Run, st: &mut State) {
         (None, Some(d)) => {
             st.found.move_now = Some(true);
             st.found
-                .note("EngineMoveNow", format!("`?`: it moved {} after", ms(d)));
+                .note(C2wKey::MoveNow, format!("`?`: it moved {} after", ms(d)));
         }
         (Some(l), Some(d)) => {
             st.found.move_now = Some(false);
             st.found.note(
-                "EngineMoveNow",
+                C2wKey::MoveNow,
                 format!("`?` answered `{l}`; its move came {} later", ms(d)),
             );
         }
         (refusal, None) => {
             st.found.move_now = Some(false);
             st.found.note(
-                "EngineMoveNow",
+                C2wKey::MoveNow,
                 match refusal {
                     Some(l) => format!(
                         "`?` answered `{l}`, and no move within {:.0} s",

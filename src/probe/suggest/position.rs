@@ -6,7 +6,7 @@ use super::{MATE_IN_ONE, State, clock};
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::probe::cecp::{self, SetUp};
 use crate::probe::run::Run;
-use crate::protocol::c2w::Command;
+use crate::protocol::c2w::{C2wKey, Command};
 
 /// How a position set-up went.
 enum Taken {
@@ -76,7 +76,7 @@ pub(super) fn setboard(r: &mut Run, st: &mut State) {
     if declared_off(r, "setboard") {
         st.found.setboard = Some(false);
         st.found.note(
-            "EngineInitPos",
+            C2wKey::InitPos,
             "the engine declares setboard=0: setboard not tried",
         );
         r.not_applicable("the engine declares setboard=0");
@@ -84,7 +84,7 @@ pub(super) fn setboard(r: &mut Run, st: &mut State) {
     }
     let t = try_position(r, st, "setboard");
     st.found.setboard = Some(matches!(t, Taken::Yes { .. }));
-    st.found.note("EngineInitPos", describe(&t, "setboard"));
+    st.found.note(C2wKey::InitPos, describe(&t, "setboard"));
 }
 
 /// ColChess's command (`EngineCmdSB=fen\\n` in the text): tried when neither setboard nor
@@ -97,7 +97,7 @@ pub(super) fn fen_command(r: &mut Run, st: &mut State) {
     for own_line in [false, true] {
         let how = if own_line { "fen\\n" } else { "fen" };
         let t = try_position(r, st, how);
-        st.found.note("EngineInitPos", describe(&t, how));
+        st.found.note(C2wKey::InitPos, describe(&t, how));
         if matches!(t, Taken::Yes { .. }) {
             st.found.fen_command = Some(fen(own_line));
             return;
@@ -119,5 +119,5 @@ pub(super) fn edit(r: &mut Run, st: &mut State) {
     }
     let t = try_position(r, st, "edit");
     st.found.edit = Some(matches!(t, Taken::Yes { .. }));
-    st.found.note("EngineInitPos", describe(&t, "edit"));
+    st.found.note(C2wKey::InitPos, describe(&t, "edit"));
 }

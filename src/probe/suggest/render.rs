@@ -14,109 +14,84 @@ pub struct Location {
 }
 
 /// The profile's text: every key with the observations above it as `;` comments, and the
-/// keys left out with why.
+/// keys left out with why. What the engine said is written escaped ([`ProfileWriter`]).
 pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> String {
-    let mut out = String::new();
-    // What the engine said (its name above all) is untrusted: a CR would split a key, an ESC
-    // would reach whoever prints the profile. Both are written escaped.
-    let comment = |out: &mut String, text: &str| {
-        out.push_str("; ");
-        crate::untrusted::push_escaped(out, text);
-        out.push('\n');
-    };
+    let mut out = ProfileWriter::new();
     let name = found.name.clone().unwrap_or_else(|| loc.program.clone());
-    comment(
-        &mut out,
-        &format!("Chess Academy profile for {name}, suggested by {tool} (`kibitzer c2w suggest`)"),
-    );
-    comment(
-        &mut out,
-        &format!("from what the engine did when tried; the session: {recording}"),
-    );
-    comment(
-        &mut out,
-        "Check engine and profile together with: kibitzer probe --c2w THIS_FILE",
-    );
-    let key = |out: &mut String, k: &str, v: &str| {
-        out.push_str(k);
-        out.push('=');
-        crate::untrusted::push_escaped(out, v);
-        out.push('\n');
-    };
-    let notes = |out: &mut String, k: &str| {
+    out.comment(&format!(
+        "Chess Academy profile for {name}, suggested by {tool} (`kibitzer c2w suggest`)"
+    ));
+    out.comment(&format!(
+        "from what the engine did when tried; the session: {recording}"
+    ));
+    out.comment("Check engine and profile together with: kibitzer probe --c2w THIS_FILE");
+    let notes = |out: &mut ProfileWriter, k: C2wKey| {
         for n in found.notes_of(k) {
-            out.push_str("; ");
-            crate::untrusted::push_escaped(out, n);
-            out.push('\n');
+            out.comment(n);
         }
     };
-    comment(
-        &mut out,
+    out.comment(
         "The engine's directory on this machine (Chess Academy's own directory when relative).",
     );
-    key(&mut out, "EnginePath", &loc.dir);
-    notes(&mut out, "EngineName");
+    out.key(C2wKey::Path, &loc.dir);
+    notes(&mut out, C2wKey::Name);
     if found.name.is_none() {
-        comment(&mut out, "No feature myname: the executable's name.");
+        out.comment("No feature myname: the executable's name.");
     }
-    key(&mut out, "EngineName", &name);
-    key(&mut out, "EngineSwitch", &loc.switch);
+    out.key(C2wKey::Name, &name);
+    out.key(C2wKey::Switch, &loc.switch);
     match &found.version {
-        Some(v) => key(&mut out, "EngineVersion", v),
+        Some(v) => out.key(C2wKey::Version, v),
         None => {
-            comment(
-                &mut out,
-                "No version in the engine's name: write its version here.",
-            );
-            key(&mut out, "EngineVersion", "unknown");
+            out.comment("No version in the engine's name: write its version here.");
+            out.key(C2wKey::Version, "unknown");
         }
     }
-    for n in found.notes_of("protocol") {
-        comment(&mut out, n);
+    for n in found.protocol_notes() {
+        out.comment(n);
     }
 
-    notes(&mut out, "EngineInitPos");
+    notes(&mut out, C2wKey::InitPos);
     if found.setboard == Some(true) {
-        key(&mut out, "EngineInitPos", "1");
-        key(&mut out, "EngineCmdSB", "setboard");
+        out.key(C2wKey::InitPos, "1");
+        out.key(C2wKey::CmdSB, "setboard");
     } else if found.edit == Some(true) {
-        comment(&mut out, "Positions go in with edit (no EngineCmdSB).");
-        key(&mut out, "EngineInitPos", "1");
+        out.comment(&format!(
+            "Positions go in with edit (no {}).",
+            C2wKey::CmdSB
+        ));
+        out.key(C2wKey::InitPos, "1");
     } else if let Some(c) = &found.fen_command {
-        key(&mut out, "EngineInitPos", "1");
-        key(
-            &mut out,
-            "EngineCmdSB",
-            &format!("{}{}", c.word, if c.own_line { "\\n" } else { "" }),
-        );
+        out.key(C2wKey::InitPos, "1");
+        out.key(C2wKey::CmdSB, &c.to_string());
     } else {
-        comment(
-            &mut out,
-            "No way of setting a position up worked (setboard, edit, fen).",
-        );
-        key(&mut out, "EngineInitPos", "0");
+        out.comment("No way of setting a position up worked (setboard, edit, fen).");
+        out.key(C2wKey::InitPos, "0");
     }
 
-    notes(&mut out, "EngineMoveNow");
+    notes(&mut out, C2wKey::MoveNow);
     match found.move_now {
-        Some(m) => key(&mut out, "EngineMoveNow", if m { "1" } else { "0" }),
-        None => comment(&mut out, "EngineMoveNow left out: not decided."),
+        Some(m) => out.key(C2wKey::MoveNow, if m { "1" } else { "0" }),
+        None => out.comment(&format!("{} left out: not decided.", C2wKey::MoveNow)),
     }
 
-    notes(&mut out, "EngineCmdST");
+    notes(&mut out, C2wKey::CmdST);
     if found.st == Some(true) {
-        key(&mut out, "EngineCmdST", "st");
+        out.key(C2wKey::CmdST, "st");
     } else {
-        comment(&mut out, "No EngineCmdST: no seconds-per-move control.");
+        out.comment(&format!(
+            "No {}: no seconds-per-move control.",
+            C2wKey::CmdST
+        ));
     }
 
-    notes(&mut out, "EngineCmdSD");
+    notes(&mut out, C2wKey::CmdSD);
     match &found.sd {
-        Some(w) => key(&mut out, "EngineCmdSD", w),
-        None => comment(&mut out, "No EngineCmdSD: no depth limit."),
+        Some(w) => out.key(C2wKey::CmdSD, w),
+        None => out.comment(&format!("No {}: no depth limit.", C2wKey::CmdSD)),
     }
 
-    notes(&mut out, "EngineTypeOfCmdLevel");
+    notes(&mut out, C2wKey::TypeOfCmdLevel);
     let yes = |o: Option<bool>| o == Some(true);
     let (minutes, seconds, base_inc, time) = (
         yes(found.level_minutes),
@@ -136,34 +111,39 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
         if time {
             parts.push("4 (time)");
         }
-        comment(&mut out, &format!("{raw} = {}", parts.join(" + ")));
-        key(&mut out, "EngineTypeOfCmdLevel", &raw.to_string());
+        out.comment(&format!("{raw} = {}", parts.join(" + ")));
+        out.key(C2wKey::TypeOfCmdLevel, &raw.to_string());
     } else if base_inc {
-        comment(&mut out, "0: base and increment only (`level 0 BASE INC`).");
-        key(&mut out, "EngineTypeOfCmdLevel", "0");
+        out.comment("0: base and increment only (`level 0 BASE INC`).");
+        out.key(C2wKey::TypeOfCmdLevel, "0");
     } else {
-        comment(&mut out, "No EngineTypeOfCmdLevel: no level form worked.");
+        out.comment(&format!(
+            "No {}: no level form worked.",
+            C2wKey::TypeOfCmdLevel
+        ));
     }
 
-    notes(&mut out, "EngineCmdHint");
+    notes(&mut out, C2wKey::CmdHint);
     if found.hint == Some(true) {
-        key(&mut out, "EngineCmdHint", "hint");
+        out.key(C2wKey::CmdHint, "hint");
     } else {
-        comment(&mut out, "No EngineCmdHint.");
+        out.comment(&format!("No {}.", C2wKey::CmdHint));
     }
 
-    notes(&mut out, "EngineCmdDraw");
+    notes(&mut out, C2wKey::CmdDraw);
     if found.draw == Some(true) {
-        key(&mut out, "EngineCmdDraw", "draw");
+        out.key(C2wKey::CmdDraw, "draw");
     } else {
-        comment(&mut out, "No EngineCmdDraw.");
+        out.comment(&format!("No {}.", C2wKey::CmdDraw));
     }
 
-    notes(&mut out, "EngineTypeOfCmdHash");
-    comment(
-        &mut out,
-        "No EngineTypeOfCmdHash: a hash command's form cannot be seen from the engine's answers; \
-         add the code of the text that fits it (e.g. 12 with EngineCmdHash=hash for `hash 32`).",
-    );
-    out
+    notes(&mut out, C2wKey::TypeOfCmdHash);
+    out.comment(&format!(
+        "No {}: a hash command's form cannot be seen from the engine's answers; \
+         add the code of the text that fits it (e.g. {} with {}=hash for `hash 32`).",
+        C2wKey::TypeOfCmdHash,
+        HashCmdType::CommandMegabytes.code(),
+        C2wKey::CmdHash
+    ));
+    out.finish()
 }

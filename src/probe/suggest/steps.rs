@@ -7,6 +7,7 @@
 use super::{State, clock, position};
 use crate::probe::cecp;
 use crate::probe::run::{Run, Step, ms};
+use crate::protocol::c2w::C2wKey;
 use crate::session::{Handshake, Owed};
 use std::time::{Duration, Instant};
 
@@ -88,17 +89,14 @@ fn handshake(r: &mut Run, st: &mut State) {
     if !answered || refused {
         r.forgive(Owed::FeatureDone);
         st.found.protocol_version = 1;
-        st.found.note(
-            "protocol",
-            if refused {
-                "`protover 2` refused: a protocol-1 engine".to_owned()
-            } else {
-                format!(
-                    "no feature within {:.0} s of `protover 2`: a protocol-1 engine",
-                    first.as_secs_f64()
-                )
-            },
-        );
+        st.found.note_protocol(if refused {
+            "`protover 2` refused: a protocol-1 engine".to_owned()
+        } else {
+            format!(
+                "no feature within {:.0} s of `protover 2`: a protocol-1 engine",
+                first.as_secs_f64()
+            )
+        });
         r.observe("no feature: protocol 1");
         return;
     }
@@ -116,8 +114,7 @@ fn handshake(r: &mut Run, st: &mut State) {
         });
         if !more {
             r.forgive(Owed::FeatureDone);
-            st.found
-                .note("protocol", "features, but no `feature done=1`");
+            st.found.note_protocol("features, but no `feature done=1`");
             break;
         }
     }
@@ -134,7 +131,7 @@ fn handshake(r: &mut Run, st: &mut State) {
             _ => st.found.name = Some(n.to_owned()),
         }
         st.found
-            .note("EngineName", format!("feature myname=\"{n}\""));
+            .note(C2wKey::Name, format!("feature myname=\"{n}\""));
     }
     let (memory, hash_options) = r
         .session()
@@ -151,13 +148,13 @@ fn handshake(r: &mut Run, st: &mut State) {
         .unwrap_or_default();
     if memory {
         st.found.note(
-            "EngineTypeOfCmdHash",
+            C2wKey::TypeOfCmdHash,
             "feature memory=1: xboard sets its hash with `memory MB`, a form the text has no code for",
         );
     }
     for o in hash_options {
         st.found
-            .note("EngineTypeOfCmdHash", format!("feature option=\"{o}\""));
+            .note(C2wKey::TypeOfCmdHash, format!("feature option=\"{o}\""));
     }
     let declared: Vec<String> = r
         .session()
@@ -243,7 +240,7 @@ fn engine_moved(r: &mut Run, st: &State) -> Option<String> {
 fn hint(r: &mut Run, st: &mut State) {
     if engine_moved(r, st).is_none() {
         st.found
-            .note("EngineCmdHint", "no move to ask a hint after");
+            .note(C2wKey::CmdHint, "no move to ask a hint after");
         return;
     }
     let mark = r.send("hint");
@@ -263,7 +260,7 @@ fn hint(r: &mut Run, st: &mut State) {
             format!("`hint`: no `Hint:` within {:.0} s", t.as_secs_f64())
         }
     };
-    st.found.note("EngineCmdHint", text);
+    st.found.note(C2wKey::CmdHint, text);
     r.send("force");
 }
 
@@ -271,7 +268,7 @@ fn draw(r: &mut Run, st: &mut State) {
     if declared_off(r, "draw") {
         st.found.draw = Some(false);
         st.found.note(
-            "EngineCmdDraw",
+            C2wKey::CmdDraw,
             "the engine declares draw=0: it does not take draw offers",
         );
         r.not_applicable("the engine declares draw=0");
@@ -279,7 +276,7 @@ fn draw(r: &mut Run, st: &mut State) {
     }
     let Some(first) = engine_moved(r, st) else {
         st.found
-            .note("EngineCmdDraw", "no move to offer a draw after");
+            .note(C2wKey::CmdDraw, "no move to offer a draw after");
         return;
     };
     let reply = cecp::reply_to(&first);
@@ -309,7 +306,7 @@ fn draw(r: &mut Run, st: &mut State) {
             }
         }
     };
-    st.found.note("EngineCmdDraw", text);
+    st.found.note(C2wKey::CmdDraw, text);
     r.send("force");
 }
 
