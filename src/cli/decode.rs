@@ -294,7 +294,9 @@ const INDENT: &str = "                 ";
 fn text_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut String) {
     super::dump::format_event(ev, ev.t, out);
     if let Some(m) = &d.msg {
-        let _ = write!(out, "  [{}]", m.kind());
+        out.push_str("  [");
+        out.push_str(m.kind());
+        out.push(']');
     }
     out.push('\n');
     if d.moved
