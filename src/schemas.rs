@@ -183,11 +183,8 @@ mod tests {
             }
             let committed = std::fs::read_to_string(&path).unwrap_or_default();
             if committed != rendered {
-                let line = committed
-                    .lines()
-                    .zip(rendered.lines())
-                    .position(|(a, b)| a != b)
-                    .unwrap_or_else(|| committed.lines().count().min(rendered.lines().count()));
+                let line =
+                    crate::rules::catalogue::docs::first_differing_line(&committed, &rendered);
                 stale.push(format!(
                     "docs/{} (first difference at line {})",
                     doc.file,

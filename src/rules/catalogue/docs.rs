@@ -154,3 +154,14 @@ fn escape_inline(text: &str) -> String {
     }
     out
 }
+
+/// The first line (0-based) where a generated document and its committed copy differ: what a
+/// stale-document test points at, since the whole file in an `assert_eq!` would bury it.
+#[cfg(test)]
+pub(crate) fn first_differing_line(committed: &str, rendered: &str) -> usize {
+    committed
+        .lines()
+        .zip(rendered.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| committed.lines().count().min(rendered.lines().count()))
+}

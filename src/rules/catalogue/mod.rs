@@ -10,7 +10,7 @@
 mod c2w;
 mod cecp;
 mod cross;
-mod docs;
+pub(crate) mod docs;
 mod ids;
 mod nboard;
 mod replay;
@@ -523,12 +523,7 @@ mod tests {
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         if committed != rendered {
-            // Point at the first difference: the whole file in an assert_eq! would bury it.
-            let line = committed
-                .lines()
-                .zip(rendered.lines())
-                .position(|(a, b)| a != b)
-                .unwrap_or_else(|| committed.lines().count().min(rendered.lines().count()));
+            let line = docs::first_differing_line(&committed, &rendered);
             panic!(
                 "docs/rules.md is stale (first difference at line {}); regenerate it with \
                  `KIBITZER_BLESS=1 cargo test --lib catalogue` and commit it",
