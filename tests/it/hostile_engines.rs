@@ -340,3 +340,79 @@ fn a_flooding_engine_is_stopped_by_c2w_suggest_in_bounded_time_and_memory() {
     assert!(err.contains("error[X-OUTPUT-FLOOD-STOPPED]"), "{err}");
     assert_stopped_as_a_flood(&rec);
 }
+
+/// Engines that never answer the handshake, or ignore `quit` and the end of their input, end
+/// every command in bounded time and memory with a verdict that names the fault: `probe`.
+#[test]
+fn silent_and_immortal_engines_end_probe_with_a_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = scenario_engine();
+    for (sc, rule) in [("no-uciok", "UCI-UCIOK-TIMEOUT"), ("ignores-quit", "")] {
+        let rec = dir.path().join(format!("probe-{sc}.jsonl"));
+        let (code, out, err) = under_memory_limit(&[
+            "probe",
+            "--protocol",
+            "uci",
+            "--timeout",
+            "3",
+            "--recording",
+            rec.to_str().unwrap(),
+            "--",
+            "python3",
+            &engine,
+            sc,
+        ]);
+        assert_eq!(code, Some(1), "probe {sc}: {out}{err}");
+        assert!(
+            out.contains("verdict: FAILED") && out.contains(rule),
+            "probe {sc}: {out}"
+        );
+    }
+}
+
+/// The same engines against `replay`.
+#[test]
+fn silent_and_immortal_engines_end_replay_with_a_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = scenario_engine();
+    let original =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/stockfish-uci-game.jsonl");
+    for sc in ["no-uciok", "ignores-quit"] {
+        let rec = dir.path().join(format!("replay-{sc}.jsonl"));
+        let (code, out, err) = under_memory_limit(&[
+            "replay",
+            original.to_str().unwrap(),
+            "--recording",
+            rec.to_str().unwrap(),
+            "--",
+            "python3",
+            &engine,
+            sc,
+        ]);
+        assert_eq!(code, Some(1), "replay {sc}: {out}{err}");
+        assert!(out.contains("verdict: diverged"), "replay {sc}: {out}");
+    }
+}
+
+/// A CECP engine that prints a banner and never answers `protover`, against `c2w suggest`.
+#[test]
+fn a_silent_engine_ends_c2w_suggest_with_a_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = scenario_engine();
+    let (code, out, err) = under_memory_limit(&[
+        "c2w",
+        "suggest",
+        "--timeout",
+        "2",
+        "-o",
+        dir.path().join("banner.c2w").to_str().unwrap(),
+        "--recording",
+        dir.path().join("suggest.jsonl").to_str().unwrap(),
+        "--",
+        "python3",
+        &engine,
+        "cecp-banner-only",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.contains("error[CECP-FEATURE-TIMEOUT]"), "{err}");
+}
