@@ -46,6 +46,24 @@ fn a_300_mb_recording_line_is_skipped_in_bounded_memory() {
     // The lines after it are read.
     let out = limited(&format!("dump {p}"));
     assert!(String::from_utf8_lossy(&out.stdout).contains("<- uciok"));
+    // The viewer's reader: the line is listed as unreadable, where `check` names it, and
+    // the events around it are rows.
+    let doc = kibitzer::tui::load::read_file(
+        &path,
+        None,
+        None,
+        kibitzer::rules::Profile::default_profile(),
+    )
+    .unwrap();
+    assert_eq!(doc.rows.len(), 2, "{:?}", doc.skipped);
+    assert_eq!(doc.skipped.len(), 1);
+    assert_eq!(doc.skipped[0].0, 3);
+    assert!(
+        doc.skipped[0].1.contains("a line of 314572801 bytes"),
+        "{:?}",
+        doc.skipped
+    );
+    assert!(doc.kept_bytes() < 1 << 20, "{}", doc.kept_bytes());
 }
 
 #[test]
