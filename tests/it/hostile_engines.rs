@@ -219,6 +219,24 @@ fn under_memory_limit(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// `kibitzer probe` (UCI, 3 s timeouts) on a scenario engine, under the memory limit.
+fn probe_scenario(rec: &Path, scenario: &str) -> (Option<i32>, String, String) {
+    let engine = scenario_engine();
+    under_memory_limit(&[
+        "probe",
+        "--protocol",
+        "uci",
+        "--timeout",
+        "3",
+        "--recording",
+        rec.to_str().unwrap(),
+        "--",
+        "python3",
+        &engine,
+        scenario,
+    ])
+}
+
 fn scenario_engine() -> String {
     format!(
         "{}/tests/engines/scenario_engine.py",
@@ -239,20 +257,7 @@ fn assert_stopped_as_a_flood(rec: &Path) {
 fn a_flooding_engine_is_stopped_by_probe_in_bounded_time_and_memory() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("probe.jsonl");
-    let engine = scenario_engine();
-    let (code, out, err) = under_memory_limit(&[
-        "probe",
-        "--protocol",
-        "uci",
-        "--timeout",
-        "3",
-        "--recording",
-        rec.to_str().unwrap(),
-        "--",
-        "python3",
-        &engine,
-        "endless-flood",
-    ]);
+    let (code, out, err) = probe_scenario(&rec, "endless-flood");
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(out.contains("error[X-OUTPUT-FLOOD-STOPPED]"), "{out}");
     assert!(out.contains("verdict: FAILED"), "{out}");
@@ -265,20 +270,7 @@ fn a_burst_of_info_lines_is_no_flood_to_stop() {
     // engine is let finish its searches.
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("probe.jsonl");
-    let engine = scenario_engine();
-    let (_, out, err) = under_memory_limit(&[
-        "probe",
-        "--protocol",
-        "uci",
-        "--timeout",
-        "3",
-        "--recording",
-        rec.to_str().unwrap(),
-        "--",
-        "python3",
-        &engine,
-        "info-flood",
-    ]);
+    let (_, out, err) = probe_scenario(&rec, "info-flood");
     assert!(out.contains("UCI-INFO-FLOOD"), "{out}{err}");
     assert!(!out.contains("X-OUTPUT-FLOOD-STOPPED"), "{out}");
     let text = std::fs::read_to_string(&rec).unwrap();
@@ -346,22 +338,9 @@ fn a_flooding_engine_is_stopped_by_c2w_suggest_in_bounded_time_and_memory() {
 #[test]
 fn silent_and_immortal_engines_end_probe_with_a_verdict() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = scenario_engine();
     for (sc, rule) in [("no-uciok", "UCI-UCIOK-TIMEOUT"), ("ignores-quit", "")] {
         let rec = dir.path().join(format!("probe-{sc}.jsonl"));
-        let (code, out, err) = under_memory_limit(&[
-            "probe",
-            "--protocol",
-            "uci",
-            "--timeout",
-            "3",
-            "--recording",
-            rec.to_str().unwrap(),
-            "--",
-            "python3",
-            &engine,
-            sc,
-        ]);
+        let (code, out, err) = probe_scenario(&rec, sc);
         assert_eq!(code, Some(1), "probe {sc}: {out}{err}");
         assert!(
             out.contains("verdict: FAILED") && out.contains(rule),

@@ -248,6 +248,18 @@ impl State {
         first_only: bool,
         pred: impl Fn(&Obligation) -> bool,
     ) -> usize {
+        self.end_obligations(at, first_only, false, pred)
+    }
+
+    /// Closes the open obligations `pred` picks, answered or (`cancelled`) withdrawn, and
+    /// keeps the counts of open moves and stops in step.
+    fn end_obligations(
+        &mut self,
+        at: At,
+        first_only: bool,
+        cancelled: bool,
+        pred: impl Fn(&Obligation) -> bool,
+    ) -> usize {
         let mut n = 0;
         let mut moves_closed = 0;
         let mut stops_closed = 0;
@@ -255,6 +267,7 @@ impl State {
         for o in self.pending_obligations() {
             if o.closed.is_none() && pred(o) {
                 o.closed = Some(at);
+                o.cancelled = cancelled;
                 closed.push(o.clone());
                 n += 1;
                 moves_closed += usize::from(o.owed == Owed::Move);
@@ -295,22 +308,7 @@ impl State {
 
     /// Withdraws open obligations (CECP `force` cancels the engine's move).
     pub(crate) fn cancel(&mut self, at: At, pred: impl Fn(&Obligation) -> bool) {
-        let mut moves_closed = 0;
-        let mut stops_closed = 0;
-        let mut closed = std::mem::take(&mut self.closed_now);
-        for o in self.pending_obligations() {
-            if o.closed.is_none() && pred(o) {
-                o.closed = Some(at);
-                o.cancelled = true;
-                moves_closed += usize::from(o.owed == Owed::Move);
-                stops_closed += usize::from(o.kind == Request::Stop);
-                closed.push(o.clone());
-            }
-        }
-        self.closed_now = closed;
-        self.open_moves -= moves_closed;
-        self.open_stops -= stops_closed;
-        self.settle_obligations();
+        self.end_obligations(at, false, true, pred);
     }
 
     /// The open obligations, oldest first.
