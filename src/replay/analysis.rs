@@ -2,7 +2,7 @@
 //! the one session model and the one judge, so that what differs between them is the engine.
 
 use crate::recording::{Event, ProxyKind, Source};
-use crate::rules::{CheckOptions, Checker, Finding, HangVerdict, Profile};
+use crate::rules::{CheckOptions, Checker, Finding, HangVerdict};
 use crate::session::{Line, Search, Session};
 
 /// A decoded, judged session with the events it came from.
@@ -72,11 +72,6 @@ pub fn analyse(events: Vec<(Event, Option<u64>)>, opts: &CheckOptions) -> Analys
         hangs: checked.hangs,
         exit,
     }
-}
-
-/// [`analyse`] under a deadline profile alone: no `.c2w` profile, every protocol detected.
-pub fn analyse_plain(events: Vec<(Event, Option<u64>)>, profile: &Profile) -> Analysis {
-    analyse(events, &CheckOptions::new(profile.clone()))
 }
 
 impl Analysis {

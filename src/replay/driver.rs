@@ -83,7 +83,6 @@ pub struct Driver {
     engine_lines: u64,
     /// Stops the engine once it printed more than a run may keep.
     gate: Arc<FloodGate>,
-    flooded: bool,
     /// The engine's latest lines with their sequence numbers: what `probe` reads of answers
     /// the session model has no obligation for (`Hint:`, `Error (...)`).
     recent: VecDeque<(u64, String)>,
@@ -196,7 +195,6 @@ impl Driver {
             killed: false,
             engine_lines: 0,
             gate,
-            flooded: false,
             recent: VecDeque::new(),
         })
     }
@@ -217,11 +215,6 @@ impl Driver {
         self.gate
             .limit
             .store(lines.max(FLOOD_LINES), std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// The engine printed more than it is allowed and was stopped.
-    pub fn flooded(&self) -> bool {
-        self.flooded
     }
 
     /// Engine lines seen so far.
@@ -450,9 +443,8 @@ impl Driver {
     fn handle(&mut self, n: Note) {
         match n {
             Note::Line(src, bytes, eol, t) => {
-                if !self.flooded && self.gate.tripped.load(std::sync::atomic::Ordering::Relaxed) {
+                if self.gate.tripped.load(std::sync::atomic::Ordering::Relaxed) {
                     // The reader stopped the engine: it is no engine that ended on its own.
-                    self.flooded = true;
                     self.killed = true;
                 }
                 if src == Source::Engine {

@@ -256,7 +256,8 @@ impl Script {
 pub(crate) mod tests {
     use super::*;
     use crate::recording::Event;
-    use crate::replay::analysis::analyse_plain;
+    use crate::replay::analysis::analyse;
+    use crate::rules::CheckOptions;
     use crate::rules::Profile;
 
     /// A session from `(ms, source, text)` lines; line N of the input is event N-1.
@@ -271,7 +272,7 @@ pub(crate) mod tests {
                 )
             })
             .collect();
-        analyse_plain(events, &Profile::default_profile())
+        analyse(events, &CheckOptions::new(Profile::default_profile()))
     }
 
     use Source::{Engine as E, Gui as G};
