@@ -377,27 +377,47 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
-        /// An ordinary legal move is found only where legal moves exist, and nearly always
-        /// where they do.
+        /// An ordinary legal move is found only where legal moves exist.
         #[test]
         fn finds_a_legal_move_only_where_there_is_one(
             picks in proptest::collection::vec(0..256usize, 0..150),
         ) {
             let mut pos = Chess::default();
-            let (mut found, mut positions) = (0, 0);
             for pick in picks {
                 let legal = pos.legal_moves();
-                let has = has_ordinary_move(&pos);
-                prop_assert!(!has || !legal.is_empty(), "{}", fen(&pos));
-                positions += usize::from(!legal.is_empty());
-                found += usize::from(has);
+                prop_assert!(!has_ordinary_move(&pos) || !legal.is_empty(), "{}", fen(&pos));
                 if legal.is_empty() {
                     break;
                 }
                 pos.play_unchecked(legal[pick % legal.len()]);
             }
-            prop_assert!(found * 100 >= positions * 98, "{found} of {positions}");
         }
+    }
+
+    /// ... and nearly always where they do: over 200 fixed pseudo-random games, not per game
+    /// (one short game whose only legal moves are castling or en passant would fall short of
+    /// any ratio by chance).
+    #[test]
+    fn finds_a_legal_move_nearly_always_where_there_is_one() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let (mut found, mut positions) = (0usize, 0usize);
+        for _ in 0..200 {
+            let mut pos = Chess::default();
+            for _ in 0..150 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                positions += 1;
+                found += usize::from(has_ordinary_move(&pos));
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                pos.play_unchecked(legal[(seed >> 33) as usize % legal.len()]);
+            }
+        }
+        assert!(positions > 10_000, "{positions}");
+        assert!(found * 100 >= positions * 98, "{found} of {positions}");
     }
 
     fn parse(fen: &str) -> Chess {
