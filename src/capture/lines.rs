@@ -7,7 +7,7 @@
 use crate::recording::Eol;
 
 /// Longest line held in memory before it is emitted as a continued fragment.
-pub const DEFAULT_MAX_LINE: usize = 4 * 1024 * 1024;
+pub const DEFAULT_MAX_LINE: usize = crate::recording::PIECE_BYTES;
 
 #[derive(Debug)]
 pub struct LineAssembler {

@@ -174,6 +174,7 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
                 profile: text.clone(),
                 found: done.found.clone(),
                 engine_errors: done.engine_errors.clone(),
+                engine_warnings: done.engine_warnings.clone(),
                 exit_status,
             };
             let mut j = serde_json::to_string_pretty(&report)?;
@@ -190,12 +191,17 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
             _ => {}
         }
     }
-    for f in &done.engine_errors {
+    for f in done.engine_errors.iter().chain(&done.engine_warnings) {
         let at = f
             .line
             .map(|l| format!("{}:{l}: ", recording.display()))
             .unwrap_or_default();
-        crate::eprintln_safe!("{at}error[{}] engine: {}", f.rule, f.message);
+        crate::eprintln_safe!(
+            "{at}{}[{}] engine: {}",
+            f.severity.as_str(),
+            f.rule,
+            f.message
+        );
     }
     if let Some(p) = &a.output {
         crate::eprintln_safe!("kibitzer: profile written to {}", p.display());

@@ -44,6 +44,9 @@ pub struct Suggested {
     pub steps: Vec<StepRun>,
     /// Error-severity findings against the engine, anywhere in the run.
     pub engine_errors: Vec<Finding>,
+    /// Warning-severity findings against the engine: the profile is written, and they are
+    /// shown so a flaw is not hidden by the exit status.
+    pub engine_warnings: Vec<Finding>,
     /// How the engine ended.
     pub exit: Option<String>,
 }
@@ -92,19 +95,20 @@ pub fn suggest(
     }
     // The judge knows no `fen` command: in that step its board is not the engine's, and
     // what it says of the engine's moves there is not the engine's fault.
-    let engine_errors = judged
+    let (engine_errors, engine_warnings): (Vec<Finding>, Vec<Finding>) = judged
         .steps
         .into_iter()
         .zip(&runs)
         .filter(|(_, run)| run.id != "suggest.fen")
         .flat_map(|(s, _)| s.findings)
         .chain(judged.outside)
-        .filter(|f| f.severity == Severity::Error && f.side == crate::rules::Side::Engine)
-        .collect();
+        .filter(|f| f.severity >= Severity::Warning && f.side == crate::rules::Side::Engine)
+        .partition(|f| f.severity == Severity::Error);
     Ok(Suggested {
         found: st.found,
         steps: runs,
         engine_errors,
+        engine_warnings,
         exit: ended.exit,
     })
 }
@@ -209,6 +213,10 @@ pub struct SuggestionReport {
     pub found: Found,
     /// Error-severity findings against the engine during the run.
     pub engine_errors: Vec<Finding>,
+    /// Warning-severity findings against the engine during the run (they leave the exit
+    /// status at 0).
+    #[serde(default)]
+    pub engine_warnings: Vec<Finding>,
     /// 0, or 1 when there are engine errors.
     #[schemars(extend("enum" = [0, 1]))]
     pub exit_status: i32,

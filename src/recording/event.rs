@@ -226,6 +226,10 @@ impl ProxyKind {
     }
 }
 
+/// The longest text one event holds: a longer line is recorded in pieces of this size, each
+/// but the last marked [`Event::more`].
+pub const PIECE_BYTES: usize = 4 * 1024 * 1024;
+
 /// One recorded event: a line in one direction, or a proxy observation.
 ///
 /// `text` is the line without its terminator, decoded as UTF-8 (lossily when it is not valid
@@ -250,8 +254,8 @@ pub struct Event {
     pub hex: Option<String>,
     #[serde(default, skip_serializing_if = "Eol::is_lf")]
     pub eol: Eol,
-    /// The line was cut at the proxy's line-size limit; the next event of the same source
-    /// continues it.
+    /// The line was cut at the proxy's line-size limit ([`PIECE_BYTES`]); the next event of
+    /// the same source continues it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub more: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -6,7 +6,7 @@ pub mod reader;
 pub mod writer;
 
 pub use event::{
-    C2wNote, Eol, Event, FORMAT_VERSION, Header, ProxyKind, ReplayOf, RunnerVerdict, Source,
-    VerdictKind,
+    C2wNote, Eol, Event, FORMAT_VERSION, Header, PIECE_BYTES, ProxyKind, ReplayOf, RunnerVerdict,
+    Source, VerdictKind,
 };
 pub use reader::{IssueKind, ReadIssue, Reader, Recording, RecordingError, read_all};

@@ -81,6 +81,9 @@ pub(crate) struct Tracker {
     burst: (u64, u64),
     /// The GUI's `quit` withdrew requests the engine still owed.
     owed_at_quit: bool,
+    /// An answer of the engine reached the GUI before `quit`: its output is flushed at least
+    /// per answer, so a last burst at exit is no sign of a buffered stdout.
+    answered_before_quit: bool,
     /// Those requests, as they stood: a deadlocked engine that then had to be killed after
     /// `quit` still gets its hang verdict naming them.
     withdrawn_at_quit: Vec<(Obligation, Pending)>,
@@ -124,6 +127,7 @@ impl Tracker {
             flood_window: (0, 0),
             burst: (u64::MAX, 0),
             owed_at_quit: false,
+            answered_before_quit: false,
             withdrawn_at_quit: Vec::new(),
             killed_after_quit: false,
             exit_signal: None,
@@ -371,6 +375,9 @@ impl Judge {
                     }
                 }
             }
+        }
+        if ev.src == Source::Engine && tr.quit.is_none() && d.closed.iter().any(|o| !o.cancelled) {
+            tr.answered_before_quit = true;
         }
         if ev.src == Source::Gui && ev.text.trim() == "quit" && d.closed.iter().any(|o| o.cancelled)
         {

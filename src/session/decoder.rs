@@ -336,6 +336,14 @@ impl Decoder {
                 None
             }
         };
+        // A line longer than the capture keeps in one event comes in pieces (`more`): only
+        // its first piece can be a message; the rest is the same line's text, not commands.
+        let dir = dir.filter(|d| {
+            let side = usize::from(*d == Dir::FromEngine);
+            let continued = st.continues[side];
+            st.continues[side] = ev.more;
+            !continued
+        });
         if let Some(dir) = dir {
             if st.s.protocol.is_none() {
                 detect_streaming(st, dir, ev);

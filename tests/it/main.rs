@@ -22,6 +22,7 @@ mod decode_recordings;
 mod dump;
 mod fuzz_inputs;
 mod hostile_engines;
+mod hostile_set;
 mod import_cli;
 mod import_corpus;
 mod import_equivalence;

@@ -1538,6 +1538,30 @@ fn cross_protocol_transport_cases() -> Vec<Case> {
         case("X-OUTPUT-NOT-FLUSHED", "32 info lines, 4096 bytes in one read")
             .fires(info_block(true))
             .near(info_block(false)),
+        // Judged from the whole session: an engine whose answers all wait for its exit is
+        // buffered; one that answered in time all along and answers a last ping just after
+        // `quit` is not.
+        case(
+            "X-OUTPUT-NOT-FLUSHED",
+            "every answer arrives only at exit, after quit",
+        )
+        .fires(xb(
+            "1.000 > quit
+             1.010 < feature ping=1 done=1
+             1.011 ! engine_eof engine closed its output
+             1.012 ! engine_exit code=0 engine exited with code 0",
+        ))
+        .near(cecp(
+            "1.000 > ping 2
+             1.001 < pong 2
+             1.500 > usermove e2e4
+             1.600 < move e7e5
+             2.000 > ping 3
+             2.000 > quit
+             2.010 < pong 3
+             2.011 ! engine_eof engine closed its output
+             2.012 ! engine_exit code=0 engine exited with code 0",
+        )),
     ]
 }
 
@@ -1617,6 +1641,36 @@ fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
              1.500 < move e7e5
              2.000 ! killed signal=SIGKILL the watchdog fired; sent SIGKILL",
         )),
+        case(
+            "X-LINE-TOO-LONG",
+            "a 100 MB info line, recorded in pieces; its pieces are no commands",
+        )
+        .fires(uci(
+            "0.100 < info string xxxxxxxx\\+
+             0.101 < xxxxxxxxxxxxxxxx\\+
+             0.102 < bestmove xxxxxxxx
+             0.120 < bestmove e2e4",
+        ))
+        // The near miss: a long line that fits one event.
+        .near(uci(
+            "0.100 < info string xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+             0.120 < bestmove e2e4",
+        )),
+        case(
+            "X-LEFTOVER-PROCESS",
+            "a process the engine detached outlived it and was swept",
+        )
+        .fires(cecp(
+            "1.000 > usermove e2e4
+             1.500 < move e7e5
+             2.000 > quit
+             2.050 ! engine_eof engine closed its output
+             2.060 ! leftover_killed signal=SIGTERM still running after the engine exited: sleep [pid 42]; sent SIGTERM
+             2.070 ! engine_exit code=0 engine exited with code 0",
+        ))
+        .near(cecp(&format!(
+            "1.000 > usermove e2e4\n1.500 < move e7e5\n{quit_exit}"
+        ))),
         case("X-ORPHAN-PROCESS", "engine killed 5 s after the GUI closed")
             .fires(cecp(
                 "1.000 > usermove e2e4

@@ -786,6 +786,16 @@ fn case(id: &str) -> Case {
                 2.100 > quit
                 2.150 ! engine_exit code=0 engine exited with code 0
             ")))
+            .fires(t("isready during go infinite; the search ends on its own 1.5 s later, then readyok", in_game("
+                0.100 > position startpos moves e2e4
+                0.101 > go infinite
+                0.300 < info depth 3 score cp 20 nodes 3000 time 199 pv e7e5
+                0.500 > isready
+                2.000 < bestmove e7e5
+                2.001 < readyok
+                2.100 > quit
+                2.150 ! engine_exit code=0 engine exited with code 0
+            ")))
             .misses(t("isready after stop, answered after the bestmove (in order)", in_game("
                 0.100 > position startpos moves e2e4
                 0.101 > go infinite

@@ -22,6 +22,21 @@ pub(super) fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &m
             format!("the {who} ends lines with CR LF (reported once)"),
         );
     }
+    if ev.more
+        && tr.first(if ev.src == Source::Gui {
+            "long-gui"
+        } else {
+            "long-engine"
+        })
+    {
+        out.add(
+            RuleId::XLineTooLong,
+            format!(
+                "the {who} sent a line longer than {} MiB, recorded in pieces (reported once)",
+                crate::recording::PIECE_BYTES >> 20
+            ),
+        );
+    }
     if ev.eol == Eol::None && !ev.more {
         out.add(
             RuleId::XLineNoTerminator,
@@ -207,6 +222,10 @@ pub(super) fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: 
                 ),
             );
         }
+        Some(ProxyKind::LeftoverKilled) if tr.first(RuleId::XLeftoverProcess) => {
+            out.side = Some(Party::Engine);
+            out.add(RuleId::XLeftoverProcess, ev.text.clone());
+        }
         Some(ProxyKind::FloodStopped) => {
             out.side = Some(Party::Engine);
             out.add(RuleId::XOutputFloodStopped, ev.text.clone());
@@ -257,10 +276,12 @@ pub(super) fn block_burst(tr: &mut Tracker, out: &mut Out<'_>) {
 }
 
 /// The answers the GUI waited for came only when the engine exited, after `quit`: what a
-/// block-buffered stdout does.
+/// block-buffered stdout does. Judged from the whole session: an engine whose answers came
+/// in time before `quit` flushes them, whatever it prints as it exits.
 pub(super) fn unflushed_until_exit(tr: &Tracker, t: u64) -> bool {
     let (burst_t, _) = tr.burst;
     tr.owed_at_quit
+        && !tr.answered_before_quit
         && tr
             .quit
             .is_some_and(|q| burst_t != u64::MAX && burst_t >= q.t)

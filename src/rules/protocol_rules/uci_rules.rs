@@ -28,8 +28,8 @@ pub(crate) struct Running {
     pub started_t: u64,
     /// First move of the last principal variation (multipv 1).
     pub pv_first: Option<String>,
-    /// An `isready` the GUI sent during the search, not yet answered.
-    pub isready_pending: bool,
+    /// When the GUI sent an `isready` during the search that is not answered yet.
+    pub isready_pending: Option<u64>,
     /// The engine's own `time` in its last info line (ms of search it reports).
     pub reported_ms: Option<u64>,
     /// MultiPV lines of the iteration being reported: (depth, the `multipv` indices seen, as
@@ -108,6 +108,10 @@ fn extends(key: &str, prefix: &str) -> bool {
             && (key[prefix.len()..].starts_with(' ') || !prefix.contains(" moves")))
 }
 
+/// How soon after an `isready` a bestmove must come to count as the engine's answer to it
+/// (an engine that stops its search on `isready` answers within milliseconds).
+const ISREADY_PROMPT_NS: u64 = 500_000_000;
+
 /// GUI-observed search time beyond the engine's own report that counts as lost.
 const LATENCY_BUDGET_MS: u64 = 200;
 
@@ -181,7 +185,7 @@ impl Tracker {
                 if let Some(run) = r.running.as_mut()
                     && !run.stop_sent
                 {
-                    run.isready_pending = true;
+                    run.isready_pending.get_or_insert(ev.t);
                 }
             }
             M::SetOption { name, value } => self.uci_setoption(name, value.as_deref(), out),
@@ -415,7 +419,7 @@ impl Tracker {
             );
         }
         if let Some(run) = r.running.as_mut() {
-            run.isready_pending = false;
+            run.isready_pending = None;
         }
     }
 
@@ -460,7 +464,13 @@ impl Tracker {
                 && (run.infinite || run.ponder)
                 && self.gui_eof.is_none()
                 && self.quit.is_none();
-            if unasked && run.isready_pending {
+            // Only a bestmove that follows the isready promptly was the engine's answer to
+            // it; one that comes long after ended the search for reasons of its own, and the
+            // readyok it held back is judged when it comes.
+            let stopped_by_isready = run
+                .isready_pending
+                .is_some_and(|t| ev.t.saturating_sub(t) <= ISREADY_PROMPT_NS);
+            if unasked && stopped_by_isready {
                 out.add(
                     RuleId::UciIsreadyStopsSearch,
                     "isready during the search was answered by ending it with bestmove",
@@ -476,7 +486,7 @@ impl Tracker {
                     format!("bestmove {best} during go ponder before stop or ponderhit"),
                 );
             }
-            if run.isready_pending && !unasked {
+            if run.isready_pending.is_some() && !(unasked && stopped_by_isready) {
                 self.uci.readyok_owed_after_search = true;
             }
             // The GUI saw the search take longer than the engine says it searched.

@@ -39,6 +39,9 @@ pub(crate) struct State {
     /// [`Decoded::earlier`](super::Decoded::earlier)).
     pub(super) earlier: Vec<EarlierLine>,
     pub(super) detect_done: bool,
+    /// The last GUI and engine line (in that order) was cut for length (`more`): the next
+    /// one from that side continues it and is no message of its own.
+    pub(super) continues: [bool; 2],
     /// Games dropped from `s.games` (retain off), so `PosRef::game` stays absolute.
     pub(crate) games_dropped: usize,
     pub(crate) retain: bool,
@@ -135,6 +138,7 @@ impl State {
             detect_buf: Vec::new(),
             earlier: Vec::new(),
             detect_done: false,
+            continues: [false; 2],
             games_dropped: 0,
             retain,
             retain_searches: retain,

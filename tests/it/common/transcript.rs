@@ -5,7 +5,9 @@
 //! `>` is GUI to engine, `<` engine to GUI, `!` a proxy event whose first word is its kind
 //! (`spawned`, `gui_eof`, `engine_eof`, `engine_exit`, `killed`, `signal`, `write_error`),
 //! optionally followed by `code=N` or `signal=NAME`, then the text. A `\r` at the end of a
-//! `>`/`<` text makes the line end in CR LF; `\z` at the end leaves it without a line ending.
+//! `>`/`<` text makes the line end in CR LF; `\z` at the end leaves it without a line ending;
+//! `\+` at the end marks a piece of a line too long for one event (`more`), continued by the
+//! next event from the same side.
 //!
 //! ```text
 //! 0.000 ! spawned stockfish
@@ -54,6 +56,9 @@ pub fn recording(dir: &Path, name: &str, transcript: &str) -> PathBuf {
                 let (text, eol) = if let Some(t) = text.strip_suffix("\\r") {
                     (t, Some("crlf"))
                 } else if let Some(t) = text.strip_suffix("\\z") {
+                    (t, Some("none"))
+                } else if let Some(t) = text.strip_suffix("\\+") {
+                    ev.insert("more".into(), true.into());
                     (t, Some("none"))
                 } else {
                     (text, None)
