@@ -42,7 +42,7 @@ pub(super) static ROWS: &[Rule] = &[
         group: "Transport",
         side: Side::Engine,
         severity: Severity::Warning,
-        check: "heuristic: output arrives in bursts aligned to 4 KiB, or only at exit; `uciok` delayed until more output",
+        check: "heuristic: output arrives in bursts aligned to 4 KiB, or only at exit; `uciok` delayed until more output. Judged from the whole session: an engine that answered anything in time before `quit` is not buffered, whatever it prints as it exits (a last `pong` or ponder `bestmove` after `quit`)",
         source: r#"CECP §6 "Beware of using buffered I/O in your chess engine"; NBoard "The response from the engine to NBoard won't be sent until the output buffer is flushed." (B1)"#,
         decidable: Decidable::Traffic,
         implemented: true,
