@@ -25,7 +25,8 @@
 //! one `rules::Checker`, built from `rules::CheckOptions` (protocol, deadline profile, the
 //! `.c2w` profile given or found in a recording's header, the findings asked for): its
 //! `session::Decoder` turns lines into the session model and typed facts (`Breach`: a line
-//! breaks rule X; obligations with their `Request` kind), and its `rules::Judge` alone weighs
+//! breaks rule X; `session::Fact`: obligations opened and closed with their `Request` kind,
+//! searches started and ended), and its `rules::Judge` alone weighs
 //! facts into `Finding`s with the catalogue's severity, adds the rules over time, and gives
 //! the hang verdict. `check` prints the findings, `decode` prints them under the lines they
 //! are about, `view` files them under its rows, `replay` judges the original and the new

@@ -44,6 +44,12 @@ pub const FEATURES: [&str; 26] = [
     "highlight",
 ];
 
+/// CECP features whose values are booleans, written 0 or 1: every protocol-2 feature but
+/// the four that take a string.
+pub fn boolean_feature(name: &str) -> bool {
+    FEATURES.contains(&name) && !matches!(name, "myname" | "variants" | "egt" | "option")
+}
+
 /// A CECP message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {

@@ -332,7 +332,10 @@ impl Judge {
                         // tells the GUI of `setboard` where a v1 engine cannot; an engine that
                         // said setboard=0 contradicts it, and that stays.
                         Veto::DeclaredByProfile {
-                            setboard_said: tr.cecp.feature_value("setboard").is_some(),
+                            setboard_said: dec
+                                .session(d.session)
+                                .and_then(|s| s.feature_value("setboard"))
+                                .is_some(),
                         }
                     },
                 );
@@ -343,7 +346,7 @@ impl Judge {
             weigh_breach(b, place, tr.quit.is_some(), &mut out);
         }
         match ev.src {
-            Source::Proxy => proxy_event(tr, ev, profile, &mut out),
+            Source::Proxy => proxy_event(tr, ev, dec.session(d.session), profile, &mut out),
             Source::Stderr => {
                 // Edax refuses `nboard 2` on stderr and then says nothing on stdout. Stderr
                 // is read apart from stdout, so the complaint may be recorded after the GUI's
@@ -376,15 +379,17 @@ impl Judge {
                 }
             }
         }
-        if ev.src == Source::Engine && tr.quit.is_none() && d.closed.iter().any(|o| !o.cancelled) {
+        if ev.src == Source::Engine && tr.quit.is_none() && d.closed().any(|o| !o.cancelled) {
             tr.answered_before_quit = true;
         }
-        if ev.src == Source::Gui && ev.text.trim() == "quit" && d.closed.iter().any(|o| o.cancelled)
-        {
+        if ev.src == Source::Gui && ev.text.trim() == "quit" && d.closed().any(|o| o.cancelled) {
             tr.owed_at_quit = true;
         }
         // Answers: latency, and lateness against the request's budget and the profile.
         answered(tr, ev, d, place, profile, &mut self.latencies, &mut out);
+        if tr.protocol == Some(Protocol::Uci) {
+            tr.uci_facts(&d.facts, ev);
+        }
         if let Some(msg) = &d.msg {
             let owed_move = dec.open_moves(d.session);
             match msg {

@@ -2,7 +2,8 @@
 //!
 //! [`catalogue`] names every rule the design knows (the `RuleId` enum and each rule's row).
 //! The decoder (`session/`) reports facts: a line breaks a rule ([`crate::session::Breach`]),
-//! a request opened or closed an obligation. [`judge`] alone turns facts into [`Finding`]s,
+//! a request opened or closed an obligation, a search started or ended
+//! ([`crate::session::Fact`]). [`judge`] alone turns facts into [`Finding`]s,
 //! weighed by the catalogue and placed in the input, and adds the rules over several lines
 //! and over time (order of commands, deadlines from a [`profile`], floods, how the session
 //! ended); [`hang`] says who owes whom what at the end. [`checker`] is the one pipeline every

@@ -1,6 +1,7 @@
 //! Rules about the order of a protocol's commands: what may come first, what must precede a
 //! search, what must not come during one. Each protocol keeps a few flags per session; the
-//! decoder's state (open obligations, modes, features) answers the rest.
+//! decoder's facts (searches started and ended, obligations) and state (modes, features, the
+//! handshake) answer the rest.
 //!
 //! One file per protocol, each an `impl Tracker` block with that protocol's flags
 //! (`UciRules`, `CecpRules`, `NboardRules`); here only what they share.

@@ -561,11 +561,11 @@ impl State {
 
     fn engine_to_move(&mut self, text: &str, at: At) {
         self.open(Request::OnMove, text.trim(), Owed::Move, at);
-        self.start_search(text, at, false, false);
+        self.start_search(text, at, at, false, false);
     }
 
     fn start_analysis(&mut self, text: &str, at: At) {
-        self.start_search(text, at, false, true);
+        self.start_search(text, at, at, false, true);
     }
 
     /// Plays a move from either side on the game board.

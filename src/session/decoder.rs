@@ -15,7 +15,7 @@ mod state;
 use crate::protocol::{self, Dir, Msg, Protocol};
 use crate::recording::{Event, ProxyKind, Source};
 
-use super::model::{At, Breach, Line, Obligation, Party, PosRef, Session, source_index};
+use super::model::{At, Breach, Fact, Line, Obligation, Party, PosRef, Session, source_index};
 use crate::rules::catalogue::RuleId;
 use detect::detect_streaming;
 pub(crate) use state::State;
@@ -33,12 +33,31 @@ pub struct Decoded {
     pub moved: bool,
     /// The board after the line, when inside a game.
     pub position: Option<PosRef>,
-    /// Obligations the line closed (answered, or withdrawn: `cancelled`), for the timing
-    /// rules: the decoder itself may forget them once closed.
-    pub closed: Vec<Obligation>,
+    /// What the line made happen: requests opened and closed (answered, or withdrawn), searches
+    /// started and ended, in order. The rules read these instead of following the session
+    /// themselves; the decoder may forget a closed obligation at once.
+    pub facts: Vec<Fact>,
     /// Earlier lines of the session decoded only now, because this line decided the protocol
     /// (streaming detection): each with its own time, input line and findings.
     pub earlier: Vec<EarlierLine>,
+}
+
+impl Decoded {
+    /// The requests the line made.
+    pub fn opened(&self) -> impl Iterator<Item = &Obligation> {
+        self.facts.iter().filter_map(|f| match f {
+            Fact::Opened(o) => Some(o),
+            _ => None,
+        })
+    }
+
+    /// The obligations the line ended: answered, or withdrawn (`cancelled`).
+    pub fn closed(&self) -> impl Iterator<Item = &Obligation> {
+        self.facts.iter().filter_map(|f| match f {
+            Fact::Closed(o) => Some(o),
+            _ => None,
+        })
+    }
 }
 
 /// A line that went out undecoded while the protocol was unknown, decoded once it was known.
@@ -317,7 +336,7 @@ impl Decoder {
             t: ev.t,
         };
         st.diags.clear();
-        st.closed_now.clear();
+        st.facts.clear();
         st.moved = false;
         st.s.counts[source_index(ev.src)] += 1;
         if st.s.first.is_none() {
@@ -355,8 +374,8 @@ impl Decoder {
         // The line's breaches change places with the previous line's (emptied) buffer.
         out.breaches.clear();
         std::mem::swap(&mut out.breaches, &mut st.diags);
-        out.closed.clear();
-        std::mem::swap(&mut out.closed, &mut st.closed_now);
+        out.facts.clear();
+        std::mem::swap(&mut out.facts, &mut st.facts);
         out.earlier.clear();
         std::mem::swap(&mut out.earlier, &mut st.earlier);
         out.position = st.game_index().map(|game| PosRef {

@@ -176,6 +176,27 @@ impl Obligation {
     }
 }
 
+/// What a line made happen in the session, as the rules need to know it: the decoder decides
+/// these once (when a search starts, which request a line answers) so no later stage has to
+/// follow the session again. In the order they happened within the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fact {
+    /// A request that owes an answer.
+    Opened(Obligation),
+    /// An obligation answered, or withdrawn (`cancelled`).
+    Closed(Obligation),
+    /// The engine started searching: `go` is the request's line; `started` is when the engine
+    /// began, later than `go` for a `go` queued behind a running search.
+    SearchStarted {
+        go: At,
+        started: At,
+        ponder: bool,
+        infinite: bool,
+    },
+    /// The running search ended: answered, or replaced by another.
+    SearchEnded,
+}
+
 /// A CECP feature the engine announced and the GUI's answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FeatureState {
@@ -577,6 +598,22 @@ impl RunnerResult {
 }
 
 impl Session {
+    /// The value the engine gave a CECP feature last, as it stands: `0` once the GUI rejected a
+    /// boolean feature (it is off for the rest of the session).
+    pub fn feature_value(&self, name: &str) -> Option<&str> {
+        let f = self.features.iter().rev().find(|f| f.name == name)?;
+        if f.accepted == Some(false) && crate::protocol::cecp::boolean_feature(name) {
+            Some("0")
+        } else {
+            Some(f.value.as_str())
+        }
+    }
+
+    /// The engine's `feature done=1` came on an earlier line than `seq`.
+    pub fn features_done_before(&self, seq: u64) -> bool {
+        matches!(self.handshake, Handshake::Done(at) if at.seq < seq)
+    }
+
     /// The producing tool's own lines (`[fastchess]`, `[python-chess]`...): no protocol
     /// session, whatever its events say.
     pub fn is_runner(&self) -> bool {

@@ -28,7 +28,7 @@ impl State {
                 if let (Some(b), Some(g)) = (self.othello, self.s.games.last_mut()) {
                     g.engine_side = Some(b.turn());
                 }
-                self.start_search(text, at, false, false);
+                self.start_search(text, at, at, false, false);
             }
             Msg::Ping(n) => self.open(
                 Request::Ping,

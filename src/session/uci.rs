@@ -424,7 +424,7 @@ impl State {
             self.queued_go = Some((text.to_owned(), at, go.ponder, go.infinite));
             return;
         }
-        self.start_search(text, at, go.ponder, go.infinite);
+        self.start_search(text, at, at, go.ponder, go.infinite);
     }
 
     fn uci_info(&mut self, info: &Info) {
@@ -496,7 +496,7 @@ impl State {
                 .as_ref()
                 .is_some_and(|b| b.clone().play_uci(best).is_ok());
         if switched && let Some((request, queued_at, ponder, infinite)) = self.queued_go.take() {
-            self.start_search(&request, queued_at, ponder, infinite);
+            self.start_search(&request, queued_at, queued_at, ponder, infinite);
             self.close(at, false, |o| o.owed == Owed::BestMove);
         }
         // One bestmove answers the oldest `go` and the `stop`s sent for it, not a `go` the GUI
@@ -548,10 +548,10 @@ impl State {
             s
         });
         self.s.modes.ponder = false;
-        if let Some((request, _, ponder, infinite)) = self.queued_go.take() {
+        if let Some((request, queued_at, ponder, infinite)) = self.queued_go.take() {
             self.s.modes.ponder = ponder;
             self.s.modes.analyze = infinite;
-            self.start_search(&request, at, ponder, infinite);
+            self.start_search(&request, queued_at, at, ponder, infinite);
         }
         let Some(board) = searched.as_ref().map(|(b, _)| b).or(self.board.as_ref()) else {
             if let Some(why) = never_legal(best) {

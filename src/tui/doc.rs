@@ -11,7 +11,7 @@
 use crate::protocol::Protocol;
 use crate::recording::{Eol, Event, Source};
 use crate::rules::{CheckOptions, Checker, Finding, HangVerdict, LatencyStats, Profile, Severity};
-use crate::session::{Decoder, Owed, PosRef};
+use crate::session::{Decoder, Fact, Owed, PosRef};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -414,8 +414,11 @@ impl Doc {
     }
 
     fn track_answers(&mut self, r: u32, t: u64) {
-        let closed = std::mem::take(&mut self.checker.decoded_mut().closed);
-        for o in &closed {
+        let facts = std::mem::take(&mut self.checker.decoded_mut().facts);
+        for o in facts.iter().filter_map(|f| match f {
+            Fact::Closed(o) => Some(o),
+            _ => None,
+        }) {
             let open_row = self.row_of_seq(o.opened.seq).map_or(u32::MAX, |x| x as u32);
             if !o.cancelled && open_row != r && self.rows[r as usize].packed & ANSWER == 0 {
                 self.latencies_by_row
@@ -437,7 +440,7 @@ impl Doc {
                 }
             }
         }
-        self.checker.decoded_mut().closed = closed;
+        self.checker.decoded_mut().facts = facts;
     }
 
     fn track_searches(&mut self, session: usize, r: u32) {

@@ -41,7 +41,7 @@ pub(super) fn answered(
     latencies: &mut BTreeMap<Request, Vec<u64>>,
     out: &mut Out<'_>,
 ) {
-    for o in &d.closed {
+    for o in d.closed() {
         let pending = tr.pending.remove(&o.opened.seq);
         if o.cancelled && o.owed == Owed::NboardMove {
             out.add_at(
@@ -118,19 +118,12 @@ pub(super) fn opened(
     place: Place,
     profile: &Profile,
 ) {
-    // New requests: the obligations this line opened, the newest of the session's list.
-    let opened: Vec<&Obligation> = dec
-        .session(d.session)
-        .map(|s| {
-            s.obligations
-                .iter()
-                .rev()
-                .take_while(|o| o.opened.seq == ev.seq)
-                .collect()
-        })
-        .unwrap_or_default();
-    for o in opened.into_iter().rev() {
-        if o.closed.is_some() || tr.pending.contains_key(&o.opened.seq) {
+    // New requests: the obligations this line opened and did not close again at once.
+    for o in d.opened().filter(|o| o.opened.seq == ev.seq) {
+        let closed_at_once = d
+            .closed()
+            .any(|c| c.opened == o.opened && c.request == o.request);
+        if closed_at_once || tr.pending.contains_key(&o.opened.seq) {
             continue;
         }
         let (budget_ms, budget_is_clock) = tr.budget_for(o, dec, d.session);

@@ -2,6 +2,7 @@
 //! kills, write errors), whatever the protocol.
 
 use super::*;
+use crate::session::Session;
 
 /// Rules of the bytes themselves, whatever the protocol.
 pub(super) fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
@@ -164,7 +165,15 @@ pub(super) fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &m
 }
 
 /// The proxy's own observations: EOFs, exits, kills, write errors.
-pub(super) fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
+pub(super) fn proxy_event(
+    tr: &mut Tracker,
+    ev: &Event,
+    sess: Option<&Session>,
+    profile: &Profile,
+    out: &mut Out<'_>,
+) {
+    let feature = |name: &str| sess.and_then(|s| s.feature_value(name));
+    let done = sess.is_some_and(|s| matches!(s.handshake, crate::session::Handshake::Done(_)));
     match ev.kind {
         Some(ProxyKind::Spawned | ProxyKind::EngineStarted) if tr.gui_protocol_lines == 0 => {
             tr.saw_start = true;
@@ -201,7 +210,7 @@ pub(super) fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: 
         }
         Some(ProxyKind::Signal)
             if ev.signal.as_deref() == Some("SIGINT")
-                && tr.cecp.feature_value("sigint").as_deref() == Some("0")
+                && feature("sigint") == Some("0")
                 && tr.first(RuleId::CecpSigintDisabled) =>
         {
             out.side = Some(Party::Gui);
@@ -211,7 +220,7 @@ pub(super) fn proxy_event(tr: &mut Tracker, ev: &Event, profile: &Profile, out: 
             );
         }
         Some(ProxyKind::Signal | ProxyKind::Killed)
-            if tr.done0 && !tr.cecp_done() && tr.first(RuleId::CecpDone0Honoured) =>
+            if tr.done0 && !done && tr.first(RuleId::CecpDone0Honoured) =>
         {
             out.side = Some(Party::Gui);
             out.add(

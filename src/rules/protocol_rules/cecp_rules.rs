@@ -9,8 +9,6 @@ use crate::session::{Decoder, Session};
 
 #[derive(Debug, Default)]
 pub(crate) struct CecpRules {
-    /// Inside `edit` mode, where `Ke1` is a placement, not a move.
-    editing: bool,
     /// The current game ended on the board (mate, stalemate...) and no `result` came yet.
     ended_by_rule: Option<String>,
     /// `level`'s base in seconds, for the units of `time`.
@@ -18,8 +16,6 @@ pub(crate) struct CecpRules {
     /// A `ping` sent while the engine ponders (its move done, hard on): when.
     ping_while_pondering: Option<(i64, u64)>,
     previous_gui: Option<&'static str>,
-    features: Vec<(String, String)>,
-    done: bool,
     moves_since_new: bool,
     post: Option<bool>,
     /// The game's `level` (`MPS BASE INC`, normalised) and its line as sent.
@@ -54,23 +50,9 @@ fn san_mismatch(mv: &str, san: bool) -> bool {
     if san { coordinate } else { san_shaped }
 }
 
-/// CECP features whose values are booleans, written 0 or 1: every protocol-2 feature but
-/// the four that take a string.
-fn boolean_feature(name: &str) -> bool {
-    crate::protocol::cecp::FEATURES.contains(&name)
-        && !matches!(name, "myname" | "variants" | "egt" | "option")
-}
+use crate::protocol::cecp::boolean_feature;
 
 impl CecpRules {
-    /// The value the engine gave a feature last (`0` once the GUI rejected a boolean one).
-    pub(crate) fn feature_value(&self, name: &str) -> Option<String> {
-        self.features
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-    }
-
     /// The game ended off the board (a loss on time): the GUI owes a `result`.
     pub(crate) fn game_ended(&mut self, how: &str) {
         self.ended_by_rule = Some(how.to_owned());
@@ -112,35 +94,29 @@ impl Tracker {
             self.cecp.ended_by_rule = Some(o.reason.clone());
         }
         if from_gui && !matches!(m, M::Unknown(_)) {
-            self.cecp_gui_order(m, ev, out);
+            self.cecp_gui_order(m, ev, dec.session(session), out);
         }
-        let time_off = self.cecp.feature_value("time").as_deref() == Some("0");
+        let sess = dec.session(session);
+        let feat = |name: &str| sess.and_then(|s| s.feature_value(name));
+        let no_features = sess.is_none_or(|s| s.features.is_empty());
+        let time_off = feat("time") == Some("0");
         match m {
             M::Ping(n) => self.cecp_ping(n, ev, dec, session, owed_move, out),
-            M::Accepted(_) | M::Rejected(_) => {
-                let name = ev.text.split_ascii_whitespace().nth(1).unwrap_or("");
-                if matches!(m, M::Rejected(_)) && boolean_feature(name) {
-                    // A rejected feature is off for the rest of the session.
-                    self.cecp.features.push((name.to_owned(), "0".to_owned()));
-                }
-            }
             M::Result { .. } => self.cecp.ended_by_rule = None,
             M::New | M::Quit if self.cecp.ended_by_rule.is_some() => {
                 self.cecp_result_missing(m, ev, out)
             }
-            M::Edit => {
-                self.cecp.editing = true;
-                self.cecp.moves_since_new = true;
-            }
-            M::Dot => self.cecp.editing = false,
-            _ if self.cecp.editing => {}
-            M::UserMove(_) if self.cecp.features.is_empty() => self.cecp.moves_since_new = true,
-            M::Move(_) if self.cecp.features.is_empty() => self.cecp.moves_since_new = true,
+            M::Edit => self.cecp.moves_since_new = true,
+            // Inside `edit` mode (the session's), `Ke1` is a placement, not a move.
+            M::Dot => {}
+            _ if sess.is_some_and(|s| s.modes.edit) => {}
+            M::UserMove(_) if no_features => self.cecp.moves_since_new = true,
+            M::Move(_) if no_features => self.cecp.moves_since_new = true,
             M::UserMove(mv) | M::Move(mv)
-                if san_mismatch(mv, self.cecp.feature_value("san").as_deref() == Some("1"))
+                if san_mismatch(mv, feat("san") == Some("1"))
                     && self.first(RuleId::CecpSanFeature) =>
             {
-                let want = if self.cecp.feature_value("san").as_deref() == Some("1") {
+                let want = if feat("san") == Some("1") {
                     "SAN (the engine set san=1)"
                 } else {
                     "coordinates (the engine did not set san=1)"
@@ -151,9 +127,7 @@ impl Tracker {
                 );
             }
             M::UserMove(_) => {
-                if self.cecp.feature_value("usermove").as_deref() != Some("1")
-                    && self.first(RuleId::CecpUsermoveFormat)
-                {
+                if feat("usermove") != Some("1") && self.first(RuleId::CecpUsermoveFormat) {
                     out.add(
                         RuleId::CecpUsermoveFormat,
                         "usermove MOVE although the engine did not set feature usermove=1",
@@ -162,9 +136,7 @@ impl Tracker {
                 self.cecp.moves_since_new = true;
             }
             M::Move(_) => {
-                if self.cecp.feature_value("usermove").as_deref() == Some("1")
-                    && self.first(RuleId::CecpUsermoveFormat)
-                {
+                if feat("usermove") == Some("1") && self.first(RuleId::CecpUsermoveFormat) {
                     out.add(
                         RuleId::CecpUsermoveFormat,
                         "a bare move although the engine set feature usermove=1",
@@ -172,7 +144,7 @@ impl Tracker {
                 }
                 self.cecp.moves_since_new = true;
             }
-            M::Time(t) => self.cecp_time(t, out),
+            M::Time(t) => self.cecp_time(t, time_off, out),
             M::Otim(_) if time_off && self.first(RuleId::CecpTimeWithoutFeature) => {
                 out.add(
                     RuleId::CecpTimeWithoutFeature,
@@ -180,9 +152,7 @@ impl Tracker {
                 );
             }
             M::SetBoard(_) => {
-                if self.cecp.feature_value("setboard").as_deref() != Some("1")
-                    && self.first(RuleId::CecpSetboardWithoutFeature)
-                {
+                if feat("setboard") != Some("1") && self.first(RuleId::CecpSetboardWithoutFeature) {
                     out.add(
                         RuleId::CecpSetboardWithoutFeature,
                         "setboard although the engine did not set feature setboard=1",
@@ -227,7 +197,7 @@ impl Tracker {
             M::Post => self.cecp.post = Some(true),
             M::NoPost => self.cecp.post = Some(false),
             M::Quit => self.quit = Some(out.place),
-            M::Feature(list) => self.cecp_features(list, out),
+            M::Feature(list) => self.cecp_features(list, ev, sess, out),
             M::Thinking(_)
                 if self.cecp.post == Some(false) && self.first(RuleId::CecpThinkingWithoutPost) =>
             {
@@ -243,7 +213,13 @@ impl Tracker {
     }
 
     /// A GUI command where it comes: first, after `xboard`, before the engine's features.
-    fn cecp_gui_order(&mut self, m: &cecp::Msg, ev: &Event, out: &mut Out<'_>) {
+    fn cecp_gui_order(
+        &mut self,
+        m: &cecp::Msg,
+        ev: &Event,
+        sess: Option<&Session>,
+        out: &mut Out<'_>,
+    ) {
         use cecp::Msg as M;
         self.gui_protocol_lines += 1;
         if self.gui_protocol_lines == 1 && !matches!(m, M::Xboard) && self.at_start() {
@@ -284,7 +260,8 @@ impl Tracker {
             };
             ev.t.saturating_sub(t) < limit
         });
-        if game_command && !self.cecp.done && waiting {
+        let done = sess.is_some_and(|s| s.features_done_before(ev.seq));
+        if game_command && !done && waiting {
             let rule = if self.done0 {
                 RuleId::CecpDone0Honoured
             } else {
@@ -310,7 +287,7 @@ impl Tracker {
         owed_move: usize,
         out: &mut Out<'_>,
     ) {
-        if self.cecp.feature_value("ping").as_deref() != Some("1")
+        if dec.session(session).and_then(|s| s.feature_value("ping")) != Some("1")
             && self.first(RuleId::CecpPingNotEnabled)
         {
             out.add(
@@ -345,7 +322,7 @@ impl Tracker {
     }
 
     /// `time`: its units against the game's `level`, and the `time` feature.
-    fn cecp_time(&mut self, t: &i64, out: &mut Out<'_>) {
+    fn cecp_time(&mut self, t: &i64, time_off: bool, out: &mut Out<'_>) {
         self.cecp_time_cs = Some(*t);
         // `time` counts centiseconds: milliseconds are ten times the whole clock,
         // seconds a few units for a game of minutes.
@@ -369,9 +346,7 @@ impl Tracker {
                 );
             }
         }
-        if self.cecp.feature_value("time").as_deref() == Some("0")
-            && self.first(RuleId::CecpTimeWithoutFeature)
-        {
+        if time_off && self.first(RuleId::CecpTimeWithoutFeature) {
             out.add(
                 RuleId::CecpTimeWithoutFeature,
                 "time/otim although the engine set feature time=0",
@@ -441,7 +416,25 @@ impl Tracker {
     }
 
     /// `feature`: each one's syntax, those after `done=1`, and what `done` says.
-    fn cecp_features(&mut self, list: &[cecp::Feature], out: &mut Out<'_>) {
+    /// `feature`: its syntax, and where it comes in the handshake. What the engine declared
+    /// before is the session's (the decoder keeps the features); a line's own features count
+    /// in their order.
+    fn cecp_features(
+        &mut self,
+        list: &[cecp::Feature],
+        ev: &Event,
+        sess: Option<&Session>,
+        out: &mut Out<'_>,
+    ) {
+        let mut done = sess.is_some_and(|s| s.features_done_before(ev.seq));
+        let mut ping = sess
+            .and_then(|s| {
+                s.features
+                    .iter()
+                    .rev()
+                    .find(|f| f.name == "ping" && f.at.seq < ev.seq)
+            })
+            .is_some_and(|f| f.value == "1" && f.accepted != Some(false));
         for f in list {
             let value = match &f.value {
                 cecp::FeatureValue::Int(i) => i.to_string(),
@@ -454,28 +447,26 @@ impl Tracker {
                     format!("feature {}={value}: a boolean feature is 0 or 1", f.name),
                 );
             }
-            if self.cecp.done && f.name != "option" && f.name != "done" {
+            if done && f.name != "option" && f.name != "done" {
                 out.add(
                     RuleId::CecpFeatureAfterDone,
                     format!("feature {} after done=1", f.name),
                 );
             }
-            if f.name == "done" {
-                match value.as_str() {
-                    "0" => self.done0 = true,
-                    "1" => {
-                        self.cecp.done = true;
-                        if self.cecp.feature_value("ping").as_deref() != Some("1") {
-                            out.add(
-                                RuleId::CecpPingNotDeclared,
-                                "feature done=1 without ping=1: the GUI cannot synchronise with the engine",
-                            );
-                        }
+            match (f.name.as_str(), value.as_str()) {
+                ("ping", v) => ping = v == "1",
+                ("done", "0") => self.done0 = true,
+                ("done", "1") => {
+                    done = true;
+                    if !ping {
+                        out.add(
+                            RuleId::CecpPingNotDeclared,
+                            "feature done=1 without ping=1: the GUI cannot synchronise with the engine",
+                        );
                     }
-                    _ => {}
                 }
+                _ => {}
             }
-            self.cecp.features.push((f.name.clone(), value));
         }
     }
 
@@ -501,11 +492,6 @@ impl Tracker {
                 format!("pong {n} while the engine still owes its move: the move must come first"),
             );
         }
-    }
-
-    /// The engine sent `feature done=1`.
-    pub(crate) fn cecp_done(&self) -> bool {
-        self.cecp.done
     }
 
     /// CECP rules decided once the session's input is over.

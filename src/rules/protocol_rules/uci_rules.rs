@@ -8,6 +8,8 @@ use crate::recording::Event;
 use crate::rules::catalogue::RuleId;
 use crate::rules::judge::{Out, Tracker};
 use crate::session::Decoder;
+use crate::session::Fact;
+use std::collections::VecDeque;
 
 /// The parameters of the last UCI `go`, for the timing rules.
 #[derive(Debug, Clone, Default)]
@@ -67,8 +69,12 @@ pub(crate) struct UciRules {
     position_seen: bool,
     newgame_needs_isready: bool,
     slow_option: Option<String>,
+    /// The search the engine runs, as the decoder's facts start and end it.
     running: Option<Running>,
-    queued: Option<Running>,
+    /// The search the line being judged ended (its bestmove's search).
+    ended: Option<Running>,
+    /// The GUI's position at each `go` not yet started (queued behind a running search).
+    go_positions: VecDeque<(u64, String)>,
     pub last_go: Option<GoParams>,
     /// After a bestmove, before the next go: (info lines with a search, deepest depth).
     after_bestmove: Option<(u32, u32)>,
@@ -359,13 +365,10 @@ impl Tracker {
             ponder: go.ponder,
             infinite: go.infinite,
         });
-        let run = Running {
-            infinite: go.infinite,
-            ponder: go.ponder,
-            started_t: ev.t,
-            position: r.last_position.clone(),
-            ..Running::default()
-        };
+        if r.go_positions.len() >= 8 {
+            r.go_positions.pop_front();
+        }
+        r.go_positions.push_back((ev.seq, r.last_position.clone()));
         let clocked = go.wtime.is_some() || go.btime.is_some() || go.movetime.is_some();
         if clocked
             && !r
@@ -377,12 +380,41 @@ impl Tracker {
         if go.ponder && !r.nondeterministic.contains(&"pondering") {
             r.nondeterministic.push("pondering");
         }
-        if r.running.is_some() {
-            r.queued = Some(run);
-        } else {
-            r.running = Some(run);
-        }
         r.after_bestmove = None;
+    }
+
+    /// The searches the decoder started and ended on this line: the rules follow the
+    /// decoder's searches (a `go` queued behind a running search starts when that search
+    /// answers; a bestmove legal only in the queued search's position answers that one)
+    /// rather than following the `go`s and `bestmove`s again.
+    pub(crate) fn uci_facts(&mut self, facts: &[Fact], ev: &Event) {
+        let r = &mut self.uci;
+        r.ended = None;
+        for f in facts {
+            match f {
+                Fact::SearchStarted {
+                    go,
+                    started,
+                    ponder,
+                    infinite,
+                } => {
+                    let position = match r.go_positions.iter().find(|(s, _)| *s == go.seq) {
+                        Some((_, p)) if go.seq != ev.seq => p.clone(),
+                        _ => r.last_position.clone(),
+                    };
+                    r.go_positions.retain(|(s, _)| *s > go.seq);
+                    r.running = Some(Running {
+                        infinite: *infinite,
+                        ponder: *ponder,
+                        started_t: started.t,
+                        position,
+                        ..Running::default()
+                    });
+                }
+                Fact::SearchEnded => r.ended = r.running.take(),
+                Fact::Opened(_) | Fact::Closed(_) => {}
+            }
+        }
     }
 
     /// `uciok`: the `id` lines it ends the handshake without.
@@ -452,12 +484,12 @@ impl Tracker {
         out: &mut Out<'_>,
     ) {
         let k = self.uci.multipv;
-        let short = match self.uci.running.as_mut() {
+        let short = match self.uci.ended.as_mut() {
             Some(run) if k > 1 => run.close_iteration(k),
             _ => None,
         };
         self.multipv_incomplete(short, out);
-        if let Some(run) = self.uci.running.take() {
+        if let Some(run) = self.uci.ended.take() {
             // After the GUI closed the input (Stockfish takes EOF as quit), a
             // bestmove is the search's end the GUI asked for.
             let unasked = !run.stop_sent
@@ -519,11 +551,6 @@ impl Tracker {
                     format!("bestmove {best} is not the first move of the last PV ({first})"),
                 );
             }
-            r.running = r.queued.take().map(|mut q| {
-                // The engine starts a queued go once this search answered.
-                q.started_t = ev.t;
-                q
-            });
         }
         self.uci.after_bestmove = Some((0, 0));
         let shaped = |m: &str| uci_move_shaped(m) || m == "(none)";

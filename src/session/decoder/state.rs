@@ -10,7 +10,7 @@ use crate::recording::Event;
 use super::EarlierLine;
 use crate::rules::catalogue::RuleId;
 use crate::session::model::{
-    At, Breach, Eval, Game, GameKind, GameOutcome, Obligation, Owed, Party, Request, Search,
+    At, Breach, Eval, Fact, Game, GameKind, GameOutcome, Obligation, Owed, Party, Request, Search,
     Session,
 };
 use crate::session::pv::PvCache;
@@ -22,9 +22,9 @@ pub(crate) struct State {
     pub(crate) line: Option<u64>,
     /// Who sent the line being decoded (`None` for proxy and stderr lines).
     pub(crate) line_side: Option<Party>,
-    /// Obligations closed by the line being decoded (see
-    /// [`Decoded::closed`](super::Decoded::closed)).
-    pub(crate) closed_now: Vec<Obligation>,
+    /// What the line being decoded made happen (see
+    /// [`Decoded::facts`](super::Decoded::facts)).
+    pub(crate) facts: Vec<Fact>,
     /// The GUI sent `quit`.
     pub(crate) quit_sent: bool,
     /// CECP: engine moves fenced off by a ping after a reset.
@@ -130,7 +130,7 @@ impl State {
         State {
             line: None,
             line_side: None,
-            closed_now: Vec::new(),
+            facts: Vec::new(),
             quit_sent: false,
             cecp_sync: CecpSync::default(),
             end_explained: false,
@@ -234,14 +234,16 @@ impl State {
         let request = request.into();
         self.open_moves += usize::from(owed == Owed::Move);
         self.open_stops += usize::from(kind == Request::Stop);
-        self.s.obligations.push(Obligation {
+        let o = Obligation {
             request,
             kind,
             owed,
             opened: at,
             closed: None,
             cancelled: false,
-        });
+        };
+        self.facts.push(Fact::Opened(o.clone()));
+        self.s.obligations.push(o);
     }
 
     /// Closes the open obligations whose answer satisfies `pred` (all of them, or only the
@@ -267,12 +269,12 @@ impl State {
         let mut n = 0;
         let mut moves_closed = 0;
         let mut stops_closed = 0;
-        let mut closed = std::mem::take(&mut self.closed_now);
+        let mut facts = std::mem::take(&mut self.facts);
         for o in self.pending_obligations() {
             if o.closed.is_none() && pred(o) {
                 o.closed = Some(at);
                 o.cancelled = cancelled;
-                closed.push(o.clone());
+                facts.push(Fact::Closed(o.clone()));
                 n += 1;
                 moves_closed += usize::from(o.owed == Owed::Move);
                 stops_closed += usize::from(o.kind == Request::Stop);
@@ -281,7 +283,7 @@ impl State {
                 }
             }
         }
-        self.closed_now = closed;
+        self.facts = facts;
         self.open_moves -= moves_closed;
         self.open_stops -= stops_closed;
         if n > 0 {
@@ -333,11 +335,18 @@ impl State {
     }
 
     /// Starts a search for `request` at the current game and ply, ending any running one.
-    pub(crate) fn start_search(&mut self, request: &str, at: At, ponder: bool, infinite: bool) {
+    pub(crate) fn start_search(
+        &mut self,
+        request: &str,
+        go: At,
+        started: At,
+        ponder: bool,
+        infinite: bool,
+    ) {
         self.end_search(None);
         self.search_board = None;
         self.search = Some(Search {
-            started: at,
+            started,
             ended: None,
             request: request.trim().to_owned(),
             ponder,
@@ -350,11 +359,18 @@ impl State {
             ply: self.s.games.last().map_or(0, |g| g.plies.len()),
         });
         self.s.search_count += 1;
+        self.facts.push(Fact::SearchStarted {
+            go,
+            started,
+            ponder,
+            infinite,
+        });
     }
 
     /// Ends the running search, keeping it when `retain_searches` is on.
     pub(crate) fn end_search(&mut self, at: Option<At>) -> Option<Search> {
         let mut s = self.search.take()?;
+        self.facts.push(Fact::SearchEnded);
         if s.ended.is_none() {
             s.ended = at;
         }
