@@ -341,6 +341,9 @@ fn finding_line(file: &str, x: &Finding, st: &Style, out: &mut String) {
         x.side.as_str(),
         Untrusted(&x.message)
     );
+    if let Some(n) = x.repeats_note() {
+        let _ = writeln!(out, "    ... {n} (--every shows each)");
+    }
 }
 
 /// `FILE:LINE:` (or the event number, or the file alone) and ` [session]`.

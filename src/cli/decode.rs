@@ -275,6 +275,11 @@ impl<W: Write> Printer<W> {
             self.write_text(self.json)?;
         }
         let findings = checked.findings;
+        if !self.summary_only {
+            self.buf.clear();
+            repeats(&findings, self.json, &mut self.buf);
+            self.write_text(self.json)?;
+        }
         for s in &checked.decoder.finish() {
             self.buf.clear();
             let counts = severity_counts(&findings, s.label.as_deref());
@@ -333,6 +338,66 @@ fn text_findings(findings: &[Finding], at_seq: Option<u64>, out: &mut String) {
     }
 }
 
+/// The rules broken again after the finding shown (folded, as `check` folds them): the
+/// transcript showed the first time; here is how often, and the last line.
+fn repeats(findings: &[Finding], json: bool, out: &mut String) {
+    #[derive(serde::Serialize)]
+    struct JsonRepeats<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        rule: crate::rules::RuleId,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        session: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        line: Option<u64>,
+        seq: u64,
+        count: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        last_line: Option<u64>,
+    }
+    let folded: Vec<&Finding> = findings.iter().filter(|f| f.count > 1).collect();
+    if folded.is_empty() {
+        return;
+    }
+    if !json {
+        out.push_str(
+            "
+broken again after the line shown (--every shows each time):
+",
+        );
+    }
+    for f in folded {
+        if json {
+            let r = JsonRepeats {
+                kind: "repeats",
+                rule: f.rule,
+                session: f.session.as_deref(),
+                line: f.line,
+                seq: f.seq,
+                count: f.count,
+                last_line: f.last_line,
+            };
+            if let Ok(s) = serde_json::to_string(&r) {
+                out.push_str(&s);
+                out.push('\n');
+            }
+        } else {
+            // Named by time, as the transcript names lines.
+            let t = f.t_ns;
+            let _ = writeln!(
+                out,
+                "{INDENT}{}[{}] {}: {} times, the first at {}.{:06}",
+                f.severity.as_str(),
+                f.rule,
+                f.side.as_str(),
+                f.count,
+                t / 1_000_000_000,
+                (t / 1000) % 1_000_000
+            );
+        }
+    }
+}
+
 /// `{"type":"finding", ...}` records: `check`'s findings, as its report gives them.
 fn json_findings(findings: &[Finding], out: &mut impl Write) -> std::io::Result<()> {
     #[derive(serde::Serialize)]
@@ -359,13 +424,13 @@ fn json_findings(findings: &[Finding], out: &mut impl Write) -> std::io::Result<
 fn severity_counts(findings: &[Finding], label: Option<&str>) -> [usize; 4] {
     let mut c = [0; 4];
     for f in findings.iter().filter(|f| f.session.as_deref() == label) {
-        c[f.severity as usize] += 1;
+        c[f.severity as usize] += usize::try_from(f.count).unwrap_or(usize::MAX);
     }
     c
 }
 
 /// The version of the JSON output (docs/decode-output.md): the first line says it.
-const JSON_SCHEMA: &str = "kibitzer-decode/2";
+const JSON_SCHEMA: &str = "kibitzer-decode/3";
 
 /// One transcript line of `--json`. Fields in alphabetical order, as the first versions
 /// printed them; serialized straight to text, without building a `Value` per line.

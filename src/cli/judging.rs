@@ -119,6 +119,10 @@ pub struct JudgeFlags {
     /// checked)
     #[arg(long)]
     pub no_pv_check: bool,
+    /// Report every time a rule is broken; by default a rule broken again in the same session
+    /// is one finding with its count and last line
+    #[arg(long)]
+    pub every: bool,
 }
 
 /// The options the flags ask for, with the `.c2w` profile read (its path, for reports).
@@ -141,6 +145,7 @@ impl JudgeFlags {
                 ignore: rule_ids(&self.ignore)?,
                 replay: false,
             },
+            fold_repeats: !self.every,
         };
         Ok(Judging {
             options,

@@ -228,6 +228,25 @@ fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     if let Some(text) = line.strip_prefix('#') {
         return Msg::Debug(text.trim_ascii().to_owned());
     }
+    // `Invalid move: sd 3`, `Invalid command: computer`: a refusal in neither of the
+    // protocol's forms (xboard parses `Illegal move` and `Error (TYPE):`, not these).
+    if let Some(rest) = line
+        .strip_prefix("Invalid move")
+        .or_else(|| line.strip_prefix("Invalid command"))
+    {
+        let command = rest.trim_start_matches(':').trim().to_owned();
+        diag_rule(
+            d,
+            RuleId::CecpErrorFormat,
+            format!(
+                "`{line}`: a refusal is `Error (TYPE): COMMAND` (or `Illegal move: MOVE` for a move)"
+            ),
+        );
+        return Msg::Error {
+            kind: String::new(),
+            command,
+        };
+    }
     if line.starts_with("Illegal move") || line.starts_with("illegal move") {
         return under_rule(d, RuleId::CecpIllegalMoveFormat, |d| parse_illegal(line, d));
     }

@@ -16,6 +16,8 @@ use crate::protocol::c2w::EngineProfile;
 use crate::recording::{Event, Header};
 use crate::rules::catalogue::{Family, RuleId, Severity};
 use crate::session::{Decoded, Decoder};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// Which findings to keep: the severity floor, the rules asked for by id, the rules left out.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,6 +66,10 @@ pub struct CheckOptions {
     /// Check the moves of engine PVs for legality.
     pub pv_check: bool,
     pub filter: FindingFilter,
+    /// One finding per rule and session, with the count and the last line: a rule broken on
+    /// every move is one finding, not hundreds (`check`, `decode`, `view`; off for `probe`,
+    /// which places each finding in its step, and `replay`).
+    pub fold_repeats: bool,
 }
 
 impl CheckOptions {
@@ -74,6 +80,7 @@ impl CheckOptions {
             c2w: None,
             pv_check: true,
             filter: FindingFilter::default(),
+            fold_repeats: false,
         }
     }
 
@@ -114,6 +121,8 @@ pub struct Checker {
     judge: Option<Judge>,
     profile: Profile,
     filter: FindingFilter,
+    /// With `fold_repeats`: where in `findings` each (session, rule) first was.
+    first_of: Option<HashMap<(Option<String>, RuleId), usize>>,
     decoded: Decoded,
     findings: Vec<Finding>,
     scratch: Vec<Finding>,
@@ -134,6 +143,7 @@ impl Checker {
             judge: Some(judge),
             profile: opts.profile.clone(),
             filter: opts.filter.clone(),
+            first_of: opts.fold_repeats.then(HashMap::new),
             decoded: Decoded::default(),
             findings: Vec::new(),
             scratch: Vec::new(),
@@ -164,12 +174,29 @@ impl Checker {
         from
     }
 
-    /// Judges profile severities and the user's filter into the kept findings.
+    /// Judges profile severities and the user's filter into the kept findings, folding a
+    /// rule's repeats in a session into its first finding when asked to.
     fn keep_scratch(&mut self) {
         self.profile.adjust(&mut self.scratch);
         let filter = &self.filter;
-        self.findings
-            .extend(self.scratch.drain(..).filter(|f| filter.keeps(f)));
+        let Some(first_of) = self.first_of.as_mut() else {
+            self.findings
+                .extend(self.scratch.drain(..).filter(|f| filter.keeps(f)));
+            return;
+        };
+        for f in self.scratch.drain(..).filter(|f| filter.keeps(f)) {
+            match first_of.entry((f.session.clone(), f.rule)) {
+                Entry::Occupied(e) => {
+                    let first = &mut self.findings[*e.get()];
+                    first.count += 1;
+                    first.last_line = f.line.or(first.last_line);
+                }
+                Entry::Vacant(e) => {
+                    e.insert(self.findings.len());
+                    self.findings.push(f);
+                }
+            }
+        }
     }
 
     /// The end of the input (or the moment `now`, ns since the start): deadlines never met,

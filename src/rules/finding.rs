@@ -23,6 +23,23 @@ pub struct Finding {
     pub seq: u64,
     /// Nanoseconds since the start.
     pub t_ns: u64,
+    /// How many times the session broke the rule, when the judge folds repeats (`check`,
+    /// `decode` and `view` do, unless `--every`): this finding is the first, and a rule broken
+    /// on every move is one finding with its count. Absent when 1.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schemars(range(min = 2))]
+    pub count: u64,
+    /// The input line of the last time, when folded and known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_line: Option<u64>,
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn is_one(n: &u64) -> bool {
+    *n == 1
 }
 
 /// Where a finding is: the event the judge was looking at.
@@ -34,6 +51,14 @@ pub struct Place {
 }
 
 impl Finding {
+    /// `(N times, last at line L)` for a folded finding, nothing for a single one.
+    pub fn repeats_note(&self) -> Option<String> {
+        (self.count > 1).then(|| match self.last_line {
+            Some(l) => format!("{} times in the session, the last at line {l}", self.count),
+            None => format!("{} times in the session", self.count),
+        })
+    }
+
     /// A finding of rule `id` at `place`; `side` resolves rules of either side.
     pub fn new(
         id: RuleId,
@@ -52,6 +77,8 @@ impl Finding {
             line: place.line,
             seq: place.seq,
             t_ns: place.t,
+            count: 1,
+            last_line: None,
         }
     }
 }

@@ -158,8 +158,23 @@ impl Tracker {
 /// The finding a breach the decoder noticed makes, if it makes one: at the catalogue's
 /// severity (a note for a widespread idiom of the rule); after the GUI's `quit`, an engine's
 /// last answer to a search or ping that was running is no unsolicited output, since the GUI
-/// listens no more.
-fn weigh_breach(b: &crate::session::Breach, at: Place, after_quit: bool, out: &mut Out<'_>) {
+/// listens no more. Before a CECP engine has answered the handshake or been asked to think,
+/// what it prints is its start-up banner (Sjeng draws the board), not thinking output.
+fn weigh_breach(
+    b: &crate::session::Breach,
+    at: Place,
+    after_quit: bool,
+    banner: bool,
+    out: &mut Out<'_>,
+) {
+    if banner
+        && matches!(
+            b.rule,
+            RuleId::CecpThinkingFormat | RuleId::CecpThinkingPvUnplayable
+        )
+    {
+        return;
+    }
     if after_quit
         && matches!(
             b.rule,
@@ -299,6 +314,11 @@ impl Judge {
             session: label.as_deref(),
             veto: None,
         };
+        let banner = ev.src == Source::Engine
+            && tr.protocol == Some(Protocol::Cecp)
+            && dec
+                .session(d.session)
+                .is_some_and(|s| s.features.is_empty() && s.search_count == 0);
         // Earlier lines decoded only now (streaming detection), at their own place.
         for e in &d.earlier {
             let at = Place {
@@ -307,7 +327,7 @@ impl Judge {
                 t: e.at.t,
             };
             for b in &e.breaches {
-                weigh_breach(b, at, tr.quit.is_some(), &mut out);
+                weigh_breach(b, at, tr.quit.is_some(), banner, &mut out);
             }
         }
         // A GUI line the `.c2w` profile declares is the profile's: judged by its rules, not
@@ -343,7 +363,7 @@ impl Judge {
         }
         // What the decoder found on the line itself.
         for b in &d.breaches {
-            weigh_breach(b, place, tr.quit.is_some(), &mut out);
+            weigh_breach(b, place, tr.quit.is_some(), banner, &mut out);
         }
         match ev.src {
             Source::Proxy => proxy_event(tr, ev, dec.session(d.session), profile, &mut out),
@@ -359,6 +379,19 @@ impl Judge {
             Source::Gui | Source::Engine => {
                 if tr.starts_mid.is_none() && !ev.text.trim().is_empty() {
                     tr.starts_mid = Some(ev.src == Source::Engine);
+                    // A log that shows no engine start (cutechess, fastchess) still shows the
+                    // session's start when its first line is the GUI's opening command: the
+                    // rules of how a session starts apply from there. A log that begins
+                    // mid-session begins otherwise, and stays exempt.
+                    let opening = matches!(
+                        &d.msg,
+                        Some(Msg::Uci(crate::protocol::uci::Msg::Uci))
+                            | Some(Msg::Cecp(CecpMsg::Xboard))
+                            | Some(Msg::Nboard(crate::protocol::nboard::Msg::Nboard(_)))
+                    );
+                    if ev.src == Source::Gui && opening {
+                        tr.saw_start = true;
+                    }
                 }
                 transport(tr, ev, profile, &mut out);
                 if ev.src == Source::Gui {

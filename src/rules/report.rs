@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// Bumped when a field changes meaning or goes away; fields may be added within a version.
-pub const SCHEMA: &str = "kibitzer-check/1";
+pub const SCHEMA: &str = "kibitzer-check/2";
 
 /// The report `kibitzer check --format json` prints.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -106,18 +106,23 @@ pub struct Counts {
 
 impl Counts {
     pub fn add(&mut self, s: Severity) {
+        self.add_n(s, 1);
+    }
+
+    fn add_n(&mut self, s: Severity, n: usize) {
         match s {
-            Severity::Error => self.error += 1,
-            Severity::Warning => self.warning += 1,
-            Severity::Note => self.note += 1,
-            Severity::Chat => self.chat += 1,
+            Severity::Error => self.error += n,
+            Severity::Warning => self.warning += n,
+            Severity::Note => self.note += n,
+            Severity::Chat => self.chat += n,
         }
     }
 
+    /// Every time a rule was broken: a folded finding counts as often as it happened.
     pub fn of(findings: &[Finding]) -> Counts {
         let mut c = Counts::default();
         for f in findings {
-            c.add(f.severity);
+            c.add_n(f.severity, usize::try_from(f.count).unwrap_or(usize::MAX));
         }
         c
     }
@@ -139,20 +144,22 @@ fn schema_tag<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error>
     crate::serde_static::tag(d, SCHEMA)
 }
 
-/// Findings per rule, most severe first, then most frequent, then by id.
+/// Findings per rule (a folded finding as often as it happened), most severe first, then
+/// most frequent, then by id.
 pub fn rule_counts(findings: &[Finding]) -> Vec<RuleCount> {
     let mut counts: Vec<RuleCount> = Vec::new();
     for f in findings {
+        let n = usize::try_from(f.count).unwrap_or(usize::MAX);
         match counts
             .iter_mut()
             .find(|c| c.rule == f.rule && c.side == f.side)
         {
-            Some(c) => c.count += 1,
+            Some(c) => c.count += n,
             None => counts.push(RuleCount {
                 rule: f.rule,
                 severity: f.severity,
                 side: f.side,
-                count: 1,
+                count: n,
             }),
         }
     }

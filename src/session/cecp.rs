@@ -395,6 +395,24 @@ impl State {
                 self.s.version = Some(1);
                 self.cancel(at, |o| o.owed == Owed::FeatureDone);
             }
+            // A command the protocol defines, refused: allowed, and worth knowing (a refused
+            // `sd` leaves the search unlimited).
+            Msg::Error { command, .. }
+                if command.split_ascii_whitespace().next() != Some("protover")
+                    && !matches!(
+                        crate::protocol::cecp::parse(
+                            crate::protocol::Dir::ToEngine,
+                            command,
+                            &mut Vec::new()
+                        ),
+                        Msg::Unknown(_) | Msg::Empty
+                    ) =>
+            {
+                self.finding(
+                    RuleId::CecpCommandRefused,
+                    format!("the engine refused `{}`: it had no effect", command.trim()),
+                );
+            }
             Msg::HintMove(_) => {
                 self.cecp_hint_open = false;
                 self.close(at, true, |o| o.owed == Owed::Hint);

@@ -672,10 +672,11 @@ impl Doc {
     pub fn counts(&self) -> [usize; 3] {
         let mut c = [0; 3];
         for f in self.findings() {
+            let n = usize::try_from(f.count).unwrap_or(usize::MAX);
             match f.severity {
-                Severity::Error => c[0] += 1,
-                Severity::Warning => c[1] += 1,
-                Severity::Note => c[2] += 1,
+                Severity::Error => c[0] += n,
+                Severity::Warning => c[1] += n,
+                Severity::Note => c[2] += n,
                 Severity::Chat => {}
             }
         }

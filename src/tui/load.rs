@@ -203,6 +203,7 @@ pub fn read_file_with(
     let input = Input::open(path, input_format)?;
     let opts = crate::rules::CheckOptions {
         protocol,
+        fold_repeats: true,
         ..crate::rules::CheckOptions::new(profile)
     };
     let mut d = Doc::for_input(&input, &opts, presets(&input, protocol)?);

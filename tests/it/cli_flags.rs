@@ -87,7 +87,7 @@ fn every_command_takes_input_format_and_writes_with_o() {
                 rec,
             ],
             "c.json",
-            "kibitzer-check/1",
+            "kibitzer-check/2",
         ),
     ] {
         let o = run(&args);

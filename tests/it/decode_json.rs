@@ -68,7 +68,7 @@ fn every_shipped_input_validates_against_the_schema() {
         let lines = decode(&[f.to_str().unwrap()]);
         assert_eq!(
             lines[0],
-            json!({"type": "header", "schema": "kibitzer-decode/2",
+            json!({"type": "header", "schema": "kibitzer-decode/3",
                    "tool": concat!("kibitzer ", env!("CARGO_PKG_VERSION"))}),
             "{name}"
         );

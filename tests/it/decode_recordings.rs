@@ -371,7 +371,8 @@ fn no_pv_check_changes_nothing_but_pv_diagnostics() {
     // The lines without the PV findings, and the summary's counts.
     let without_pv_diags = |mut lines: Vec<Value>| {
         lines.retain(|l| {
-            !(l["type"] == "finding" && PV_RULES.contains(&l["rule"].as_str().unwrap_or("")))
+            !((l["type"] == "finding" || l["type"] == "repeats")
+                && PV_RULES.contains(&l["rule"].as_str().unwrap_or("")))
         });
         for l in &mut lines {
             let o = l.as_object_mut().unwrap();

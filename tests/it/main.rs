@@ -20,6 +20,7 @@ mod decode_json;
 mod decode_real;
 mod decode_recordings;
 mod dump;
+mod fold_repeats;
 mod fuzz_inputs;
 mod hostile_engines;
 mod hostile_set;

@@ -6,8 +6,8 @@ use kibitzer::rules::{CheckOptions, Profile};
 use serde_json::Value;
 use std::path::Path;
 
-/// (rule, line, event, severity, message) of every finding.
-type Key = (String, Option<u64>, u64, String, String);
+/// (rule, line, event, severity, message, times, last line) of every finding.
+type Key = (String, Option<u64>, u64, String, String, u64, Option<u64>);
 
 fn key(f: &Value) -> Key {
     (
@@ -16,6 +16,8 @@ fn key(f: &Value) -> Key {
         f["seq"].as_u64().unwrap_or(u64::MAX),
         f["severity"].as_str().unwrap_or_default().to_owned(),
         f["message"].as_str().unwrap_or_default().to_owned(),
+        f["count"].as_u64().unwrap_or(1),
+        f["last_line"].as_u64(),
     )
 }
 
@@ -45,11 +47,25 @@ fn from_decode(file: &Path, flags: &[&str]) -> Vec<Key> {
         .arg(file)
         .output()
         .unwrap();
-    let mut keys: Vec<Key> = String::from_utf8_lossy(&out.stdout)
+    let records: Vec<Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .collect();
+    // A folded finding: the `finding` record the first time, its `repeats` record at the end.
+    let mut keys: Vec<Key> = records
+        .iter()
         .filter(|l| l["type"] == "finding")
-        .map(|f| key(&f))
+        .map(|f| {
+            let mut k = key(f);
+            if let Some(r) = records
+                .iter()
+                .find(|r| r["type"] == "repeats" && r["rule"] == f["rule"] && r["seq"] == f["seq"])
+            {
+                k.5 = r["count"].as_u64().unwrap_or(0);
+                k.6 = r["last_line"].as_u64();
+            }
+            k
+        })
         .collect();
     keys.sort();
     keys
@@ -61,9 +77,15 @@ fn decode_shows_exactly_what_check_reports_on_every_shipped_input() {
     assert!(files.len() >= 35, "only {} inputs", files.len());
     let mut findings = 0;
     for f in &files {
-        let want = from_check(f, &[]);
+        assert_eq!(from_decode(f, &[]), from_check(f, &[]), "{}", f.display());
+        let want = from_check(f, &["--every"]);
         findings += want.len();
-        assert_eq!(from_decode(f, &[]), want, "{}", f.display());
+        assert_eq!(
+            from_decode(f, &["--every"]),
+            want,
+            "{} --every",
+            f.display()
+        );
     }
     // Not vacuous: the shipped inputs hold findings of every kind.
     assert!(findings > 100, "{findings}");
@@ -198,6 +220,8 @@ fn the_c2w_rules_apply_to_a_recording_made_under_a_profile_in_the_viewer_too() {
                 x.seq,
                 x.severity.as_str().to_owned(),
                 x.message.clone(),
+                x.count,
+                x.last_line,
             )
         })
         .collect();

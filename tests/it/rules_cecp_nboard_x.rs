@@ -440,6 +440,26 @@ fn cecp_handshake_and_feature_cases() -> Vec<Case> {
         .near(xb(
             "0.010 < feature ping=1 done=1\n0.011 > accepted ping\n0.020 > hard",
         )),
+        // A log that shows no engine start (cutechess, fastchess) but whose session's first
+        // line is the GUI's `xboard` shows the session's start: the start rules apply. One
+        // that begins mid-session (its first line a later command) stays exempt.
+        case(
+            "CECP-PROTOVER-AFTER-XBOARD",
+            "a log starting at the GUI's xboard, hard before protover",
+        )
+        .fires(
+            "0.001 > xboard
+             0.002 > hard
+             0.003 > protover 2
+             0.010 < feature ping=1 done=1
+             0.011 > accepted ping",
+        )
+        .near(
+            "0.002 > hard
+             0.003 > protover 2
+             0.010 < feature ping=1 done=1
+             0.011 > accepted ping",
+        ),
         case(
             "CECP-FEATURE-TIMEOUT",
             "done=1 after 9 s, cutechess allows 8 s",
@@ -1215,12 +1235,37 @@ fn cecp_output_termination_and_syntax_cases() -> Vec<Case> {
             .near(cecp("0.030 > memory 64\n0.031 < Error (unknown command): memory")),
         case("CECP-ERROR-FORMAT", "Error: without a type")
             .fires(cecp("0.030 > memory 64\n0.031 < Error: unknown command memory")),
+        case("CECP-ERROR-FORMAT", "Invalid move: for a command that is no move")
+            .fires(cecp("0.030 > sd 3\n0.031 < Invalid move: sd 3"))
+            .near(cecp("0.030 > sd 3\n0.031 < Error (unknown command): sd 3")),
+        case("CECP-COMMAND-REFUSED", "a command of the protocol refused")
+            .fires(cecp("0.030 > computer\n0.031 < Error (unknown command): computer"))
+            .near(cecp("0.030 > computer\n0.500 > ping 1\n0.501 < pong 1")),
+        case("CECP-COMMAND-REFUSED", "refused in the wrong form, still refused")
+            .fires(cecp("0.030 > sd 3\n0.031 < Invalid move: sd 3")),
         case("CECP-THINKING-FORMAT", "stat01 with a bad node count")
             .fires(analyze("stat01: 12 abc 5 3 20"))
             .near(analyze("stat01: 12 3000 5 3 20 Nf3")),
         case("CECP-THINKING-FORMAT", "score in pawns, not an integer")
             .fires(think("4 0.25 150 12000 e7e5 g1f3"))
             .near(think("4 25 150 12000 e7e5 g1f3")),
+        // Sjeng draws the board before it answers `protover`: a start-up banner, not thinking
+        // output. The same row once the engine is thinking is.
+        case(
+            "CECP-THINKING-FORMAT",
+            "a board row that looks like thinking output",
+        )
+        .fires(think("8 | *R | *N | *B | *Q | *K | *B | *N | *R |"))
+        .near(xb(
+            "0.005 < Sjeng version 11.2, Copyright (C) 2000-2001 Gian-Carlo Pascutto
+             0.005 <   +----+----+----+----+----+----+----+----+
+             0.005 < 8 | *R | *N | *B | *Q | *K | *B | *N | *R |
+             0.005 <   +----+----+----+----+----+----+----+----+
+             0.006 < feature ping=1 setboard=1 usermove=1 done=1
+             0.007 > accepted ping
+             0.008 > accepted setboard
+             0.009 > accepted usermove",
+        )),
         case("CECP-THINKING-WITHOUT-POST", "thinking after nopost")
             .fires(cecp(
                 "0.030 > nopost\n1.000 > usermove e2e4\n1.200 < 4 25 15 12000 e7e5 g1f3\n1.500 < move e7e5",

@@ -391,6 +391,17 @@ pub(super) static ROWS: &[Rule] = &[
         implemented: true,
     },
     Rule {
+        id: RuleId::CecpCommandRefused,
+        family: Family::Cecp,
+        group: "Output",
+        side: Side::Engine,
+        severity: Severity::Note,
+        check: "the engine answers a command the protocol defines with an error reply (`Error (unknown command): computer`, `Invalid move: sd 3`): allowed, but the GUI's command had no effect (a refused `sd` leaves the depth unlimited); `protover` refused by a protocol-1 engine is not counted",
+        source: r#""If your engine receives a command it does not understand or does not implement, it should print an error message in the above format""#,
+        decidable: Decidable::Traffic,
+        implemented: true,
+    },
+    Rule {
         id: RuleId::CecpResultClaimInvalid,
         family: Family::Cecp,
         group: "Game state",

@@ -112,6 +112,7 @@ rule_ids! {
     CecpIllegalMoveReply = "CECP-ILLEGAL-MOVE-REPLY",
     CecpIllegalMoveFormat = "CECP-ILLEGAL-MOVE-FORMAT",
     CecpErrorFormat = "CECP-ERROR-FORMAT",
+    CecpCommandRefused = "CECP-COMMAND-REFUSED",
     CecpResultClaimInvalid = "CECP-RESULT-CLAIM-INVALID",
     CecpResultMissing = "CECP-RESULT-MISSING",
     CecpThinkingFormat = "CECP-THINKING-FORMAT",

@@ -386,10 +386,15 @@ pub fn violation_items(findings: &[Finding]) -> Vec<ViolationItem> {
             .iter()
             .take_while(|&&j| findings[j].rule == f.rule && findings[j].severity == f.severity)
             .count();
+        // Every time the rule was broken: a folded finding counts as often as it happened.
+        let times = order[i..i + n]
+            .iter()
+            .map(|&j| usize::try_from(findings[j].count).unwrap_or(usize::MAX))
+            .sum();
         out.push(ViolationItem::Group {
             severity: f.severity,
             rule: f.rule,
-            count: n,
+            count: times,
         });
         out.extend(order[i..i + n].iter().map(|&j| ViolationItem::Entry(j)));
         i += n;

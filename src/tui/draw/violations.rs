@@ -48,6 +48,12 @@ pub(super) fn violations(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
                         Style::default().fg(t.dim),
                     ),
                     Span::raw(format!("{}: {}", fnd.side.as_str(), visible(&fnd.message))),
+                    Span::styled(
+                        fnd.repeats_note()
+                            .map(|n| format!(" ({n})"))
+                            .unwrap_or_default(),
+                        Style::default().fg(t.dim),
+                    ),
                 ]))
             }
         })
