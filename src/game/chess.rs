@@ -8,6 +8,7 @@ mod editor;
 mod end;
 mod error;
 pub(crate) mod fast_legal;
+mod giveaway;
 mod notation;
 mod position_cache;
 mod variant;
@@ -40,6 +41,8 @@ pub struct ChessBoard {
     /// Hashes of the positions since the last irreversible move, current one last, for the
     /// threefold-repetition claim.
     history: Vec<Zobrist64>,
+    /// Giveaway: the rooks that may still castle (shakmaty's Antichess holds no rights).
+    giveaway_castles: shakmaty::Bitboard,
 }
 
 /// How the text on the wire spelled a castling move. Protocols fix the spelling (UCI without
@@ -96,6 +99,7 @@ impl ChessBoard {
             variant,
             mode,
             history: vec![hash],
+            giveaway_castles: shakmaty::Bitboard::EMPTY,
         }
     }
 
@@ -116,7 +120,12 @@ impl ChessBoard {
             pos = VariantPosition::from_setup(rules, setup, mode)
                 .map_err(|e| BoardError::BadPosition(position_error_text(e.kinds())))?;
         }
-        Ok(Self::with_position(pos, variant, mode))
+        let giveaway = variant == ChessVariant::Giveaway;
+        let mut board = Self::with_position(pos, variant, mode);
+        if giveaway {
+            board.giveaway_castles = giveaway::all_rights();
+        }
+        Ok(board)
     }
 
     /// Builds a board from a FEN, strictly: any inconsistency is an error.
@@ -156,6 +165,33 @@ impl ChessBoard {
     }
 
     fn from_setup(
+        mut setup: Setup,
+        variant: ChessVariant,
+        rules: shakmaty::variant::Variant,
+        mode: CastlingMode,
+        lenient: bool,
+    ) -> Result<(Self, Vec<String>), BoardError> {
+        // Giveaway's castling rights are the board's own: shakmaty's Antichess holds none.
+        let mut giveaway_castles = shakmaty::Bitboard::EMPTY;
+        let mut giveaway_warning = None;
+        if variant == ChessVariant::Giveaway {
+            let (kept, dropped) = giveaway::valid_rights(&setup);
+            if dropped {
+                if !lenient {
+                    return Err(BoardError::BadPosition("invalid castling rights".into()));
+                }
+                giveaway_warning = Some("ignored invalid castling rights".to_owned());
+            }
+            giveaway_castles = kept;
+            setup.castling_rights = shakmaty::Bitboard::EMPTY;
+        }
+        let (mut board, mut warnings) = Self::from_setup_of(setup, variant, rules, mode, lenient)?;
+        board.giveaway_castles = giveaway_castles;
+        warnings.extend(giveaway_warning);
+        Ok((board, warnings))
+    }
+
+    fn from_setup_of(
         setup: Setup,
         variant: ChessVariant,
         rules: shakmaty::variant::Variant,
@@ -190,6 +226,9 @@ impl ChessBoard {
     /// for crazyhouse and `+w+b` check counters for three-check.
     #[must_use]
     pub fn fen(&self) -> String {
+        if let Some(fen) = self.giveaway_fen() {
+            return fen;
+        }
         Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
     }
 
@@ -233,10 +272,13 @@ impl ChessBoard {
     /// Legal moves in this board's UCI convention.
     #[must_use]
     pub fn legal_moves_uci(&self) -> Vec<String> {
-        self.legal_moves()
+        let mut moves: Vec<String> = self
+            .legal_moves()
             .into_iter()
             .map(|m| m.to_uci(self.mode).to_string())
-            .collect()
+            .collect();
+        moves.extend(self.giveaway_castles_uci());
+        moves
     }
 
     fn legal_moves(&self) -> shakmaty::MoveList {
@@ -320,6 +362,16 @@ impl ChessBoard {
     }
 
     fn play_uci_move(&mut self, text: &str, uci: UciMove) -> Result<Played, IllegalMove> {
+        if let UciMove::Normal { from, to, .. } = uci
+            && let Some(castle) = self.giveaway_castle(text, from, to)
+        {
+            let notation = if self.pos.board().piece_at(to).is_some() {
+                CastlingNotation::KingTakesRook
+            } else {
+                CastlingNotation::KingTwoSquares
+            };
+            return self.play_giveaway_castle(castle, notation);
+        }
         let m = self.resolve_uci(text, uci)?;
         let castling = m.and_then(|m| match (m, uci) {
             (Move::Castle { rook, .. }, UciMove::Normal { to, .. }) => Some(if to == rook {
@@ -333,6 +385,11 @@ impl ChessBoard {
     }
 
     fn play_san_move(&mut self, text: &str, san: San) -> Result<Played, IllegalMove> {
+        if let San::Castle(side) = san
+            && let Some(castle) = self.giveaway_castle_san(text, side)
+        {
+            return self.play_giveaway_castle(castle, CastlingNotation::San);
+        }
         let m = if san == San::Null {
             self.check_null(text)?;
             None
@@ -395,6 +452,7 @@ impl ChessBoard {
     fn apply(&mut self, m: Option<Move>, castling: Option<CastlingNotation>) -> Played {
         match m {
             Some(m) => {
+                self.giveaway_after(&m);
                 // Written straight into right-sized strings: `to_string` would go through the
                 // formatter and grow the string a byte at a time.
                 let mut uci = String::with_capacity(5);
@@ -436,7 +494,7 @@ impl ChessBoard {
 
     fn explain_uci(&self, uci: UciMove) -> IllegalReason {
         match uci {
-            UciMove::Normal { from, to, .. } => {
+            UciMove::Normal { from, .. } => {
                 let Some(piece) = self.pos.board().piece_at(from) else {
                     return IllegalReason::NoPiece(from.to_string());
                 };
@@ -446,14 +504,6 @@ impl ChessBoard {
                         owner: side_of(piece.color).to_string(),
                         turn: self.turn().to_string(),
                     };
-                }
-                if piece.role == Role::King
-                    && self.variant == ChessVariant::Giveaway
-                    && from.rank() == to.rank()
-                    && (from.distance(to) >= 2
-                        || self.pos.board().piece_at(to) == Some(Role::Rook.of(piece.color)))
-                {
-                    return IllegalReason::NotModelled("castling in giveaway".into());
                 }
                 self.generic_reason()
             }
@@ -465,9 +515,6 @@ impl ChessBoard {
     fn explain_san(&self, text: &str, san: San, err: shakmaty::san::SanError) -> IllegalMove {
         let reason = match (san, err) {
             (_, shakmaty::san::SanError::AmbiguousSan) => IllegalReason::Ambiguous(text.into()),
-            (San::Castle(_), _) if self.variant == ChessVariant::Giveaway => {
-                IllegalReason::NotModelled("castling in giveaway".into())
-            }
             (San::Put { role, .. }, _) => self.drop_reason(role),
             _ => self.generic_reason(),
         };
@@ -506,8 +553,19 @@ impl ChessBoard {
         for (index, text) in moves.into_iter().enumerate() {
             let uci = UciMove::from_ascii(text.as_bytes())
                 .map_err(|_| (index, IllegalMove::new(text, IllegalReason::Syntax)))?;
-            match probe.resolve_uci(text, uci).map_err(|e| (index, e))? {
-                Some(m) => probe.pos.play_unchecked(m),
+            let m = match uci {
+                UciMove::Normal { from, to, .. } => probe.giveaway_castle(text, from, to),
+                _ => None,
+            };
+            let m = match m {
+                Some(castle) => Some(castle.map_err(|e| (index, e))?),
+                None => probe.resolve_uci(text, uci).map_err(|e| (index, e))?,
+            };
+            match m {
+                Some(m) => {
+                    probe.giveaway_after(&m);
+                    probe.pos.play_unchecked(m);
+                }
                 None => {
                     if let Some(pos) = null_moved(&probe.pos, probe.mode) {
                         probe.pos = pos;
@@ -526,6 +584,7 @@ impl ChessBoard {
             variant: self.variant.clone(),
             mode: self.mode,
             history: Vec::new(),
+            giveaway_castles: self.giveaway_castles,
         }
     }
 

@@ -279,6 +279,33 @@ impl State {
         }
     }
 
+    /// An `Error` reply to `command` is news: the command is one the protocol defines, not a
+    /// move, not `protover` (a protocol-1 engine), and not one whose feature the engine set
+    /// to 0.
+    fn refusal_worth_a_note(&self, command: &str) -> bool {
+        let Some(word) = command.split_ascii_whitespace().next() else {
+            return false;
+        };
+        let parsed =
+            crate::protocol::cecp::parse(crate::protocol::Dir::ToEngine, command, &mut Vec::new());
+        if matches!(
+            parsed,
+            Msg::Unknown(_) | Msg::Empty | Msg::Move(_) | Msg::UserMove(_) | Msg::Protover(_)
+        ) {
+            return false;
+        }
+        let feature = match word {
+            "time" | "otim" => "time",
+            "white" | "black" => "colors",
+            "pause" | "resume" => "pause",
+            "cores" => "smp",
+            "egtpath" => "egt",
+            "include" => "exclude",
+            other => other,
+        };
+        self.s.feature_value(feature) != Some("0")
+    }
+
     pub(crate) fn cecp_engine(&mut self, m: &Msg, at: At) {
         match m {
             Msg::Feature(list) => {
@@ -396,18 +423,10 @@ impl State {
                 self.cancel(at, |o| o.owed == Owed::FeatureDone);
             }
             // A command the protocol defines, refused: allowed, and worth knowing (a refused
-            // `sd` leaves the search unlimited).
-            Msg::Error { command, .. }
-                if command.split_ascii_whitespace().next() != Some("protover")
-                    && !matches!(
-                        crate::protocol::cecp::parse(
-                            crate::protocol::Dir::ToEngine,
-                            command,
-                            &mut Vec::new()
-                        ),
-                        Msg::Unknown(_) | Msg::Empty
-                    ) =>
-            {
+            // `sd` leaves the search unlimited). Not a move (the move rules judge those), nor a
+            // command the engine turned off with its feature (`setboard=0`), whose refusal it
+            // announced.
+            Msg::Error { command, .. } if self.refusal_worth_a_note(command) => {
                 self.finding(
                     RuleId::CecpCommandRefused,
                     format!("the engine refused `{}`: it had no effect", command.trim()),

@@ -385,10 +385,13 @@ impl State {
         } else if let Some(end) = self
             .board
             .as_ref()
+            .filter(|_| !go.ponder)
             .and_then(ChessBoard::outcome)
             .filter(|e| !matches!(e.reason, crate::game::EndReason::InsufficientMaterial))
         {
-            // `bestmove (none)` is then the engine's right answer; the request is the fault.
+            // `bestmove (none)` is then the engine's right answer; the request is the fault. A
+            // ponder search is on a position the opponent has not played yet (python-chess
+            // ponders on the predicted move even when it mates): the game is not over.
             self.finding(
                 RuleId::UciGoOnTerminalPosition,
                 format!("go on a finished game ({:?})", end.reason).to_ascii_lowercase(),

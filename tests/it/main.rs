@@ -50,6 +50,7 @@ mod rules_c2w;
 mod rules_cecp_nboard_x;
 mod rules_uci;
 mod untrusted_output;
+mod variants_vs_fairy_stockfish;
 mod view_app;
 mod view_cli;
 mod view_follow;

@@ -1363,7 +1363,18 @@ fn case(id: &str) -> Case {
                 0.300 > quit
                 0.350 ! engine_exit code=0 engine exited with code 0
             ")))
-            .misses(t("go on a drawn ending that is no mate or stalemate (K+B v K)", in_game(KB_V_K))),
+            .misses(t("go on a drawn ending that is no mate or stalemate (K+B v K)", in_game(KB_V_K)))
+            // python-chess ponders on the predicted move even when it mates: the opponent has
+            // not played it, the game is not over.
+            .misses(t("go ponder on a predicted mate", in_game("
+                0.100 > position startpos moves f2f3 e7e5 g2g4 d8h4
+                0.101 > go ponder wtime 1000 btime 1000
+                0.110 < info depth 0 score mate 0
+                0.200 > stop
+                0.201 < bestmove (none)
+                0.300 > quit
+                0.350 ! engine_exit code=0 engine exited with code 0
+            "))),
 
         "UCI-GO-EMPTY-SEARCHMOVES" => {
             let search = |moves: &str, go: &str, best: &str| {

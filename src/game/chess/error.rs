@@ -56,8 +56,8 @@ pub enum IllegalReason {
     NullInCheck,
     #[error("the game is already over ({0})")]
     GameOver(String),
-    /// The move may be legal but our rules model cannot play it (multi-leg moves, castling
-    /// in giveaway). Callers should switch to "board unknown" rather than flag a violation.
+    /// The move may be legal but our rules model cannot play it (multi-leg moves of fairy
+    /// variants). Callers should switch to "board unknown" rather than flag a violation.
     #[error("not modelled: {0}")]
     NotModelled(String),
 }

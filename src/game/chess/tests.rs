@@ -378,21 +378,38 @@ fn losers_must_capture_and_bare_king_wins() {
 }
 
 #[test]
-fn giveaway_castling_is_not_modelled() {
-    let fen = "4k3/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w - - 0 1";
+fn giveaway_castles_as_fairy_stockfish_plays_it() {
+    // The start position keeps every right; a KQkq FEN is valid.
+    let fen = "rnbqk2r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQK2R w KQkq - 4 4";
     let mut b = ChessBoard::from_fen(fen, ChessVariant::Giveaway, false).expect("fen");
-    assert!(
-        b.play_uci("e1g1")
-            .expect_err("castle")
-            .reason
-            .is_not_modelled()
+    let played = b.play_uci("e1g1").expect("white castles");
+    assert_eq!(played.san, "O-O");
+    assert_eq!(
+        b.fen(),
+        "rnbqk2r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQ1RK1 b kq - 5 4"
     );
-    assert!(
-        b.play_san("O-O")
-            .expect_err("castle")
-            .reason
-            .is_not_modelled()
+    let played = b.play_san("O-O").expect("black castles");
+    assert_eq!(played.uci, "e8g8");
+    // A right once used or lost is gone; and a capture, when available, comes first.
+    let mut b = ChessBoard::startpos(ChessVariant::Giveaway).expect("start");
+    for m in ["g1f3", "g8f6", "e2e3", "e7e6", "f1e2", "f8e7"] {
+        b.play_uci(m).expect(m);
+    }
+    let mut moved = b.clone();
+    moved.play_uci("h1g1").expect("rook");
+    moved.play_uci("h8g8").expect("rook");
+    moved.play_uci("g1h1").expect("rook back");
+    moved.play_uci("g8h8").expect("rook back");
+    assert!(moved.play_uci("e1g1").is_err(), "the h1 rook has moved");
+    b.play_uci("e1g1").expect("castling with the rights");
+    let capture = "4k3/8/8/8/8/8/p7/R3K2R w KQ - 0 1";
+    let mut c = ChessBoard::from_fen(capture, ChessVariant::Giveaway, false).expect("fen");
+    assert_eq!(
+        c.play_uci("e1g1").expect_err("must capture").reason,
+        IllegalReason::MustCapture
     );
+    // Antichess (Lichess) has no castling at all.
+    assert!(ChessBoard::from_fen(fen, ChessVariant::Antichess, false).is_err());
 }
 
 #[test]

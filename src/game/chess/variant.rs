@@ -22,8 +22,9 @@ pub enum ChessVariant {
     ThreeCheck,
     /// FICS `suicide` and Lichess `antichess`: shakmaty's Antichess rules.
     Antichess,
-    /// ICC wild 26: antichess with castling. Played on Antichess, which has no castling, so a
-    /// castling move is reported as [`super::IllegalReason::NotModelled`] rather than illegal.
+    /// ICC wild 26, Fairy-Stockfish's and python-chess's `giveaway`: antichess with castling.
+    /// Played on shakmaty's Antichess, with the castling rights and moves kept by the board
+    /// (`chess/giveaway.rs`).
     Giveaway,
     /// ICC wild 17: chess where capturing is compulsory and you win by losing all your
     /// pieces or getting mated. Moves are checked as chess plus the must-capture rule; the
