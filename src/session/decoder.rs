@@ -423,6 +423,7 @@ impl Decoder {
     /// Ends the input: the running searches are kept, and the sessions returned.
     pub fn finish(mut self) -> Vec<Session> {
         for st in &mut self.states {
+            st.drop_unconfirmed_ponder();
             st.infer_draw_claim();
             if st.retain_searches
                 && let Some(s) = st.search.take()

@@ -35,18 +35,22 @@ impl State {
                     );
                 }
             }
-            Msg::PonderHit => match &mut self.search {
-                Some(s) if s.ponder => {
-                    s.ponder = false;
-                    self.s.modes.ponder = false;
-                    self.engine_side = self.engine_side.map(Side::other);
+            Msg::PonderHit => {
+                // The opponent played the guessed move: it is a move of the game.
+                self.unconfirmed_ponder = false;
+                match &mut self.search {
+                    Some(s) if s.ponder => {
+                        s.ponder = false;
+                        self.s.modes.ponder = false;
+                        self.engine_side = self.engine_side.map(Side::other);
+                    }
+                    _ if self.s.search_count == 0 => {}
+                    _ => self.finding(
+                        RuleId::UciPonderhitWithoutPonder,
+                        "ponderhit without a ponder search",
+                    ),
                 }
-                _ if self.s.search_count == 0 => {}
-                _ => self.finding(
-                    RuleId::UciPonderhitWithoutPonder,
-                    "ponderhit without a ponder search",
-                ),
-            },
+            }
             // The GUI waits for nothing more: what was owed is withdrawn, not unanswered.
             Msg::Quit => {
                 self.quit_sent = true;
@@ -213,11 +217,16 @@ impl State {
             _ => None,
         };
         self.new_game_pending = false;
+        // In the same game, this position says which moves were played: it replaces the
+        // guess, or keeps it.
+        self.unconfirmed_ponder = false;
         let common = match common {
             Some(k) => k,
             None => {
                 let mut g = Game::new(GameKind::Chess, at, &variant_name, chess960);
                 g.start = start.clone();
+                // The game before ends here: a guess nobody confirmed was not played.
+                self.drop_unconfirmed_ponder();
                 self.infer_draw_claim();
                 self.push_game(g);
                 // The new game's plies come from a full replay.
@@ -419,6 +428,9 @@ impl State {
         {
             g.engine_side = Some(side);
         }
+        // `go ponder`: the position's last move is the GUI's guess of the opponent's reply.
+        self.unconfirmed_ponder =
+            go.ponder && self.s.games.last().is_some_and(|g| !g.plies.is_empty());
         let open_ended = go.ponder || go.infinite;
         self.open(Request::Go { open_ended }, "go", Owed::BestMove, at);
         if busy {

@@ -80,6 +80,9 @@ pub(crate) struct State {
     pub(crate) queued_go: Option<(String, At, bool, bool)>,
     /// UCI: `ucinewgame` since the last `position`.
     pub(crate) new_game_pending: bool,
+    /// UCI: the last `go ponder` searched on the GUI's guess of the opponent's move, and no
+    /// `ponderhit` or later `position` said whether the opponent played it.
+    pub(crate) unconfirmed_ponder: bool,
     /// UCI: the GUI's `UCI_AnalyseMode` and `MultiPV` settings.
     pub(crate) analyse_mode: bool,
     pub(crate) multipv: u32,
@@ -157,6 +160,7 @@ impl State {
             search_board: None,
             queued_go: None,
             new_game_pending: false,
+            unconfirmed_ponder: false,
             analyse_mode: false,
             multipv: 1,
             engine_side: None,
@@ -384,6 +388,41 @@ impl State {
     /// (threefold repetition, fifty-move rule) gets that draw: UCI carries no results, and
     /// GUIs end such games by claiming it. The reason says the result is inferred. Called when
     /// the game's last board is still `board`: before the next game replaces it, and at the end.
+    /// The game ended (a new one starts, or the input ends) while the last `go ponder` was
+    /// unconfirmed: its predicted move is no move of the game. It leaves the game, with any
+    /// result only it decided, and the board goes back to before it.
+    pub(crate) fn drop_unconfirmed_ponder(&mut self) {
+        if !std::mem::take(&mut self.unconfirmed_ponder) {
+            return;
+        }
+        let Some(g) = self.s.games.last_mut() else {
+            return;
+        };
+        let Some(guess) = g.plies.pop() else {
+            return;
+        };
+        if g.outcome.as_ref().is_some_and(|o| o.at.seq >= guess.at.seq) {
+            g.outcome = None;
+        }
+        let variant = crate::game::ChessVariant::from_cecp(&g.variant);
+        let start = match g.start.as_deref() {
+            Some(fen) => ChessBoard::from_fen_lenient(fen, variant, g.chess960).map(|(b, _)| b),
+            None => ChessBoard::startpos(variant),
+        };
+        self.board = start.ok().and_then(|mut b| {
+            g.plies
+                .iter()
+                .all(|p| {
+                    b.play_uci(p.canonical.as_deref().unwrap_or(&p.text))
+                        .is_ok()
+                })
+                .then_some(b)
+        });
+        self.board_from_cache = false;
+        self.cache.clear();
+        self.board_changed();
+    }
+
     pub(crate) fn infer_draw_claim(&mut self) {
         let Some(g) = self.s.games.last() else {
             return;
