@@ -204,7 +204,15 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
             crate::untrusted::guard(&show_rewrites(&origin.file, &prepared.rewrites))
         );
     }
-    for w in &prepared.warnings {
+    // The card lists the warnings too: on a terminal that shows both, they are said once,
+    // there; with the card in a file or in JSON, they are said here as well, before the run.
+    let warn_early = {
+        use std::io::IsTerminal;
+        !(a.format == OutputFormat::Text
+            && std::io::stdout().is_terminal()
+            && std::io::stderr().is_terminal())
+    };
+    for w in prepared.warnings.iter().filter(|_| warn_early) {
         crate::eprintln_safe!(
             "kibitzer: {}[{}]: {}",
             w.severity.as_str(),
@@ -248,6 +256,7 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
         deterministic: a.deterministic,
         output,
         check,
+        warn_early,
         max_engine_lines: 2 * original
             .events
             .iter()

@@ -61,6 +61,9 @@ pub struct Config {
     /// How the original and the replay are judged (deadline profile, `.c2w` profile); the
     /// protocol is the original's.
     pub check: CheckOptions,
+    /// Say the drift warnings on stderr as soon as the engine has introduced itself. Off when
+    /// the card, which lists them too, goes to the same terminal: a warning is said once.
+    pub warn_early: bool,
 }
 
 /// A script ready to run, with what was changed and what is known to go wrong.
@@ -122,6 +125,9 @@ pub fn execute(
     };
     // Drift is said as soon as the engine has introduced itself, before the searches.
     let mut live = |s: &crate::session::Session| {
+        if !cfg.warn_early {
+            return;
+        }
         for w in preflight::drift(&o.session, s) {
             crate::eprintln_safe!(
                 "kibitzer: {}[{}]: {}",

@@ -180,6 +180,15 @@ pub struct SearchTally {
     pub expected: usize,
     /// Searches of the original the replay never reached.
     pub missing: usize,
+    /// Of `expected`: limited by the clock in the original.
+    #[serde(default)]
+    pub expected_clock: usize,
+    /// Of `expected`: searched with several threads in the original (and not clock-limited);
+    /// the most threads any of them had.
+    #[serde(default)]
+    pub expected_threads: usize,
+    #[serde(default)]
+    pub most_threads: u64,
 }
 
 /// What a search answered.
@@ -330,7 +339,7 @@ impl ReplayReport {
         let t = &self.searches;
         let _ = writeln!(
             s,
-            "searches: {} in the original, {} in the replay; {} compared: {} identical, {} differ, {} differ as expected (clock-limited){}",
+            "searches: {} in the original, {} in the replay; {} compared: {} identical, {} differ, {} differ as expected (clock-limited or several threads){}",
             t.original,
             t.replay,
             t.compared,

@@ -186,6 +186,12 @@ pub(crate) fn compare(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap
         let expected = clock[oi] || threads > 1;
         if expected {
             tally.expected += 1;
+            if clock[oi] {
+                tally.expected_clock += 1;
+            } else {
+                tally.expected_threads += 1;
+                tally.most_threads = tally.most_threads.max(threads);
+            }
         } else {
             tally.differing += 1;
         }

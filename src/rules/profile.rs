@@ -64,8 +64,10 @@ impl Profile {
             "spec" | "strict-spec" => spec,
             "xboard" | "winboard" => Profile {
                 name: "xboard",
-                // xboard's FEATURE_TIMEOUT is 1000 ms; it tracks pings but sets no deadline.
-                features: Some(Duration::from_millis(1000)),
+                // xboard 4.9's FEATURE_TIMEOUT is 10000 ms (common.h; older releases had
+                // 1000), and XBoard 4.9.1 was seen waiting the 10 s for a silent GNU Chess;
+                // it tracks pings but sets no deadline.
+                features: Some(Duration::from_millis(10_000)),
                 ..spec
             },
             "cutechess" | "cutechess-cli" => Profile {

@@ -33,6 +33,7 @@ mod probe_c2w;
 mod probe_engines;
 mod probe_faults;
 mod real_gui_xboard;
+mod real_sessions;
 mod real_world_logs;
 mod real_world_small;
 mod record_faulty_uci;

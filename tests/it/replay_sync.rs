@@ -309,3 +309,57 @@ fn an_nboard_session_replays_as_reproduced() {
     assert_eq!(r.report.original.protocol, Some("nboard"));
     assert_eq!(r.report.searches.identical, 5, "{}", r.describe());
 }
+
+/// Issue 24 #16: the shipped python-chess game searched `go depth 9` with Threads 2. The
+/// verdict says what was compared first (how many of the 70 searches are identical) and why
+/// the others may differ (threads), never the clock; a terminal that shows both the card and
+/// stderr reads the nondeterminism warning once.
+#[test]
+fn a_threads_2_depth_game_says_what_was_compared_and_never_blames_the_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("recordings/stockfish-uci-game.jsonl");
+    let new = dir.path().join("replayed.jsonl");
+    let sf = engine("stockfish");
+    let r = replay_json(&[
+        rec.to_str().unwrap(),
+        "--recording",
+        new.to_str().unwrap(),
+        "--",
+        sf.to_str().unwrap(),
+    ]);
+    let summary = &r.report.verdict.summary;
+    let t = &r.report.searches;
+    assert_eq!(t.original, 70, "{}", r.describe());
+    assert!(
+        summary.starts_with(&format!(
+            "reproduced: protocol behaviour equal; {} of 70 searches identical",
+            t.identical
+        )),
+        "{summary}"
+    );
+    if t.expected > 0 {
+        assert!(summary.contains("searched with 2 threads"), "{summary}");
+    }
+    assert!(!summary.contains("clock"), "{summary}");
+    // Under a terminal (script(1) gives one), the warning is in the card only.
+    let cmd = format!(
+        "{} replay {} --recording {} -- {}",
+        env!("CARGO_BIN_EXE_kibitzer"),
+        rec.display(),
+        dir.path().join("tty.jsonl").display(),
+        sf.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("verdict: reproduced"), "{text}");
+    assert_eq!(
+        text.matches("REPLAY-NONDETERMINISTIC-SETUP").count(),
+        1,
+        "{text}"
+    );
+}
