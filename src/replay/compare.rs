@@ -170,15 +170,24 @@ fn obligations(
             if was == is {
                 continue;
             }
+            // The original's command as it was, and what was sent when --deterministic
+            // rewrote it.
+            let sent = step.text.trim();
+            let original = o.line_by_seq(oseq).map_or(sent, |l| l.text.trim());
+            let request = if original == sent {
+                format!("`{original}`")
+            } else {
+                format!("`{original}` (replayed as `{sent}`)")
+            };
             let message = if was {
                 format!(
-                    "the original engine answered `{}` with {}; the replayed engine did not",
-                    step.text, ob.owed
+                    "the original engine answered {request} with {}; the replayed engine did not",
+                    ob.owed
                 )
             } else {
                 format!(
-                    "the replayed engine answered `{}` with {}; the original engine did not",
-                    step.text, ob.owed
+                    "the replayed engine answered {request} with {}; the original engine did not",
+                    ob.owed
                 )
             };
             out.push(Difference {

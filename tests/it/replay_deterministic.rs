@@ -182,3 +182,34 @@ fn dry_run_shows_threads_set_to_one_and_the_sync_points() {
         "{script}"
     );
 }
+
+/// Issue 24 #16: a divergence quotes the original's command, and what --deterministic sent in
+/// its place, not the rewritten command alone.
+#[test]
+fn a_divergence_quotes_the_original_command_and_what_was_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/real/python-chess-stockfish-ponder-clock.white.jsonl");
+    let engine = format!(
+        "{}/tests/engines/hostile_set.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = crate::common::kibitzer()
+        .args(["replay", "--deterministic", "--watchdog", "3"])
+        .arg(&rec)
+        .arg("--recording")
+        .arg(dir.path().join("new.jsonl"))
+        .args(["--", "python3", &engine, "ignores-sigterm"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let verdict = text
+        .lines()
+        .find(|l| l.starts_with("verdict:"))
+        .unwrap_or("");
+    assert!(
+        verdict.contains("answered `go wtime ") && verdict.contains("(replayed as `go nodes "),
+        "{verdict}"
+    );
+}
