@@ -311,6 +311,20 @@ fn text_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut String) {
     }
 }
 
+/// A time since the start as the transcript's time column shows it: `12.345678`.
+struct TranscriptTime(u64);
+
+impl std::fmt::Display for TranscriptTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}.{:06}",
+            self.0 / 1_000_000_000,
+            (self.0 / 1000) % 1_000_000
+        )
+    }
+}
+
 /// Findings under the line they were found at: `error[UCI-...] engine: ...`, with the line
 /// they are about when it is an earlier one (a deadline passes later than its request), by
 /// the time the transcript shows it at.
@@ -326,13 +340,7 @@ fn text_findings(findings: &[Finding], at_seq: Option<u64>, out: &mut String) {
         );
         if at_seq != Some(f.seq) {
             // Named by the time the transcript shows it at.
-            let t = f.t_ns;
-            let _ = write!(
-                out,
-                " (the line at {}.{:06})",
-                t / 1_000_000_000,
-                (t / 1000) % 1_000_000
-            );
+            let _ = write!(out, " (the line at {})", TranscriptTime(f.t_ns));
         }
         out.push('\n');
     }
@@ -383,16 +391,14 @@ broken again after the line shown (--every shows each time):
             }
         } else {
             // Named by time, as the transcript names lines.
-            let t = f.t_ns;
             let _ = writeln!(
                 out,
-                "{INDENT}{}[{}] {}: {} times, the first at {}.{:06}",
+                "{INDENT}{}[{}] {}: {} times, the first at {}",
                 f.severity.as_str(),
                 f.rule,
                 f.side.as_str(),
                 f.count,
-                t / 1_000_000_000,
-                (t / 1000) % 1_000_000
+                TranscriptTime(f.t_ns)
             );
         }
     }

@@ -395,3 +395,50 @@ fn a_silent_engine_ends_c2w_suggest_with_a_verdict() {
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(err.contains("error[CECP-FEATURE-TIMEOUT]"), "{err}");
 }
+
+/// Issue 24 #10: a real CECP engine (Fairy-Max) killed with SIGKILL while it owes its move is
+/// X-ENGINE-EXIT, an error, exit status 1, as in UCI; not a hang line alone.
+#[test]
+fn a_cecp_engine_killed_while_it_owes_its_move_is_an_engine_exit_error() {
+    use crate::common::read_recording;
+    use std::io::{BufRead, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("fairymax.jsonl");
+    let mut proxy = kibitzer()
+        .args(["record", "-o"])
+        .arg(&rec)
+        .arg("--")
+        .arg(crate::common::engine("fairymax"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = proxy.stdin.take().unwrap();
+    let mut out = std::io::BufReader::new(proxy.stdout.take().unwrap());
+    stdin
+        .write_all(b"xboard\nprotover 2\nnew\npost\nsd 40\ngo\n")
+        .unwrap();
+    // Thinking output: the engine owes its move and is searching.
+    let mut line = String::new();
+    while out.read_line(&mut line).unwrap() > 0 && !line.trim_start().starts_with("5 ") {
+        line.clear();
+    }
+    let pid = read_recording(&rec)
+        .events
+        .iter()
+        .find_map(|e| e.pid)
+        .expect("the spawned event names the engine's pid");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid as i32),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    let mut rest = String::new();
+    let _ = std::io::Read::read_to_string(&mut out, &mut rest);
+    drop(stdin);
+    proxy.wait().unwrap();
+    let out = kibitzer().arg("check").arg(&rec).output().unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(report.contains("error[X-ENGINE-EXIT]"), "{report}");
+}

@@ -109,6 +109,14 @@ fn games() -> Vec<(PathBuf, Vec<PathBuf>)> {
     out
 }
 
+/// python-chess writes a pawn drop `@c5`, kibitzer (and PGN tools) `P@c5`: one spelling.
+fn one_drop_spelling(m: &str) -> String {
+    m.strip_prefix('P')
+        .filter(|r| r.starts_with('@'))
+        .unwrap_or(m)
+        .to_owned()
+}
+
 #[test]
 fn every_real_game_exports_to_the_guis_own_pgn() {
     let games = games();
@@ -127,23 +135,8 @@ fn every_real_game_exports_to_the_guis_own_pgn() {
                 .unwrap();
             let ours = String::from_utf8_lossy(&out.stdout);
             let (moves, result) = common::pgn_moves(&ours);
-            // python-chess writes a pawn drop `@c5`, kibitzer (and PGN tools) `P@c5`.
-            let moves: Vec<String> = moves
-                .into_iter()
-                .map(|m| {
-                    m.strip_prefix('P')
-                        .filter(|r| r.starts_with('@'))
-                        .map_or(m.clone(), str::to_owned)
-                })
-                .collect();
-            let want: Vec<String> = want_moves
-                .iter()
-                .map(|m| {
-                    m.strip_prefix('P')
-                        .filter(|r| r.starts_with('@'))
-                        .map_or(m.clone(), str::to_owned)
-                })
-                .collect();
+            let moves: Vec<String> = moves.iter().map(|m| one_drop_spelling(m)).collect();
+            let want: Vec<String> = want_moves.iter().map(|m| one_drop_spelling(m)).collect();
             // A recording holds what crossed its engine's wire: when the GUI adjudicated right
             // after the opponent's move, that move never reached this engine. And UCI carries
             // no result: a game the GUI adjudicated is `*` there, one that ended on the board
