@@ -74,12 +74,15 @@ fn resolve(program: &Path) -> Result<PathBuf> {
         }
         return Ok(p);
     }
+    // PATH, then /usr/games, where Debian installs engines: as `record`, `probe` and
+    // `replay` start them (capture::proxy's spawn).
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
+        .chain([std::path::PathBuf::from("/usr/games")])
         .map(|d| d.join(program))
         .find(|p| p.is_file())
         .map(|p| std::path::absolute(&p).unwrap_or(p))
-        .with_context(|| format!("no engine `{}` in PATH", program.display()))
+        .with_context(|| format!("no engine `{}` in PATH or /usr/games", program.display()))
 }
 
 /// `EngineSwitch`'s words: quoted when they hold blanks, as the profile parser reads them.

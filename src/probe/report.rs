@@ -43,9 +43,10 @@ pub struct ProbeReport {
     /// The probe had to kill the engine.
     pub killed: bool,
     pub summary: Summary,
-    /// `passed` (exit status 0) or `failed` (1: an error-severity finding or a stalled step).
+    /// `passed` (exit status 0), `passed with warnings` (exit status 0: a step violated by a
+    /// warning, no error) or `failed` (1: an error-severity finding or a stalled step).
     #[serde(deserialize_with = "crate::serde_static::interned")]
-    #[schemars(extend("enum" = ["passed", "failed"]))]
+    #[schemars(extend("enum" = ["passed", "passed with warnings", "failed"]))]
     pub verdict: crate::serde_static::StaticStr,
     /// 1 when an error-severity finding or a stalled step, else 0.
     #[schemars(extend("enum" = [0, 1]))]
@@ -191,7 +192,14 @@ impl ProbeReport {
         }
         self.summary = s;
         let failed = s.errors > 0 || s.stalled > 0;
-        self.verdict = if failed { "failed" } else { "passed" };
+        // A card with violated steps never says only `passed`.
+        self.verdict = if failed {
+            "failed"
+        } else if s.violated > 0 || s.warnings > 0 {
+            "passed with warnings"
+        } else {
+            "passed"
+        };
         self.exit_status = i32::from(failed);
     }
 
@@ -392,8 +400,16 @@ impl ProbeReport {
             };
             let _ = writeln!(out, "engine: {}{killed}", Untrusted(x));
         }
-        let verdict = if self.exit_status == 0 {
+        let verdict = if self.exit_status == 0 && self.verdict == "passed" {
             paint("1;32", "PASSED")
+        } else if self.exit_status == 0 {
+            paint(
+                "1;33",
+                &format!(
+                    "PASSED WITH WARNINGS ({} violated step(s), {} warning(s); exit status 0)",
+                    s.violated, s.warnings
+                ),
+            )
         } else {
             paint("1;31", "FAILED")
         };

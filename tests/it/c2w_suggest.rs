@@ -440,3 +440,22 @@ fn usage_errors_exit_2_and_nothing_is_overwritten() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "mine\n");
 }
+
+/// Issue 25: `c2w suggest` finds an engine in Debian's /usr/games like `record`, `probe` and
+/// `replay` do, when a desktop's PATH lacks it.
+#[test]
+fn an_engine_in_usr_games_is_found_without_it_on_path() {
+    assert!(Path::new("/usr/games/fairymax").is_file());
+    let dir = tempfile::tempdir().unwrap();
+    let out = kibitzer()
+        .env("PATH", "/usr/bin:/bin")
+        .args(["c2w", "suggest", "-o"])
+        .arg(dir.path().join("fm.c2w"))
+        .args(["--", "fairymax"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let profile = std::fs::read_to_string(dir.path().join("fm.c2w")).unwrap();
+    assert!(profile.contains("EngineName="), "{profile}");
+}

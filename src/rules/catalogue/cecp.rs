@@ -31,7 +31,7 @@ pub(super) static ROWS: &[Rule] = &[
         group: "Handshake and features",
         side: Side::Engine,
         severity: Severity::Error,
-        check: "no `feature … done=1` within 2 s of `xboard` (unless `done=0` seen → 1 h)",
+        check: "no `feature … done=1` within the profile's deadline of `protover` (spec 2 s, cutechess 8 s, xboard 10 s as xboard 4.9 waits; unless `done=0` seen → 1 h)",
         source: r#""xboard … listens for feature commands for two seconds before sending any other commands. To end this timeout and avoid the wait, set the feature 'done=1'""#,
         decidable: Decidable::Traffic,
         implemented: true,

@@ -45,7 +45,8 @@ fn write_markdown(out: &mut String) -> fmt::Result {
         "Severities, from least to most serious: {}. Side `either` means the engine or the \
          GUI, depending on the case. A rule is decidable from traffic when a recording or log \
          (lines both ways with timestamps, plus the proxy's own events: spawn, EOF, exit code \
-         or signal, signals forwarded, kills) is enough to decide it.",
+         or signal, signals forwarded, kills) is enough to decide it. A rule a session breaks \
+         again is one finding with its count and last line (`--every` lists each time).",
         [
             Severity::Chat,
             Severity::Note,
