@@ -393,6 +393,17 @@ impl Judge {
                         tr.saw_start = true;
                     }
                 }
+                // A flood is counted within a search: a fast engine's few hundred lines a
+                // search (Stockfish prints depths 1 to 245 at once when it sees a mate), over
+                // several searches in one second at a bullet pace or while pondering, are no
+                // flood. A GUI line that starts a search opens a new window.
+                if ev.src == Source::Gui
+                    && d.facts
+                        .iter()
+                        .any(|f| matches!(f, crate::session::Fact::SearchStarted { .. }))
+                {
+                    tr.flood_window = (ev.t, 0);
+                }
                 transport(tr, ev, profile, &mut out);
                 if ev.src == Source::Gui {
                     tr.last_gui_t = Some(ev.t);

@@ -373,6 +373,35 @@ fn flood(lines: usize, span: f64) -> String {
     in_game(&body)
 }
 
+/// `searches` short searches within one second, each printing `lines` info lines at once, as
+/// Stockfish prints depths 1 to 245 the moment it sees a mate.
+fn mate_bursts(searches: usize, lines: usize) -> String {
+    let moves = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3",
+    ];
+    let mut body = String::new();
+    for s in 0..searches {
+        let at = 0.1 + 0.2 * s as f64;
+        let played = moves[..2 * s + 1].join(" ");
+        let reply = moves[2 * s + 1];
+        body.push_str(&format!(
+            "    {at:.3} > position startpos moves {played}\n    {:.3} > go movetime 50\n",
+            at + 0.001
+        ));
+        for d in 0..lines {
+            body.push_str(&format!(
+                "    {:.4} < info depth {} score cp 10 nodes {} time 1 pv {reply}\n",
+                at + 0.01,
+                d + 1,
+                100 + d
+            ));
+        }
+        body.push_str(&format!("    {:.3} < bestmove {reply}\n", at + 0.02));
+    }
+    body.push_str("    1.000 > quit\n    1.050 ! engine_exit code=0 engine exited with code 0\n");
+    in_game(&body)
+}
+
 /// A search on K+B v K: no mate is possible, yet every move of the board is legal and the
 /// position is neither checkmate nor stalemate.
 const KB_V_K: &str = "
@@ -1950,7 +1979,11 @@ fn case(id: &str) -> Case {
             .fires(t("1100 info lines within 0.55 s", flood(1100, 0.55)))
             .fires(t("1500 info lines within one second", flood(1500, 0.99)))
             .misses(t("1100 info lines over 2.2 s (500 a second)", flood(1100, 2.2)))
-            .misses(t("900 info lines within 0.9 s", flood(900, 0.9))),
+            .misses(t("900 info lines within 0.9 s", flood(900, 0.9)))
+            .misses(t(
+                "four searches of 300 lines within one second (mates seen at a bullet pace)",
+                mate_bursts(4, 300),
+            )),
 
         // ----- Termination -----
         "UCI-QUIT-NO-EXIT" => {

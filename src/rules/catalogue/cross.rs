@@ -110,7 +110,7 @@ pub(super) static ROWS: &[Rule] = &[
         group: "Transport",
         side: Side::Engine,
         severity: Severity::Warning,
-        check: "rate above the threshold (per-direction lines/s and bytes/s)",
+        check: "rate above the threshold (per-direction lines/s and bytes/s), counted within a search (a GUI line that starts one opens a new window)",
         source: "B3, B4",
         decidable: Decidable::Traffic,
         implemented: true,

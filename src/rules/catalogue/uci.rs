@@ -526,7 +526,7 @@ pub(super) static ROWS: &[Rule] = &[
         group: "Info lines",
         side: Side::Engine,
         severity: Severity::Warning,
-        check: "> R lines/s sustained (default 1000/s) or > B KB burst",
+        check: "> R lines/s sustained (default 1000/s) or > B KB burst, counted within a search (a new `go` starts a new window): a fast engine's few hundred lines a search (Stockfish prints depths 1 to 245 at once when it sees a mate), over several searches in one second, are no flood",
         source: "Stockfish PR #5460; cutechess#218",
         decidable: Decidable::Traffic,
         implemented: true,
