@@ -264,20 +264,25 @@ pub fn spawn_engine(
         cmd.spawn()
     };
     match build(program) {
-        // Debian installs engines in /usr/games, which GUIs started from a desktop often lack
-        // on PATH.
-        Err(e)
-            if e.kind() == io::ErrorKind::NotFound && !program.to_string_lossy().contains('/') =>
-        {
-            let fallback = PathBuf::from("/usr/games").join(program);
-            if fallback.is_file() {
-                build(fallback.as_os_str())
-            } else {
-                Err(e)
-            }
-        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match games_fallback(program) {
+            Some(fallback) => build(fallback.as_os_str()),
+            None => Err(e),
+        },
         other => other,
     }
+}
+
+/// Where Debian installs engines, which GUIs started from a desktop often lack on PATH.
+const DEBIAN_GAMES: &str = "/usr/games";
+
+/// `program` (a bare name) in /usr/games, when it is there: where every command that starts
+/// an engine looks after PATH.
+pub fn games_fallback(program: &std::ffi::OsStr) -> Option<PathBuf> {
+    if program.to_string_lossy().contains('/') {
+        return None;
+    }
+    let p = PathBuf::from(DEBIAN_GAMES).join(program);
+    p.is_file().then_some(p)
 }
 
 /// Our own file handle on a standard stream, so reads and writes skip std's buffering.

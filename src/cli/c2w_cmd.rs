@@ -74,13 +74,12 @@ fn resolve(program: &Path) -> Result<PathBuf> {
         }
         return Ok(p);
     }
-    // PATH, then /usr/games, where Debian installs engines: as `record`, `probe` and
-    // `replay` start them (capture::proxy's spawn).
+    // PATH, then /usr/games, as `record`, `probe` and `replay` start an engine.
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
-        .chain([std::path::PathBuf::from("/usr/games")])
         .map(|d| d.join(program))
         .find(|p| p.is_file())
+        .or_else(|| crate::capture::proxy::games_fallback(program.as_os_str()))
         .map(|p| std::path::absolute(&p).unwrap_or(p))
         .with_context(|| format!("no engine `{}` in PATH or /usr/games", program.display()))
 }

@@ -368,11 +368,7 @@ fn repeats(findings: &[Finding], json: bool, out: &mut String) {
         return;
     }
     if !json {
-        out.push_str(
-            "
-broken again after the line shown (--every shows each time):
-",
-        );
+        out.push_str("\nbroken again after the line shown (--every shows each time):\n");
     }
     for f in folded {
         if json {

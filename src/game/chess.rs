@@ -185,13 +185,14 @@ impl ChessBoard {
             giveaway_castles = kept;
             setup.castling_rights = shakmaty::Bitboard::EMPTY;
         }
-        let (mut board, mut warnings) = Self::from_setup_of(setup, variant, rules, mode, lenient)?;
+        let (mut board, mut warnings) =
+            Self::position_from_setup(setup, variant, rules, mode, lenient)?;
         board.giveaway_castles = giveaway_castles;
         warnings.extend(giveaway_warning);
         Ok((board, warnings))
     }
 
-    fn from_setup_of(
+    fn position_from_setup(
         setup: Setup,
         variant: ChessVariant,
         rules: shakmaty::variant::Variant,

@@ -432,7 +432,7 @@ impl Judge {
         // Answers: latency, and lateness against the request's budget and the profile.
         answered(tr, ev, d, place, profile, &mut self.latencies, &mut out);
         if tr.protocol == Some(Protocol::Uci) {
-            tr.uci_facts(&d.facts, ev);
+            tr.uci_facts(&d.facts);
         }
         if let Some(msg) = &d.msg {
             let owed_move = dec.open_moves(d.session);

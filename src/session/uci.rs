@@ -217,9 +217,6 @@ impl State {
             _ => None,
         };
         self.new_game_pending = false;
-        // In the same game, this position says which moves were played: it replaces the
-        // guess, or keeps it.
-        self.unconfirmed_ponder = false;
         let common = match common {
             Some(k) => k,
             None => {
@@ -234,6 +231,9 @@ impl State {
                 0
             }
         };
+        // In the same game, this position says which moves were played: it replaces the
+        // guess, or keeps it. (A new game has just dropped an unconfirmed one.)
+        self.unconfirmed_ponder = false;
         self.board_changed();
         if let Some(g) = self.game() {
             g.truncate(common);

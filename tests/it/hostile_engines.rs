@@ -146,7 +146,7 @@ fn quit_does_not_wipe_what_a_deadlocked_engine_owed() {
 
 #[test]
 fn an_engine_killed_while_owing_nothing_gets_a_disconnect_verdict() {
-    use crate::common::{Lines, engine, read_recording};
+    use crate::common::{Lines, engine};
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("killed.jsonl");
     let sf = engine("stockfish");
@@ -157,16 +157,7 @@ fn an_engine_killed_while_owing_nothing_gets_a_disconnect_verdict() {
     stdin.flush().unwrap();
     lines.until("readyok", Duration::from_secs(60), |l| l == "readyok");
     // Idle, owing nothing: killed from outside (the OOM killer, a user), the GUI still there.
-    let pid = read_recording(&rec)
-        .events
-        .iter()
-        .find_map(|e| e.pid)
-        .expect("the spawned event names the engine's pid");
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(pid as i32),
-        nix::sys::signal::Signal::SIGKILL,
-    )
-    .unwrap();
+    kill_recorded_engine(&rec);
     let status = proxy.wait().unwrap();
     assert_eq!(status.code(), Some(128 + 9));
     drop(stdin);
@@ -396,34 +387,10 @@ fn a_silent_engine_ends_c2w_suggest_with_a_verdict() {
     assert!(err.contains("error[CECP-FEATURE-TIMEOUT]"), "{err}");
 }
 
-/// Issue 24 #10: a real CECP engine (Fairy-Max) killed with SIGKILL while it owes its move is
-/// X-ENGINE-EXIT, an error, exit status 1, as in UCI; not a hang line alone.
-#[test]
-fn a_cecp_engine_killed_while_it_owes_its_move_is_an_engine_exit_error() {
-    use crate::common::read_recording;
-    use std::io::{BufRead, Write};
-    let dir = tempfile::tempdir().unwrap();
-    let rec = dir.path().join("fairymax.jsonl");
-    let mut proxy = kibitzer()
-        .args(["record", "-o"])
-        .arg(&rec)
-        .arg("--")
-        .arg(crate::common::engine("fairymax"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = proxy.stdin.take().unwrap();
-    let mut out = std::io::BufReader::new(proxy.stdout.take().unwrap());
-    stdin
-        .write_all(b"xboard\nprotover 2\nnew\npost\nsd 40\ngo\n")
-        .unwrap();
-    // Thinking output: the engine owes its move and is searching.
-    let mut line = String::new();
-    while out.read_line(&mut line).unwrap() > 0 && !line.trim_start().starts_with("5 ") {
-        line.clear();
-    }
-    let pid = read_recording(&rec)
+/// SIGKILL to the engine a recording's `spawned` event names, as the OOM killer or a user
+/// would send it.
+fn kill_recorded_engine(rec: &Path) {
+    let pid = crate::common::read_recording(rec)
         .events
         .iter()
         .find_map(|e| e.pid)
@@ -433,10 +400,30 @@ fn a_cecp_engine_killed_while_it_owes_its_move_is_an_engine_exit_error() {
         nix::sys::signal::Signal::SIGKILL,
     )
     .unwrap();
-    let mut rest = String::new();
-    let _ = std::io::Read::read_to_string(&mut out, &mut rest);
-    drop(stdin);
+}
+
+/// Issue 24 #10: a real CECP engine (Fairy-Max) killed with SIGKILL while it owes its move is
+/// X-ENGINE-EXIT, an error, exit status 1, as in UCI; not a hang line alone.
+#[test]
+fn a_cecp_engine_killed_while_it_owes_its_move_is_an_engine_exit_error() {
+    use crate::common::{Lines, engine};
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("fairymax.jsonl");
+    let fairymax = engine("fairymax");
+    let mut proxy = spawn_proxy(&rec, &[fairymax.to_str().unwrap()]);
+    let mut stdin = proxy.stdin.take().unwrap();
+    let lines = Lines::new(proxy.stdout.take().unwrap());
+    stdin
+        .write_all(b"xboard\nprotover 2\nnew\npost\nsd 40\ngo\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    // Thinking output at depth 5: the engine owes its move and is searching.
+    lines.until("depth 5", Duration::from_secs(60), |l| {
+        l.trim_start().starts_with("5 ")
+    });
+    kill_recorded_engine(&rec);
     proxy.wait().unwrap();
+    drop(stdin);
     let out = kibitzer().arg("check").arg(&rec).output().unwrap();
     let report = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{report}");

@@ -166,46 +166,31 @@ fn all_three(mode: &str) -> [(&'static str, Ran); 3] {
     runs
 }
 
+impl Ran {
+    /// The run ended with `code` and its output says every one of `says`.
+    fn ends(&self, code: i32, says: &[&str]) {
+        assert_eq!(self.code, Some(code), "{}", self.all());
+        let all = self.all();
+        for s in says {
+            assert!(all.contains(s), "no {s:?} in:\n{all}");
+        }
+    }
+}
+
 #[test]
 fn an_engine_that_answers_with_binary_junk_fails_every_command() {
     let [(_, p), (_, r), (_, s)] = all_three("garbage");
-    assert_eq!(p.code, Some(1), "{}", p.all());
-    assert!(
-        p.out.contains("verdict: FAILED") && p.out.contains("error[UCI-UCIOK-TIMEOUT]"),
-        "{}",
-        p.out
-    );
-    assert_eq!(r.code, Some(1), "{}", r.all());
-    assert!(
-        r.out.contains("verdict: diverged") && r.out.contains("did not"),
-        "{}",
-        r.out
-    );
-    assert_eq!(s.code, Some(1), "{}", s.all());
-    assert!(s.err.contains("error[CECP-FEATURE-TIMEOUT]"), "{}", s.err);
+    p.ends(1, &["verdict: FAILED", "error[UCI-UCIOK-TIMEOUT]"]);
+    r.ends(1, &["verdict: diverged", "did not"]);
+    s.ends(1, &["error[CECP-FEATURE-TIMEOUT]"]);
 }
 
 #[test]
 fn an_engine_that_ignores_sigterm_and_quit_is_killed_with_a_verdict() {
     let [(_, p), (_, r), (_, s)] = all_three("ignores-sigterm");
-    assert_eq!(p.code, Some(1), "{}", p.all());
-    assert!(
-        p.out.contains("verdict: FAILED") && p.out.contains("stalled"),
-        "{}",
-        p.out
-    );
-    assert_eq!(r.code, Some(1), "{}", r.all());
-    assert!(
-        r.out.contains("verdict: diverged") && r.out.contains("with bestmove"),
-        "{}",
-        r.out
-    );
-    assert_eq!(s.code, Some(1), "{}", s.all());
-    assert!(
-        s.err.contains("error[X-HANG]") && s.err.contains("SIGKILL"),
-        "{}",
-        s.err
-    );
+    p.ends(1, &["verdict: FAILED", "stalled"]);
+    r.ends(1, &["verdict: diverged", "with bestmove"]);
+    s.ends(1, &["error[X-HANG]", "SIGKILL"]);
 }
 
 #[test]
@@ -213,16 +198,12 @@ fn a_100_mb_line_is_kept_in_pieces_in_bounded_memory_and_named() {
     let [(_, p), (_, r), (_, s)] = all_three("huge-line");
     // The line is the only fault: it is named, and its pieces are not read as commands. A
     // card with a violated step never says only PASSED (issue 25): a warning exits 0.
-    assert!(p.out.contains("warning[X-LINE-TOO-LONG]"), "{}", p.all());
-    assert_eq!(p.code, Some(0), "{}", p.all());
-    assert!(p.out.contains("verdict: PASSED WITH WARNINGS"), "{}", p.out);
-    assert!(!p.out.contains("UCI-UNKNOWN-COMMAND"), "{}", p.out);
-    assert_eq!(r.code, Some(1), "{}", r.all());
-    assert!(
-        r.out.contains("verdict: diverged") && r.out.contains("X-LINE-TOO-LONG"),
-        "{}",
-        r.out
+    p.ends(
+        0,
+        &["warning[X-LINE-TOO-LONG]", "verdict: PASSED WITH WARNINGS"],
     );
+    assert!(!p.out.contains("UCI-UNKNOWN-COMMAND"), "{}", p.out);
+    r.ends(1, &["verdict: diverged", "X-LINE-TOO-LONG"]);
     assert!(s.err.contains("warning[X-LINE-TOO-LONG]"), "{}", s.all());
     assert!(!s.err.contains("CECP-UNKNOWN"), "{}", s.err);
 }
@@ -247,15 +228,7 @@ fn a_setsid_grandchild_is_ended_with_its_engine_and_named() {
 #[test]
 fn an_engine_that_exits_mid_run_fails_every_command() {
     let [(_, p), (_, r), (_, s)] = all_three("exit-after-5");
-    assert_eq!(p.code, Some(1), "{}", p.all());
-    assert!(
-        p.out.contains("verdict: FAILED") && p.out.contains("error[X-ENGINE-EXIT]"),
-        "{}",
-        p.out
-    );
-    assert_eq!(r.code, Some(1), "{}", r.all());
-    assert!(r.out.contains("verdict: diverged"), "{}", r.out);
-    assert!(r.out.contains("engine exited"), "{}", r.out);
-    assert_eq!(s.code, Some(1), "{}", s.all());
-    assert!(s.err.contains("error[X-ENGINE-EXIT]"), "{}", s.err);
+    p.ends(1, &["verdict: FAILED", "error[X-ENGINE-EXIT]"]);
+    r.ends(1, &["verdict: diverged", "engine exited"]);
+    s.ends(1, &["error[X-ENGINE-EXIT]"]);
 }

@@ -120,9 +120,7 @@ pub(super) fn opened(
 ) {
     // New requests: the obligations this line opened and did not close again at once.
     for o in d.opened().filter(|o| o.opened.seq == ev.seq) {
-        let closed_at_once = d
-            .closed()
-            .any(|c| c.opened == o.opened && c.request == o.request);
+        let closed_at_once = d.closed().any(|c| c.opened == o.opened && c.owed == o.owed);
         if closed_at_once || tr.pending.contains_key(&o.opened.seq) {
             continue;
         }

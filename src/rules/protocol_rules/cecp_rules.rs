@@ -2,6 +2,7 @@
 //! time controls and their units, and what edit, force and ping change about the next lines.
 
 use crate::protocol::cecp;
+use crate::protocol::cecp::boolean_feature;
 use crate::recording::Event;
 use crate::rules::catalogue::RuleId;
 use crate::rules::judge::{Out, Tracker};
@@ -50,8 +51,6 @@ fn san_mismatch(mv: &str, san: bool) -> bool {
     if san { coordinate } else { san_shaped }
 }
 
-use crate::protocol::cecp::boolean_feature;
-
 impl CecpRules {
     /// The game ended off the board (a loss on time): the GUI owes a `result`.
     pub(crate) fn game_ended(&mut self, how: &str) {
@@ -93,10 +92,10 @@ impl Tracker {
         {
             self.cecp.ended_by_rule = Some(o.reason.clone());
         }
-        if from_gui && !matches!(m, M::Unknown(_)) {
-            self.cecp_gui_order(m, ev, dec.session(session), out);
-        }
         let sess = dec.session(session);
+        if from_gui && !matches!(m, M::Unknown(_)) {
+            self.cecp_gui_order(m, ev, sess, out);
+        }
         let feat = |name: &str| sess.and_then(|s| s.feature_value(name));
         let no_features = sess.is_none_or(|s| s.features.is_empty());
         let time_off = feat("time") == Some("0");
@@ -415,7 +414,6 @@ impl Tracker {
         self.cecp.st_set = true;
     }
 
-    /// `feature`: each one's syntax, those after `done=1`, and what `done` says.
     /// `feature`: its syntax, and where it comes in the handshake. What the engine declared
     /// before is the session's (the decoder keeps the features); a line's own features count
     /// in their order.

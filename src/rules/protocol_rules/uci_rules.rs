@@ -28,6 +28,8 @@ pub(crate) struct Running {
     pub ponder: bool,
     pub stop_sent: bool,
     pub started_t: u64,
+    /// The event number of the `go` that asked for it.
+    pub go_seq: u64,
     /// First move of the last principal variation (multipv 1).
     pub pv_first: Option<String>,
     /// When the GUI sent an `isready` during the search that is not answered yet.
@@ -365,10 +367,13 @@ impl Tracker {
             ponder: go.ponder,
             infinite: go.infinite,
         });
-        if r.go_positions.len() >= 8 {
-            r.go_positions.pop_front();
+        // A `go` queued behind a running search starts later: keep the position it was for.
+        if r.running.as_ref().is_none_or(|run| run.go_seq != ev.seq) {
+            if r.go_positions.len() >= 8 {
+                r.go_positions.pop_front();
+            }
+            r.go_positions.push_back((ev.seq, r.last_position.clone()));
         }
-        r.go_positions.push_back((ev.seq, r.last_position.clone()));
         let clocked = go.wtime.is_some() || go.btime.is_some() || go.movetime.is_some();
         if clocked
             && !r
@@ -387,7 +392,7 @@ impl Tracker {
     /// decoder's searches (a `go` queued behind a running search starts when that search
     /// answers; a bestmove legal only in the queued search's position answers that one)
     /// rather than following the `go`s and `bestmove`s again.
-    pub(crate) fn uci_facts(&mut self, facts: &[Fact], ev: &Event) {
+    pub(crate) fn uci_facts(&mut self, facts: &[Fact]) {
         let r = &mut self.uci;
         r.ended = None;
         for f in facts {
@@ -398,15 +403,17 @@ impl Tracker {
                     ponder,
                     infinite,
                 } => {
+                    // Started by this line's `go`: the position is the last one sent.
                     let position = match r.go_positions.iter().find(|(s, _)| *s == go.seq) {
-                        Some((_, p)) if go.seq != ev.seq => p.clone(),
-                        _ => r.last_position.clone(),
+                        Some((_, p)) => p.clone(),
+                        None => r.last_position.clone(),
                     };
                     r.go_positions.retain(|(s, _)| *s > go.seq);
                     r.running = Some(Running {
                         infinite: *infinite,
                         ponder: *ponder,
                         started_t: started.t,
+                        go_seq: go.seq,
                         position,
                         ..Running::default()
                     });

@@ -384,10 +384,6 @@ impl State {
         Some(s)
     }
 
-    /// A chess game that stopped without a result where the side to move could claim a draw
-    /// (threefold repetition, fifty-move rule) gets that draw: UCI carries no results, and
-    /// GUIs end such games by claiming it. The reason says the result is inferred. Called when
-    /// the game's last board is still `board`: before the next game replaces it, and at the end.
     /// The game ended (a new one starts, or the input ends) while the last `go ponder` was
     /// unconfirmed: its predicted move is no move of the game. It leaves the game, with any
     /// result only it decided, and the board goes back to before it.
@@ -423,6 +419,10 @@ impl State {
         self.board_changed();
     }
 
+    /// A chess game that stopped without a result where the side to move could claim a draw
+    /// (threefold repetition, fifty-move rule) gets that draw: UCI carries no results, and
+    /// GUIs end such games by claiming it. The reason says the result is inferred. Called when
+    /// the game's last board is still `board`: before the next game replaces it, and at the end.
     pub(crate) fn infer_draw_claim(&mut self) {
         let Some(g) = self.s.games.last() else {
             return;

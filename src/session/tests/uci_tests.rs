@@ -307,3 +307,33 @@ fn a_go_sent_during_a_search_leaves_the_running_search_its_position() {
     assert_eq!(texts, ["e2e4", "e7e5", "g1f3"]);
     assert_eq!(s.open_obligations().count(), 0);
 }
+
+/// Issue 24 #15: a game that ends during a `go ponder` nobody confirmed does not keep the
+/// guessed move: not when the input ends, nor when the next game starts.
+#[test]
+fn an_unconfirmed_ponder_guess_is_no_move_of_the_game() {
+    let s = one("
+        > position startpos moves e2e4 e7e5
+        > go ponder
+        < info depth 1 pv g1f3
+        > stop
+        < bestmove g1f3
+        > ucinewgame
+        > position startpos moves d2d4 d7d5
+        > go ponder
+        < info depth 1 pv c2c4
+    ");
+    assert_eq!(s.games.len(), 2);
+    for (g, want) in s.games.iter().zip([["e2e4"], ["d2d4"]]) {
+        let texts: Vec<_> = g.plies.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(texts, want);
+    }
+    // A guess the GUI confirmed with ponderhit is a move of the game.
+    let s = one("
+        > position startpos moves e2e4 e7e5
+        > go ponder
+        > ponderhit
+        < bestmove g1f3
+    ");
+    assert_eq!(s.games[0].plies.len(), 3);
+}
