@@ -22,6 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["rules"],
     &["import", "export", "capture"],
     &["input"],
+    &["report"],
     &["replay"],
     &["probe"],
     &["schemas"],

@@ -46,6 +46,7 @@ pub mod probe;
 pub mod protocol;
 pub mod recording;
 pub mod replay;
+pub mod report;
 pub mod rules;
 pub mod schemas;
 mod serde_static;

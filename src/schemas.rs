@@ -34,6 +34,18 @@ pub const DOC_SCHEMAS: &[DocSchema] = &[
         },
     },
     DocSchema {
+        file: "report.schema.json",
+        render: || {
+            render::<crate::report::Report>(
+                "report.schema.json",
+                &format!(
+                    "kibitzer tournament report (`kibitzer report --format json`), schema {}",
+                    crate::report::SCHEMA
+                ),
+            )
+        },
+    },
+    DocSchema {
         file: "probe-report.schema.json",
         render: || {
             render::<crate::probe::report::ProbeReport>(

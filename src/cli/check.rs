@@ -2,10 +2,8 @@
 //! verdict and latency figures; compiler-style lines or a JSON report; an exit status for CI.
 
 use super::format::{ColorChoice, OutputFormat};
-use crate::input::ControlFlow;
-use crate::input::{Input, Item};
 use crate::rules::report::{self, CheckReport, Counts, FileReport, SessionInfo, Totals};
-use crate::rules::{CheckOptions, Checker, Finding, HangVerdict, Severity};
+use crate::rules::{CheckOptions, Finding, HangVerdict, Severity};
 use crate::untrusted::Untrusted;
 use anyhow::{Result, bail};
 use clap::Args;
@@ -163,41 +161,19 @@ fn check_file(
     opts: &CheckOptions,
     at_ns: Option<u64>,
 ) -> Result<FileReport> {
-    let input = Input::open(path, a.input_format.as_deref())?;
-    let (opts, note) = opts.for_input(input.recording_header());
-    if let Some(note) = note {
-        crate::eprintln_safe!("kibitzer: {}: {note}", input.shown());
+    let judged = crate::input::judged::JudgeInput {
+        input_format: a.input_format.as_deref(),
+        opts,
+        c2w_named: a.judge.c2w.is_some(),
+        at_ns,
+        keep_games: false,
     }
-    let from_header = (opts.c2w.is_some() && a.judge.c2w.is_none())
-        .then(|| input.recording_header().and_then(|h| h.c2w.as_ref()))
-        .flatten()
-        .map(|n| n.file.clone());
-    let decoder = opts
-        .decoder(input.protocols(opts.protocol)?)
-        .retain_history(false);
-    let mut checker = Checker::new(&opts, decoder);
-    let mut skipped = Vec::new();
-    let mut lost = 0;
-    let shown = input.shown().to_owned();
-    let (_, stopped) = input.read(|item| {
-        match item {
-            Item::Event(ev, line) => {
-                if at_ns.is_some_and(|t| ev.t > t) {
-                    // Past --at: the rest of the input did not happen yet.
-                    return Ok(ControlFlow::Break(()));
-                }
-                checker.push(ev, line);
-            }
-            Item::Skipped(s) => {
-                crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason);
-                skipped.push(s.line);
-                lost += usize::from(!s.torn_tail);
-            }
-        }
-        Ok(ControlFlow::Continue(()))
-    })?;
-    stopped?;
-    let mut checked = checker.into_checked(at_ns);
+    .run(
+        path,
+        |_| {},
+        |shown, s| crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason),
+    )?;
+    let mut checked = judged.checked;
     checked.sort_findings();
     let sessions = checked
         .decoder
@@ -215,8 +191,8 @@ fn check_file(
         .flat_map(|s| s.verdicts.iter().cloned())
         .collect();
     Ok(FileReport {
-        file: shown,
-        format: Some(input.format_name().to_owned()),
+        file: judged.shown,
+        format: Some(judged.format.to_owned()),
         error: None,
         sessions,
         runner_verdicts,
@@ -225,9 +201,9 @@ fn check_file(
         findings: checked.findings,
         hangs: checked.hangs,
         latencies: checked.latencies,
-        skipped_lines: skipped,
-        lost_lines: lost,
-        c2w_from_header: from_header,
+        skipped_lines: judged.skipped,
+        lost_lines: judged.lost,
+        c2w_from_header: judged.c2w_from_header,
     })
 }
 

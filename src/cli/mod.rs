@@ -12,6 +12,7 @@ mod output;
 mod probe;
 mod record;
 mod replay;
+mod report;
 mod view;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,7 @@ enum Command {
     Import(import::ImportArgs),
     Check(check::CheckArgs),
     View(view::ViewArgs),
+    Report(report::ReportArgs),
     Replay(replay::ReplayArgs),
     Probe(probe::ProbeArgs),
     C2w(c2w_cmd::C2wArgs),
@@ -59,6 +61,7 @@ pub fn main() -> i32 {
         Command::Import(a) => import::run(a),
         Command::Check(a) => check::run(a),
         Command::View(a) => view::run(a),
+        Command::Report(a) => report::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Probe(a) => probe::run(a),
         Command::C2w(a) => c2w_cmd::run(a),

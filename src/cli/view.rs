@@ -15,6 +15,9 @@ use std::sync::{Arc, Mutex};
 pub struct ViewArgs {
     /// Recording or log (`-` for standard input)
     file: PathBuf,
+    /// `+LINE`: open at this line of the input (as `kibitzer report` and `check` name it)
+    #[arg(value_name = "+LINE", value_parser = start_line)]
+    line: Option<u64>,
     /// Read the input as this format instead of detecting it: recording, or an importer name
     #[arg(long, value_name = "NAME")]
     input_format: Option<String>,
@@ -92,6 +95,7 @@ pub fn run(a: ViewArgs) -> Result<i32> {
             gap_ns,
             ascii: a.ascii || config.ascii == Some(true),
             follow: a.follow,
+            start_line: a.line,
         },
     );
     tui::term::block_signals()?;
@@ -136,4 +140,14 @@ pub fn run(a: ViewArgs) -> Result<i32> {
     // Quit while reading: the reader stops at its next batch and removes its temporary copy.
     let _ = reader.join();
     status
+}
+
+/// `+500` (or `500`): a line number, from 1.
+fn start_line(s: &str) -> Result<u64, String> {
+    s.strip_prefix('+')
+        .unwrap_or(s)
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("`{s}` is not a line number: expected +LINE, e.g. +120"))
 }

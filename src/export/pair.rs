@@ -101,6 +101,7 @@ fn apply_runner_results(sessions: &[Session], out: &mut [Exported]) {
                 result: r.result.clone(),
                 reason: r.reason.clone(),
                 at: r.at,
+                by: crate::session::OutcomeBy::Runner,
             });
         }
     }

@@ -3,6 +3,7 @@
 
 pub mod cleanup;
 pub mod follow;
+pub mod judged;
 pub mod mapguard;
 
 use crate::import::{self, LogFormat};

@@ -241,6 +241,15 @@ impl Checker {
         &self.decoder
     }
 
+    /// Hands over the findings kept so far: a front end that streams them (`report`) keeps
+    /// its memory flat however long the input. Folding starts afresh after.
+    pub fn take_findings(&mut self) -> Vec<Finding> {
+        if let Some(first_of) = self.first_of.as_mut() {
+            first_of.clear();
+        }
+        std::mem::take(&mut self.findings)
+    }
+
     /// The findings kept so far, in the order they were found.
     pub fn findings(&self) -> &[Finding] {
         &self.findings

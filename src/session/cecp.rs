@@ -6,8 +6,8 @@ use crate::protocol::cecp::{FeatureValue, GameResult, Msg, Thinking};
 
 use super::decoder::State;
 use super::model::{
-    At, Eval, FeatureState, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, Request,
-    SearchReport,
+    At, Eval, FeatureState, Game, GameKind, Handshake, Mover, OptionSet, OutcomeBy, Owed, Ply,
+    Request, SearchReport,
 };
 use crate::rules::catalogue::RuleId;
 
@@ -230,7 +230,7 @@ impl State {
                     let reason = comment
                         .clone()
                         .unwrap_or_else(|| "result from the GUI".into());
-                    self.set_outcome(result.as_str(), reason, at);
+                    self.set_outcome(result.as_str(), reason, at, OutcomeBy::Gui);
                 }
                 self.cancel(at, |o| o.owed == Owed::Move);
                 self.end_search(Some(at));
@@ -484,7 +484,7 @@ impl State {
                 let reason = comment
                     .clone()
                     .unwrap_or_else(|| "claimed by the engine".into());
-                self.set_outcome(result.as_str(), reason, at);
+                self.set_outcome(result.as_str(), reason, at, OutcomeBy::Engine);
             }
             Msg::Resign => {
                 let result = match self.engine_side {
@@ -492,12 +492,12 @@ impl State {
                     Some(Side::Black) => "1-0",
                     None => return,
                 };
-                self.set_outcome(result, "engine resigns", at);
+                self.set_outcome(result, "engine resigns", at, OutcomeBy::Engine);
                 self.cancel(at, |o| o.owed == Owed::Move);
             }
             Msg::Idiom { idiom, text } => {
                 if let Some(r) = idiom.result() {
-                    self.set_outcome(r.as_str(), text.clone(), at);
+                    self.set_outcome(r.as_str(), text.clone(), at, OutcomeBy::Engine);
                 }
             }
             Msg::Thinking(t) => self.cecp_thinking(t),

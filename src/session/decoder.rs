@@ -114,7 +114,7 @@ impl State {
                     } else {
                         ev.text.clone()
                     };
-                    self.set_outcome(r, reason, at);
+                    self.set_outcome(r, reason, at, super::model::OutcomeBy::Runner);
                 }
             }
             // An engine that goes while answers are owed crashed or quit on its own, unless

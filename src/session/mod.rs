@@ -24,8 +24,8 @@ mod tests;
 pub use decoder::{Decoded, Decoder, EarlierLine};
 pub use model::{
     At, Breach, Clocks, Eval, Fact, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake,
-    Line, Modes, Mover, Obligation, OptionSet, Owed, Party, Ply, PosRef, Request, RunnerResult,
-    Search, SearchReport, Session, Severity,
+    Line, Modes, Mover, Obligation, OptionSet, OutcomeBy, Owed, Party, Ply, PosRef, Request,
+    RunnerResult, Search, SearchReport, Session, Severity,
 };
 
 use crate::protocol::{self, Dir, Protocol};

@@ -193,8 +193,9 @@ pub enum Fact {
         ponder: bool,
         infinite: bool,
     },
-    /// The running search ended: answered, or replaced by another.
-    SearchEnded,
+    /// The running search ended: answered, or replaced by another. `reported_ms` is the
+    /// search time the engine itself last reported (`info time`, CECP thinking output).
+    SearchEnded { reported_ms: Option<u64> },
 }
 
 /// A CECP feature the engine announced and the GUI's answer.
@@ -327,6 +328,23 @@ pub struct GameOutcome {
     pub result: String,
     pub reason: String,
     pub at: At,
+    /// Who said so.
+    pub by: OutcomeBy,
+}
+
+/// Who decided a game's result: what the board shows is kibitzer's own knowledge, the rest
+/// is someone's word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutcomeBy {
+    /// The position: mate, stalemate, a draw by rule (claimable when the game stopped).
+    Board,
+    /// The GUI (CECP `result`).
+    Gui,
+    /// The engine (a CECP result claim, `resign`).
+    Engine,
+    /// The program that ran the game, in its log (`Finished game N ...`).
+    Runner,
 }
 
 /// One game as the session saw it.

@@ -268,7 +268,7 @@ impl State {
                 if let Some(g) = self.s.games.last_mut() {
                     g.plies.push(ply);
                 }
-                self.set_outcome(&result, reason, at);
+                self.set_outcome(&result, reason, at, super::model::OutcomeBy::Board);
                 self.board_changed();
                 return;
             }

@@ -370,7 +370,7 @@ impl State {
             None => "1/2-1/2",
         };
         let reason = format!("{:?}", end.reason).to_ascii_lowercase();
-        self.set_outcome(result, reason, at);
+        self.set_outcome(result, reason, at, super::model::OutcomeBy::Board);
     }
 
     fn uci_go(&mut self, go: &Go, text: &str, at: At) {

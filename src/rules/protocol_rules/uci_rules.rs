@@ -418,7 +418,7 @@ impl Tracker {
                         ..Running::default()
                     });
                 }
-                Fact::SearchEnded => r.ended = r.running.take(),
+                Fact::SearchEnded { .. } => r.ended = r.running.take(),
                 Fact::Opened(_) | Fact::Closed(_) => {}
             }
         }

@@ -10,8 +10,8 @@ use crate::recording::Event;
 use super::EarlierLine;
 use crate::rules::catalogue::RuleId;
 use crate::session::model::{
-    At, Breach, Eval, Fact, Game, GameKind, GameOutcome, Obligation, Owed, Party, Request, Search,
-    Session,
+    At, Breach, Eval, Fact, Game, GameKind, GameOutcome, Obligation, OutcomeBy, Owed, Party,
+    Request, Search, Session,
 };
 use crate::session::pv::PvCache;
 
@@ -374,7 +374,9 @@ impl State {
     /// Ends the running search, keeping it when `retain_searches` is on.
     pub(crate) fn end_search(&mut self, at: Option<At>) -> Option<Search> {
         let mut s = self.search.take()?;
-        self.facts.push(Fact::SearchEnded);
+        self.facts.push(Fact::SearchEnded {
+            reported_ms: s.last.as_ref().and_then(|r| r.time_ms),
+        });
         if s.ended.is_none() {
             s.ended = at;
         }
@@ -440,10 +442,16 @@ impl State {
             "{}, claimable when the game stopped; the log shows no claim",
             claim.describe()
         );
-        self.set_outcome("1/2-1/2", reason, at);
+        self.set_outcome("1/2-1/2", reason, at, OutcomeBy::Board);
     }
 
-    pub(crate) fn set_outcome(&mut self, result: &str, reason: impl Into<String>, at: At) {
+    pub(crate) fn set_outcome(
+        &mut self,
+        result: &str,
+        reason: impl Into<String>,
+        at: At,
+        by: OutcomeBy,
+    ) {
         if let Some(g) = self.game()
             && g.outcome.is_none()
         {
@@ -451,6 +459,7 @@ impl State {
                 result: result.to_owned(),
                 reason: reason.into(),
                 at,
+                by,
             });
         }
     }

@@ -96,6 +96,8 @@ pub struct Options {
     pub gap_ns: u64,
     pub ascii: bool,
     pub follow: bool,
+    /// Select this line of the input once it is read (`kibitzer view FILE +LINE`).
+    pub start_line: Option<u64>,
 }
 
 impl Default for Options {
@@ -104,6 +106,7 @@ impl Default for Options {
             gap_ns: 1_000_000_000,
             ascii: false,
             follow: false,
+            start_line: None,
         }
     }
 }
@@ -242,7 +245,21 @@ impl App {
                 self.view.push(r as u32);
             }
         }
+        let first_new = self.seen;
         self.seen = doc.rows.len();
+        if let Some(want) = self.opts.start_line {
+            let found = doc.rows[first_new..]
+                .iter()
+                .position(|row| row.line != 0 && u64::from(row.line) >= want);
+            if let Some(i) = found {
+                self.opts.start_line = None;
+                self.autoscroll = false;
+                self.jump_to_row(doc, first_new + i);
+            } else if doc.done {
+                self.opts.start_line = None;
+                self.complain(format!("line {want} is past the end of the input"));
+            }
+        }
         if self.autoscroll && self.opts.follow && !self.view.is_empty() {
             self.cursor = self.view.len() - 1;
         }

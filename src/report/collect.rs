@@ -1,0 +1,434 @@
+//! One input into a report of its own: judged by the one pipeline `check` runs, its findings,
+//! latencies and hang verdicts streamed into per-engine rows, its games read at the end. The
+//! file's report is then merged into the worker's; nothing of the file is kept.
+
+use super::model::{
+    Ending, EngineReport, HangRow, InputProblem, Place, Report, RuleRow, VerdictRow,
+};
+use crate::game::Side;
+use crate::input::judged::JudgeInput;
+use crate::rules::catalogue::{RuleId, Side as Party};
+use crate::rules::{Checker, Finding, HangClass};
+use crate::session::{Fact, Game, OutcomeBy, Request, Session};
+use std::path::Path;
+
+/// What kind of file it was found as: named by the user (a file that cannot be read is an
+/// error) or found in a directory (a file that is no recording or log is passed over).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    Named,
+    Walked,
+}
+
+/// Judges `path` into a report of its own (`shown` is its name in the report).
+pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into: &mut Report) {
+    let mut sessions: Vec<SessionAcc> = Vec::new();
+    let result = judge.run(
+        path,
+        |checker| stream(checker, shown, &mut sessions),
+        |_, _| {},
+    );
+    let judged = match result {
+        Ok(j) => j,
+        Err(e) => {
+            let problem = InputProblem {
+                file: shown.to_owned(),
+                error: format!("{e:#}"),
+            };
+            let not_recognised = found == Found::Walked && std::fs::metadata(path).is_ok();
+            if not_recognised {
+                into.inputs.not_recognised(problem);
+            } else {
+                into.inputs.unreadable(problem);
+            }
+            return;
+        }
+    };
+    into.inputs.files += 1;
+    if judged.lost > 0 {
+        into.inputs.unreadable(InputProblem {
+            file: shown.to_owned(),
+            error: format!("{} line(s) could not be read", judged.lost),
+        });
+    }
+    let checked = judged.checked;
+    for h in &checked.hangs {
+        let i = session_of(&checked.decoder, h.session.as_deref());
+        let acc = acc(&mut sessions, i);
+        let fault = match (h.class, h.label) {
+            (HangClass::Disconnect, _) => Some(Ending::Disconnect),
+            (HangClass::Handshake | HangClass::Ping | HangClass::Search, "STALL" | "TIMEOUT") => {
+                Some(Ending::Stall)
+            }
+            _ => None,
+        };
+        if let Some(f) = fault {
+            acc.faults.push((u64::MAX, f, h.request_line));
+        }
+        acc.report.merge(EngineReport {
+            hangs: vec![HangRow {
+                class: h.class,
+                label: h.label.to_owned(),
+                count: 1,
+                places: vec![Place::new(shown, h.request_line)],
+            }],
+            ..EngineReport::default()
+        });
+    }
+    let all = checked.decoder.finish();
+    if sessions.len() < all.len() {
+        sessions.resize_with(all.len(), SessionAcc::default);
+    }
+    let mut runner_used = vec![false; all.iter().map(|s| s.runner_results.len()).sum()];
+    for (i, acc) in sessions.iter_mut().enumerate().take(all.len()) {
+        games(&all, i, shown, acc, &mut runner_used);
+    }
+    for (i, s) in all.iter().enumerate() {
+        for v in &s.verdicts {
+            // The runner names the engine it blames: its session, when the log has it.
+            let t = v
+                .verdict
+                .engine
+                .as_deref()
+                .and_then(|name| {
+                    all.iter()
+                        .position(|x| x.label.as_deref().is_some_and(|l| names(l, name)))
+                })
+                .unwrap_or(i);
+            sessions[t].report.merge(EngineReport {
+                runner_verdicts: vec![VerdictRow {
+                    kind: v.verdict.kind.as_str().to_owned(),
+                    count: 1,
+                    kibitzer_disagrees: u64::from(matches!(
+                        v.kibitzer,
+                        Some(crate::session::verdicts::VerdictCheck::Disagrees(_))
+                    )),
+                    places: vec![Place::new(shown, v.line)],
+                }],
+                ..EngineReport::default()
+            });
+        }
+    }
+    for (s, acc) in all.iter().zip(sessions) {
+        let traffic = s.protocol.is_some() || s.counts[0] + s.counts[1] > 0;
+        let r = &acc.report;
+        if traffic || !r.rules.is_empty() || !r.hangs.is_empty() || !r.runner_verdicts.is_empty() {
+            finish_session(s, acc, judged.engine_command.as_deref(), into);
+        }
+    }
+}
+
+/// What is gathered of one session while its file is read.
+#[derive(Default)]
+struct SessionAcc {
+    report: EngineReport,
+    /// The engine's faults that end a game: (event number, ending, input line).
+    faults: Vec<(u64, Ending, Option<u64>)>,
+}
+
+impl Default for EngineReport {
+    fn default() -> Self {
+        EngineReport::new(String::new())
+    }
+}
+
+fn acc(sessions: &mut Vec<SessionAcc>, i: usize) -> &mut SessionAcc {
+    if sessions.len() <= i {
+        sessions.resize_with(i + 1, SessionAcc::default);
+    }
+    &mut sessions[i]
+}
+
+fn session_of(decoder: &crate::session::Decoder, label: Option<&str>) -> usize {
+    decoder
+        .sessions()
+        .position(|s| s.label.as_deref() == label)
+        .unwrap_or(0)
+}
+
+/// After each line: its findings and the latencies it closed.
+fn stream(checker: &mut Checker, shown: &str, sessions: &mut Vec<SessionAcc>) {
+    let findings = checker.take_findings();
+    for f in findings {
+        let i = session_of(checker.decoder(), f.session.as_deref());
+        finding(acc(sessions, i), &f, shown);
+    }
+    let decoded = checker.decoded();
+    if decoded.facts.is_empty() {
+        return;
+    }
+    let acc = acc(sessions, decoded.session);
+    let mut reported = None;
+    for fact in &decoded.facts {
+        if let Fact::SearchEnded { reported_ms } = fact {
+            reported = *reported_ms;
+        }
+    }
+    for fact in &decoded.facts {
+        let Fact::Closed(o) = fact else { continue };
+        let (Some(ns), false) = (o.latency(), o.cancelled) else {
+            continue;
+        };
+        if o.kind == (Request::Go { open_ended: true }) {
+            continue;
+        }
+        acc.report.latency(o.kind.label()).histogram.add_ns(ns);
+        if o.kind != (Request::Go { open_ended: false }) {
+            continue;
+        }
+        if let Some(movetime) = movetime_ms(&o.request) {
+            acc.report
+                .latency("go→bestmove beyond movetime")
+                .histogram
+                .add_ns(ns.saturating_sub(movetime.saturating_mul(1_000_000)));
+        }
+        if let Some(ms) = reported {
+            acc.report
+                .latency("go→bestmove beyond reported time")
+                .histogram
+                .add_ns(ns.saturating_sub(ms.saturating_mul(1_000_000)));
+        }
+    }
+}
+
+fn movetime_ms(go: &str) -> Option<u64> {
+    let mut words = go.split_ascii_whitespace();
+    words.find(|w| *w == "movetime")?;
+    words.next()?.parse().ok()
+}
+
+/// The ending an engine's fault puts to its game.
+fn fault_ending(rule: RuleId) -> Option<Ending> {
+    match rule {
+        RuleId::UciBestmoveIllegal | RuleId::CecpMoveIllegal | RuleId::NboardMoveIllegal => {
+            Some(Ending::IllegalMove)
+        }
+        RuleId::XClockUnderflow => Some(Ending::TimeForfeit),
+        RuleId::XEngineExit => Some(Ending::Disconnect),
+        _ => None,
+    }
+}
+
+fn finding(acc: &mut SessionAcc, f: &Finding, shown: &str) {
+    if f.side == Party::Engine
+        && let Some(ending) = fault_ending(f.rule)
+    {
+        acc.faults.push((f.seq, ending, f.line));
+    }
+    let place = Place::new(shown, f.line);
+    match acc
+        .report
+        .rules
+        .iter_mut()
+        .find(|r| r.rule == f.rule && r.side == f.side && r.severity == f.severity)
+    {
+        Some(r) => {
+            r.count += f.count;
+            super::merge::keep_first(&mut r.places, vec![place]);
+        }
+        None => acc.report.rules.push(RuleRow {
+            rule: f.rule,
+            severity: f.severity,
+            side: f.side,
+            count: f.count,
+            sessions: 1,
+            places: vec![place],
+        }),
+    }
+}
+
+/// Each game of session `i`: how it ended, as the runner said and as kibitzer judges, and
+/// its result for the engine.
+fn games(all: &[Session], i: usize, shown: &str, acc: &mut SessionAcc, used: &mut [bool]) {
+    let s = &all[i];
+    acc.faults.sort_by_key(|f| f.0);
+    for (g, game) in s.games.iter().enumerate() {
+        if game.plies.is_empty() && game.outcome.is_none() {
+            continue;
+        }
+        let until = s.games.get(g + 1).map_or(u64::MAX, |n| n.started.seq);
+        let fault = acc
+            .faults
+            .iter()
+            .find(|f| f.0 >= game.started.seq && (f.0 < until || (until == u64::MAX)))
+            .copied();
+        let runner = game
+            .outcome
+            .clone()
+            .or_else(|| runner_result(all, i, game, used));
+        let r = &mut acc.report;
+        r.games += 1;
+        let said = runner
+            .as_ref()
+            .filter(|o| o.by != OutcomeBy::Board)
+            .map(|o| classify(&o.reason));
+        if let Some(e) = said {
+            r.ending(e).runner += 1;
+        }
+        let judged = match (fault, &runner) {
+            (Some((_, e, line)), _) => {
+                super::merge::keep_first(&mut r.ending(e).places, vec![Place::new(shown, line)]);
+                e
+            }
+            (None, Some(o)) if o.by == OutcomeBy::Board => board_ending(&o.reason),
+            _ => Ending::NoResult,
+        };
+        r.ending(judged).kibitzer += 1;
+        let side = game.engine_side.or_else(|| runner_side(all, i, game));
+        match (side, runner.as_ref().map(|o| o.result.as_str()), fault) {
+            (Some(side), Some(result), _) => match score(result, side) {
+                Some(1) => r.results.wins += 1,
+                Some(0) => r.results.draws += 1,
+                Some(_) => r.results.losses += 1,
+                None => r.results.unknown += 1,
+            },
+            (Some(_), None, Some(_)) => r.results.losses += 1,
+            _ => r.results.unknown += 1,
+        }
+    }
+}
+
+/// The engine's score from `result`: 1 a win, 0 a draw, -1 a loss; Othello's margins too.
+fn score(result: &str, side: Side) -> Option<i8> {
+    let white_score: i8 = match result {
+        "1-0" => 1,
+        "0-1" => -1,
+        "1/2-1/2" => 0,
+        // NBoard: Black's disc margin.
+        m => match m.parse::<i64>().ok()? {
+            0 => 0,
+            n if n > 0 => -1,
+            _ => 1,
+        },
+    };
+    Some(match side {
+        Side::White => white_score,
+        Side::Black => -white_score,
+    })
+}
+
+/// A game the engine's own session has no result for: the runner's `Finished game` line
+/// naming the engine's label, the first unused one after the game began.
+fn runner_result(
+    all: &[Session],
+    i: usize,
+    game: &Game,
+    used: &mut [bool],
+) -> Option<crate::session::GameOutcome> {
+    let label = all[i].label.as_deref()?;
+    let mut k = 0;
+    for s in all {
+        for r in &s.runner_results {
+            let mine = names(label, &r.white) || names(label, &r.black);
+            if !used[k] && mine && r.at.t >= game.started.t {
+                used[k] = true;
+                return Some(crate::session::GameOutcome {
+                    result: r.result.clone(),
+                    reason: r.reason.clone(),
+                    at: r.at,
+                    by: OutcomeBy::Runner,
+                });
+            }
+            k += 1;
+        }
+    }
+    None
+}
+
+fn runner_side(all: &[Session], i: usize, game: &Game) -> Option<Side> {
+    let label = all[i].label.as_deref()?;
+    all.iter()
+        .flat_map(|s| &s.runner_results)
+        .find(|r| r.at.t >= game.started.t && (names(label, &r.white) || names(label, &r.black)))
+        .map(|r| {
+            if names(label, &r.white) {
+                Side::White
+            } else {
+                Side::Black
+            }
+        })
+}
+
+/// cutechess labels an engine `Name(id)`; its result lines say `Name`.
+fn names(label: &str, name: &str) -> bool {
+    let bare = match label.rfind('(') {
+        Some(i) if label.ends_with(')') => &label[..i],
+        _ => label,
+    };
+    label == name || bare == name
+}
+
+/// The ending a board outcome names (`checkmate`, `stalemate`, a claimable draw...).
+fn board_ending(reason: &str) -> Ending {
+    match reason {
+        "checkmate" => Ending::Checkmate,
+        "variantend" | "bareking" => Ending::VariantEnd,
+        r if r.ends_with(" wins") => Ending::VariantEnd,
+        _ => Ending::Draw,
+    }
+}
+
+/// The ending a runner's or GUI's words name: `{White loses on time}`, `{Xboard adjudication:
+/// ...}`, `{Black disconnects}`, `{White mates}`...
+pub fn classify(reason: &str) -> Ending {
+    let r = reason.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| r.contains(w));
+    if has(&[
+        "on time",
+        "time forfeit",
+        "timeout",
+        "out of time",
+        "flag",
+        "time loss",
+    ]) {
+        Ending::TimeForfeit
+    } else if has(&["illegal"]) {
+        Ending::IllegalMove
+    } else if has(&["disconnect", "crash", "terminat", "connection"]) {
+        Ending::Disconnect
+    } else if has(&["stall", "not responding", "unresponsive", "not responsive"]) {
+        Ending::Stall
+    } else if has(&["adjudicat"]) {
+        Ending::Adjudication
+    } else if has(&["resign"]) {
+        Ending::Resignation
+    } else if has(&[
+        "stalemate",
+        "draw",
+        "repetition",
+        "fifty",
+        "50",
+        "insufficient",
+        "agreed",
+    ]) {
+        Ending::Draw
+    } else if has(&["mate"]) {
+        Ending::Checkmate
+    } else if has(&["check", "hill", "explod", "race", "wins"]) {
+        Ending::VariantEnd
+    } else {
+        Ending::Other
+    }
+}
+
+/// The session's rows under its engine's name.
+fn finish_session(s: &Session, acc: SessionAcc, header_engine: Option<&str>, into: &mut Report) {
+    let name = match (&s.engine_name, &s.label, header_engine) {
+        (Some(n), _, _) => n.clone(),
+        (None, Some(l), _) => format!("unnamed: {l}"),
+        (None, None, Some(cmd)) => format!("unnamed: {cmd}"),
+        (None, None, None) => "unnamed".to_owned(),
+    };
+    let mut report = acc.report;
+    report.engine = name;
+    report.sessions = 1;
+    if let Some(p) = s.protocol {
+        report.protocols = vec![p.name().to_owned()];
+    }
+    into.inputs.sessions += 1;
+    into.inputs.games += report.games;
+    match into.engines.iter_mut().find(|e| e.engine == report.engine) {
+        Some(e) => e.merge(report),
+        None => into.engines.push(report),
+    }
+}

@@ -1,0 +1,307 @@
+//! The tournament report's types: what `kibitzer report --format json` prints and `--merge`
+//! reads back. Typed, versioned (`schema`), documented in `docs/report.md` with a JSON Schema
+//! in `docs/report.schema.json`.
+//!
+//! Everything in it merges exactly: counts add, latencies are fixed-bucket histograms, and the
+//! places kept per row are the first few in (file, line) order, whichever worker saw them.
+
+use super::histogram::Histogram;
+use crate::rules::HangClass;
+use crate::rules::catalogue::{RuleId, Severity, Side};
+use crate::rules::report::Counts;
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// Bumped when a field changes meaning or goes away; fields may be added within a version.
+pub const SCHEMA: &str = "kibitzer-report/1";
+
+/// Places kept per row (a rule, a hang class, a runner verdict, a list of inputs).
+pub const PLACES: usize = 5;
+
+/// The report over many inputs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Report {
+    /// The report's name and version.
+    #[serde(deserialize_with = "schema_tag")]
+    #[schemars(extend("const" = SCHEMA))]
+    pub schema: crate::serde_static::StaticStr,
+    /// `kibitzer VERSION`.
+    pub tool: String,
+    /// The deadline profile the timing rules used.
+    #[schemars(extend("enum" = crate::rules::Profile::NAMES))]
+    pub profile: String,
+    /// `--c2w`: the Chess Academy profile CECP sessions were held to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c2w: Option<String>,
+    pub inputs: Inputs,
+    /// Per engine, by name.
+    pub engines: Vec<EngineReport>,
+    /// Every engine's findings by severity (a folded finding as often as it happened).
+    pub findings: Counts,
+}
+
+/// What was read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Inputs {
+    /// Files judged.
+    pub files: u64,
+    /// Engine sessions in them (an engine process, or an engine's part of a log).
+    pub sessions: u64,
+    pub games: u64,
+    /// Files that could not be read, or lost lines: the exit status is then 2.
+    pub unreadable: u64,
+    /// The first of them, by name.
+    pub unreadable_files: Vec<InputProblem>,
+    /// Files in the directories walked that are neither a recording nor a known log: not
+    /// judged, and no error.
+    pub not_recognised: u64,
+    /// The first of them, by name.
+    pub not_recognised_files: Vec<InputProblem>,
+}
+
+/// A file that was not judged, and why.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct InputProblem {
+    pub file: String,
+    pub error: String,
+}
+
+/// One engine, as it identified itself (`id name`, `feature myname`), over every input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EngineReport {
+    /// The name the engine gave; an engine that gave none is named by its command
+    /// (`unnamed: /usr/games/fairymax`) or its log label.
+    pub engine: String,
+    /// The protocols it spoke (`uci`, `xboard`, `nboard`).
+    pub protocols: Vec<String>,
+    pub sessions: u64,
+    pub games: u64,
+    /// Results from the engine's point of view.
+    pub results: Results,
+    /// How its games ended, by ending, as the runner said and as kibitzer judges.
+    pub endings: Vec<EndingCount>,
+    /// Its findings by severity: every side's (a GUI's faults show up under the engine it
+    /// drove; `rules` says whose each is).
+    pub findings: Counts,
+    /// Findings per rule, most severe first, then most frequent.
+    pub rules: Vec<RuleRow>,
+    /// Sessions that ended owing something, per stall class.
+    pub hangs: Vec<HangRow>,
+    /// What the runner (cutechess, fastchess...) said went wrong with the engine.
+    pub runner_verdicts: Vec<VerdictRow>,
+    /// Latencies per request type, and the time a search took beyond its budget.
+    pub latencies: Vec<LatencyRow>,
+}
+
+/// Wins, draws and losses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Results {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Games without a result on the wire or in the log (a UCI game the GUI adjudicated),
+    /// or where the engine's colour is not known.
+    pub unknown: u64,
+}
+
+/// How a game ended.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    Checkmate,
+    /// Stalemate, repetition, the fifty-move rule, insufficient material, an agreed draw.
+    Draw,
+    /// A variant's own win (three checks, king of the hill...).
+    VariantEnd,
+    Resignation,
+    Adjudication,
+    TimeForfeit,
+    IllegalMove,
+    Disconnect,
+    Stall,
+    /// A result with a reason none of the above.
+    Other,
+    /// No result: the game stopped without one on the wire (UCI has none) or in the log.
+    NoResult,
+}
+
+impl Ending {
+    pub const ALL: [Ending; 11] = [
+        Ending::Checkmate,
+        Ending::Draw,
+        Ending::VariantEnd,
+        Ending::Resignation,
+        Ending::Adjudication,
+        Ending::TimeForfeit,
+        Ending::IllegalMove,
+        Ending::Disconnect,
+        Ending::Stall,
+        Ending::Other,
+        Ending::NoResult,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::Draw => "draw",
+            Ending::VariantEnd => "variant end",
+            Ending::Resignation => "resignation",
+            Ending::Adjudication => "adjudication",
+            Ending::TimeForfeit => "time forfeit",
+            Ending::IllegalMove => "illegal move",
+            Ending::Disconnect => "disconnect",
+            Ending::Stall => "stall",
+            Ending::Other => "other",
+            Ending::NoResult => "no result",
+        }
+    }
+
+    /// An ending the engine is to blame for.
+    pub fn is_fault(self) -> bool {
+        matches!(
+            self,
+            Ending::TimeForfeit | Ending::IllegalMove | Ending::Disconnect | Ending::Stall
+        )
+    }
+}
+
+/// Games that ended one way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct EndingCount {
+    pub ending: Ending,
+    /// Games the runner or GUI said ended so (its result line's reason).
+    pub runner: u64,
+    /// Games kibitzer judges ended so: from the board, or from the engine's fault on the wire
+    /// (its illegal move, its clock run out, its exit, its stall).
+    pub kibitzer: u64,
+    /// The first games kibitzer judges so, where they ended (faults only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<Place>,
+}
+
+/// A line of an input.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct Place {
+    pub file: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// The command that opens the viewer there.
+    pub view: String,
+}
+
+impl Place {
+    pub fn new(file: &str, line: Option<u64>) -> Place {
+        let quoted = shell_quote(file);
+        let view = match line {
+            Some(l) => format!("kibitzer view {quoted} +{l}"),
+            None => format!("kibitzer view {quoted}"),
+        };
+        Place {
+            file: file.to_owned(),
+            line,
+            view,
+        }
+    }
+}
+
+/// `file` as one shell word.
+fn shell_quote(file: &str) -> String {
+    let plain = !file.is_empty()
+        && file
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b));
+    if plain {
+        file.to_owned()
+    } else {
+        format!("'{}'", file.replace('\'', r"'\''"))
+    }
+}
+
+/// One rule's findings for an engine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RuleRow {
+    pub rule: RuleId,
+    pub severity: Severity,
+    /// Who is at fault.
+    pub side: Side,
+    /// Times broken.
+    pub count: u64,
+    /// Sessions it was broken in.
+    pub sessions: u64,
+    /// The first places, in (file, line) order.
+    pub places: Vec<Place>,
+}
+
+/// Sessions that ended owing something of one stall class.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct HangRow {
+    pub class: HangClass,
+    /// `PENDING`, `STALL`, `TIMEOUT` or `DISCONNECT`.
+    pub label: String,
+    pub count: u64,
+    pub places: Vec<Place>,
+}
+
+/// One kind of runner verdict on an engine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct VerdictRow {
+    /// `illegal move`, `loss on time`, `stall`, `disconnect`...
+    pub kind: String,
+    pub count: u64,
+    /// Of those, the verdicts kibitzer checked and found wrong (a move the runner called
+    /// illegal that is legal in the position it quotes).
+    pub kibitzer_disagrees: u64,
+    pub places: Vec<Place>,
+}
+
+/// The latencies of one request type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LatencyRow {
+    /// `isready→readyok`, `go→bestmove`, `stop→bestmove`, `ping→pong`..., and two of
+    /// searches against their budget: `go→bestmove beyond movetime` (how much longer than its
+    /// `movetime` a search took, 0 when within) and `go→bestmove beyond reported time` (time
+    /// the GUI waited beyond the search time the engine last reported: time lost in the
+    /// engine's output or the pipe).
+    pub request: String,
+    pub count: u64,
+    pub mean_ms: f64,
+    pub p50_ms: f64,
+    pub p90_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    /// The distribution the figures come from (mergeable).
+    pub histogram: Histogram,
+}
+
+impl LatencyRow {
+    pub fn new(request: &str) -> LatencyRow {
+        LatencyRow {
+            request: request.to_owned(),
+            count: 0,
+            mean_ms: 0.0,
+            p50_ms: 0.0,
+            p90_ms: 0.0,
+            p99_ms: 0.0,
+            max_ms: 0.0,
+            histogram: Histogram::default(),
+        }
+    }
+
+    /// Recomputes the figures from the histogram.
+    pub fn settle(&mut self) {
+        let h = &self.histogram;
+        let ms = |us: u64| us as f64 / 1000.0;
+        self.count = h.count;
+        self.mean_ms = ms(h.sum_us.checked_div(h.count).unwrap_or(0));
+        self.p50_ms = ms(h.quantile_us(0.5));
+        self.p90_ms = ms(h.quantile_us(0.9));
+        self.p99_ms = ms(h.quantile_us(0.99));
+        self.max_ms = ms(h.max_us);
+    }
+}
+
+fn schema_tag<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    crate::serde_static::tag(d, SCHEMA)
+}

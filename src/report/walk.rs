@@ -1,0 +1,88 @@
+//! The inputs of a report: files as named, directories walked (sorted, so a report lists its
+//! places the same way on every machine), and `-` for a list of paths on standard input (what
+//! `find ... -print` or a farm's job list gives).
+
+use super::collect::Found;
+use anyhow::{Context, Result};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+/// One file to judge.
+#[derive(Debug, Clone)]
+pub struct Input {
+    pub path: PathBuf,
+    /// Its name in the report.
+    pub shown: String,
+    pub found: Found,
+}
+
+/// Files in a directory that are never engine traffic: the games' PGNs, notes, reports,
+/// profiles. Anything else found is tried, and passed over when it is no recording or log.
+const NOT_INPUTS: &[&str] = &[
+    "pgn", "md", "json", "html", "htm", "c2w", "ini", "png", "svg", "pdf", "toml", "txt.sig",
+];
+
+/// Expands the command line's inputs.
+pub fn inputs(named: &[PathBuf]) -> Result<Vec<Input>> {
+    let mut out = Vec::new();
+    for p in named {
+        if p.as_os_str() == "-" {
+            let stdin = std::io::stdin();
+            for line in stdin.lock().lines() {
+                let line = line.context("cannot read the list of inputs on standard input")?;
+                let line = line.trim_end_matches('\r');
+                if !line.is_empty() {
+                    add(Path::new(line), &mut out)?;
+                }
+            }
+        } else {
+            add(p, &mut out)?;
+        }
+    }
+    Ok(out)
+}
+
+fn add(p: &Path, out: &mut Vec<Input>) -> Result<()> {
+    if p.is_dir() {
+        walk(p, out).with_context(|| format!("cannot read the directory {}", p.display()))
+    } else {
+        out.push(Input {
+            path: p.to_path_buf(),
+            shown: p.display().to_string(),
+            found: Found::Named,
+        });
+        Ok(())
+    }
+}
+
+/// Depth first, entries by name; symbolic links to directories are not followed (no loops).
+fn walk(dir: &Path, out: &mut Vec<Input>) -> std::io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<std::io::Result<_>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        let path = e.path();
+        let kind = e.file_type()?;
+        if kind.is_dir() {
+            walk(&path, out)?;
+        } else if (kind.is_file() || (kind.is_symlink() && path.is_file())) && wanted(&name) {
+            out.push(Input {
+                shown: path.display().to_string(),
+                path,
+                found: Found::Walked,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn wanted(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    !NOT_INPUTS
+        .iter()
+        .any(|ext| lower.ends_with(&format!(".{ext}")) || lower.ends_with(&format!(".{ext}.gz")))
+}
