@@ -100,6 +100,9 @@ impl Histogram {
         if self.count == 0 {
             return 0;
         }
+        if q <= 0.0 {
+            return self.min_us;
+        }
         let rank = ((self.count as f64 * q).ceil() as u64).clamp(1, self.count);
         let mut seen = 0;
         for &(b, n) in &self.buckets {
