@@ -38,6 +38,11 @@ document.querySelectorAll('table.sortable').forEach(function(t){
     });
   });
 });
+// `report.html#sort=COLUMN` or `#sort=COLUMN-desc` opens the engine table sorted: a link to
+// share, and how the test drives the sorting in a real browser.
+var m=/^#sort=(\d+)(-desc)?$/.exec(location.hash);
+var th=m&&document.querySelectorAll('#engines th.sort')[+m[1]];
+if(th){th.click();if(m[2]){th.click();}}
 "#;
 
 /// Text from the inputs, made safe inside HTML.

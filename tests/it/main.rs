@@ -47,6 +47,7 @@ mod replay_as_engine;
 mod replay_deterministic;
 mod replay_subsets;
 mod replay_sync;
+mod report;
 mod rules_c2w;
 mod rules_cecp_nboard_x;
 mod rules_uci;

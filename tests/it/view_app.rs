@@ -589,3 +589,34 @@ fn unreadable_lines_are_named_in_the_status_bar() {
         .collect();
     assert!(!text.contains("unreadable"), "{text}");
 }
+
+#[test]
+fn plus_line_opens_the_viewer_at_that_line_of_the_input() {
+    let doc = open("recordings/stockfish-uci-game.jsonl");
+    let mut a = App::new(
+        KeyMap::default(),
+        Theme::default(),
+        Options {
+            start_line: Some(40),
+            ..Options::default()
+        },
+    );
+    a.set_size(W, H);
+    a.sync(&doc);
+    let row = a.selected().unwrap();
+    assert_eq!(doc.rows[row].line, 40, "{}", selected_text(&a, &doc));
+    // A line past the end is said, and leaves the cursor where it was.
+    let mut b = App::new(
+        KeyMap::default(),
+        Theme::default(),
+        Options {
+            start_line: Some(10_000_000),
+            ..Options::default()
+        },
+    );
+    b.set_size(W, H);
+    b.sync(&doc);
+    assert_eq!(b.selected(), Some(0));
+    let shown = format!("{:?}", screen(&b, &doc));
+    assert!(shown.contains("past the end"), "{shown}");
+}

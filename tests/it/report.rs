@@ -1,0 +1,339 @@
+//! `kibitzer report`: many inputs judged into one per-engine report; text, JSON, HTML (looked
+//! at in a real browser), exact merges, the same report on one thread and on every core.
+
+use super::common::{kibitzer, schema};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `kibitzer report ARGS` in the repository root with `stdin` as its standard input:
+/// (exit status, stdout, stderr).
+fn report(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = kibitzer()
+        .arg("report")
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kibitzer report");
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(stdin.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str], stdin: &str) -> (i32, Value) {
+    let mut all = vec!["--format", "json"];
+    all.extend_from_slice(args);
+    let (code, out, err) = report(&all, stdin);
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}\n{err}"));
+    (code, v)
+}
+
+fn engine<'a>(r: &'a Value, name: &str) -> &'a Value {
+    r["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["engine"] == name)
+        .unwrap_or_else(|| panic!("no engine {name} in {:#}", r["engines"]))
+}
+
+/// The shipped recordings of real sessions, as relative paths.
+fn real_files() -> Vec<String> {
+    let mut files: Vec<String> = ["tests/fixtures/real", "recordings"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root().join(d)).unwrap().flatten())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .map(|p| p.strip_prefix(root()).unwrap().display().to_string())
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_directory_of_real_sessions_is_reported_per_engine() {
+    let (code, r) = json(&["tests/fixtures/real"], "");
+    schema::load("report.schema.json").validate(&r).unwrap();
+    // GNU Chess's missing `feature done=1` is the one error of these sessions.
+    assert_eq!(code, 1);
+    let jsonl = std::fs::read_dir(root().join("tests/fixtures/real"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .count();
+    // The PGNs and the README beside the recordings are no inputs.
+    assert_eq!(r["inputs"]["files"], jsonl);
+    assert_eq!(r["inputs"]["not_recognised"], 0);
+    assert_eq!(r["inputs"]["unreadable"], 0);
+    let gnu = engine(&r, "GNU Chess");
+    let timeout = gnu["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["rule"] == "CECP-FEATURE-TIMEOUT")
+        .expect("GNU Chess's feature timeout");
+    assert_eq!(timeout["severity"], "error");
+    assert_eq!(timeout["count"], 1);
+    assert_eq!(
+        timeout["places"][0]["view"],
+        "kibitzer view tests/fixtures/real/xboard-fairymax-vs-gnuchess.second.jsonl +4"
+    );
+    // XBoard's game: Fairy-Max (first) against GNU Chess, which won it by mate, as the PGN says.
+    let pgn =
+        std::fs::read_to_string(root().join("tests/fixtures/real/xboard-fairymax-vs-gnuchess.pgn"))
+            .unwrap();
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert_eq!(gnu["games"], 1);
+    assert_eq!(gnu["results"]["wins"], 1);
+    let endings = gnu["endings"].as_array().unwrap();
+    assert!(
+        endings
+            .iter()
+            .any(|e| e["ending"] == "checkmate" && e["kibitzer"] == 1),
+        "{endings:?}"
+    );
+    // python-chess analysed with Stockfish, and played it against itself with ponder on.
+    let sf = engine(&r, "Stockfish 15.1");
+    assert!(sf["protocols"].as_array().unwrap().contains(&"uci".into()));
+    let go = sf["latencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["request"] == "go→bestmove")
+        .expect("go latencies");
+    assert!(go["count"].as_u64().unwrap() > 10, "{go}");
+    assert!(go["p50_ms"].as_f64().unwrap() <= go["p99_ms"].as_f64().unwrap());
+}
+
+#[test]
+fn the_report_of_two_halves_merged_is_the_report_of_the_whole() {
+    let files = real_files();
+    let (a, b) = files.split_at(files.len() / 2);
+    let dir = tempfile::tempdir().unwrap();
+    let half = |list: &[String], name: &str| {
+        let out = dir.path().join(name);
+        let (code, _, err) = report(
+            &["--format", "json", "-o", out.to_str().unwrap(), "-"],
+            &(list.join("\n") + "\n"),
+        );
+        assert!(code < 2, "{err}");
+        out
+    };
+    let (ha, hb) = (half(a, "a.json"), half(b, "b.json"));
+    let (_, whole) = json(&["-"], &(files.join("\n") + "\n"));
+    let (_, merged) = json(&["--merge", ha.to_str().unwrap(), hb.to_str().unwrap()], "");
+    assert_eq!(merged, whole);
+    assert!(whole["inputs"]["files"].as_u64().unwrap() > 20);
+    // Reports judged under other deadlines do not merge.
+    let other = dir.path().join("other.json");
+    let (code, _, _) = report(
+        &[
+            "--format",
+            "json",
+            "--profile",
+            "xboard",
+            "-o",
+            other.to_str().unwrap(),
+            &a[0],
+        ],
+        "",
+    );
+    assert!(code < 2);
+    let (code, _, err) = report(
+        &["--merge", ha.to_str().unwrap(), other.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("merge only when judged alike"), "{err}");
+}
+
+#[test]
+fn one_thread_and_every_core_give_the_same_report() {
+    let (_, one) = json(&["--jobs", "1", "tests/fixtures/real", "recordings"], "");
+    let (_, all) = json(&["--jobs", "2", "tests/fixtures/real", "recordings"], "");
+    assert_eq!(one, all);
+}
+
+#[test]
+fn unreadable_inputs_are_bad_input_and_stray_files_in_a_directory_are_passed_over() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("recordings/stockfish-uci-game.jsonl"),
+        dir.path().join("game.jsonl"),
+    )
+    .unwrap();
+    // Found in a directory, a file that is no recording or log is passed over.
+    std::fs::write(dir.path().join("core.bin"), [0u8, 1, 2, 0xff, 0xfe, b'\n']).unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (code, r) = json(&[d], "");
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["inputs"]["files"], 1);
+    assert_eq!(r["inputs"]["not_recognised"], 1);
+    // Named, it is bad input: exit status 2, and it says which file.
+    let bin = dir.path().join("core.bin");
+    let (code, _, err) = report(&[d, bin.to_str().unwrap()], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("core.bin"), "{err}");
+    let (code, _, err) = report(&["no/such/file.jsonl"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such/file.jsonl"), "{err}");
+}
+
+/// A recording whose engine calls itself something hostile.
+fn hostile_recording(dir: &Path) -> PathBuf {
+    let name = "Evil\u{1b}[2J\u{202e}<script>alert(1)</script>";
+    let events = [
+        ("gui", "uci".to_owned()),
+        ("engine", format!("id name {name}")),
+        ("engine", "uciok".to_owned()),
+        ("gui", "isready".to_owned()),
+        ("engine", "readyok".to_owned()),
+        ("gui", "quit".to_owned()),
+    ];
+    let mut text = String::from(
+        r#"{"kibitzer":"recording","version":1,"tool":"kibitzer 0.1.0","started":"2026-11-26T00:00:00Z","argv":["evil"]}"#,
+    );
+    text.push('\n');
+    for (i, (src, line)) in events.iter().enumerate() {
+        let ev = serde_json::json!({"seq": i + 1, "t": (i as u64 + 1) * 1_000_000, "src": src, "text": line});
+        text.push_str(&ev.to_string());
+        text.push('\n');
+    }
+    let p = dir.join("evil.jsonl");
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn an_engines_name_is_escaped_in_text_and_html() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = hostile_recording(dir.path());
+    let (code, text, err) = report(&[p.to_str().unwrap()], "");
+    assert!(code < 2, "{err}");
+    assert!(text.contains("Evil\\x1b[2J\\u202e<script>"), "{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+        "{text:?}"
+    );
+    let (_, html, _) = report(&["--format", "html", p.to_str().unwrap()], "");
+    assert!(html.contains("Evil\\x1b[2J\\u202e&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(!html.contains("<script>alert") && !html.contains('\u{1b}'));
+}
+
+/// Chromium, which the HTML test needs (Debian package `chromium`; .ci/test installs it).
+fn chromium() -> PathBuf {
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        if let Ok(out) = Command::new("sh")
+            .args(["-c", &format!("command -v {name}")])
+            .output()
+            && out.status.success()
+        {
+            return PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        }
+    }
+    panic!("chromium is needed for the HTML report test: apt-get install chromium");
+}
+
+/// Runs headless Chromium with `args`, killed after a generous bound (the machine is busy);
+/// returns (stdout, stderr). Its output goes to files: a page's DOM fills a pipe nobody reads.
+fn headless(args: &[&str], dir: &Path, name: &str) -> (String, String) {
+    let out = dir.join(format!("{name}.out"));
+    let err = dir.join(format!("{name}.err"));
+    let mut child = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-dev-shm-usage",
+        ])
+        .arg(format!("--user-data-dir={}", dir.join(name).display()))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .expect("start chromium");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(180) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium took over 180 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (
+        std::fs::read_to_string(&out).unwrap_or_default(),
+        std::fs::read_to_string(&err).unwrap_or_default(),
+    )
+}
+
+#[test]
+fn the_html_report_renders_and_sorts_in_a_real_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    let (code, _, err) = report(
+        &[
+            "--format",
+            "html",
+            "-o",
+            page.to_str().unwrap(),
+            "tests/fixtures/real",
+            "recordings",
+        ],
+        "",
+    );
+    assert!(code < 2, "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Self-contained: nothing is fetched.
+    for fetch in ["src=\"http", "href=\"http", "@import", "url("] {
+        assert!(!html.contains(fetch), "{fetch}");
+    }
+    let url = format!("file://{}", page.display());
+    // The errors column (7), most first: the script ran and sorted the rows.
+    let (dom, _) = headless(
+        &["--dump-dom", &format!("{url}#sort=7-desc")],
+        dir.path(),
+        "dom",
+    );
+    assert!(
+        dom.contains("data-sorted=\"7 desc\""),
+        "not sorted: {}",
+        &dom[..dom.len().min(2000)]
+    );
+    let table = &dom[dom.find("id=\"engines\"").unwrap()..];
+    let body = &table[table.find("<tbody>").unwrap()..];
+    let first_row = &body[..body.find("</tr>").unwrap()];
+    assert!(first_row.contains("GNU Chess"), "{first_row}");
+    let png = dir.path().join("shot.png");
+    let (_, err) = headless(
+        &[
+            &format!("--screenshot={}", png.display()),
+            "--window-size=1200,1600",
+            &url,
+        ],
+        dir.path(),
+        "shot",
+    );
+    let shot = std::fs::read(&png).unwrap_or_else(|e| panic!("no screenshot ({e}): {err}"));
+    assert!(shot.starts_with(b"\x89PNG"), "not a PNG");
+    // A blank page compresses to a few kilobytes; the tables and charts do not.
+    assert!(shot.len() > 30_000, "screenshot of {} bytes", shot.len());
+}
