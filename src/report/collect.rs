@@ -79,22 +79,29 @@ pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into:
     if sessions.len() < all.len() {
         sessions.resize_with(all.len(), SessionAcc::default);
     }
-    let mut runner_used = vec![false; all.iter().map(|s| s.runner_results.len()).sum()];
+    // Both engines of a game read the same result line: each session uses each line once.
+    let results = all.iter().map(|s| s.runner_results.len()).sum();
     for (i, acc) in sessions.iter_mut().enumerate().take(all.len()) {
-        games(&all, i, shown, acc, &mut runner_used);
+        games(&all, i, shown, acc, &mut vec![false; results]);
     }
+    let engines: Vec<usize> = (0..all.len())
+        .filter(|&i| all[i].protocol.is_some())
+        .collect();
     for (i, s) in all.iter().enumerate() {
         for v in &s.verdicts {
-            // The runner names the engine it blames: its session, when the log has it.
-            let t = v
-                .verdict
-                .engine
-                .as_deref()
-                .and_then(|name| {
-                    all.iter()
-                        .position(|x| x.label.as_deref().is_some_and(|l| names(l, name)))
-                })
-                .unwrap_or(i);
+            // The runner names the engine it blames: its session, when the log has it; a
+            // verdict naming none (fastchess's `Could not extract bestmove`) is the only
+            // engine's, or stays with the runner's lines when there are several.
+            let named = v.verdict.engine.as_deref().and_then(|name| {
+                all.iter()
+                    .position(|x| x.label.as_deref().is_some_and(|l| names(l, name)))
+            });
+            let t = match (named, engines.as_slice()) {
+                (Some(t), _) => t,
+                (None, _) if s.protocol.is_some() => i,
+                (None, [only]) => *only,
+                (None, _) => i,
+            };
             sessions[t].report.merge(EngineReport {
                 runner_verdicts: vec![VerdictRow {
                     kind: v.verdict.kind.as_str().to_owned(),
@@ -258,10 +265,17 @@ fn games(all: &[Session], i: usize, shown: &str, acc: &mut SessionAcc, used: &mu
             .or_else(|| runner_result(all, i, game, used));
         let r = &mut acc.report;
         r.games += 1;
+        let side = game.engine_side.or_else(|| runner_side(all, i, game));
+        let engine_score = side.and_then(|side| score(&runner.as_ref()?.result, side));
         let said = runner
             .as_ref()
             .filter(|o| o.by != OutcomeBy::Board)
-            .map(|o| classify(&o.reason));
+            .map(|o| match classify(&o.reason) {
+                // The runner's words name the game's fault, not whose: the winner's game
+                // ended by the loser's.
+                e if e.is_fault() && engine_score == Some(1) => Ending::OpponentFault,
+                e => e,
+            });
         if let Some(e) = said {
             r.ending(e).runner += 1;
         }
@@ -274,15 +288,11 @@ fn games(all: &[Session], i: usize, shown: &str, acc: &mut SessionAcc, used: &mu
             _ => Ending::NoResult,
         };
         r.ending(judged).kibitzer += 1;
-        let side = game.engine_side.or_else(|| runner_side(all, i, game));
-        match (side, runner.as_ref().map(|o| o.result.as_str()), fault) {
-            (Some(side), Some(result), _) => match score(result, side) {
-                Some(1) => r.results.wins += 1,
-                Some(0) => r.results.draws += 1,
-                Some(_) => r.results.losses += 1,
-                None => r.results.unknown += 1,
-            },
-            (Some(_), None, Some(_)) => r.results.losses += 1,
+        match (engine_score, fault) {
+            (Some(1), _) => r.results.wins += 1,
+            (Some(0), _) => r.results.draws += 1,
+            (Some(_), _) => r.results.losses += 1,
+            (None, Some(_)) if side.is_some() => r.results.losses += 1,
             _ => r.results.unknown += 1,
         }
     }
@@ -415,6 +425,7 @@ pub fn classify(reason: &str) -> Ending {
 fn finish_session(s: &Session, acc: SessionAcc, header_engine: Option<&str>, into: &mut Report) {
     let name = match (&s.engine_name, &s.label, header_engine) {
         (Some(n), _, _) => n.clone(),
+        (None, _, _) if s.protocol.is_none() => "(the runner's lines: no engine named)".to_owned(),
         (None, Some(l), _) => format!("unnamed: {l}"),
         (None, None, Some(cmd)) => format!("unnamed: {cmd}"),
         (None, None, None) => "unnamed".to_owned(),

@@ -121,6 +121,9 @@ pub enum Ending {
     IllegalMove,
     Disconnect,
     Stall,
+    /// The runner ended the game for the opponent's fault (its illegal move, its clock...):
+    /// what a fault ending is to the engine that won by it.
+    OpponentFault,
     /// A result with a reason none of the above.
     Other,
     /// No result: the game stopped without one on the wire (UCI has none) or in the log.
@@ -128,20 +131,6 @@ pub enum Ending {
 }
 
 impl Ending {
-    pub const ALL: [Ending; 11] = [
-        Ending::Checkmate,
-        Ending::Draw,
-        Ending::VariantEnd,
-        Ending::Resignation,
-        Ending::Adjudication,
-        Ending::TimeForfeit,
-        Ending::IllegalMove,
-        Ending::Disconnect,
-        Ending::Stall,
-        Ending::Other,
-        Ending::NoResult,
-    ];
-
     pub fn as_str(self) -> &'static str {
         match self {
             Ending::Checkmate => "checkmate",
@@ -153,6 +142,7 @@ impl Ending {
             Ending::IllegalMove => "illegal move",
             Ending::Disconnect => "disconnect",
             Ending::Stall => "stall",
+            Ending::OpponentFault => "opponent's fault",
             Ending::Other => "other",
             Ending::NoResult => "no result",
         }

@@ -2,7 +2,7 @@
 """A UCI relay that breaks one thing in chosen games, for the tournament fixture.
 
 Usage:
-    tournament_faulty.py MODE [--games N,M,...] [--move K] [--name NAME] [--late SECS] -- ENGINE [ARGS...]
+    tournament_faulty.py MODE [--games N[:K],...] [--move K] [--name NAME] [--late SECS] -- ENGINE [ARGS...]
 
 Runs ENGINE (a healthy UCI engine, e.g. `stockfish`) as a child and relays every line both
 ways unchanged, except:
@@ -11,7 +11,8 @@ ways unchanged, except:
     line before the handshake names NAME first, so a report sees a distinct engine (the
     default NAME is `Flaky Illegal 1.0`, `Flaky Timeout 1.0` or `Flaky Crash 1.0`);
   * in the games listed in --games (games are counted by `ucinewgame`, from 1, in this
-    process), at the K-th `go` of that game (--move, default 10), MODE breaks one thing:
+    process), at the K-th `go` of that game (`N:K` in --games, else --move, default 10),
+    MODE breaks one thing:
 
       illegal  the `bestmove` is replaced by a move from an empty square (always illegal:
                there is no piece to move), without `ponder`;
@@ -49,7 +50,8 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     i = argv.index("--")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=MODES)
-    ap.add_argument("--games", default="", help="comma-separated game numbers (1 = first ucinewgame)")
+    ap.add_argument("--games", default="", help="comma-separated game numbers (1 = first ucinewgame), each "
+                    "optionally with `:K`, the search to break")
     ap.add_argument("--move", type=int, default=10, help="the engine's K-th search of the game is broken")
     ap.add_argument("--name", default=None)
     ap.add_argument("--late", type=float, default=1.0, help="timeout: seconds past the clock")
@@ -116,8 +118,11 @@ class Relay:
     def __init__(self, args: argparse.Namespace, engine: list[str]) -> None:
         self.mode = args.mode
         self.name = args.name or DEFAULT_NAMES[self.mode]
-        self.fault_games = {int(g) for g in args.games.split(",") if g.strip()}
-        self.fault_move = args.move
+        # game number -> the search (`go` of that game, from 1) to break
+        self.faults: dict[int, int] = {}
+        for item in filter(None, (g.strip() for g in args.games.split(","))):
+            game, _, move = item.partition(":")
+            self.faults[int(game)] = int(move) if move else args.move
         self.late = args.late
         self.child = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.out = sys.stdout.buffer
@@ -162,7 +167,7 @@ class Relay:
             elif head == "go":
                 with self.lock:
                     self.searches += 1
-                    armed = self.game in self.fault_games and self.searches == self.fault_move
+                    armed = self.faults.get(self.game) == self.searches
                     self.armed = armed
                     if armed and self.mode == "timeout":
                         key = "wtime" if self.position.white else "btime"

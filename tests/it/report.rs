@@ -337,3 +337,49 @@ fn the_html_report_renders_and_sorts_in_a_real_browser() {
     // A blank page compresses to a few kilobytes; the tables and charts do not.
     assert!(shot.len() > 30_000, "screenshot of {} bytes", shot.len());
 }
+
+#[test]
+fn a_runners_log_names_the_engine_at_fault_and_the_winner_is_not_blamed() {
+    let (code, r) = json(
+        &["tests/fixtures/logs/fastchess__illegal-move-quoted.log"],
+        "",
+    );
+    assert_eq!(code, 1);
+    let ending = |e: &Value, name: &str| {
+        e["endings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["ending"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {name} in {:#}", e["endings"]))
+    };
+    // fastchess: `Finished game 1 (Stockfish 15.1 vs BuggyFish 0.1): 1-0 {Black makes an
+    // illegal move}`; kibitzer replays the position and agrees.
+    let buggy = engine(&r, "BuggyFish 0.1");
+    assert_eq!(buggy["results"]["losses"], 1);
+    let illegal = ending(buggy, "illegal-move");
+    assert_eq!(
+        (illegal["kibitzer"].as_u64(), illegal["runner"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(
+        illegal["places"][0]["view"],
+        "kibitzer view tests/fixtures/logs/fastchess__illegal-move-quoted.log +21"
+    );
+    let verdicts = &buggy["runner_verdicts"][0];
+    assert_eq!(verdicts["kind"], "illegal move");
+    assert_eq!(verdicts["kibitzer_disagrees"], 0);
+    let sf = engine(&r, "Stockfish 15.1");
+    assert_eq!(sf["results"]["wins"], 1);
+    assert_eq!(ending(sf, "opponent-fault")["runner"], 1);
+    assert!(
+        sf["endings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["ending"] != "illegal-move"),
+        "{:#}",
+        sf["endings"]
+    );
+}
