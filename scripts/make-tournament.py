@@ -52,6 +52,7 @@ import datetime
 import gzip
 import itertools
 import json
+import logging
 import os
 import random
 import re
@@ -71,12 +72,17 @@ FAULTY = ROOT / "tests" / "engines" / "tournament_faulty.py"
 BASE_ENV = {"PATH": "/usr/games:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 # Time control of every game: base seconds + increment per move, kept by this GUI.
-BASE_SECONDS = 4.0
-INCREMENT = 0.04
+BASE_SECONDS = 3.0
+INCREMENT = 0.03
 # The GUI gives up waiting this long after a clock ran out (and sends `stop` / `?`).
 FLAG_GRACE = 0.25
 # A game still running after this many plies is adjudicated a draw.
-PLY_CAP = 120
+PLY_CAP = 100
+# ... and one in which both engines have scored the same side at least RESIGN_CP ahead on each of
+# their last RESIGN_MOVES moves is adjudicated a win for that side (cutechess `-resign
+# movecount=4 score=1500 twosided=true`).
+RESIGN_CP = 1500
+RESIGN_MOVES = 4
 # Startup attempts per engine process (GNU Chess sometimes dies in its handshake).
 ATTEMPTS = 5
 
@@ -98,7 +104,7 @@ class EngineSpec:
     protocol: str                 # "uci" or "xboard"
     name: str                     # the name it gives on the wire (checked at every start)
     options: tuple[tuple[str, object], ...] = ()
-    depth: int | None = None      # UCI: `depth N` added to every `go` (keeps the files small)
+    depth: int | None = None      # a depth limit besides the clock (UCI `go ... depth N`, CECP `sd N`)
     fault: str | None = None      # tournament_faulty.py MODE
 
     @property
@@ -107,15 +113,16 @@ class EngineSpec:
 
 
 HEALTHY = [
-    EngineSpec("stockfish", ("stockfish",), "uci", "Stockfish 15.1", (("Hash", 16), ("Threads", 1)), depth=8),
-    EngineSpec("toga2", ("toga2",), "uci", "Toga II 3.0", (("Hash", 16),), depth=6),
-    EngineSpec("fairymax", ("fairymax",), "xboard", "Fairy-Max 5.0b"),
-    EngineSpec("gnuchess", ("gnuchess", "--xboard"), "xboard", "GNU Chess"),
+    EngineSpec("stockfish", ("stockfish",), "uci", "Stockfish 15.1", (("Hash", 16), ("Threads", 1)), depth=6),
+    EngineSpec("toga2", ("toga2",), "uci", "Toga II 3.0", (("Hash", 16),), depth=4),
+    EngineSpec("fairymax", ("fairymax",), "xboard", "Fairy-Max 5.0b", depth=5),
+    EngineSpec("hoichess", ("hoichess", "--xboard"), "xboard", "HoiChess 0.22.0-3-debian", depth=5),
+    # Phalanx answers `sd` with `Illegal move: sd 6`: no depth limit for it.
     EngineSpec("phalanx", ("phalanx",), "xboard", "Phalanx XXV"),
 ]
 FAULTY_ENGINES = [
     EngineSpec(f"flaky-{mode}", ("python3", str(FAULTY), mode), "uci", f"Flaky {mode.capitalize()} 1.0",
-               (("Hash", 16), ("Threads", 1)), depth=8, fault=mode)
+               (("Hash", 16), ("Threads", 1)), depth=6, fault=mode)
     for mode in ("illegal", "timeout", "crash")
 ]
 # How each faulty engine's processes live: "keep" = one process for a match of several games
@@ -137,22 +144,11 @@ class _Features(dict):
 
 
 class CecpProtocol(chess.engine.XBoardProtocol):
-    """python-chess's CECP client without its two refusals (see the module docstring)."""
+    """python-chess's CECP client, without its refusal of `setboard=0` (see the module docstring)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.features = _Features()
-
-    async def initialize(self) -> None:
-        nudge = self.loop.call_later(1.0, self._nudge)
-        try:
-            await super().initialize()
-        finally:
-            nudge.cancel()
-
-    def _nudge(self) -> None:
-        if not self.features:
-            self.send_line("")
 
 
 class Retry(Exception):
@@ -234,7 +230,7 @@ def play_move(p: Process, board: chess.Board, limit: chess.engine.Limit, game: o
               timeout: float) -> chess.engine.PlayResult:
     """python-chess's play(), with a deadline: on TimeoutError the command is cancelled (UCI
     `stop`, CECP `?`) and its late answer is still awaited by the next command."""
-    info = chess.engine.INFO_NONE if p.spec.protocol == "uci" else chess.engine.INFO_BASIC
+    info = chess.engine.INFO_SCORE if p.spec.protocol == "uci" else chess.engine.INFO_BASIC  # CECP: `post`
     coro = asyncio.wait_for(p.engine.protocol.play(board, limit, game=game, info=info), timeout)
     return asyncio.run_coroutine_threadsafe(coro, p.engine.protocol.loop).result()
 
@@ -261,7 +257,8 @@ class Unit:
 
 def schedule(total: int, seed: int) -> list[Unit]:
     rng = random.Random(seed)
-    per_faulty = max(1, round(total / 12))
+    # Each faulty engine plays 20 games (fewer in a small run), the round robin the rest.
+    per_faulty = 20 if total >= 150 else max(1, round(total / 12))
     rr_total = max(0, total - per_faulty * len(FAULTY_ENGINES))
     pairings = list(itertools.combinations(HEALTHY, 2))
     counts = [rr_total // len(pairings) + (1 if i < rr_total % len(pairings) else 0) for i in range(len(pairings))]
@@ -280,10 +277,13 @@ def schedule(total: int, seed: int) -> list[Unit]:
     rr_units: list[Unit] = []
     for (a, b), n in zip(pairings, counts):
         games = games_for(n)
-        keep_n = (n // 3) // 2 * 2 if n >= 6 else 0   # one session of a third of the games
+        # Two sessions of a third of the games each on one pair of processes, the last third
+        # with a fresh pair for every game.
+        keep_n = (n // 3) // 2 * 2 if n >= 6 else 0
         if keep_n:
             rr_units.append(Unit(0, a, b, games[:keep_n], keep=True))
-        for i in range(keep_n, n, 2):
+            rr_units.append(Unit(0, a, b, games[keep_n:2 * keep_n], keep=True))
+        for i in range(2 * keep_n, n, 2):
             rr_units.append(Unit(0, a, b, games[i:i + 2], keep=False))
 
     faulty_units: list[Unit] = []
@@ -354,6 +354,19 @@ DRAW_DETAIL = {
 }
 
 
+def resign_adjudication(scores: dict[chess.Color, list[int | None]]) -> chess.Color | None:
+    if RESIGN_MOVES <= 0:
+        return None
+    last = scores[chess.WHITE][-RESIGN_MOVES:] + scores[chess.BLACK][-RESIGN_MOVES:]
+    if len(last) < 2 * RESIGN_MOVES or any(x is None for x in last):
+        return None
+    if all(x >= RESIGN_CP for x in last):  # type: ignore[operator]
+        return chess.WHITE
+    if all(x <= -RESIGN_CP for x in last):  # type: ignore[operator]
+        return chess.BLACK
+    return None
+
+
 def play_game(rec: GameRecord, procs: dict[chess.Color, Process], planned_fault: int | None,
               faulty_color: chess.Color | None) -> None:
     board = chess.Board()
@@ -362,6 +375,8 @@ def play_game(rec: GameRecord, procs: dict[chess.Color, Process], planned_fault:
     token = object()  # python-chess's game identity: a new one means `ucinewgame` / `new`
     clock = {chess.WHITE: BASE_SECONDS, chess.BLACK: BASE_SECONDS}
     searches = {chess.WHITE: 0, chess.BLACK: 0}
+    # Each engine's score after each of its moves, in centipawns for White (None: no score).
+    scores: dict[chess.Color, list[int | None]] = {chess.WHITE: [], chess.BLACK: []}
     winner: chess.Color | None = None
     while True:
         outcome = board.outcome(claim_draw=True)
@@ -372,6 +387,13 @@ def play_game(rec: GameRecord, procs: dict[chess.Color, Process], planned_fault:
             else:
                 rec.ending = "draw"
                 rec.detail, rec.reason = DRAW_DETAIL[outcome.termination]
+            break
+        lead = resign_adjudication(scores)
+        if lead is not None:
+            winner = lead
+            rec.ending, rec.reason = "adjudication", f"{color_name(lead)} wins by adjudication"
+            rec.detail = (f"both engines scored {color_name(lead)} at least {RESIGN_CP} cp ahead on each of "
+                          f"their last {RESIGN_MOVES} moves")
             break
         if board.ply() >= PLY_CAP:
             rec.ending, rec.reason, rec.detail = "adjudication", "Draw by adjudication", f"ply cap {PLY_CAP}"
@@ -399,6 +421,11 @@ def play_game(rec: GameRecord, procs: dict[chess.Color, Process], planned_fault:
                 rec.fault = {"mode": "crash", "side": color_name(side), "ply": board.ply() + 1, "search": searches[side]}
             break
         except chess.engine.EngineError as e:
+            # python-chess's words for a move it cannot play (push_uci / push_xboard); any other
+            # EngineError is the GUI's or the engine's protocol trouble, not a game result.
+            if not re.match(r"(illegal|invalid|ambiguous) (uci|san|move)|no matching legal move|expected uci string|"
+                            r"missing promotion|unsupported multi-leg", str(e)):
+                raise RuntimeError(f"{p.spec.slug} in game {rec.unit}/{rec.index_in_unit}: {e}") from e
             m = re.search(r"'([a-h][1-8][a-h][1-8][qrbn]?)'", str(e)) or re.search(r"([a-h][1-8][a-h][1-8][qrbn]?)", str(e))
             bad = m.group(1) if m else "?"
             winner = not side
@@ -437,6 +464,8 @@ def play_game(rec: GameRecord, procs: dict[chess.Color, Process], planned_fault:
                 rec.detail = "no move and no resignation (a claim python-chess did not report)"
             break
         board.push(played.move)
+        score = played.info.get("score")
+        scores[side].append(score.white().score(mate_score=100_000) if score is not None else None)
     rec.result = "1-0" if winner == chess.WHITE else "0-1" if winner == chess.BLACK else "1/2-1/2"
     rec.moves = [m.uci() for m in board.move_stack]
     rec.plies = board.ply()
@@ -453,6 +482,10 @@ def play_game(rec: GameRecord, procs: dict[chess.Color, Process], planned_fault:
         if p.alive and p.spec.protocol == "xboard":
             try:
                 p.engine.send_game_result(board, winner=winner, game_ending=rec.reason, game_complete=True)
+                # Fairy-Max 5.0b answers `result` with `Error (unknown command): result`; a ping
+                # takes that line in before the next game's commands (where python-chess would
+                # take it for the answer to them).
+                p.engine.ping()
             except Exception as e:  # noqa: BLE001
                 print(f"  {p.rec.name}: result not sent: {type(e).__name__}: {e}", flush=True)
 
@@ -745,6 +778,7 @@ def run_check(kib: Path, files: list[Path]) -> None:
 
 
 def main() -> int:
+    global BASE_SECONDS, INCREMENT, PLY_CAP, RESIGN_CP, RESIGN_MOVES
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=ROOT / "tests" / "fixtures" / "tournament")
     ap.add_argument("--games", type=int, default=240)
@@ -752,7 +786,18 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--kibitzer", type=Path, default=None)
     ap.add_argument("--check", action="store_true", help="run kibitzer check on every file afterwards")
+    ap.add_argument("--tc", default=f"{BASE_SECONDS:g}+{INCREMENT:g}", help="BASE+INC seconds (default %(default)s)")
+    ap.add_argument("--ply-cap", type=int, default=PLY_CAP, help="adjudicate a draw at this ply (default %(default)s)")
+    ap.add_argument("--resign", default=f"{RESIGN_CP}/{RESIGN_MOVES}",
+                    help="CP/MOVES of the win adjudication, 0/0 for none (default %(default)s)")
     args = ap.parse_args()
+    BASE_SECONDS, INCREMENT = (float(x) for x in args.tc.split("+"))
+    PLY_CAP = args.ply_cap
+    RESIGN_CP, RESIGN_MOVES = (int(x) for x in args.resign.split("/"))
+    # python-chess warns about every line it does not parse (Fairy-Max's `tellics`, HoiChess's
+    # `Info:` lines...): the recordings have them all.
+    logging.basicConfig(format="%(name)s: %(message)s")
+    logging.getLogger("chess.engine").setLevel(logging.ERROR)
     kib = args.kibitzer or Path(os.environ.get("KIBITZER", ROOT / "target" / "release" / "kibitzer"))
     kib = (kib if kib.is_absolute() else Path.cwd() / kib).resolve()
     if not kib.is_file():

@@ -6,7 +6,7 @@ mod pair;
 mod pgn;
 
 pub use ggf::{ggf_game, ggf_session};
-pub use pair::{Exported, games as paired_games};
+pub use pair::{Exported, games as paired_games, without_id};
 pub use pgn::{pgn_exported, pgn_game, pgn_session};
 
 use crate::session::{Game, Session};

@@ -361,11 +361,7 @@ fn runner_side(all: &[Session], i: usize, game: &Game) -> Option<Side> {
 
 /// cutechess labels an engine `Name(id)`; its result lines say `Name`.
 fn names(label: &str, name: &str) -> bool {
-    let bare = match label.rfind('(') {
-        Some(i) if label.ends_with(')') => &label[..i],
-        _ => label,
-    };
-    label == name || bare == name
+    label == name || crate::export::without_id(label) == name
 }
 
 /// The ending a board outcome names (`checkmate`, `stalemate`, a claimable draw...).
