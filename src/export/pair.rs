@@ -108,7 +108,7 @@ fn apply_runner_results(sessions: &[Session], out: &mut [Exported]) {
 }
 
 /// cutechess labels an engine `Name(id)`; its result lines say `Name`.
-pub(crate) fn without_id(label: &str) -> &str {
+pub fn without_id(label: &str) -> &str {
     match label
         .strip_suffix(')')
         .and_then(|l| l.rfind('(').map(|i| (l, i)))
