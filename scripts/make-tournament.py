@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Make tests/fixtures/tournament/: a small engine tournament, every engine recorded.
 
-A GUI written here with python-chess plays a round robin among healthy Debian engines and
-matches of three faulty engines against them, the way cutechess-style runners do: clocks kept
-by the GUI, games ended by the GUI (mate, the draw rules, a ply cap, time forfeit, an illegal
-move, a dead engine), CECP engines told `result RESULT {REASON}` at the end of every game, and
-both engine-process lifetimes: a fresh process for each game, or one process that plays several
-games in a row (separated by `ucinewgame` / `new`). Every engine runs behind the recorder, as a
-GUI would start it:
+A GUI written here with python-chess plays a round robin among healthy Debian engines
+(Stockfish, Toga II, Fairy-Max, HoiChess, Phalanx) and matches of three faulty engines against
+them, the way cutechess-style runners do: clocks kept by the GUI, games ended by the GUI (mate,
+the draw rules, adjudication, time forfeit, an illegal move, a dead engine), CECP engines told
+`result RESULT {REASON}` at the end of every game, and both engine-process lifetimes: a fresh
+process for each game, or one process that plays several games in a row (separated by
+`ucinewgame` / `new`). Every engine runs behind the recorder, as a GUI would start it:
 
     KIBITZER record -o FILE -- ENGINE ARGS...
 
@@ -17,30 +17,39 @@ games, wins/draws/losses, how the games ended; every game; every fault injected 
 `README.md` (what is there and how it was made).
 
 Usage:
-    python3 scripts/make-tournament.py [--out DIR] [--games N] [--seed S] [--jobs J] [--kibitzer PATH] [--check]
+    python3 scripts/make-tournament.py [--out DIR] [--games N] [--seed S] [--jobs J]
+                                       [--kibitzer PATH] [--check] [--tc B+I] [--ply-cap N] [--resign CP/MOVES]
 
-    --games N   about N games in all (default 240): each faulty engine plays N/12 of them, the
-                round robin the rest
+    --games N   about N games in all (default 150): each faulty engine plays 20 of them (N/12
+                when N < 150), the round robin the rest
     --check     afterwards run `kibitzer check` on every file and print its error findings
 
 The kibitzer binary is --kibitzer, else $KIBITZER, else target/release/kibitzer. At most
---jobs games (default 2) run at once. The engines run with the environment
-`PATH=/usr/games:/usr/bin:/bin LANG=C.UTF-8 HOME=<fresh temporary directory>` in that
-directory (some write book, learn and log files into their working directory and $HOME; GNU
-Chess 6.2.7 has been seen to abort under a large environment). Everything is made in a
-staging directory first; the output directory's old `*.jsonl.gz`, `truth.json` and
-`README.md` are replaced only when the whole run succeeded, so a rerun is safe. Timed games
-differ from run to run; the schedule, openings and the planned faults follow --seed.
+--jobs games (default 2) run at once; 150 games take about 2 minutes on two cores. The engines
+run with the environment `PATH=/usr/games:/usr/bin:/bin LANG=C.UTF-8 HOME=<fresh temporary
+directory>` in that directory (some write book, learn and log files into their working
+directory and $HOME). Everything is made in a staging directory first; the output directory's
+old `*.jsonl.gz`, `truth.json` and `README.md` are replaced only when the whole run succeeded,
+so a rerun is safe. Timed games differ from run to run; the schedule, openings and the planned
+faults follow --seed.
 
-Needs the Debian packages stockfish, toga2, fairymax, gnuchess and phalanx, and python-chess
+The size: real traffic costs about 200-400 bytes per move gzipped (a CECP engine's `post`
+lines, python-chess's `force`/move/`time`/`otim`/`post`/`easy`/`go`/`ping` before every move,
+Toga's and Stockfish's `info` lines), about 24 KB a game; hence a depth limit beside the clock
+for most engines, a ply cap, and 150 games (under 4 MB) by default.
+
+Needs the Debian packages stockfish, toga2, fairymax, hoichess and phalanx, and python-chess
 1.11. The faulty engines are tests/engines/tournament_faulty.py (a relay of Stockfish that
 calls itself `Flaky Illegal 1.0`, `Flaky Timeout 1.0` or `Flaky Crash 1.0`).
 
-Two python-chess limits are worked around, as a GUI would not have them: python-chess refuses
-CECP engines without `feature setboard=1` (Fairy-Max declares setboard=0; these games all start
-from the standard position, so setboard is never needed), and GNU Chess 6.2.7 answers
-`protover 2` only once it has read one more line, so if no `feature` line has come 1 s after
-`protover 2` the GUI sends an empty line (XBoard waits 10 s and then sends `new`).
+GNU Chess 6.2.7 (Debian's `gnuchess`) is not in it: with a burst of commands on its input, as
+python-chess (and cutechess) send them, it answers `ping` twice, sometimes ignores `go`, and
+announces its moves as `My move is : e7e5` (which XBoard accepts and python-chess does not);
+and it answers `protover 2` only after one more line has arrived.
+
+One python-chess limit is worked around, as a GUI would not have it: python-chess refuses CECP
+engines without `feature setboard=1` (Fairy-Max declares setboard=0; these games all start
+from the standard position, so setboard is never needed).
 """
 
 from __future__ import annotations
@@ -83,7 +92,7 @@ PLY_CAP = 100
 # movecount=4 score=1500 twosided=true`).
 RESIGN_CP = 1500
 RESIGN_MOVES = 4
-# Startup attempts per engine process (GNU Chess sometimes dies in its handshake).
+# Startup attempts per engine process.
 ATTEMPTS = 5
 
 # Ending classes of truth.json; `detail` says which draw rule.
@@ -277,13 +286,15 @@ def schedule(total: int, seed: int) -> list[Unit]:
     rr_units: list[Unit] = []
     for (a, b), n in zip(pairings, counts):
         games = games_for(n)
-        # Two sessions of a third of the games each on one pair of processes, the last third
-        # with a fresh pair for every game.
-        keep_n = (n // 3) // 2 * 2 if n >= 6 else 0
-        if keep_n:
-            rr_units.append(Unit(0, a, b, games[:keep_n], keep=True))
-            rr_units.append(Unit(0, a, b, games[keep_n:2 * keep_n], keep=True))
-        for i in range(2 * keep_n, n, 2):
+        # Two sessions on one pair of processes (40 % and 20 % of the games), the rest with a
+        # fresh pair for every game.
+        keep1 = round(n * 0.4 / 2) * 2 if n >= 6 else 0
+        keep2 = round(n * 0.2 / 2) * 2 if n >= 6 else 0
+        if keep1:
+            rr_units.append(Unit(0, a, b, games[:keep1], keep=True))
+        if keep2:
+            rr_units.append(Unit(0, a, b, games[keep1:keep1 + keep2], keep=True))
+        for i in range(keep1 + keep2, n, 2):
             rr_units.append(Unit(0, a, b, games[i:i + 2], keep=False))
 
     faulty_units: list[Unit] = []
@@ -403,37 +414,47 @@ def play_game(rec: GameRecord, procs: dict[chess.Color, Process], planned_fault:
         searches[side] += 1
         limit = chess.engine.Limit(white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
                                    white_inc=INCREMENT, black_inc=INCREMENT, depth=p.spec.depth, clock_id=token)
-        fault_here = (side == faulty_color and planned_fault == searches[side])
         t0 = time.monotonic()
         flagged = False
+        disconnected: Exception | None = None
+        played: chess.engine.PlayResult | None = None
         try:
             played = play_move(p, board, limit, token, clock[side] + FLAG_GRACE)
         except TimeoutError:
             flagged = True
             played = None
-        except chess.engine.EngineTerminatedError as e:
+        except chess.engine.EngineError as e:
+            # EngineTerminatedError: the process ended while it owed its move. Otherwise these
+            # are python-chess's words for a move it cannot play (push_uci / push_xboard); any
+            # other EngineError is protocol trouble that is no game result.
+            if not isinstance(e, chess.engine.EngineTerminatedError):
+                if not re.match(r"(illegal|invalid|ambiguous) (uci|san|move)|no matching legal move|"
+                                r"expected uci string|missing promotion|unsupported multi-leg", str(e)):
+                    raise RuntimeError(f"{p.spec.slug} in game {rec.unit}/{rec.index_in_unit}: {e}") from e
+                m = re.search(r"'([a-h][1-8][a-h][1-8][qrbn]?)'", str(e)) or re.search(r"([a-h][1-8][a-h][1-8][qrbn]?)", str(e))
+                bad = m.group(1) if m else "?"
+                winner = not side
+                rec.ending, rec.reason = "illegal move", f"{color_name(side)} makes an illegal move: {bad}"
+                rec.detail = str(e)
+                if p.spec.fault == "illegal":
+                    rec.fault = {"mode": "illegal", "side": color_name(side), "ply": board.ply() + 1,
+                                 "search": searches[side], "move": bad}
+                break
+            disconnected = e
+        except RuntimeError as e:
+            # python-chess's event loop for the engine had already closed: the process ended
+            # while it owed nothing.
+            if "closed" not in str(e):
+                raise
+            disconnected = e
+        if disconnected is not None:
             p.alive = False
             p.end = "crashed"
             winner = not side
             rec.ending, rec.reason = "disconnect", f"{color_name(side)} disconnects"
-            rec.detail = str(e)
-            if fault_here or p.spec.fault == "crash":
+            rec.detail = str(disconnected)
+            if p.spec.fault == "crash":
                 rec.fault = {"mode": "crash", "side": color_name(side), "ply": board.ply() + 1, "search": searches[side]}
-            break
-        except chess.engine.EngineError as e:
-            # python-chess's words for a move it cannot play (push_uci / push_xboard); any other
-            # EngineError is the GUI's or the engine's protocol trouble, not a game result.
-            if not re.match(r"(illegal|invalid|ambiguous) (uci|san|move)|no matching legal move|expected uci string|"
-                            r"missing promotion|unsupported multi-leg", str(e)):
-                raise RuntimeError(f"{p.spec.slug} in game {rec.unit}/{rec.index_in_unit}: {e}") from e
-            m = re.search(r"'([a-h][1-8][a-h][1-8][qrbn]?)'", str(e)) or re.search(r"([a-h][1-8][a-h][1-8][qrbn]?)", str(e))
-            bad = m.group(1) if m else "?"
-            winner = not side
-            rec.ending, rec.reason = "illegal move", f"{color_name(side)} makes an illegal move: {bad}"
-            rec.detail = str(e)
-            if p.spec.fault == "illegal":
-                rec.fault = {"mode": "illegal", "side": color_name(side), "ply": board.ply() + 1,
-                             "search": searches[side], "move": bad}
             break
         elapsed = time.monotonic() - t0
         if flagged or elapsed > clock[side]:
@@ -559,6 +580,20 @@ def score_for(result: str, white: bool) -> str:
     return "win" if (result == "1-0") == white else "loss"
 
 
+def final_position_seen(r: GameRecord, proc: Process, is_white: bool) -> bool:
+    """Whether the game's last position is in this engine's recording: CECP engines are sent
+    the last move with `result`; a UCI engine sees it only when it made the last move, or was
+    asked to move in it (the games it lost by its own fault)."""
+    if proc.spec.protocol == "xboard":
+        return True
+    if r.plies == len(r.opening.split()):
+        return r.white is proc or r.ending in ("illegal move", "time forfeit", "disconnect")
+    last_by_white = r.plies % 2 == 1
+    if last_by_white == is_white:
+        return True
+    return r.ending in ("illegal move", "time forfeit", "disconnect")
+
+
 def build_truth(processes: list[Process], records: list[GameRecord], args: argparse.Namespace,
                 kib_version: str, command: str) -> dict:
     engines: dict[str, dict] = {}
@@ -566,7 +601,8 @@ def build_truth(processes: list[Process], records: list[GameRecord], args: argpa
         e = engines.setdefault(p.wire_name, {
             "slug": p.spec.slug, "protocol": "uci" if p.spec.protocol == "uci" else "xboard",
             "name_source": p.spec.name_source,
-            "command": list(p.spec.command) + (["--games", "...", "--", "stockfish"] if p.spec.fault else []),
+            "command": [str(Path(c).relative_to(ROOT)) if c == str(FAULTY) else c for c in p.spec.command]
+            + (["--games", "N:K,...", "--", "stockfish"] if p.spec.fault else []),
             "faulty": p.spec.fault, "sessions": 0, "files": [], "games": 0, "wins": 0, "draws": 0, "losses": 0,
             "endings": {k: 0 for k in ENDINGS}, "faults_injected": 0, "game_list": []})
         e["sessions"] += 1
@@ -588,7 +624,9 @@ def build_truth(processes: list[Process], records: list[GameRecord], args: argpa
             e[{"win": "wins", "draw": "draws", "loss": "losses"}[sc]] += 1
             e["endings"][r.ending] += 1
             entry = {"file": proc.file, "game": idx, "white": r.white.wire_name, "black": r.black.wire_name,
-                     "result": r.result, "score": sc, "ending": r.ending}
+                     "result": r.result, "score": sc, "ending": r.ending,
+                     "result_line": (f"result {r.result} {{{r.reason}}}" if proc.spec.protocol == "xboard" else None),
+                     "final_position_in_file": final_position_seen(r, proc, is_white)}
             if r.detail and r.ending == "draw":
                 entry["detail"] = r.detail
             if r.fault and r.fault.get("happened") and proc.spec.fault:
@@ -626,11 +664,15 @@ def build_truth(processes: list[Process], records: list[GameRecord], args: argpa
         "seed": args.seed,
         "time_control": {"base_s": BASE_SECONDS, "increment_s": INCREMENT, "flag_grace_s": FLAG_GRACE,
                          "kept_by": "the GUI (python-chess), elapsed from sending the search to its answer"},
+        "depth_limits": {p.slug: p.depth for p in HEALTHY + FAULTY_ENGINES if p.depth},
         "ply_cap": PLY_CAP,
+        "resign_adjudication": {"cp": RESIGN_CP, "moves": RESIGN_MOVES, "twosided": True} if RESIGN_MOVES else None,
         "ending_classes": {
             "checkmate": "mate on the board (the GUI ends the game)",
             "draw": "stalemate, threefold repetition, fifty moves, insufficient material (`detail` says which)",
-            "adjudication": f"still running after {PLY_CAP} plies: the GUI adjudicates a draw",
+            "adjudication": f"a draw when still running after {PLY_CAP} plies; a win when both engines "
+                            f"scored the same side {RESIGN_CP} cp or more ahead on each of their last "
+                            f"{RESIGN_MOVES} moves (`detail` says which)",
             "time forfeit": "the engine's move came after its clock ran out, or not at all by then + grace",
             "illegal move": "the engine's move was illegal: it loses",
             "disconnect": "the engine's process ended during the game: it loses",
@@ -639,8 +681,9 @@ def build_truth(processes: list[Process], records: list[GameRecord], args: argpa
         "notes": [
             "UCI carries no game result: for UCI engines the result and ending are the GUI's, "
             "not on the wire; CECP engines get `result RESULT {REASON}` after every game.",
-            "Engine names are as on the wire: `id name` (UCI), `feature myname` (CECP). GNU Chess "
-            "6.2.7 sends `feature myname=\"GNU Chess\"` (no version).",
+            "Engine names are as on the wire: `id name` (UCI), `feature myname` (CECP); every "
+            "engine here sends one.",
+            "Fairy-Max 5.0b answers every `result` with `Error (unknown command): result`.",
             "Games per file are counted by `ucinewgame` (UCI) / `new` (CECP) the GUI sent.",
         ],
         "engines": engines,
@@ -651,12 +694,23 @@ def build_truth(processes: list[Process], records: list[GameRecord], args: argpa
     }
 
 
+def dumps(o: object, ind: int = 0, in_list: bool = False) -> str:
+    """JSON, readable and compact: a list of objects one per line, a short object on one line."""
+    flat = json.dumps(o, ensure_ascii=False)
+    pad = " " * ind
+    if isinstance(o, dict) and not in_list and len(flat) > 100:
+        return "{\n" + ",\n".join(f"{pad} {json.dumps(k)}: {dumps(v, ind + 1)}" for k, v in o.items()) + f"\n{pad}}}"
+    if isinstance(o, list) and o and all(isinstance(x, dict) for x in o):
+        return "[\n" + ",\n".join(f"{pad}  {dumps(x, ind + 2, True)}" for x in o) + f"\n{pad}]"
+    return flat
+
+
 def fmt_size(n: int) -> str:
     return f"{n / 1024 / 1024:.2f} MB" if n > 1024 * 1024 else f"{n / 1024:.0f} KB"
 
 
 def build_readme(truth: dict, out_files: list[Path], total_bytes: int) -> str:
-    packages = ["stockfish", "toga2", "fairymax", "gnuchess", "phalanx"]
+    packages = ["stockfish", "toga2", "fairymax", "hoichess", "phalanx"]
     eng_rows = []
     for name, e in sorted(truth["engines"].items(), key=lambda kv: (kv[1]["faulty"] is not None, kv[0])):
         ends = ", ".join(f"{k} {v}" for k, v in e["endings"].items() if v)
@@ -668,10 +722,18 @@ def build_readme(truth: dict, out_files: list[Path], total_bytes: int) -> str:
             what = {"illegal": f"`bestmove {f.get('move')}` (no piece there)",
                     "timeout": f"answer held past its clock ({f.get('clock_ms')} ms left)",
                     "crash": "exit status 3 while searching"}[f["mode"]]
-            fault_rows.append(f"| {f['mode']} | `{f['file']}` | {f['game_in_file']} | {f['ply']} | {f['search']} | {what} |")
+            fault_rows.append(f"| {f['engine']} | `{f['file']}` | {f['game_in_file']} | {f['ply']} | "
+                              f"{f['search']} | {what} |")
         else:
-            fault_rows.append(f"| {f['mode']} | `{f['file']}` | {f['game_in_file']} | - | - | not reached: {f['why']} |")
+            fault_rows.append(f"| {f['engine']} | `{f['file']}` | {f['game_in_file']} | - | - | "
+                              f"not reached: {f['why']} |")
+    endings: dict[str, int] = {}
+    for g in truth["games"]:
+        key = g["ending"] + (f" ({g['detail']})" if g["ending"] == "draw" else "")
+        endings[key] = endings.get(key, 0) + 1
+    ending_list = ", ".join(f"{k} {v}" for k, v in sorted(endings.items(), key=lambda kv: -kv[1]))
     versions = "\n".join(f"| `{p}` | {dpkg_version(p)} |" for p in packages)
+    depths = ", ".join(f"{k} {v}" for k, v in truth["depth_limits"].items())
     n_games = len(truth["games"])
     return f"""# Tournament fixture
 
@@ -681,9 +743,11 @@ ended, protocol findings, latencies). Every file here is made by one script:
 
     {truth['command']}
 
-(`python3 scripts/make-tournament.py --help`; a rerun replaces everything here, and timed games
-come out differently each time.) Made {truth['made']} with {truth['kibitzer']}, on Debian with
-python-chess {chess.__version__}. Total size {fmt_size(total_bytes)}.
+(`python3 scripts/make-tournament.py --help`; a rerun replaces everything here, and the timed
+games come out differently each time.)
+
+Made {truth['made']} on Debian 12, with {truth['kibitzer']} and python-chess {chess.__version__}.
+Total size {fmt_size(total_bytes)}.
 
 ## What is here
 
@@ -692,64 +756,83 @@ python-chess {chess.__version__}. Total size {fmt_size(total_bytes)}.
   `kibitzer record -o FILE -- ENGINE ARGS...`) played the games; the recordings are what the
   proxy wrote, unedited, then gzipped.
 * `truth.json`: the ground truth. `engines` is keyed by the name each engine gives on the wire
-  (`id name` for UCI, `feature myname` for CECP; every CECP engine here sends one, GNU Chess
-  6.2.7's is just `GNU Chess`): sessions (recordings), games, wins/draws/losses from the
-  engine's side, `endings` counted by class, and `game_list` ({{file, game index in the file
-  from 1, white, black, result, score, ending}}). `games` lists every game once with both
-  files, the opening, the moves (UCI), the clocks left and any fault; `faults` lists every
-  fault planned, where it landed (file, game in file, ply from the start of the game, the
-  engine's search number in that game) or why it did not; `files` says per file which engine,
-  how many games and how the process ended.
+  (`id name` for UCI, `feature myname` for CECP; every engine here sends one): sessions
+  (recordings) and their files, games, wins/draws/losses from the engine's side, `endings`
+  counted by class (every game the engine played, whoever lost it), and `game_list`
+  ({{file, game: its number in that file from 1, white, black, result, score, ending,
+  result_line: the `result` line the engine was sent (CECP; null for UCI), final_position_in_file:
+  whether the game's last position is in that recording}}).
+  `games` lists every game once with both files, the opening, the moves (UCI notation), the
+  clocks left and any fault; `faults` lists every fault planned and where it landed (file, game
+  in the file, ply from the start of the game, the engine's search number in that game), or
+  why it did not; `files` says per file which engine, how many games and how the process ended
+  (`quit` or `crashed`).
 * `README.md`: this file.
+
+Endings: {ending_list}.
 
 ## How the games were played
 
-* Time control {BASE_SECONDS:g} s + {INCREMENT:g} s per move, kept by the GUI: the time from
-  sending a search to its answer is taken off the mover's clock. A move that comes after the
-  clock ran out loses on time; if none has come {FLAG_GRACE:g} s after, the GUI cancels the
-  search (UCI `stop`, CECP `?`), scores the forfeit and waits for the late answer before going
-  on. Stockfish and its relays get `depth 8` and Toga II `depth 6` in every `go` as well, to
-  keep the files small (their `info` output is most of the bytes).
-* Each game starts from a short opening line the GUI plays itself (each line with both
-  colours). The GUI ends a game on mate, stalemate, threefold repetition, the fifty-move rule
-  or insufficient material, and adjudicates a draw at {PLY_CAP} plies. A resignation would be
-  the ending `resignation`.
-* Round robin among the healthy engines, plus matches of each faulty engine against all of
-  them (at most two games at a time). Most pairings play one match on a single pair of
-  processes (several games in one recording each, separated by `ucinewgame` / `new`, as
-  cutechess does without restarts); the other games get a fresh process per game (one game
-  per recording). Flaky Timeout gets a fresh process every game; Flaky Illegal and Flaky
-  Crash keep theirs for a {FAULTY_MATCH}-game match (a crashed one is restarted for the next
+* Time control: {BASE_SECONDS:g} s + {INCREMENT:g} s a move.
+  The GUI keeps the clocks: the time from sending a search to its answer is taken off the
+  mover's clock. A move that comes after the clock ran out loses on time; if none has come a
+  grace of {FLAG_GRACE:g} s after, the GUI cancels the search (UCI `stop`, CECP `?`), scores the
+  forfeit and waits for the late answer (`isready` / `ping`) before going on.
+* Depth limits beside the clock, in every search (UCI `go ... depth N`, CECP `sd N`), to keep
+  the files small: {depths}.
+  Phalanx has none (it answers `sd` with `Illegal move: sd 6`).
+* Each game starts from a four-ply opening line the GUI plays itself (each line twice, with
+  the colours swapped, where a match has room). The GUI ends a game on mate, stalemate,
+  threefold repetition, the fifty-move rule or insufficient material. It adjudicates
+  (cutechess `-resign movecount={RESIGN_MOVES} score={RESIGN_CP} twosided=true`, `-maxmoves {PLY_CAP // 2}`):
+  a draw at {PLY_CAP} plies; a win when both engines have scored the same side at least
+  {RESIGN_CP} cp ahead on each of their last {RESIGN_MOVES} moves. An engine's resignation is
+  the ending `resignation` ({endings.get('resignation', 0) or 'none'} here).
+* A round robin among the healthy engines, and matches of each faulty engine against all of
+  them, at most two games at a time. Each pairing of the round robin plays two matches on one
+  pair of processes (several games in one recording each, separated by `ucinewgame` / `new`,
+  as cutechess does without restarts); its other games get a fresh process per game (one game
+  per recording). Flaky Timeout gets a fresh process every game; Flaky Illegal and Flaky Crash
+  keep theirs for a match of {FAULTY_MATCH} games (a crashed one is restarted for the next
   game, so a new recording begins).
 * CECP engines are sent `result RESULT {{REASON}}` at the end of each game (after `force` and
-  the last move, as XBoard does), with cutechess's wording: `White mates`, `Draw by 3-fold
-  repetition`, `Draw by adjudication`, `Black loses on time`, `White makes an illegal move:
-  d4d3`, `Black disconnects`.
-* **UCI has no result command.** For UCI engines the result and the ending of a game are not in
-  the recording: a game the GUI ended by adjudication, time forfeit or an illegal move shows
-  on the wire only as the GUI moving on (`ucinewgame` or `quit`); kibitzer has to judge the
-  fault itself from the traffic (the illegal `bestmove`, the late `bestmove` against the
-  clock, the exit while owing a move). truth.json is the GUI's account.
+  the last move, as python-chess does it), then `ping`, with cutechess's wording: `White
+  mates`, `Draw by 3-fold repetition`, `Draw by adjudication`, `White wins by adjudication`,
+  `Black loses on time`, `White makes an illegal move: d4d3`, `Black disconnects`. Fairy-Max
+  5.0b answers each with `Error (unknown command): result`.
+* **UCI has no result command.** For UCI engines the result and the ending of a game are not
+  in the recording: a game the GUI ended (mate and draw rules included) shows on the wire only
+  as the GUI moving on (`ucinewgame` or `quit`), and for adjudication, time forfeit or an
+  illegal move kibitzer has to judge the fault itself from the traffic (the illegal
+  `bestmove`, the late `bestmove` against the clock, the exit while owing a move).
+  truth.json is the GUI's account.
+* python-chess refuses CECP engines without `feature setboard=1`; Fairy-Max declares
+  setboard=0, so the GUI takes setboard as given (it never needs it: every game starts from
+  the standard position). GNU Chess 6.2.7 is not in the tournament: with commands arriving in
+  a burst it answers `ping` twice, sometimes ignores `go`, and announces its moves as `My move
+  is : e7e5`, which python-chess does not read.
 
 ## Engines
 
-| engine (name on the wire) | protocol | recordings | games | W/D/L | endings | faults injected |
+| engine (name on the wire) | protocol | recordings | games | W/D/L | endings of its games | faults injected |
 |---|---|---|---|---|---|---|
 {chr(10).join(eng_rows)}
 
 The faulty engines are `tests/engines/tournament_faulty.py MODE --games N:K,... -- stockfish`,
-a line-by-line relay of Stockfish that renames it (`id name Flaky ... 1.0`) and, in the games
-and at the search the script planned, breaks one thing; all their other games are Stockfish's.
+a line-by-line relay of Stockfish 15.1 that renames it (`id name Flaky ... 1.0`) and, in the
+games and at the search the script planned, breaks one thing; all their other games are
+Stockfish's own.
 
 ## Faults injected
 
-| mode | file | game in file | ply | search | what |
+| engine | file | game in file | ply | search | what |
 |---|---|---|---|---|---|
 {chr(10).join(fault_rows)}
 
-`kibitzer check FILE` is expected to say UCI-BESTMOVE-ILLEGAL for the illegal move,
-X-CLOCK-UNDERFLOW (and X-LATENCY-BUDGET) for the answer past the clock, X-ENGINE-EXIT for the
-crash, each an error on the file named.
+`kibitzer check FILE` says, as an error on the file named: UCI-BESTMOVE-ILLEGAL for the
+illegal move, X-CLOCK-UNDERFLOW for the answer held past the clock (X-LATENCY-BUDGET is only a
+note), X-ENGINE-EXIT for the crash. A rule broken twice in one recording is one finding with a
+count (`--every` lists each).
 
 ## Versions
 
@@ -781,7 +864,7 @@ def main() -> int:
     global BASE_SECONDS, INCREMENT, PLY_CAP, RESIGN_CP, RESIGN_MOVES
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=ROOT / "tests" / "fixtures" / "tournament")
-    ap.add_argument("--games", type=int, default=240)
+    ap.add_argument("--games", type=int, default=150)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--kibitzer", type=Path, default=None)
@@ -804,9 +887,9 @@ def main() -> int:
         print(f"{kib} missing: build it, or pass --kibitzer / set KIBITZER", file=sys.stderr)
         return 2
     kib_version = subprocess.run([str(kib), "--version"], capture_output=True, text=True).stdout.strip()
-    command = "python3 scripts/make-tournament.py" + (f" --out {args.out}" if args.out != ap.get_default("out") else "") \
-        + (f" --games {args.games}" if args.games != 240 else "") + (f" --seed {args.seed}" if args.seed != 2026 else "") \
-        + f"  # KIBITZER={kib}"
+    command = " ".join(["python3 scripts/make-tournament.py", f"--kibitzer {kib}"]
+                       + [f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
+                          if k not in ("kibitzer", "check") and v != ap.get_default(k)])
     units = schedule(args.games, args.seed)
     first_ids, n = [], 1
     for u in units:
@@ -844,7 +927,7 @@ def main() -> int:
         for p in processes:
             shutil.move(str(staging / p.file), out / p.file)
             out_files.append(out / p.file)
-        (out / "truth.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+        (out / "truth.json").write_text(dumps(truth) + "\n", encoding="utf-8")
         total = sum(f.stat().st_size for f in out_files) + (out / "truth.json").stat().st_size
         readme = build_readme(truth, out_files, total)
         total += len(readme.encode())

@@ -19,7 +19,8 @@ ways unchanged, except:
       timeout  the `bestmove` is held back until the side to move's clock (`wtime`/`btime` of
                that `go`) plus --late seconds (default 1.0) have passed since the `go` came;
       crash    0.1 s after the `go` is passed on (the engine has started searching) the relay
-               kills ENGINE and exits with status 3, owing its move.
+               kills ENGINE and exits with status 3, owing its move (a `bestmove` ENGINE
+               gives in that time is not passed on).
 
 Every other game is played by ENGINE untouched. The side to move and the board (for the empty
 square) are followed from the `position` commands. Standard library only; made for
@@ -210,6 +211,9 @@ class Relay:
                     continue
                 if armed and self.mode == "timeout":
                     self.quitting.wait(max(0.0, self.hold_until - time.monotonic()))
+                if armed and self.mode == "crash":
+                    # ENGINE was quicker than the crash: its move never goes out.
+                    time.sleep(60)
             self.out.write(raw if raw.endswith(b"\n") else raw + b"\n")
             self.out.flush()
         return self.child.wait()
