@@ -383,3 +383,147 @@ fn a_runners_log_names_the_engine_at_fault_and_the_winner_is_not_blamed() {
         sf["endings"]
     );
 }
+
+/// A tournament the test knows the truth of: 150 games among Stockfish, Toga II, Fairy-Max,
+/// HoiChess, Phalanx and three Stockfish wrappers that break one rule in a few games each,
+/// played by python-chess through `kibitzer record` (scripts/make-tournament.py), with what
+/// really happened in `truth.json`.
+#[test]
+fn a_tournaments_report_matches_what_its_games_really_contained() {
+    let dir = "tests/fixtures/tournament";
+    let truth: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join(dir).join("truth.json")).unwrap(),
+    )
+    .unwrap();
+    let (code, r) = json(&[dir], "");
+    assert_eq!(code, 1, "the faulty engines' errors");
+    schema::load("report.schema.json").validate(&r).unwrap();
+    let files = truth["files"].as_object().map_or(0, |f| f.len());
+    assert_eq!(r["inputs"]["files"], files);
+    assert_eq!(r["inputs"]["unreadable"], 0);
+    let count = |e: &Value, ending: &str, who: &str| -> u64 {
+        e["endings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["ending"] == ending)
+            .map_or(0, |x| x[who].as_u64().unwrap())
+    };
+    let names: Vec<&str> = r["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["engine"].as_str().unwrap())
+        .collect();
+    let true_names: Vec<&String> = truth["engines"].as_object().unwrap().keys().collect();
+    assert_eq!(names.len(), true_names.len(), "{names:?} vs {true_names:?}");
+    for (name, t) in truth["engines"].as_object().unwrap() {
+        let e = engine(&r, name);
+        let n = |v: &Value| v.as_u64().unwrap();
+        assert_eq!(e["sessions"], t["sessions"], "{name}");
+        assert_eq!(
+            n(&e["games"]),
+            t["game_list"].as_array().unwrap().len() as u64,
+            "{name}"
+        );
+        let res = &e["results"];
+        let te = &t["endings"];
+        if t["protocol"] == "xboard" {
+            // The GUI sends CECP engines the result: every one is known, and how it ended.
+            assert_eq!(
+                (n(&res["wins"]), n(&res["draws"]), n(&res["losses"])),
+                (n(&t["wins"]), n(&t["draws"]), n(&t["losses"])),
+                "{name}"
+            );
+            assert_eq!(
+                count(e, "checkmate", "kibitzer"),
+                n(&te["checkmate"]),
+                "{name}"
+            );
+            assert_eq!(count(e, "draw", "runner"), n(&te["draw"]), "{name}");
+            assert_eq!(
+                count(e, "adjudication", "runner"),
+                n(&te["adjudication"]),
+                "{name}"
+            );
+            // Games its opponent forfeited: the opponent's fault, not this engine's.
+            assert_eq!(
+                count(e, "opponent-fault", "runner"),
+                n(&te["time forfeit"]) + n(&te["illegal move"]) + n(&te["disconnect"]),
+                "{name}"
+            );
+        } else {
+            // UCI carries no result: what kibitzer knows is what the engine's own traffic
+            // shows (the mates it gave, the draws on its board, the games it forfeited).
+            assert!(n(&res["wins"]) <= n(&t["wins"]), "{name}: {res}");
+            assert!(n(&res["draws"]) <= n(&t["draws"]), "{name}: {res}");
+            assert!(n(&res["losses"]) <= n(&t["losses"]), "{name}: {res}");
+            assert!(
+                count(e, "checkmate", "kibitzer") <= n(&te["checkmate"]),
+                "{name}"
+            );
+        }
+        let faults: Vec<&Value> = truth["faults"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["engine"] == *name && f["happened"] == true)
+            .collect();
+        let kibitzer_ending = match t["faulty"].as_str() {
+            Some("illegal") => Some(("illegal-move", "UCI-BESTMOVE-ILLEGAL")),
+            Some("timeout") => Some(("time-forfeit", "X-CLOCK-UNDERFLOW")),
+            Some("crash") => Some(("disconnect", "X-ENGINE-EXIT")),
+            _ => None,
+        };
+        for healthy_fault in ["illegal-move", "time-forfeit", "disconnect", "stall"] {
+            if kibitzer_ending.is_none_or(|(k, _)| k != healthy_fault) {
+                assert_eq!(
+                    count(e, healthy_fault, "kibitzer"),
+                    0,
+                    "{name}: {healthy_fault}"
+                );
+            }
+        }
+        let Some((ending, rule)) = kibitzer_ending else {
+            assert!(faults.is_empty(), "{name}");
+            assert_eq!(e["findings"]["error"], 0, "{name}: {:#}", e["rules"]);
+            continue;
+        };
+        // Every injected fault is found, in its game, and named by its rule.
+        assert!(!faults.is_empty(), "{name}");
+        assert_eq!(count(e, ending, "kibitzer"), faults.len() as u64, "{name}");
+        assert!(n(&res["losses"]) >= faults.len() as u64, "{name}: {res}");
+        let row = e["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["rule"] == rule)
+            .unwrap_or_else(|| panic!("{name}: no {rule} in {:#}", e["rules"]));
+        assert_eq!(row["severity"], "error");
+        assert_eq!(n(&row["count"]), faults.len() as u64, "{name}");
+        assert_eq!(
+            e["findings"]["error"],
+            faults.len(),
+            "{name}: {:#}",
+            e["rules"]
+        );
+        let places: Vec<&str> = e["endings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["ending"] == ending)
+            .unwrap()["places"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["file"].as_str().unwrap())
+            .collect();
+        for f in &faults {
+            let file = format!("{dir}/{}", f["file"].as_str().unwrap());
+            assert!(
+                places.contains(&file.as_str()),
+                "{name}: {file} not in {places:?}"
+            );
+        }
+    }
+}
