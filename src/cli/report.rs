@@ -80,6 +80,9 @@ pub fn run(a: ReportArgs) -> Result<i32> {
                 report::SCHEMA
             )
         })?;
+        if let Some(why) = other.problem() {
+            bail!("{} is not a report kibitzer made: {why}", m.display());
+        }
         if other.profile != whole.profile || other.c2w != whole.c2w {
             bail!(
                 "{} was judged under the deadline profile {}{}, this report under {}{}: \

@@ -232,7 +232,8 @@ fn reject_early(head: &[u8], at_end: bool, name: &str, format: Option<&str>) -> 
     if (at_end || lines > import::DETECT_SAMPLE_LINES + 1)
         && let Err(e) = import::stream(head, None)
     {
-        bail!("{name}: {e}");
+        // The error keeps its type: `report` passes over files no importer recognises.
+        return Err(e).with_context(|| name.to_owned());
     }
     Ok(())
 }

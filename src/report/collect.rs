@@ -35,7 +35,11 @@ pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into:
                 file: shown.to_owned(),
                 error: format!("{e:#}"),
             };
-            let not_recognised = found == Found::Walked && std::fs::metadata(path).is_ok();
+            // Only a file no importer recognises: one that cannot be read, or a recording
+            // that does not parse, is still bad input wherever it was found.
+            let not_recognised = found == Found::Walked
+                && e.chain()
+                    .any(|c| c.downcast_ref::<crate::import::ImportError>().is_some());
             if not_recognised {
                 into.inputs.not_recognised(problem);
             } else {
@@ -65,14 +69,11 @@ pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into:
         if let Some(f) = fault {
             acc.faults.push((u64::MAX, f, h.request_line));
         }
-        acc.report.merge(EngineReport {
-            hangs: vec![HangRow {
-                class: h.class,
-                label: h.label.to_owned(),
-                count: 1,
-                places: vec![Place::new(shown, h.request_line)],
-            }],
-            ..EngineReport::default()
+        acc.report.add_hang(HangRow {
+            class: h.class,
+            label: h.label.to_owned(),
+            count: 1,
+            places: vec![Place::new(shown, h.request_line)],
         });
     }
     let all = checked.decoder.finish();
@@ -102,17 +103,14 @@ pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into:
                 (None, [only]) => *only,
                 (None, _) => i,
             };
-            sessions[t].report.merge(EngineReport {
-                runner_verdicts: vec![VerdictRow {
-                    kind: v.verdict.kind.as_str().to_owned(),
-                    count: 1,
-                    kibitzer_disagrees: u64::from(matches!(
-                        v.kibitzer,
-                        Some(crate::session::verdicts::VerdictCheck::Disagrees(_))
-                    )),
-                    places: vec![Place::new(shown, v.line)],
-                }],
-                ..EngineReport::default()
+            sessions[t].report.add_verdict(VerdictRow {
+                kind: v.verdict.kind.as_str().to_owned(),
+                count: 1,
+                kibitzer_disagrees: u64::from(matches!(
+                    v.kibitzer,
+                    Some(crate::session::verdicts::VerdictCheck::Disagrees(_))
+                )),
+                places: vec![Place::new(shown, v.line)],
             });
         }
     }
@@ -131,12 +129,6 @@ struct SessionAcc {
     report: EngineReport,
     /// The engine's faults that end a game: (event number, ending, input line).
     faults: Vec<(u64, Ending, Option<u64>)>,
-}
-
-impl Default for EngineReport {
-    fn default() -> Self {
-        EngineReport::new(String::new())
-    }
 }
 
 fn acc(sessions: &mut Vec<SessionAcc>, i: usize) -> &mut SessionAcc {
@@ -222,26 +214,20 @@ fn finding(acc: &mut SessionAcc, f: &Finding, shown: &str) {
     {
         acc.faults.push((f.seq, ending, f.line));
     }
-    let place = Place::new(shown, f.line);
-    match acc
+    // `sessions` counts the session once: the row is new only on the rule's first finding.
+    let known = acc
         .report
         .rules
-        .iter_mut()
-        .find(|r| r.rule == f.rule && r.side == f.side && r.severity == f.severity)
-    {
-        Some(r) => {
-            r.count += f.count;
-            super::merge::keep_first(&mut r.places, vec![place]);
-        }
-        None => acc.report.rules.push(RuleRow {
-            rule: f.rule,
-            severity: f.severity,
-            side: f.side,
-            count: f.count,
-            sessions: 1,
-            places: vec![place],
-        }),
-    }
+        .iter()
+        .any(|r| r.rule == f.rule && r.side == f.side && r.severity == f.severity);
+    acc.report.add_rule(RuleRow {
+        rule: f.rule,
+        severity: f.severity,
+        side: f.side,
+        count: f.count,
+        sessions: u64::from(!known),
+        places: vec![Place::new(shown, f.line)],
+    });
 }
 
 /// Each game of session `i`: how it ended, as the runner said and as kibitzer judges, and
@@ -259,13 +245,14 @@ fn games(all: &[Session], i: usize, shown: &str, acc: &mut SessionAcc, used: &mu
             .iter()
             .find(|f| f.0 >= game.started.seq && (f.0 < until || (until == u64::MAX)))
             .copied();
-        let runner = game
-            .outcome
-            .clone()
-            .or_else(|| runner_result(all, i, game, used));
+        let line = (game.outcome.is_none() || game.engine_side.is_none())
+            .then(|| runner_line(all, i, game, used))
+            .flatten();
+        let (said_by_line, side_in_line) = line.unzip();
+        let runner = game.outcome.clone().or(said_by_line);
+        let side = game.engine_side.or(side_in_line);
         let r = &mut acc.report;
         r.games += 1;
-        let side = game.engine_side.or_else(|| runner_side(all, i, game));
         let engine_score = side.and_then(|side| score(&runner.as_ref()?.result, side));
         let said = runner
             .as_ref()
@@ -317,46 +304,37 @@ fn score(result: &str, side: Side) -> Option<i8> {
     })
 }
 
-/// A game the engine's own session has no result for: the runner's `Finished game` line
-/// naming the engine's label, the first unused one after the game began.
-fn runner_result(
+/// A game the engine's own session has no result (or colour) for: the runner's `Finished game`
+/// line naming the engine's label, the first this session has not used after the game began,
+/// with the engine's colour in it.
+fn runner_line(
     all: &[Session],
     i: usize,
     game: &Game,
     used: &mut [bool],
-) -> Option<crate::session::GameOutcome> {
+) -> Option<(crate::session::GameOutcome, Side)> {
     let label = all[i].label.as_deref()?;
-    let mut k = 0;
-    for s in all {
-        for r in &s.runner_results {
-            let mine = names(label, &r.white) || names(label, &r.black);
-            if !used[k] && mine && r.at.t >= game.started.t {
-                used[k] = true;
-                return Some(crate::session::GameOutcome {
-                    result: r.result.clone(),
-                    reason: r.reason.clone(),
-                    at: r.at,
-                    by: OutcomeBy::Runner,
-                });
-            }
-            k += 1;
+    let lines = all.iter().flat_map(|s| &s.runner_results);
+    for (k, r) in lines.enumerate() {
+        let side = if names(label, &r.white) {
+            Side::White
+        } else if names(label, &r.black) {
+            Side::Black
+        } else {
+            continue;
+        };
+        if !used[k] && r.at.t >= game.started.t {
+            used[k] = true;
+            let outcome = crate::session::GameOutcome {
+                result: r.result.clone(),
+                reason: r.reason.clone(),
+                at: r.at,
+                by: OutcomeBy::Runner,
+            };
+            return Some((outcome, side));
         }
     }
     None
-}
-
-fn runner_side(all: &[Session], i: usize, game: &Game) -> Option<Side> {
-    let label = all[i].label.as_deref()?;
-    all.iter()
-        .flat_map(|s| &s.runner_results)
-        .find(|r| r.at.t >= game.started.t && (names(label, &r.white) || names(label, &r.black)))
-        .map(|r| {
-            if names(label, &r.white) {
-                Side::White
-            } else {
-                Side::Black
-            }
-        })
 }
 
 /// cutechess labels an engine `Name(id)`; its result lines say `Name`.
@@ -434,8 +412,5 @@ fn finish_session(s: &Session, acc: SessionAcc, header_engine: Option<&str>, int
     }
     into.inputs.sessions += 1;
     into.inputs.games += report.games;
-    match into.engines.iter_mut().find(|e| e.engine == report.engine) {
-        Some(e) => e.merge(report),
-        None => into.engines.push(report),
-    }
+    into.add_engine(report);
 }

@@ -14,6 +14,8 @@ const SUB: u64 = 8;
 const SUB_BITS: u32 = 3;
 /// Values below this (µs) have a bucket each.
 const LINEAR: u64 = 2 * SUB;
+/// Buckets a u64 of microseconds needs: the last is `bucket(u64::MAX)`.
+const BUCKETS: u32 = (LINEAR + (63 - SUB_BITS as u64) * SUB) as u32;
 
 /// Latencies in microseconds, bucketed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -38,8 +40,11 @@ impl Histogram {
         (LINEAR + u64::from(exp - SUB_BITS - 1) * SUB + sub) as u32
     }
 
-    /// The smallest value (µs) bucket `b` holds.
+    /// The smallest value (µs) bucket `b` holds (`u64::MAX` past the last bucket).
     pub fn lower_us(b: u32) -> u64 {
+        if b >= BUCKETS {
+            return u64::MAX;
+        }
         let b = u64::from(b);
         if b < LINEAR {
             return b;
@@ -47,6 +52,19 @@ impl Histogram {
         let exp = (b - LINEAR) / SUB + u64::from(SUB_BITS) + 1;
         let sub = (b - LINEAR) % SUB;
         (SUB + sub) << (exp - u64::from(SUB_BITS))
+    }
+
+    /// A histogram read back from a report: buckets in order, each one kibitzer makes, and
+    /// the count their sum.
+    pub fn is_well_formed(&self) -> bool {
+        self.buckets.windows(2).all(|w| w[0].0 < w[1].0)
+            && self.buckets.iter().all(|&(b, n)| b < BUCKETS && n > 0)
+            && self
+                .buckets
+                .iter()
+                .try_fold(0u64, |sum, &(_, n)| sum.checked_add(n))
+                == Some(self.count)
+            && (self.count == 0 || self.min_us <= self.max_us)
     }
 
     pub fn add_ns(&mut self, ns: u64) {
@@ -79,7 +97,7 @@ impl Histogram {
             self.min_us.min(other.min_us)
         };
         self.max_us = self.max_us.max(other.max_us);
-        self.count += other.count;
+        self.count = self.count.saturating_add(other.count);
         self.sum_us = self.sum_us.saturating_add(other.sum_us);
         let mut merged: Vec<(u32, u64)> =
             self.buckets.iter().chain(&other.buckets).copied().collect();
@@ -87,7 +105,7 @@ impl Histogram {
         merged.dedup_by(|later, kept| {
             let same = later.0 == kept.0;
             if same {
-                kept.1 += later.1;
+                kept.1 = kept.1.saturating_add(later.1);
             }
             same
         });
@@ -108,7 +126,7 @@ impl Histogram {
         for &(b, n) in &self.buckets {
             seen += n;
             if seen >= rank {
-                let upper = Self::lower_us(b + 1).saturating_sub(1);
+                let upper = Self::lower_us(b.saturating_add(1)).saturating_sub(1);
                 return upper.min(self.max_us).max(self.min_us);
             }
         }
@@ -133,6 +151,26 @@ mod tests {
             assert!(hi - lo <= 1 + lo / 8, "{us}: [{lo}, {hi}) wider than 1/8");
         }
         assert!(Histogram::bucket(3_600_000_000) < 300);
+        assert_eq!(Histogram::bucket(u64::MAX), BUCKETS - 1);
+        assert_eq!(Histogram::lower_us(BUCKETS), u64::MAX);
+        assert_eq!(Histogram::lower_us(u32::MAX), u64::MAX);
+    }
+
+    #[test]
+    fn a_histogram_read_back_is_checked_before_use() {
+        let mut h = Histogram::default();
+        h.add_us(5);
+        h.add_us(70_000);
+        assert!(h.is_well_formed());
+        let mut bad = h.clone();
+        bad.buckets[1].0 = u32::MAX;
+        assert!(!bad.is_well_formed());
+        let mut bad = h.clone();
+        bad.count = 3;
+        assert!(!bad.is_well_formed());
+        let mut bad = h;
+        bad.buckets.swap(0, 1);
+        assert!(!bad.is_well_formed());
     }
 
     #[test]

@@ -1,11 +1,18 @@
-//! Adding reports together: a worker's share of the files into the whole, and `--merge` of
-//! reports made elsewhere. Exact: the sum of two reports is the report of their inputs
-//! together, whichever order the files were read in.
+//! Adding reports together: a file into its worker's report, a worker's into the whole, and
+//! `--merge` of reports made elsewhere. Exact: the sum of two reports is the report of their
+//! inputs together, whichever order the files were read in. Sums saturate: a report read back
+//! with absurd counts cannot overflow them.
 
 use super::model::{
-    EndingCount, EngineReport, InputProblem, Inputs, LatencyRow, PLACES, Report, Results,
+    EndingCount, EngineReport, HangRow, InputProblem, Inputs, LatencyRow, PLACES, Report, Results,
+    RuleRow, VerdictRow,
 };
+use crate::rules::Severity;
 use crate::rules::report::Counts;
+
+fn add(a: &mut u64, b: u64) {
+    *a = a.saturating_add(b);
+}
 
 impl Report {
     /// An empty report under these settings.
@@ -21,47 +28,72 @@ impl Report {
         }
     }
 
-    /// Adds `other` in.
+    /// Adds `other` in. The figures derived from the rows (counts by severity, percentiles)
+    /// are left to [`Report::settle`].
     pub fn merge(&mut self, other: Report) {
         self.inputs.merge(other.inputs);
-        add_counts(&mut self.findings, &other.findings);
         for e in other.engines {
-            match self.engines.iter_mut().find(|x| x.engine == e.engine) {
-                Some(mine) => mine.merge(e),
-                None => self.engines.push(e),
-            }
+            self.add_engine(e);
         }
     }
 
-    /// Puts every list in its order and recomputes the figures: call once all is merged.
+    /// Adds one engine's rows to the engine of that name.
+    pub fn add_engine(&mut self, e: EngineReport) {
+        match self.engines.iter_mut().find(|x| x.engine == e.engine) {
+            Some(mine) => mine.merge(e),
+            None => self.engines.push(e),
+        }
+    }
+
+    /// Puts every list in its order and recomputes the derived figures: call once all is
+    /// merged.
     pub fn settle(&mut self) {
         self.engines.sort_by(|a, b| a.engine.cmp(&b.engine));
         self.findings = Counts::default();
         for e in &mut self.engines {
             e.settle();
-            add_counts(&mut self.findings, &e.findings);
+            let (c, o) = (&mut self.findings, &e.findings);
+            c.error = c.error.saturating_add(o.error);
+            c.warning = c.warning.saturating_add(o.warning);
+            c.note = c.note.saturating_add(o.note);
+            c.chat = c.chat.saturating_add(o.chat);
         }
+    }
+
+    /// Why a report read back (`--merge`) cannot be added in, if it cannot: its histograms
+    /// must be ones kibitzer could have made.
+    pub fn problem(&self) -> Option<String> {
+        self.engines.iter().find_map(|e| {
+            e.latencies.iter().find_map(|l| {
+                (!l.histogram.is_well_formed()).then(|| {
+                    format!(
+                        "the {} histogram of {} is not one kibitzer makes",
+                        l.request, e.engine
+                    )
+                })
+            })
+        })
     }
 }
 
 impl Inputs {
     fn merge(&mut self, o: Inputs) {
-        self.files += o.files;
-        self.sessions += o.sessions;
-        self.games += o.games;
-        self.unreadable += o.unreadable;
-        self.not_recognised += o.not_recognised;
+        add(&mut self.files, o.files);
+        add(&mut self.sessions, o.sessions);
+        add(&mut self.games, o.games);
+        add(&mut self.unreadable, o.unreadable);
+        add(&mut self.not_recognised, o.not_recognised);
         keep_first(&mut self.unreadable_files, o.unreadable_files);
         keep_first(&mut self.not_recognised_files, o.not_recognised_files);
     }
 
     pub fn unreadable(&mut self, p: InputProblem) {
-        self.unreadable += 1;
+        add(&mut self.unreadable, 1);
         keep_first(&mut self.unreadable_files, vec![p]);
     }
 
     pub fn not_recognised(&mut self, p: InputProblem) {
-        self.not_recognised += 1;
+        add(&mut self.not_recognised, 1);
         keep_first(&mut self.not_recognised_files, vec![p]);
     }
 }
@@ -74,19 +106,12 @@ pub fn keep_first<T: Ord>(mine: &mut Vec<T>, theirs: Vec<T>) {
     mine.truncate(PLACES);
 }
 
-fn add_counts(c: &mut Counts, o: &Counts) {
-    c.error += o.error;
-    c.warning += o.warning;
-    c.note += o.note;
-    c.chat += o.chat;
-}
-
 impl Results {
     fn merge(&mut self, o: Results) {
-        self.wins += o.wins;
-        self.draws += o.draws;
-        self.losses += o.losses;
-        self.unknown += o.unknown;
+        add(&mut self.wins, o.wins);
+        add(&mut self.draws, o.draws);
+        add(&mut self.losses, o.losses);
+        add(&mut self.unknown, o.unknown);
     }
 }
 
@@ -94,16 +119,7 @@ impl EngineReport {
     pub fn new(engine: String) -> EngineReport {
         EngineReport {
             engine,
-            protocols: Vec::new(),
-            sessions: 0,
-            games: 0,
-            results: Results::default(),
-            endings: Vec::new(),
-            findings: Counts::default(),
-            rules: Vec::new(),
-            hangs: Vec::new(),
-            runner_verdicts: Vec::new(),
-            latencies: Vec::new(),
+            ..EngineReport::default()
         }
     }
 
@@ -113,55 +129,67 @@ impl EngineReport {
                 self.protocols.push(p);
             }
         }
-        self.sessions += o.sessions;
-        self.games += o.games;
+        add(&mut self.sessions, o.sessions);
+        add(&mut self.games, o.games);
         self.results.merge(o.results);
-        add_counts(&mut self.findings, &o.findings);
         for x in o.endings {
             let mine = self.ending(x.ending);
-            mine.runner += x.runner;
-            mine.kibitzer += x.kibitzer;
+            add(&mut mine.runner, x.runner);
+            add(&mut mine.kibitzer, x.kibitzer);
             keep_first(&mut mine.places, x.places);
         }
         for x in o.rules {
-            match self
-                .rules
-                .iter_mut()
-                .find(|r| r.rule == x.rule && r.side == x.side && r.severity == x.severity)
-            {
-                Some(r) => {
-                    r.count += x.count;
-                    r.sessions += x.sessions;
-                    keep_first(&mut r.places, x.places);
-                }
-                None => self.rules.push(x),
-            }
+            self.add_rule(x);
         }
         for x in o.hangs {
-            match self
-                .hangs
-                .iter_mut()
-                .find(|h| h.class == x.class && h.label == x.label)
-            {
-                Some(h) => {
-                    h.count += x.count;
-                    keep_first(&mut h.places, x.places);
-                }
-                None => self.hangs.push(x),
-            }
+            self.add_hang(x);
         }
         for x in o.runner_verdicts {
-            match self.runner_verdicts.iter_mut().find(|v| v.kind == x.kind) {
-                Some(v) => {
-                    v.count += x.count;
-                    v.kibitzer_disagrees += x.kibitzer_disagrees;
-                    keep_first(&mut v.places, x.places);
-                }
-                None => self.runner_verdicts.push(x),
-            }
+            self.add_verdict(x);
         }
         for x in o.latencies {
             self.latency(&x.request).histogram.merge(&x.histogram);
+        }
+    }
+
+    /// Adds a rule's row to the one of the same rule, side and severity.
+    pub fn add_rule(&mut self, x: RuleRow) {
+        match self
+            .rules
+            .iter_mut()
+            .find(|r| r.rule == x.rule && r.side == x.side && r.severity == x.severity)
+        {
+            Some(r) => {
+                add(&mut r.count, x.count);
+                add(&mut r.sessions, x.sessions);
+                keep_first(&mut r.places, x.places);
+            }
+            None => self.rules.push(x),
+        }
+    }
+
+    pub fn add_hang(&mut self, x: HangRow) {
+        match self
+            .hangs
+            .iter_mut()
+            .find(|h| h.class == x.class && h.label == x.label)
+        {
+            Some(h) => {
+                add(&mut h.count, x.count);
+                keep_first(&mut h.places, x.places);
+            }
+            None => self.hangs.push(x),
+        }
+    }
+
+    pub fn add_verdict(&mut self, x: VerdictRow) {
+        match self.runner_verdicts.iter_mut().find(|v| v.kind == x.kind) {
+            Some(v) => {
+                add(&mut v.count, x.count);
+                add(&mut v.kibitzer_disagrees, x.kibitzer_disagrees);
+                keep_first(&mut v.places, x.places);
+            }
+            None => self.runner_verdicts.push(x),
         }
     }
 
@@ -194,6 +222,7 @@ impl EngineReport {
         &mut self.latencies[i]
     }
 
+    /// Orders the rows and derives the counts by severity and the latency figures.
     fn settle(&mut self) {
         self.protocols.sort();
         self.endings.retain(|e| e.runner + e.kibitzer > 0);
@@ -208,12 +237,13 @@ impl EngineReport {
         self.findings = Counts::default();
         for r in &self.rules {
             let n = usize::try_from(r.count).unwrap_or(usize::MAX);
-            match r.severity {
-                crate::rules::Severity::Error => self.findings.error += n,
-                crate::rules::Severity::Warning => self.findings.warning += n,
-                crate::rules::Severity::Note => self.findings.note += n,
-                crate::rules::Severity::Chat => self.findings.chat += n,
-            }
+            let c = match r.severity {
+                Severity::Error => &mut self.findings.error,
+                Severity::Warning => &mut self.findings.warning,
+                Severity::Note => &mut self.findings.note,
+                Severity::Chat => &mut self.findings.chat,
+            };
+            *c = c.saturating_add(n);
         }
         self.hangs
             .sort_by(|a, b| (a.class.as_str(), &a.label).cmp(&(b.class.as_str(), &b.label)));

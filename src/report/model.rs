@@ -67,7 +67,7 @@ pub struct InputProblem {
 }
 
 /// One engine, as it identified itself (`id name`, `feature myname`), over every input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EngineReport {
     /// The name the engine gave; an engine that gave none is named by its command
     /// (`unnamed: /usr/games/fairymax`) or its log label.
@@ -80,7 +80,7 @@ pub struct EngineReport {
     pub results: Results,
     /// How its games ended, by ending, as the runner said and as kibitzer judges.
     pub endings: Vec<EndingCount>,
-    /// Its findings by severity: every side's (a GUI's faults show up under the engine it
+    /// Its findings by severity, derived from `rules`: every side's (a GUI's faults show up under the engine it
     /// drove; `rules` says whose each is).
     pub findings: Counts,
     /// Findings per rule, most severe first, then most frequent.

@@ -19,7 +19,7 @@ pub struct Input {
 /// Files in a directory that are never engine traffic: the games' PGNs, notes, reports,
 /// profiles. Anything else found is tried, and passed over when it is no recording or log.
 const NOT_INPUTS: &[&str] = &[
-    "pgn", "md", "json", "html", "htm", "c2w", "ini", "png", "svg", "pdf", "toml", "txt.sig",
+    "pgn", "md", "json", "html", "htm", "c2w", "ini", "png", "svg", "pdf", "toml",
 ];
 
 /// Expands the command line's inputs.
@@ -80,9 +80,11 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Not one of [`NOT_INPUTS`], plain or gzipped.
 fn wanted(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    !NOT_INPUTS
-        .iter()
-        .any(|ext| lower.ends_with(&format!(".{ext}")) || lower.ends_with(&format!(".{ext}.gz")))
+    let plain = lower.strip_suffix(".gz").unwrap_or(&lower);
+    plain
+        .rsplit_once('.')
+        .is_none_or(|(_, ext)| !NOT_INPUTS.contains(&ext))
 }

@@ -161,6 +161,24 @@ fn the_report_of_two_halves_merged_is_the_report_of_the_whole() {
     );
     assert_eq!(code, 2);
     assert!(err.contains("merge only when judged alike"), "{err}");
+    // A report edited into nonsense (a histogram bucket no latency falls in) is refused, not
+    // trusted or panicked over.
+    let mut bad: Value = serde_json::from_str(&std::fs::read_to_string(&ha).unwrap()).unwrap();
+    let timed = bad["engines"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|e| !e["latencies"].as_array().unwrap().is_empty())
+        .expect("an engine with latencies");
+    timed["latencies"][0]["histogram"]["buckets"][0][0] = u32::MAX.into();
+    let forged = dir.path().join("forged.json");
+    std::fs::write(&forged, bad.to_string()).unwrap();
+    let (code, _, err) = report(
+        &["--merge", ha.to_str().unwrap(), forged.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a report kibitzer made"), "{err}");
 }
 
 #[test]
@@ -190,6 +208,13 @@ fn unreadable_inputs_are_bad_input_and_stray_files_in_a_directory_are_passed_ove
     let (code, _, err) = report(&[d, bin.to_str().unwrap()], "");
     assert_eq!(code, 2);
     assert!(err.contains("core.bin"), "{err}");
+    // A file that was meant to be read and cannot be (a torn gzip download) is bad input
+    // even in a directory: only what no importer recognises is passed over.
+    std::fs::write(dir.path().join("game2.jsonl.gz"), b"\x1f\x8b\x08\x00 torn").unwrap();
+    let (code, r) = json(&[d], "");
+    assert_eq!(code, 2, "{r:#}");
+    assert_eq!(r["inputs"]["unreadable"], 1);
+    assert_eq!(r["inputs"]["not_recognised"], 1);
     let (code, _, err) = report(&["no/such/file.jsonl"], "");
     assert_eq!(code, 2);
     assert!(err.contains("no/such/file.jsonl"), "{err}");
