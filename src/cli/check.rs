@@ -172,6 +172,7 @@ fn check_file(
         path,
         |_| {},
         |shown, s| crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason),
+        || {},
     )?;
     let mut checked = judged.checked;
     checked.sort_findings();

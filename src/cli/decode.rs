@@ -134,9 +134,20 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         .retain_searches(false);
     let mut checker = Checker::new(&opts, decoder);
     let shown = input.shown().to_owned();
-    let (outcome, stopped) = input.read(|item| match item {
-        Item::Event(ev, line) => out.line(&mut checker, ev, line).map(ControlFlow::Continue),
-        Item::Skipped(s) => out.skipped(&shown, s).map(ControlFlow::Continue),
+    let ahead = crate::input::pipeline::ReadOptions {
+        ahead: true,
+        ..Default::default()
+    };
+    let (outcome, stopped) = input.read_slots(ahead, |slot| {
+        let parsed = slot.ahead.take();
+        match slot.item() {
+            Item::Event(ev, line) => {
+                out.line(&mut checker, ev, line, parsed)?;
+                slot.spent = checker.take_spent();
+            }
+            Item::Skipped(s) => out.skipped(&shown, s)?,
+        }
+        Ok(ControlFlow::Continue(()))
     })?;
     let result = stopped.and_then(|()| out.summary(checker, &shown, &outcome.skipped));
     match result {
@@ -162,8 +173,9 @@ impl<W: Write> Printer<W> {
         checker: &mut Checker,
         ev: &Event,
         line: Option<u64>,
+        parsed: Option<crate::session::Parsed>,
     ) -> std::io::Result<()> {
-        let from = checker.push(ev, line);
+        let from = checker.push_ahead(ev, line, parsed);
         if self.summary_only {
             return Ok(());
         }

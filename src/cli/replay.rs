@@ -346,8 +346,8 @@ fn read_session(input: &Input, session: Option<&str>) -> Result<(Origin, Vec<Num
     // Engine sessions, in order of appearance; the tool's own lines (`[cutechess]`) are none.
     let mut labels: Vec<Option<String>> = Vec::new();
     for (ev, _) in &events {
-        if ev.is_traffic() && !labels.contains(&ev.session) {
-            labels.push(ev.session.clone());
+        if ev.is_traffic() && !labels.iter().any(|l| l.as_deref() == ev.session.as_deref()) {
+            labels.push(ev.session.as_deref().map(str::to_owned));
         }
     }
     let chosen = match (session, labels.as_slice()) {
@@ -370,7 +370,7 @@ fn read_session(input: &Input, session: Option<&str>) -> Result<(Origin, Vec<Num
             list(&labels)
         ),
     };
-    events.retain(|(ev, _)| ev.session == chosen);
+    events.retain(|(ev, _)| ev.session.as_deref() == chosen.as_deref());
     let origin = Origin {
         file: input.shown().to_owned(),
         format: input.format_name().to_owned(),

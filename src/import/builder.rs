@@ -14,10 +14,14 @@ pub struct Builder {
     pub clock: Clock,
     /// Line number being parsed, stamped on every event.
     pub line: u64,
+    /// The session [`Builder::session_of`] found last.
+    last: usize,
 }
 
 struct SessionBuf {
-    label: String,
+    /// Shared by the session's events: no copy per event, and a reader on another thread
+    /// tells sessions apart by pointer.
+    label: std::sync::Arc<str>,
     header: Header,
     events: Vec<Event>,
     /// Events pushed so far, handed out ([`Builder::drain_settled`]) or not.
@@ -39,6 +43,7 @@ impl Builder {
             unclassified: Vec::new(),
             clock: Clock::default(),
             line: 0,
+            last: usize::MAX,
         }
     }
 
@@ -52,7 +57,7 @@ impl Builder {
         header.label = Some(label.to_owned());
         header.imported_from = Some(self.format.name().to_owned());
         self.sessions.push(SessionBuf {
-            label: label.to_owned(),
+            label: label.into(),
             header,
             events: Vec::new(),
             pushed: 0,
@@ -60,6 +65,19 @@ impl Builder {
         });
         self.index.insert(label.to_owned(), i);
         Sid(i)
+    }
+
+    /// [`Builder::session`] for a label as the log spells it (invalid UTF-8 replaced). Logs
+    /// interleave a few sessions line by line: the last one is tried first, without hashing.
+    pub fn session_of(&mut self, label: &[u8]) -> Sid {
+        if let Some(s) = self.sessions.get(self.last)
+            && s.label.as_bytes() == label
+        {
+            return Sid(self.last);
+        }
+        let sid = self.session(&String::from_utf8_lossy(label));
+        self.last = sid.0;
+        sid
     }
 
     pub fn has_session(&self, label: &str) -> bool {
@@ -162,7 +180,7 @@ impl Builder {
             .map(|s| {
                 let mut header = s.header.clone();
                 header.started = started.clone();
-                (s.label.clone(), header)
+                (s.label.to_string(), header)
             })
             .collect()
     }
@@ -180,23 +198,40 @@ impl Builder {
             .filter(|&l| l >= settled_before)
             .min()
             .unwrap_or(u64::MAX);
-        let mut batch: Vec<(u64, usize, usize, Event)> = Vec::new();
-        for (k, s) in self.sessions.iter_mut().enumerate() {
-            let n = s.events.partition_point(|e| line_of(e) < hold_from);
-            batch.extend(
-                s.events
-                    .drain(..n)
-                    .enumerate()
-                    .map(|(i, e)| (line_of(&e), k, i, e)),
-            );
+        // Each session's settled events are in line order already: merged by (line, session),
+        // each event is moved once.
+        let mut runs: Vec<std::iter::Peekable<std::vec::Drain<'_, Event>>> = self
+            .sessions
+            .iter_mut()
+            .filter_map(|s| {
+                let n = s.events.partition_point(|e| line_of(e) < hold_from);
+                (n > 0).then(|| s.events.drain(..n).peekable())
+            })
+            .collect();
+        if let [only] = runs.as_mut_slice() {
+            out.extend(only);
+        } else {
+            loop {
+                let mut first: Option<(u64, usize)> = None;
+                for (k, run) in runs.iter_mut().enumerate() {
+                    if let Some(e) = run.peek()
+                        && first.is_none_or(|(line, _)| line_of(e) < line)
+                    {
+                        first = Some((line_of(e), k));
+                    }
+                }
+                let Some((_, k)) = first else { break };
+                out.extend(runs[k].next());
+            }
+        }
+        drop(runs);
+        for s in &mut self.sessions {
             // A log can hold thousands of sessions (engines restarted every game): one that
             // has nothing waiting keeps no buffer.
-            if s.events.is_empty() {
+            if s.events.is_empty() && s.events.capacity() > 0 {
                 s.events = Vec::new();
             }
         }
-        batch.sort_by_key(|(line, k, i, _)| (*line, *k, *i));
-        out.extend(batch.into_iter().map(|(_, _, _, e)| e));
     }
 
     pub fn unclassified(&mut self, bytes: &[u8], reason: &'static str) {

@@ -73,8 +73,25 @@ pub fn fixed_digits(b: &[u8], n: usize) -> Option<u64> {
     (k == n).then_some(v)
 }
 
+/// The first place of `needle` in `hay`. Parsers look for short markers (`):`, ` vs `) in
+/// every line: a searcher built for each call would cost more than the search, so a short
+/// needle is found by its first byte.
 pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    memchr::memmem::find(hay, needle)
+    let [first, rest @ ..] = needle else {
+        return Some(0);
+    };
+    if needle.len() > 8 {
+        return memchr::memmem::find(hay, needle);
+    }
+    let mut from = 0;
+    while let Some(i) = hay.get(from..).and_then(|h| memchr::memchr(*first, h)) {
+        let at = from + i;
+        if hay.get(at + 1..at + needle.len()) == Some(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 pub fn trim_start(mut b: &[u8]) -> &[u8] {

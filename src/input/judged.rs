@@ -2,6 +2,7 @@
 //! is judged the same way whichever command reads it. A front end that wants more than the
 //! findings (the report's games and latencies) looks at the checker after every line.
 
+use super::pipeline::ReadOptions;
 use super::{ControlFlow, Input, Item, Skipped};
 use crate::rules::{CheckOptions, Checked, Checker};
 use anyhow::Result;
@@ -41,62 +42,131 @@ pub struct JudgeInput<'a> {
 
 impl JudgeInput<'_> {
     /// Opens, decodes and judges `path`. `each` sees the checker after every line it judged;
-    /// `skipped` each line of a recording that could not be read.
+    /// `skipped` each line of a recording that could not be read. When a log has to be judged
+    /// again from the top (below), `restart` is called first: `each` then sees every line
+    /// again, on a new checker.
+    ///
+    /// A log's sessions need their protocols before their first lines are decoded, and a
+    /// session can start anywhere in the log: detecting them takes a pass over the whole
+    /// log. Instead, the log is judged while it is read, each session's protocol detected
+    /// from its first line, and the detection over the whole log made on the way; when the
+    /// two agree, as they do on logs whose sessions open with the GUI's `uci`, `xboard` or
+    /// `nboard`, the judgement is the one the detection would have given
+    /// ([`crate::session::Decoder::adopt_detected`]), at the cost of one pass. Otherwise
+    /// the log is judged again under the whole log's detection.
     pub fn run(
         &self,
         path: &Path,
         mut each: impl FnMut(&mut Checker),
         mut skipped: impl FnMut(&str, &Skipped),
+        mut restart: impl FnMut(),
     ) -> Result<Judged> {
         let input = Input::open(path, self.input_format)?;
         let (opts, note) = self.opts.for_input(input.recording_header());
         if let Some(note) = note {
             crate::eprintln_safe!("kibitzer: {}: {note}", input.shown());
         }
-        let c2w_from_header = (opts.c2w.is_some() && !self.c2w_named)
-            .then(|| input.recording_header().and_then(|h| h.c2w.as_ref()))
-            .flatten()
-            .map(|n| n.file.clone());
+        let one_pass = input.log().is_some() && opts.protocol.is_none() && self.at_ns.is_none();
+        let detected = if one_pass {
+            let (mut checker, mut read) =
+                self.judge(&input, &opts, Vec::new(), true, &mut each, &mut skipped)?;
+            match read.detected.take() {
+                Some(d) if checker.adopt_detected(&d) => {
+                    return Ok(self.judged(&input, &opts, checker, read));
+                }
+                Some(d) => d,
+                None => input.protocols(opts.protocol)?,
+            }
+        } else {
+            input.protocols(opts.protocol)?
+        };
+        if one_pass {
+            restart();
+        }
+        let (checker, read) =
+            self.judge(&input, &opts, detected, false, &mut each, &mut skipped)?;
+        Ok(self.judged(&input, &opts, checker, read))
+    }
+
+    /// One pass over `input`, judged with each session's protocol as `detected` says (the
+    /// rest detected as they come).
+    fn judge(
+        &self,
+        input: &Input,
+        opts: &CheckOptions,
+        detected: Vec<(Option<String>, crate::protocol::Protocol, String)>,
+        detect: bool,
+        each: &mut impl FnMut(&mut Checker),
+        skipped: &mut impl FnMut(&str, &Skipped),
+    ) -> Result<(Checker, Read)> {
         let decoder = opts
-            .decoder(input.protocols(opts.protocol)?)
+            .decoder(detected)
             .retain_history(self.keep_games)
             .retain_searches(false);
-        let mut checker = Checker::new(&opts, decoder);
-        let mut skipped_lines = Vec::new();
-        let mut lost = 0;
-        let shown = input.shown().to_owned();
+        let mut checker = Checker::new(opts, decoder);
+        let mut read = Read::default();
+        let shown = input.shown();
         let at_ns = self.at_ns;
-        let (_, stopped) = input.read(|item| {
-            match item {
+        let opts = ReadOptions {
+            detect,
+            ahead: true,
+            in_place: false,
+        };
+        let (outcome, stopped) = input.read_slots(opts, |slot| {
+            let ahead = slot.ahead.take();
+            match slot.item() {
                 Item::Event(ev, line) => {
                     if at_ns.is_some_and(|t| ev.t > t) {
                         // Past --at: the rest of the input did not happen yet.
                         return Ok(ControlFlow::Break(()));
                     }
-                    checker.push(ev, line);
+                    checker.push_ahead(ev, line, ahead);
+                    slot.spent = checker.take_spent();
                     each(&mut checker);
+                    if detect && checker.decoder().detected_late() {
+                        // This pass cannot stand for the detection over the whole log: no
+                        // use reading on.
+                        return Ok(ControlFlow::Break(()));
+                    }
                 }
                 Item::Skipped(s) => {
-                    skipped(&shown, s);
-                    skipped_lines.push(s.line);
-                    lost += usize::from(!s.torn_tail);
+                    skipped(shown, s);
+                    read.skipped.push(s.line);
+                    read.lost += usize::from(!s.torn_tail);
                 }
             }
             Ok(ControlFlow::Continue(()))
         })?;
         stopped?;
+        read.detected = outcome.detected;
         checker.finish(at_ns);
         each(&mut checker);
-        Ok(Judged {
-            shown,
+        Ok((checker, read))
+    }
+
+    fn judged(&self, input: &Input, opts: &CheckOptions, checker: Checker, read: Read) -> Judged {
+        let c2w_from_header = (opts.c2w.is_some() && !self.c2w_named)
+            .then(|| input.recording_header().and_then(|h| h.c2w.as_ref()))
+            .flatten()
+            .map(|n| n.file.clone());
+        Judged {
+            shown: input.shown().to_owned(),
             format: input.format_name(),
             c2w_from_header,
             engine_command: input
                 .recording_header()
                 .and_then(|h| h.argv.first().cloned()),
-            checked: checker.into_checked(at_ns),
-            skipped: skipped_lines,
-            lost,
-        })
+            checked: checker.into_checked(self.at_ns),
+            skipped: read.skipped,
+            lost: read.lost,
+        }
     }
+}
+
+/// What one pass read besides the events it judged.
+#[derive(Default)]
+struct Read {
+    skipped: Vec<u64>,
+    lost: usize,
+    detected: Option<crate::input::pipeline::Detected>,
 }

@@ -5,6 +5,7 @@ pub mod cleanup;
 pub mod follow;
 pub mod judged;
 pub mod mapguard;
+pub mod pipeline;
 
 use crate::import::{self, LogFormat};
 use crate::protocol::Protocol;
@@ -552,41 +553,6 @@ enum Body {
 /// Standard input after the bytes looked at to recognise it, read as one stream.
 type StdinRecording = Reader<BufReader<Box<dyn std::io::Read + Send>>>;
 
-/// Every event and unreadable line of `reader` to `f`; stops at `f`'s first error.
-fn read_recording_into<R: std::io::BufRead>(
-    reader: &mut Reader<R>,
-    outcome: &mut ReadOutcome,
-    f: &mut impl FnMut(Item<'_>) -> std::io::Result<ControlFlow<()>>,
-) -> std::io::Result<()> {
-    let mut ev = Event::line(0, 0, Source::Proxy, String::new());
-    let mut latest = 0u64;
-    while let Some(item) = reader.read_into(&mut ev) {
-        let r = match item {
-            Ok(()) => {
-                // The proxy's clock only moves on: an edited or spliced recording may not.
-                if ev.t < latest {
-                    outcome.backwards += 1;
-                    outcome
-                        .first_backwards
-                        .get_or_insert((reader.line(), latest, ev.t));
-                }
-                latest = latest.max(ev.t);
-                f(Item::Event(&ev, Some(reader.line())))
-            }
-            Err(issue) => {
-                let s = Skipped::from_issue(&issue);
-                let r = f(Item::Skipped(&s));
-                outcome.skipped.push(s);
-                r
-            }
-        };
-        if r?.is_break() {
-            break;
-        }
-    }
-    Ok(())
-}
-
 /// What reading an input found besides its events.
 #[derive(Debug, Default)]
 pub struct ReadOutcome {
@@ -600,6 +566,11 @@ pub struct ReadOutcome {
     /// (line, the latest time before, its time), in ns.
     pub backwards: u64,
     pub first_backwards: Option<(u64, u64, u64)>,
+    /// [`Input::read_detecting`]: each session's protocol, as a pass of its own over the log
+    /// would find it.
+    pub detected: Option<pipeline::Detected>,
+    /// The input was read on a thread of its own ([`pipeline`]).
+    pub threaded: bool,
 }
 
 impl ReadOutcome {
@@ -724,38 +695,82 @@ impl Input {
     /// output was closed, say) stops the reading too and is returned as the inner error.
     pub fn read(
         &self,
+        f: impl FnMut(Item<'_>) -> std::io::Result<ControlFlow<()>>,
+    ) -> Result<(ReadOutcome, std::io::Result<()>)> {
+        self.read_detecting(false, f)
+    }
+
+    /// [`Input::read`]; with `detect`, a log's sessions also have their protocols detected
+    /// on the way, as [`Input::protocols`] would find them in a pass of its own
+    /// ([`ReadOutcome::detected`], when the whole log was parsed).
+    pub fn read_detecting(
+        &self,
+        detect: bool,
         mut f: impl FnMut(Item<'_>) -> std::io::Result<ControlFlow<()>>,
     ) -> Result<(ReadOutcome, std::io::Result<()>)> {
-        let mut outcome = ReadOutcome::default();
-        let stopped = match &self.body {
+        let opts = pipeline::ReadOptions {
+            detect,
+            ..pipeline::ReadOptions::default()
+        };
+        self.read_slots(opts, |slot| f(slot.item()))
+    }
+
+    /// Streams every event and unreadable line to `f` as a [`pipeline::Slot`], which can
+    /// carry what the reading side did ahead (`opts`), in file order until `f` stops. Big
+    /// inputs are read on a thread of their own ([`pipeline`]).
+    pub fn read_slots(
+        &self,
+        opts: pipeline::ReadOptions,
+        mut f: impl FnMut(&mut pipeline::Slot) -> std::io::Result<ControlFlow<()>>,
+    ) -> Result<(ReadOutcome, std::io::Result<()>)> {
+        let mut skipped = Vec::new();
+        let (mut backwards, mut first_backwards, mut latest) = (0, None, 0u64);
+        let mut g = |slot: &mut pipeline::Slot| {
+            match &slot.skipped {
+                Some(s) => skipped.push(s.clone()),
+                // The proxy's clock only moves on: an edited or spliced recording may not.
+                None if slot.line.is_some() => {
+                    let t = slot.ev.t;
+                    if t < latest {
+                        backwards += 1;
+                        first_backwards.get_or_insert((slot.line.unwrap_or(0), latest, t));
+                    }
+                    latest = latest.max(t);
+                }
+                None => {}
+            }
+            f(slot)
+        };
+        let (stopped, end) = match &self.body {
             Body::Recording(_) => {
-                let Some(mut reader) = open_recording(&self.file, Some("recording"))? else {
+                let Some(reader) = open_recording(&self.file, Some("recording"))? else {
                     bail!("{}: not a recording", self.shown());
                 };
-                read_recording_into(&mut reader, &mut outcome, &mut f)
-                    .and_then(|()| self.file.check_not_shrunk())
+                let size = std::fs::metadata(self.file.path()).map_or(0, |m| m.len());
+                let (stopped, end) = pipeline::read_recording(reader, size, opts, &mut g)?;
+                (stopped.and_then(|()| self.file.check_not_shrunk()), end)
             }
             Body::Stream(_, cell) => {
-                let Some(mut reader) = cell.borrow_mut().take() else {
+                let Some(reader) = cell.borrow_mut().take() else {
                     bail!("{}: standard input can be read only once", self.shown());
                 };
-                read_recording_into(reader.as_mut(), &mut outcome, &mut f)
+                // Read as it arrives: a live recording is passed on line by line.
+                pipeline::read_recording(*reader, 0, opts, &mut g)?
             }
             Body::Log(log) => {
-                let mut events = log.events()?;
-                // A shrunk file reads as zeros from there on: stop at once rather than decode
-                // them (the error below says what happened).
-                let stopped = events
-                    .by_ref()
-                    .take_while(|_| !log.guard.shrunk())
-                    .map(|ev| f(Item::Event(&ev, None)))
-                    .find(|r| !matches!(r, Ok(ControlFlow::Continue(()))))
-                    .map_or(Ok(()), |r| r.map(|_| ()));
-                outcome.unclassified = events.take_unclassified();
-                outcome.log_started = Some(events.started());
+                let read = pipeline::read_log(log, opts, &mut g)?;
                 log.check_unchanged()?;
-                stopped
+                read
             }
+        };
+        let outcome = ReadOutcome {
+            skipped,
+            unclassified: end.unclassified,
+            log_started: end.started,
+            backwards,
+            first_backwards,
+            detected: end.detected,
+            threaded: end.threaded,
         };
         if let Some((line, before, t)) = outcome.first_backwards {
             crate::eprintln_safe!(

@@ -203,7 +203,7 @@ impl Spare {
     /// Keeps what `msg` owns that a later line can reuse.
     pub fn reclaim(&mut self, msg: Msg) {
         if let Msg::Uci(uci::Msg::Info(info)) = msg {
-            self.uci_info.info = Some(info);
+            self.uci_info.reclaim(info);
         }
     }
 }

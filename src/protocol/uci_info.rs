@@ -12,13 +12,28 @@ mod fast;
 
 pub(crate) use fast::FieldOrder;
 
-/// What one engine's `info` lines leave for the next: the box of the last one and a PV
-/// buffer (reused rather than allocated again), and the order the engine writes its fields in.
+/// What one engine's `info` lines leave for the next: the boxes of spent ones and PV buffers
+/// (reused rather than allocated again), and the order the engine writes its fields in. A
+/// decoder hands back each line's box before the next line; a parser that runs ahead of its
+/// decoder gets a batch of them back at a time, hence a pool.
 #[derive(Debug, Default)]
 pub(crate) struct InfoSpare {
-    pub(crate) info: Option<Box<Info>>,
-    pub(crate) pv: Option<Moves>,
+    // Boxes, not infos: a message holds its info boxed, and the box is what is reused.
+    #[allow(clippy::vec_box)]
+    info: Vec<Box<Info>>,
+    pv: Vec<Moves>,
     pub(crate) order: FieldOrder,
+}
+
+/// Spent boxes kept for reuse, at most: what a parser running ahead has in flight.
+const SPARE_POOL: usize = 4096;
+
+impl InfoSpare {
+    pub(crate) fn reclaim(&mut self, info: Box<Info>) {
+        if self.info.len() < SPARE_POOL {
+            self.info.push(info);
+        }
+    }
 }
 
 /// Bound qualifier of a score.
@@ -192,19 +207,26 @@ impl Info {
         toks: &mut Tokens<'_>,
         d: &mut Vec<Diagnostic>,
     ) -> Box<Info> {
-        let mut i = match spare.info.take() {
+        let mut i = match spare.info.pop() {
             Some(mut i) => {
                 // A line without a PV (`info string`, `currmove`...) leaves the buffer for
                 // the next one that has one.
-                if let Some(pv) = i.pv.take() {
-                    spare.pv = Some(pv);
+                if let Some(pv) = i.pv.take()
+                    && spare.pv.len() < SPARE_POOL
+                {
+                    spare.pv.push(pv);
                 }
                 *i = Info::default();
                 i
             }
             None => Box::<Info>::default(),
         };
-        if fast::parse(toks.peek_rest(), &mut i, &mut spare.pv, &mut spare.order) {
+        let mut pv = spare.pv.pop();
+        let fast = fast::parse(toks.peek_rest(), &mut i, &mut pv, &mut spare.order);
+        if let Some(pv) = pv {
+            spare.pv.push(pv);
+        }
+        if fast {
             toks.rest();
         } else {
             let from = d.len();

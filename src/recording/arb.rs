@@ -52,7 +52,7 @@ pub(crate) fn arb_event() -> impl Strategy<Value = Event> {
                 e.code = code;
                 e.signal = signal;
                 e.result = result;
-                e.session = session;
+                e.session = session.map(Into::into);
                 e.line = line;
                 e
             },

@@ -272,7 +272,7 @@ pub struct Event {
     pub result: Option<String>,
     /// Imported logs: which engine/session of the log this event belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
+    pub session: Option<std::sync::Arc<str>>,
     /// Imported logs: 1-based line number in the original log.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,

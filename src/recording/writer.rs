@@ -151,9 +151,9 @@ pub fn encode_event(out: &mut Vec<u8>, e: &Event) {
         out.extend_from_slice(num.format(c).as_bytes());
     }
     for (key, value) in [
-        (&b",\"signal\":"[..], &e.signal),
-        (b",\"result\":", &e.result),
-        (b",\"session\":", &e.session),
+        (&b",\"signal\":"[..], e.signal.as_deref()),
+        (b",\"result\":", e.result.as_deref()),
+        (b",\"session\":", e.session.as_deref()),
     ] {
         if let Some(v) = value {
             out.extend_from_slice(key);

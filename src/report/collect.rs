@@ -22,12 +22,14 @@ pub enum Found {
 
 /// Judges `path` into a report of its own (`shown` is its name in the report).
 pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into: &mut Report) {
-    let mut sessions: Vec<SessionAcc> = Vec::new();
+    let sessions = std::cell::RefCell::new(Vec::<SessionAcc>::new());
     let result = judge.run(
         path,
-        |checker| stream(checker, shown, &mut sessions),
+        |checker| stream(checker, shown, &mut sessions.borrow_mut()),
         |_, _| {},
+        || sessions.borrow_mut().clear(),
     );
+    let mut sessions = sessions.into_inner();
     let judged = match result {
         Ok(j) => j,
         Err(e) => {

@@ -156,10 +156,21 @@ impl Checker {
     /// Returns the index of the first finding this event gave rise to: those from there on
     /// in [`Checker::findings`] are new.
     pub fn push(&mut self, ev: &Event, line: Option<u64>) -> usize {
+        self.push_ahead(ev, line, None)
+    }
+
+    /// [`Checker::push`] with the line's message parsed ahead
+    /// ([`crate::session::Decoder::push_ahead_into`]).
+    pub fn push_ahead(
+        &mut self,
+        ev: &Event,
+        line: Option<u64>,
+        ahead: Option<crate::session::Parsed>,
+    ) -> usize {
         if let Some(l) = line {
             self.decoder.set_input_line(l);
         }
-        self.decoder.push_into(ev, &mut self.decoded);
+        self.decoder.push_ahead_into(ev, ahead, &mut self.decoded);
         let from = self.findings.len();
         if let Some(judge) = self.judge.as_mut() {
             judge.line(
@@ -235,6 +246,16 @@ impl Checker {
     /// obligations) instead of copying them.
     pub fn decoded_mut(&mut self) -> &mut Decoded {
         &mut self.decoded
+    }
+
+    /// A message parsed ahead that the decoder is done with, to go back to its parser.
+    pub fn take_spent(&mut self) -> Option<crate::protocol::Msg> {
+        self.decoder.take_spent()
+    }
+
+    /// [`Decoder::adopt_detected`].
+    pub fn adopt_detected(&mut self, detected: &[(Option<String>, Protocol, String)]) -> bool {
+        self.decoder.adopt_detected(detected)
     }
 
     pub fn decoder(&self) -> &Decoder {

@@ -72,8 +72,18 @@ pub struct EarlierLine {
 
 /// A line's step in the push loop: parsed and handed to its protocol, or a proxy event.
 impl State {
-    fn dispatch(&mut self, protocol: Protocol, ev: &Event, dir: Dir, at: At) -> Msg {
-        let (msg, parse_diags) = protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare);
+    fn dispatch(
+        &mut self,
+        protocol: Protocol,
+        ev: &Event,
+        dir: Dir,
+        at: At,
+        ahead: Option<super::ahead::Parsed>,
+    ) -> Msg {
+        let (msg, parse_diags) = match ahead {
+            Some(a) if a.protocol == protocol && a.dir == dir => (a.msg, a.diags),
+            _ => protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare),
+        };
         for d in parse_diags {
             let id = d.rule.unwrap_or(match protocol {
                 Protocol::Uci => RuleId::UciSyntax,
@@ -159,6 +169,16 @@ impl State {
 pub struct Decoder {
     states: Vec<State>,
     last: usize,
+    /// The last event's session label as that event carried it: an importer shares one
+    /// label among a session's events, so the next event's is most often the same pointer,
+    /// found without reading the label (which another thread may have just written).
+    last_label: Option<std::sync::Arc<str>>,
+    /// The message of the last line was parsed ahead: once spent it goes back
+    /// ([`Decoder::take_spent`]) instead of into this decoder's spares.
+    msg_from_ahead: bool,
+    spent: Option<Msg>,
+    /// Some session's protocol was detected on a later line than its first, or not at all.
+    detected_late: bool,
     forced: Option<Protocol>,
     presets: Vec<(Option<String>, Protocol, String)>,
     retain: bool,
@@ -182,6 +202,10 @@ impl Decoder {
         Decoder {
             states: Vec::new(),
             last: 0,
+            last_label: None,
+            msg_from_ahead: false,
+            spent: None,
+            detected_late: false,
             forced: protocol,
             presets: Vec::new(),
             retain: true,
@@ -206,6 +230,43 @@ impl Decoder {
     pub fn with_detected(mut self, detected: Vec<(Option<String>, Protocol, String)>) -> Self {
         self.presets = detected;
         self
+    }
+
+    /// Some session's protocol was detected as it went on a later line than its first (or not
+    /// at all): [`Decoder::adopt_detected`] can then only fail for it.
+    pub fn detected_late(&self) -> bool {
+        self.detected_late
+    }
+
+    /// Takes `detected` (as [`Decoder::with_detected`] would have) after the fact, when a
+    /// decoder given it would have decoded every line pushed so far exactly as this one, which
+    /// detected each session's protocol as it went: each session `detected` names decided on
+    /// its first GUI or engine line, on the same protocol. A preset is taken up at that same
+    /// line, and a session `detected` leaves out is detected as it goes either way; only the
+    /// reason given for the protocol changes, which no decoding reads. False (and nothing
+    /// taken) otherwise.
+    pub fn adopt_detected(&mut self, detected: &[(Option<String>, Protocol, String)]) -> bool {
+        let mut adopted = Vec::new();
+        for (label, p, why) in detected {
+            let Some(i) = self
+                .states
+                .iter()
+                .position(|st| st.s.label.as_deref() == label.as_deref())
+            else {
+                continue;
+            };
+            let st = &self.states[i];
+            if !st.decided_at_first || st.s.protocol != Some(*p) {
+                return false;
+            }
+            adopted.push((i, why));
+        }
+        for (i, why) in adopted {
+            if let Some(st) = self.states.get_mut(i) {
+                st.s.protocol_reason.clone_from(why);
+            }
+        }
+        true
     }
 
     /// Keep finished searches, answered obligations and all games (default on). Off, the
@@ -247,8 +308,6 @@ impl Decoder {
         self.states.get(index).map(|s| &s.s)
     }
 
-    /// The live board of a session after the last pushed line: FEN (chess) or the Othello
-    /// board string. Computed on demand: FEN strings are not free.
     /// How many CECP moves the engine of `session` owes right now.
     pub fn open_moves(&self, session: usize) -> usize {
         self.states.get(session).map_or(0, |st| st.open_moves)
@@ -262,6 +321,13 @@ impl Decoder {
             .flat_map(|st| st.open_obligations())
     }
 
+    /// White is to move on the live chess board of `session`; `None` without one.
+    pub fn white_to_move(&self, session: usize) -> Option<bool> {
+        self.states.get(session)?.white_to_move()
+    }
+
+    /// The live board of a session after the last pushed line: FEN (chess) or the Othello
+    /// board string. Computed on demand: FEN strings are not free.
     pub fn position_string(&self, session: usize) -> Option<String> {
         self.states.get(session)?.position_string()
     }
@@ -290,9 +356,7 @@ impl Decoder {
                 } else if let Some((_, p, why)) =
                     self.presets.iter().find(|(l, _, _)| l.as_deref() == label)
                 {
-                    st.s.protocol = Some(*p);
-                    st.s.protocol_reason = why.clone();
-                    st.detect_done = true;
+                    st.preset = Some((*p, why.clone()));
                 }
                 self.states.push(st);
                 self.states.len() - 1
@@ -319,10 +383,35 @@ impl Decoder {
     /// reused, so a long input decodes without allocating per line (what [`Decoder::recycle`]
     /// does for `push`).
     pub fn push_into(&mut self, ev: &Event, out: &mut Decoded) {
+        self.push_ahead_into(ev, None, out);
+    }
+
+    /// [`Decoder::push_into`] with the line's message parsed ahead ([`super::Ahead`]), used
+    /// when the line is decoded under the protocol and direction it was parsed for. The
+    /// message it replaces, once spent, waits in [`Decoder::take_spent`] to go back to the
+    /// parser that made it.
+    pub fn push_ahead_into(
+        &mut self,
+        ev: &Event,
+        ahead: Option<super::ahead::Parsed>,
+        out: &mut Decoded,
+    ) {
         if let Some(msg) = out.msg.take() {
-            self.reclaim(out.session, msg);
+            if self.msg_from_ahead {
+                self.spent = Some(msg);
+            } else {
+                self.reclaim(out.session, msg);
+            }
         }
-        let idx = self.state_for(ev.session.as_deref());
+        self.msg_from_ahead = false;
+        let idx = match (&ev.session, &self.last_label) {
+            (Some(a), Some(b)) if std::sync::Arc::ptr_eq(a, b) => self.last,
+            _ => {
+                let idx = self.state_for(ev.session.as_deref());
+                self.last_label.clone_from(&ev.session);
+                idx
+            }
+        };
         let input_line = self.input_line.take();
         let st = &mut self.states[idx];
         st.line = input_line.or(ev.line);
@@ -365,10 +454,24 @@ impl Decoder {
         });
         if let Some(dir) = dir {
             if st.s.protocol.is_none() {
-                detect_streaming(st, dir, ev);
+                match st.preset.take() {
+                    Some((p, why)) => {
+                        st.s.protocol = Some(p);
+                        st.s.protocol_reason = why;
+                        st.detect_done = true;
+                    }
+                    None => {
+                        detect_streaming(st, dir, ev);
+                        self.detected_late |= st.detect_done && !st.decided_at_first;
+                    }
+                }
             }
             if let Some(p) = st.s.protocol {
-                out.msg = Some(st.dispatch(p, ev, dir, at));
+                let used_ahead = ahead
+                    .as_ref()
+                    .is_some_and(|a| a.protocol == p && a.dir == dir);
+                out.msg = Some(st.dispatch(p, ev, dir, at, ahead));
+                self.msg_from_ahead = used_ahead;
             }
         }
         // The line's breaches change places with the previous line's (emptied) buffer.
@@ -403,6 +506,12 @@ impl Decoder {
                 moved: out.moved,
             });
         }
+    }
+
+    /// The last message parsed ahead that the decoder is done with (see
+    /// [`Decoder::push_ahead_into`]).
+    pub fn take_spent(&mut self) -> Option<Msg> {
+        self.spent.take()
     }
 
     /// Hands a decoded line back once the caller is done with it, so the next lines reuse its

@@ -10,6 +10,7 @@
 //! [`Decoder`] streams (one event in, one [`Decoded`] out, flat memory with
 //! `retain_history(false)`); [`decode`] builds the whole model, lines included.
 
+mod ahead;
 mod cecp;
 mod decoder;
 mod model;
@@ -21,6 +22,7 @@ pub mod verdicts;
 #[cfg(test)]
 mod tests;
 
+pub use ahead::{Ahead, Parsed};
 pub use decoder::{Decoded, Decoder, EarlierLine};
 pub use model::{
     At, Breach, Clocks, Eval, Fact, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake,
@@ -52,6 +54,11 @@ pub fn detect_sessions<'a>(
 pub struct SessionDetector {
     /// Per session label, in order of appearance.
     per: Vec<(Option<String>, protocol::Detector)>,
+    /// The session of the last event: logs interleave a few sessions, while a tournament's
+    /// log holds thousands, so the lookup starts here; with its label as that event carried
+    /// it, shared by an importer among the session's events (compared by pointer).
+    last: usize,
+    last_label: Option<std::sync::Arc<str>>,
 }
 
 impl SessionDetector {
@@ -62,15 +69,27 @@ impl SessionDetector {
             _ => return,
         };
         let label = ev.session.as_deref();
-        let d = match self.per.iter().position(|(l, _)| l.as_deref() == label) {
-            Some(i) => &mut self.per[i].1,
-            None => {
-                self.per
-                    .push((label.map(str::to_owned), protocol::Detector::default()));
-                let last = self.per.len() - 1;
-                &mut self.per[last].1
-            }
+        let same = |(l, _): &(Option<String>, protocol::Detector)| l.as_deref() == label;
+        let same_pointer = match (&ev.session, &self.last_label) {
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            _ => false,
         };
+        let i = match self.per.get(self.last).filter(|p| same_pointer || same(p)) {
+            Some(_) => self.last,
+            None => match self.per.iter().rposition(same) {
+                Some(i) => i,
+                None => {
+                    self.per
+                        .push((label.map(str::to_owned), protocol::Detector::default()));
+                    self.per.len() - 1
+                }
+            },
+        };
+        if !same_pointer {
+            self.last_label.clone_from(&ev.session);
+        }
+        self.last = i;
+        let d = &mut self.per[i].1;
         if d.lines() < DETECT_LINES {
             d.push(dir, &ev.text);
         }

@@ -32,6 +32,7 @@ mod one_judge;
 mod probe_c2w;
 mod probe_engines;
 mod probe_faults;
+mod read_pipeline;
 mod real_gui_xboard;
 mod real_sessions;
 mod real_world_logs;

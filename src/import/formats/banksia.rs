@@ -53,7 +53,7 @@ impl Parser for Banksia {
     fn line(&mut self, line: &[u8], b: &mut Builder) {
         if let Some((tod, name, send, payload)) = split(line) {
             let t = b.t(tod.map(Stamp::TimeOfDay));
-            let sid = b.session(&String::from_utf8_lossy(name));
+            let sid = b.session_of(name);
             b.traffic(
                 sid,
                 if send { Source::Gui } else { Source::Engine },

@@ -92,7 +92,7 @@ impl Parser for Cutechess {
     fn line(&mut self, line: &[u8], b: &mut Builder) {
         if let Some((stamp, send, label, payload)) = split_traffic(line) {
             let t = b.t(stamp.map(Stamp::Relative));
-            let sid = b.session(&String::from_utf8_lossy(label));
+            let sid = b.session_of(label);
             let src = if send { Source::Gui } else { Source::Engine };
             b.traffic(sid, src, t, payload);
             return;

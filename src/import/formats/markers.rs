@@ -31,7 +31,7 @@ impl Parser for CChessCli {
     fn line(&mut self, line: &[u8], b: &mut Builder) {
         let t = b.t(None);
         if let Some((name, send, payload)) = cchess_split(line) {
-            let sid = b.session(&String::from_utf8_lossy(name));
+            let sid = b.session_of(name);
             b.traffic(
                 sid,
                 if send { Source::Gui } else { Source::Engine },

@@ -210,10 +210,7 @@ impl Tracker {
                 if let Some(mt) = go.movetime {
                     return (Some(mt), false);
                 }
-                let white = dec
-                    .position_string(session)
-                    .and_then(|f| f.split_ascii_whitespace().nth(1).map(|s| s == "w"));
-                let clock = match white {
+                let clock = match dec.white_to_move(session) {
                     Some(true) => go.wtime,
                     Some(false) => go.btime,
                     None => None,

@@ -31,6 +31,7 @@ pub(super) fn detect_streaming(st: &mut State, dir: Dir, ev: &Event) {
         return;
     };
     st.detect_done = true;
+    st.decided_at_first = st.detect_buf.len() == 1;
     st.s.protocol = Some(found.protocol);
     st.s.protocol_reason = found.reason.to_owned();
     let buffered = std::mem::take(&mut st.detect_buf);
@@ -45,7 +46,7 @@ pub(super) fn detect_streaming(st: &mut State, dir: Dir, ev: &Event) {
             Dir::ToEngine => Party::Gui,
             Dir::FromEngine => Party::Engine,
         });
-        let msg = st.dispatch(found.protocol, &e, d, at);
+        let msg = st.dispatch(found.protocol, &e, d, at, None);
         let breaches = std::mem::take(&mut st.diags);
         st.earlier.push(EarlierLine {
             at,

@@ -39,6 +39,12 @@ pub(crate) struct State {
     /// [`Decoded::earlier`](super::Decoded::earlier)).
     pub(super) earlier: Vec<EarlierLine>,
     pub(super) detect_done: bool,
+    /// The protocol detected beforehand for this session ([`super::Decoder::with_detected`]),
+    /// taken up at its first GUI or engine line: where streaming detection would decide.
+    pub(super) preset: Option<(crate::protocol::Protocol, String)>,
+    /// Streaming detection decided on the session's first GUI or engine line, so no line
+    /// was decoded late (see [`super::Decoder::adopt_detected`]).
+    pub(super) decided_at_first: bool,
     /// The last GUI and engine line (in that order) was cut for length (`more`): the next
     /// one from that side continues it and is no message of its own.
     pub(super) continues: [bool; 2],
@@ -141,6 +147,8 @@ impl State {
             detect_buf: Vec::new(),
             earlier: Vec::new(),
             detect_done: false,
+            preset: None,
+            decided_at_first: false,
             continues: [false; 2],
             games_dropped: 0,
             retain,
@@ -465,6 +473,18 @@ impl State {
     }
 
     /// The live position as a string: FEN or Othello board.
+    /// White is to move on the live chess board (what the FEN's second field says, without
+    /// writing the FEN).
+    pub(crate) fn white_to_move(&self) -> Option<bool> {
+        let g = self.s.games.last()?;
+        if g.board_unknown.is_some() || g.kind != GameKind::Chess {
+            return None;
+        }
+        self.board
+            .as_ref()
+            .map(|b| b.turn() == crate::game::Side::White)
+    }
+
     pub(crate) fn position_string(&self) -> Option<String> {
         let g = self.s.games.last()?;
         if g.board_unknown.is_some() {

@@ -1,0 +1,315 @@
+//! Reading a big input on a thread of its own while the caller decodes and judges what has
+//! been read so far: parsing a log's lines (or a recording's JSON) is about half of the work of
+//! `check`, so on two cores the two halves overlap. The caller sees the same events in the
+//! same order, one at a time, as when the input is read in place; small inputs (and one-core
+//! machines) are read in place.
+//!
+//! The reading side can also detect each session's protocol on the way
+//! ([`SessionDetector`], which spares a front end the separate detection pass over a whole
+//! log, see [`super::judged`]) and parse each line into its message ahead of the decoder
+//! ([`Ahead`]). Events, and the messages parsed ahead, go back to the reading thread once
+//! used, to be refilled or freed there: the allocator is cheapest on the thread that
+//! allocated, and that thread is the less busy one.
+
+use super::{Item, MappedLog, Skipped};
+use crate::import::Unclassified;
+use crate::protocol::{Msg, Protocol};
+use crate::recording::{Event, Reader, Source};
+use crate::session::{Ahead, Parsed, SessionDetector};
+use anyhow::{Context, Result};
+use std::ops::ControlFlow;
+use std::sync::mpsc;
+
+/// Inputs smaller than this are read in place: a thread costs more than it saves on them.
+const PARALLEL_FROM_BYTES: u64 = 4 << 20;
+
+/// Events handed over at a time: enough to make the hand-over cheap, few enough that the
+/// decoding side starts at once.
+const BATCH: usize = 1024;
+
+/// Batches in flight: bounds the memory the reading side may run ahead by.
+const IN_FLIGHT: usize = 8;
+
+/// Every session's protocol as a pass over the whole log finds it
+/// ([`MappedLog::protocols`]).
+pub type Detected = Vec<(Option<String>, Protocol, String)>;
+
+/// What the reading side does besides reading.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ReadOptions {
+    /// Detect each log session's protocol over the whole log ([`End::detected`]).
+    pub detect: bool,
+    /// Parse each line ahead ([`Slot::ahead`]).
+    pub ahead: bool,
+    /// Read in place whatever the input's size (the reference the threaded reading is held
+    /// to).
+    pub in_place: bool,
+}
+
+/// One event (or unreadable line) as the caller gets it.
+pub struct Slot {
+    pub ev: Event,
+    /// Its line in a recording (a log's events carry their own `line`).
+    pub line: Option<u64>,
+    /// Instead of an event: a recording line that could not be read.
+    pub skipped: Option<Skipped>,
+    /// With [`ReadOptions::ahead`]: the line's message, parsed ahead (take it).
+    pub ahead: Option<Parsed>,
+    /// A message parsed ahead that the caller is done with, to go back to the reading side.
+    pub spent: Option<Msg>,
+}
+
+impl Slot {
+    fn new(ev: Event) -> Slot {
+        Slot {
+            ev,
+            line: None,
+            skipped: None,
+            ahead: None,
+            spent: None,
+        }
+    }
+
+    pub fn item(&self) -> Item<'_> {
+        match &self.skipped {
+            Some(s) => Item::Skipped(s),
+            None => Item::Event(&self.ev, self.line),
+        }
+    }
+}
+
+/// What the reading side found besides the events, once it is done.
+#[derive(Default)]
+pub struct End {
+    pub unclassified: Vec<Unclassified>,
+    /// A log's start date once read through.
+    pub started: Option<String>,
+    /// With [`ReadOptions::detect`], when the whole log was parsed.
+    pub detected: Option<Detected>,
+    /// The input was read on a thread of its own.
+    pub threaded: bool,
+}
+
+/// The reading side of one kind of input.
+trait Fill {
+    /// Reuses or drops the slots in `batch` and fills it with up to `max` new ones; false
+    /// once the input is exhausted (the slots filled before are still to be passed on).
+    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize) -> bool;
+    fn end(self) -> End;
+}
+
+/// Streams `log`'s events to `f` in log order until `f` stops.
+pub fn read_log(
+    log: &MappedLog,
+    opts: ReadOptions,
+    f: &mut impl FnMut(&mut Slot) -> std::io::Result<ControlFlow<()>>,
+) -> Result<(std::io::Result<()>, End)> {
+    let make = || -> Result<LogFill<'_>> {
+        Ok(LogFill {
+            log,
+            events: log.events()?,
+            detector: opts.detect.then(SessionDetector::default),
+            ahead: opts.ahead.then(Ahead::default),
+            ended: false,
+        })
+    };
+    run(make, threaded(log.size() as u64, opts), f)
+}
+
+/// Streams a recording's events and unreadable lines to `f` in file order until `f` stops.
+pub fn read_recording<R: std::io::BufRead + Send>(
+    reader: Reader<R>,
+    size: u64,
+    opts: ReadOptions,
+    f: &mut impl FnMut(&mut Slot) -> std::io::Result<ControlFlow<()>>,
+) -> Result<(std::io::Result<()>, End)> {
+    let make = move || -> Result<RecordingFill<R>> {
+        Ok(RecordingFill {
+            reader,
+            ahead: opts.ahead.then(Ahead::default),
+        })
+    };
+    run(make, threaded(size, opts), f)
+}
+
+fn threaded(size: u64, opts: ReadOptions) -> bool {
+    !opts.in_place
+        && size >= PARALLEL_FROM_BYTES
+        && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+}
+
+fn run<F: Fill>(
+    make: impl FnOnce() -> Result<F> + Send,
+    threaded: bool,
+    f: &mut impl FnMut(&mut Slot) -> std::io::Result<ControlFlow<()>>,
+) -> Result<(std::io::Result<()>, End)> {
+    if !threaded {
+        let mut filler = make()?;
+        // One slot at a time, as the input is read: a live recording on standard input is
+        // passed on line by line.
+        let mut batch = Vec::with_capacity(1);
+        let stopped = loop {
+            let more = filler.fill(&mut batch, 1);
+            match pass_on(&mut batch, f) {
+                Ok(ControlFlow::Continue(())) if more => {}
+                Ok(_) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+        };
+        return Ok((stopped, filler.end()));
+    }
+    std::thread::scope(|scope| {
+        let (to_caller, batches) = mpsc::sync_channel::<Vec<Slot>>(IN_FLIGHT);
+        let (give_back, returned) = mpsc::channel::<Vec<Slot>>();
+        let reader = std::thread::Builder::new()
+            .name("kibitzer-read".into())
+            .spawn_scoped(scope, move || -> Result<End> {
+                let mut filler = make()?;
+                let mut batch = Vec::with_capacity(BATCH);
+                loop {
+                    let more = filler.fill(&mut batch, BATCH);
+                    if !batch.is_empty() && to_caller.send(batch).is_err() {
+                        // The caller stopped reading.
+                        break;
+                    }
+                    if !more {
+                        break;
+                    }
+                    batch = returned
+                        .try_recv()
+                        .unwrap_or_else(|_| Vec::with_capacity(BATCH));
+                }
+                Ok(filler.end())
+            })
+            .context("cannot start the reading thread")?;
+        let mut stopped = Ok(());
+        for mut batch in batches.iter() {
+            match pass_on(&mut batch, f) {
+                Ok(ControlFlow::Continue(())) => {}
+                Ok(ControlFlow::Break(())) => break,
+                Err(e) => {
+                    stopped = Err(e);
+                    break;
+                }
+            }
+            // The reading side may have finished and gone: then the batch is simply dropped.
+            let _ = give_back.send(batch);
+        }
+        // Ends the reading side's wait if the caller stopped early.
+        drop(batches);
+        let mut end = match reader.join() {
+            Ok(r) => r?,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        end.threaded = true;
+        Ok((stopped, end))
+    })
+}
+
+/// Every slot of `batch` to `f`, until it stops.
+fn pass_on(
+    batch: &mut [Slot],
+    f: &mut impl FnMut(&mut Slot) -> std::io::Result<ControlFlow<()>>,
+) -> std::io::Result<ControlFlow<()>> {
+    for slot in batch {
+        if f(slot)?.is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// A log, parsed as it is read ([`crate::import::EventStream`]).
+struct LogFill<'a> {
+    log: &'a MappedLog,
+    events: crate::import::EventStream<'a>,
+    detector: Option<SessionDetector>,
+    ahead: Option<Ahead>,
+    /// The whole log was parsed.
+    ended: bool,
+}
+
+impl Fill for LogFill<'_> {
+    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize) -> bool {
+        for slot in batch.drain(..) {
+            if let (Some(a), Some(m)) = (self.ahead.as_mut(), slot.spent) {
+                a.reclaim(m);
+            }
+        }
+        while batch.len() < max {
+            let Some(ev) = self.events.next() else {
+                self.ended = true;
+                return false;
+            };
+            // A shrunk file reads as zeros from there on: stop at once rather than pass them
+            // on (the caller's check of the map says what happened).
+            if self.log.guard.shrunk() {
+                return false;
+            }
+            if let Some(d) = self.detector.as_mut() {
+                d.push(&ev);
+            }
+            let ahead = self.ahead.as_mut().and_then(|a| a.parse(&ev));
+            let mut slot = Slot::new(ev);
+            slot.ahead = ahead;
+            batch.push(slot);
+        }
+        true
+    }
+
+    fn end(mut self) -> End {
+        let ended = self.ended;
+        End {
+            unclassified: self.events.take_unclassified(),
+            started: Some(self.events.started()),
+            detected: self.detector.filter(|_| ended).map(SessionDetector::finish),
+            threaded: false,
+        }
+    }
+}
+
+/// A recording, each slot's event read into again when it comes back.
+struct RecordingFill<R> {
+    reader: Reader<R>,
+    ahead: Option<Ahead>,
+}
+
+impl<R: std::io::BufRead> Fill for RecordingFill<R> {
+    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize) -> bool {
+        let mut filled = 0;
+        let more = loop {
+            if filled == max {
+                break true;
+            }
+            if batch.len() == filled {
+                batch.push(Slot::new(Event::line(0, 0, Source::Proxy, String::new())));
+            }
+            let Some(slot) = batch.get_mut(filled) else {
+                break true;
+            };
+            if let (Some(a), Some(m)) = (self.ahead.as_mut(), slot.spent.take()) {
+                a.reclaim(m);
+            }
+            slot.ahead = None;
+            match self.reader.read_into(&mut slot.ev) {
+                None => break false,
+                Some(Ok(())) => {
+                    slot.line = Some(self.reader.line());
+                    slot.skipped = None;
+                    slot.ahead = self.ahead.as_mut().and_then(|a| a.parse(&slot.ev));
+                }
+                Some(Err(issue)) => {
+                    slot.line = Some(issue.line);
+                    slot.skipped = Some(Skipped::from_issue(&issue));
+                }
+            }
+            filled += 1;
+        };
+        batch.truncate(filled);
+        more
+    }
+
+    fn end(self) -> End {
+        End::default()
+    }
+}

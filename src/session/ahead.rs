@@ -1,0 +1,73 @@
+//! Parsing lines ahead of the decoder, on the thread that reads the input: parsing a line into
+//! its message depends only on the protocol, the direction and the text, so it can be done
+//! before the decoder gets there, and on a long input it is a good part of the decoding.
+//!
+//! The protocol is the one the session's first GUI or engine line says, as streaming
+//! detection would take it. The decoder uses a message parsed ahead only when it decodes
+//! that line under the same protocol and direction ([`super::Decoder::push_ahead_into`]), and
+//! parses the line itself otherwise, so what the decoder makes of a line never depends on it.
+
+use crate::protocol::{self, Diagnostic, Dir, Msg, Protocol, Spare};
+use crate::recording::{Event, Source};
+use std::sync::Arc;
+
+/// A line parsed ahead: what [`protocol::parse_reusing`] gives for it under `protocol`.
+#[derive(Debug)]
+pub struct Parsed {
+    pub protocol: Protocol,
+    pub dir: Dir,
+    pub msg: Msg,
+    pub diags: Vec<Diagnostic>,
+}
+
+/// Parses the GUI and engine lines of an input ahead of its decoder.
+#[derive(Default)]
+pub struct Ahead {
+    /// Per session label: the protocol its first GUI or engine line says, if it says one.
+    per: Vec<(Option<Arc<str>>, Option<Protocol>)>,
+    last: usize,
+    spare: Spare,
+}
+
+impl Ahead {
+    /// The line's message under the protocol its session seems to speak; `None` for other
+    /// events and for sessions whose first line said nothing.
+    pub fn parse(&mut self, ev: &Event) -> Option<Parsed> {
+        let dir = match ev.src {
+            Source::Gui => Dir::ToEngine,
+            Source::Engine => Dir::FromEngine,
+            Source::Stderr | Source::Proxy => return None,
+        };
+        let label = ev.session.as_ref();
+        let same = |l: &Option<Arc<str>>| match (l, label) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (None, None) => true,
+            _ => false,
+        };
+        let i = match self.per.get(self.last).filter(|(l, _)| same(l)) {
+            Some(_) => self.last,
+            None => match self.per.iter().rposition(|(l, _)| same(l)) {
+                Some(i) => i,
+                None => {
+                    let first = protocol::detect([(dir, ev.text.as_str())]).map(|d| d.protocol);
+                    self.per.push((label.cloned(), first));
+                    self.per.len() - 1
+                }
+            },
+        };
+        self.last = i;
+        let protocol = self.per.get(i)?.1?;
+        let (msg, diags) = protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare);
+        Some(Parsed {
+            protocol,
+            dir,
+            msg,
+            diags,
+        })
+    }
+
+    /// Takes back a message the decoder is done with, so later lines reuse what it owns.
+    pub fn reclaim(&mut self, msg: Msg) {
+        self.spare.reclaim(msg);
+    }
+}

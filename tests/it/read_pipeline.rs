@@ -1,0 +1,271 @@
+//! A big input is read on a thread of its own while it is decoded and judged, and a log is
+//! judged in one pass, its sessions' protocols detected on the way (`input::pipeline`,
+//! `input::judged`). Both are held to the plain way: the input read in place, and a log's
+//! protocols detected by a pass of their own before it is judged.
+
+use crate::common::kibitzer;
+use kibitzer::input::judged::JudgeInput;
+use kibitzer::input::pipeline::ReadOptions;
+use kibitzer::input::{ControlFlow, Input, Item};
+use kibitzer::recording::Event;
+use kibitzer::rules::{CheckOptions, Checked, Checker, Profile};
+use std::path::{Path, PathBuf};
+
+fn options() -> CheckOptions {
+    CheckOptions::new(Profile::default_profile())
+}
+
+/// The plain way: detection over the whole log first, then one pass judged under it.
+fn two_passes(path: &Path, opts: &CheckOptions) -> Checked {
+    let input = Input::open(path, None).unwrap();
+    let detected = input.protocols(None).unwrap();
+    let decoder = opts
+        .decoder(detected)
+        .retain_history(false)
+        .retain_searches(false);
+    let mut checker = Checker::new(opts, decoder);
+    let in_place = ReadOptions {
+        in_place: true,
+        ..ReadOptions::default()
+    };
+    let (_, stopped) = input
+        .read_slots(in_place, |slot| {
+            if let Item::Event(ev, line) = slot.item() {
+                checker.push(ev, line);
+            }
+            Ok(ControlFlow::Continue(()))
+        })
+        .unwrap();
+    stopped.unwrap();
+    checker.into_checked(None)
+}
+
+fn one_pass(path: &Path, opts: &CheckOptions) -> (Checked, usize) {
+    let mut restarts = 0;
+    let judged = JudgeInput {
+        input_format: None,
+        opts,
+        c2w_named: false,
+        at_ns: None,
+        keep_games: false,
+    }
+    .run(path, |_| {}, |_, _| {}, || restarts += 1)
+    .unwrap();
+    (judged.checked, restarts)
+}
+
+fn same(a: &Checked, b: &Checked, what: &str) {
+    assert_eq!(a.findings, b.findings, "{what}: findings");
+    assert_eq!(a.hangs, b.hangs, "{what}: hang verdicts");
+    assert_eq!(a.latencies, b.latencies, "{what}: latencies");
+    let protocols = |c: &Checked| -> Vec<_> {
+        c.decoder
+            .sessions()
+            .map(|s| (s.label.clone(), s.protocol, s.protocol_reason.clone()))
+            .collect()
+    };
+    assert_eq!(protocols(a), protocols(b), "{what}: sessions");
+}
+
+fn logs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut all = Vec::new();
+    for dir in ["corpus", "logs"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "log") {
+                all.push(p);
+            }
+        }
+    }
+    all.sort();
+    all
+}
+
+#[test]
+fn one_pass_judges_every_log_as_two_passes_do() {
+    let opts = options();
+    let all = logs();
+    assert!(all.len() > 25, "{} logs", all.len());
+    let mut again = Vec::new();
+    for path in &all {
+        let (one, restarts) = one_pass(path, &opts);
+        same(&one, &two_passes(path, &opts), &path.display().to_string());
+        if restarts > 0 {
+            again.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    // Most logs show each engine's start: their sessions open with the GUI's handshake, and
+    // one pass is enough (the corpus's fragments of bug reports often start later, or with an
+    // engine's banner).
+    assert!(
+        again.len() * 2 < all.len(),
+        "judged twice: {again:?} of {} logs",
+        all.len()
+    );
+}
+
+/// Sessions whose first line does not decide, or decides otherwise than the whole session
+/// does, are judged again under the whole log's detection.
+#[test]
+fn a_log_whose_sessions_open_undecided_is_judged_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mid.log");
+    // A: its first line (`stop`) says nothing; B: an `info` line first, the GUI's `uci` later.
+    std::fs::write(
+        &path,
+        "1 >A(1): stop\n2 >A(1): uci\n3 <A(1): id name A\n4 <A(1): uciok\n\
+         5 <B(2): info depth 3 score cp 10 pv e2e4\n6 >B(2): uci\n7 <B(2): uciok\n\
+         8 >B(2): isready\n9 <B(2): readyok\n",
+    )
+    .unwrap();
+    let opts = options();
+    let (one, restarts) = one_pass(&path, &opts);
+    assert_eq!(restarts, 1);
+    same(&one, &two_passes(&path, &opts), "mid.log");
+}
+
+/// A cutechess-cli log of `games` games between three engines (each game two of them), big
+/// enough to be read on a thread of its own.
+fn big_cutechess_log(path: &Path, games: usize) {
+    let moves = [
+        "e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6",
+    ];
+    let mut out = String::new();
+    let mut ms = 0u64;
+    for g in 0..games {
+        let pair = [(g % 3) + 1, ((g + 1) % 3) + 1];
+        for (side, e) in pair.iter().enumerate() {
+            let id = g * 2 + side;
+            for (dir, text) in [
+                ('>', "uci".to_owned()),
+                ('<', format!("id name Engine{e}")),
+                ('<', "uciok".to_owned()),
+                ('>', "isready".to_owned()),
+                ('<', "readyok".to_owned()),
+            ] {
+                out.push_str(&format!("{ms} {dir}Engine{e}({id}): {text}\n"));
+            }
+        }
+        for ply in 0..moves.len() {
+            let side = ply % 2;
+            let label = format!("Engine{}({})", pair[side], g * 2 + side);
+            out.push_str(&format!(
+                "{ms} >{label}: position startpos moves {}\n",
+                moves[..ply].join(" ")
+            ));
+            out.push_str(&format!("{ms} >{label}: go wtime 60000 btime 60000\n"));
+            for d in 1..=12 {
+                ms += 3;
+                let pv = moves[ply..].join(" ");
+                out.push_str(&format!(
+                    "{ms} <{label}: info depth {d} score cp {} nodes {} time {} pv {pv}\n",
+                    20 - d,
+                    d * 900,
+                    d * 3
+                ));
+            }
+            out.push_str(&format!("{ms} <{label}: bestmove {}\n", moves[ply]));
+        }
+        out.push_str(&format!(
+            "{ms} Finished game {} (Engine{} vs Engine{}): 1/2-1/2 {{Draw by adjudication}}\n",
+            g + 1,
+            pair[0],
+            pair[1]
+        ));
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// Every event and unreadable line, as the reader handed them over.
+fn everything(path: &Path, in_place: bool) -> (Vec<Event>, Vec<u64>, bool) {
+    let input = Input::open(path, None).unwrap();
+    let mut events = Vec::new();
+    let mut skipped = Vec::new();
+    let opts = ReadOptions {
+        in_place,
+        ahead: true,
+        ..ReadOptions::default()
+    };
+    let (outcome, stopped) = input
+        .read_slots(opts, |slot| {
+            match slot.item() {
+                Item::Event(ev, _) => events.push(ev.clone()),
+                Item::Skipped(s) => skipped.push(s.line),
+            }
+            // Messages parsed ahead are handed back, as the judge does.
+            if let Some(p) = slot.ahead.take() {
+                slot.spent = Some(p.msg);
+            }
+            Ok(ControlFlow::Continue(()))
+        })
+        .unwrap();
+    stopped.unwrap();
+    (events, skipped, outcome.threaded)
+}
+
+#[test]
+fn a_big_log_and_a_big_recording_read_on_a_thread_give_what_reading_in_place_gives() {
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        panic!("this test needs two cores (the reading thread is used only then)");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("big.log");
+    big_cutechess_log(&log, 700);
+    assert!(std::fs::metadata(&log).unwrap().len() > 5 << 20);
+    let recording = dir.path().join("big.jsonl");
+    let out = kibitzer()
+        .args(["import", "-o"])
+        .arg(&recording)
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // A torn line in the middle: skipped lines travel with the events, in their place.
+    let mut text = std::fs::read_to_string(&recording).unwrap();
+    let cut = text.len() / 2;
+    let at = cut + text[cut..].find('\n').unwrap() + 1;
+    text.insert_str(at, "{\"seq\":1,\"t\":\n");
+    std::fs::write(&recording, text).unwrap();
+    for path in [&log, &recording] {
+        let (events, skipped, threaded) = everything(path, false);
+        assert!(threaded, "{} was not read on a thread", path.display());
+        let (events_in_place, skipped_in_place, threaded) = everything(path, true);
+        assert!(!threaded);
+        assert!(events.len() > 100_000, "{}", events.len());
+        assert!(
+            events == events_in_place,
+            "{}: other events",
+            path.display()
+        );
+        assert_eq!(skipped, skipped_in_place);
+    }
+    // The one pass on a thread judges as the two passes in place do.
+    let opts = options();
+    let (one, restarts) = one_pass(&log, &opts);
+    assert_eq!(restarts, 0);
+    same(&one, &two_passes(&log, &opts), "big.log");
+}
+
+/// The real binary on one core (no reading thread) and on two says the same.
+#[test]
+fn check_and_decode_say_the_same_on_one_core_and_on_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("big.log");
+    big_cutechess_log(&log, 600);
+    for args in [
+        &["check", "--format", "json"][..],
+        &["decode", "--format", "json", "--summary-only"][..],
+    ] {
+        let both = kibitzer().args(args).arg(&log).output().unwrap();
+        let one = std::process::Command::new("taskset")
+            .args(["-c", "0", env!("CARGO_BIN_EXE_kibitzer")])
+            .args(args)
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert_eq!(both.status.code(), one.status.code(), "{args:?}");
+        assert!(both.stdout == one.stdout, "{args:?}: the outputs differ");
+        assert!(both.stdout.len() > 1000, "{args:?}");
+    }
+}
