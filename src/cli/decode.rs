@@ -1,5 +1,5 @@
 use crate::input::ControlFlow;
-use crate::input::{Item, Skipped};
+use crate::input::Skipped;
 use crate::recording::{Event, Source};
 use crate::rules::{Checker, Finding};
 use crate::session::{Decoded, Decoder, Handshake, Session};
@@ -139,13 +139,19 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         ..Default::default()
     };
     let (outcome, stopped) = input.read_slots(ahead, |slot| {
-        let parsed = slot.ahead.take();
-        match slot.item() {
-            Item::Event(ev, line) => {
-                out.line(&mut checker, ev, line, parsed)?;
-                slot.spent = checker.take_spent();
+        let crate::input::pipeline::Slot {
+            ev,
+            line,
+            skipped,
+            ahead,
+            spent,
+        } = slot;
+        match skipped {
+            None => {
+                out.line(&mut checker, ev, *line, ahead)?;
+                *spent = checker.take_spent();
             }
-            Item::Skipped(s) => out.skipped(&shown, s)?,
+            Some(s) => out.skipped(&shown, s)?,
         }
         Ok(ControlFlow::Continue(()))
     })?;
@@ -173,7 +179,7 @@ impl<W: Write> Printer<W> {
         checker: &mut Checker,
         ev: &Event,
         line: Option<u64>,
-        parsed: Option<crate::session::Parsed>,
+        parsed: &mut Option<crate::session::Parsed>,
     ) -> std::io::Result<()> {
         let from = checker.push_ahead(ev, line, parsed);
         if self.summary_only {

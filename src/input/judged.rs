@@ -2,8 +2,8 @@
 //! is judged the same way whichever command reads it. A front end that wants more than the
 //! findings (the report's games and latencies) looks at the checker after every line.
 
-use super::pipeline::ReadOptions;
-use super::{ControlFlow, Input, Item, Skipped};
+use super::pipeline::{ReadOptions, Slot};
+use super::{ControlFlow, Input, Skipped};
 use crate::rules::{CheckOptions, Checked, Checker};
 use anyhow::Result;
 use std::path::Path;
@@ -113,15 +113,21 @@ impl JudgeInput<'_> {
             in_place: false,
         };
         let (outcome, stopped) = input.read_slots(opts, |slot| {
-            let ahead = slot.ahead.take();
-            match slot.item() {
-                Item::Event(ev, line) => {
+            let Slot {
+                ev,
+                line,
+                skipped: unreadable,
+                ahead,
+                spent,
+            } = slot;
+            match unreadable {
+                None => {
                     if at_ns.is_some_and(|t| ev.t > t) {
                         // Past --at: the rest of the input did not happen yet.
                         return Ok(ControlFlow::Break(()));
                     }
-                    checker.push_ahead(ev, line, ahead);
-                    slot.spent = checker.take_spent();
+                    checker.push_ahead(ev, *line, ahead);
+                    *spent = checker.take_spent();
                     each(&mut checker);
                     if detect && checker.decoder().detected_late() {
                         // This pass cannot stand for the detection over the whole log: no
@@ -129,7 +135,7 @@ impl JudgeInput<'_> {
                         return Ok(ControlFlow::Break(()));
                     }
                 }
-                Item::Skipped(s) => {
+                Some(s) => {
                     skipped(shown, s);
                     read.skipped.push(s.line);
                     read.lost += usize::from(!s.torn_tail);

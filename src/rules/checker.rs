@@ -156,7 +156,7 @@ impl Checker {
     /// Returns the index of the first finding this event gave rise to: those from there on
     /// in [`Checker::findings`] are new.
     pub fn push(&mut self, ev: &Event, line: Option<u64>) -> usize {
-        self.push_ahead(ev, line, None)
+        self.push_ahead(ev, line, &mut None)
     }
 
     /// [`Checker::push`] with the line's message parsed ahead
@@ -165,7 +165,7 @@ impl Checker {
         &mut self,
         ev: &Event,
         line: Option<u64>,
-        ahead: Option<crate::session::Parsed>,
+        ahead: &mut Option<crate::session::Parsed>,
     ) -> usize {
         if let Some(l) = line {
             self.decoder.set_input_line(l);

@@ -132,7 +132,7 @@ pub(crate) fn diagnose(
         (false, false) => "PENDING",
     };
     let mut v = HangVerdict {
-        session: tr.label.clone(),
+        session: tr.label.as_deref().map(str::to_owned),
         class: HangClass::Search,
         label,
         owed: Some(o.owed.to_string()),
@@ -217,7 +217,7 @@ fn gui_stall(
         && tr.quit.is_none()
     {
         return Some(HangVerdict {
-            session: tr.label.clone(),
+            session: tr.label.as_deref().map(str::to_owned),
             class: HangClass::Disconnect,
             label: "DISCONNECT",
             owed: None,
@@ -251,7 +251,7 @@ fn gui_stall(
         return None;
     }
     Some(HangVerdict {
-        session: tr.label.clone(),
+        session: tr.label.as_deref().map(str::to_owned),
         class: HangClass::GuiSide,
         label: "STALL",
         owed: None,

@@ -57,7 +57,8 @@ pub(crate) struct Pending {
 
 /// What the judge keeps per session.
 pub(crate) struct Tracker {
-    pub label: Option<String>,
+    /// Shared, not copied, with every line's findings context.
+    pub label: Option<std::sync::Arc<str>>,
     pub protocol: Option<Protocol>,
     /// The first traffic line came from the engine: the input starts mid-session, so rules
     /// about how a session starts cannot be judged.
@@ -107,7 +108,7 @@ pub(crate) struct Tracker {
 }
 
 impl Tracker {
-    fn new(label: Option<String>) -> Tracker {
+    fn new(label: Option<std::sync::Arc<str>>) -> Tracker {
         Tracker {
             label,
             protocol: None,
@@ -287,7 +288,7 @@ impl Judge {
         while self.trackers.len() <= d.session {
             let label = dec
                 .session(self.trackers.len())
-                .and_then(|s| s.label.clone());
+                .and_then(|s| s.label.as_deref().map(std::sync::Arc::from));
             self.trackers.push(Tracker::new(label));
         }
         let place = Place {

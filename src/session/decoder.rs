@@ -78,11 +78,11 @@ impl State {
         ev: &Event,
         dir: Dir,
         at: At,
-        ahead: Option<super::ahead::Parsed>,
+        ahead: &mut Option<super::ahead::Parsed>,
     ) -> Msg {
-        let (msg, parse_diags) = match ahead {
-            Some(a) if a.protocol == protocol && a.dir == dir => (a.msg, a.diags),
-            _ => protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare),
+        let (msg, parse_diags) = match ahead.take_if(|a| a.protocol == protocol && a.dir == dir) {
+            Some(a) => (a.msg, a.diags),
+            None => protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare),
         };
         for d in parse_diags {
             let id = d.rule.unwrap_or(match protocol {
@@ -383,7 +383,7 @@ impl Decoder {
     /// reused, so a long input decodes without allocating per line (what [`Decoder::recycle`]
     /// does for `push`).
     pub fn push_into(&mut self, ev: &Event, out: &mut Decoded) {
-        self.push_ahead_into(ev, None, out);
+        self.push_ahead_into(ev, &mut None, out);
     }
 
     /// [`Decoder::push_into`] with the line's message parsed ahead ([`super::Ahead`]), used
@@ -393,7 +393,7 @@ impl Decoder {
     pub fn push_ahead_into(
         &mut self,
         ev: &Event,
-        ahead: Option<super::ahead::Parsed>,
+        ahead: &mut Option<super::ahead::Parsed>,
         out: &mut Decoded,
     ) {
         if let Some(msg) = out.msg.take() {
@@ -467,11 +467,10 @@ impl Decoder {
                 }
             }
             if let Some(p) = st.s.protocol {
-                let used_ahead = ahead
-                    .as_ref()
-                    .is_some_and(|a| a.protocol == p && a.dir == dir);
+                let offered = ahead.is_some();
                 out.msg = Some(st.dispatch(p, ev, dir, at, ahead));
-                self.msg_from_ahead = used_ahead;
+                // Taken: it was parsed for this protocol and direction.
+                self.msg_from_ahead = offered && ahead.is_none();
             }
         }
         // The line's breaches change places with the previous line's (emptied) buffer.

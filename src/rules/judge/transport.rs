@@ -4,6 +4,18 @@
 use super::*;
 use crate::session::Session;
 
+/// `str::trim`, which engine lines rarely need: one that starts and ends with a printable
+/// ASCII byte has no whitespace to trim (every other whitespace character is a control byte
+/// or more than one byte long).
+fn trim(text: &str) -> &str {
+    let printable = |b: Option<&u8>| b.is_some_and(|b| (0x21..0x7f).contains(b));
+    if printable(text.as_bytes().first()) && printable(text.as_bytes().last()) {
+        text
+    } else {
+        text.trim()
+    }
+}
+
 /// Rules of the bytes themselves, whatever the protocol.
 pub(super) fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
     let who = if ev.src == Source::Gui {
@@ -62,10 +74,8 @@ pub(super) fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &m
     let text = ev.text.as_str();
     match tr.protocol {
         Some(Protocol::Uci) => {
-            if text != text.trim()
-                && !text.trim().is_empty()
-                && tr.first(RuleId::XLeadingWhitespace)
-            {
+            let t = trim(text);
+            if text.len() != t.len() && !t.is_empty() && tr.first(RuleId::XLeadingWhitespace) {
                 out.add(
                     RuleId::XLeadingWhitespace,
                     "a line with leading or trailing whitespace (legal in UCI, trips some GUIs; reported once)",
@@ -73,7 +83,6 @@ pub(super) fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &m
             }
             // Two messages run together: `info ... bestmove e2e4`, `0readyok`. One search
             // for `bestmove` and two suffix tests keep this cheap on every info line.
-            let t = text.trim();
             let inner = if t.ends_with("readyok") && t != "readyok" {
                 Some("readyok")
             } else if t.ends_with("uciok") && t != "uciok" {

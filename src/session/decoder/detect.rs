@@ -46,7 +46,7 @@ pub(super) fn detect_streaming(st: &mut State, dir: Dir, ev: &Event) {
             Dir::ToEngine => Party::Gui,
             Dir::FromEngine => Party::Engine,
         });
-        let msg = st.dispatch(found.protocol, &e, d, at, None);
+        let msg = st.dispatch(found.protocol, &e, d, at, &mut None);
         let breaches = std::mem::take(&mut st.diags);
         st.earlier.push(EarlierLine {
             at,
