@@ -244,7 +244,7 @@ impl Fill for LogFill<'_> {
             };
             // A shrunk file reads as zeros from there on: stop at once rather than pass them
             // on (the caller's check of the map says what happened).
-            if self.log.guard.shrunk() {
+            if self.log.shrunk() {
                 return false;
             }
             if let Some(d) = self.detector.as_mut() {
