@@ -132,4 +132,3 @@ fn refuse_wrong_format(map: &[u8], forced: LogFormat, shown: &str) -> Result<()>
         d.evidence
     )
 }
-

@@ -4,9 +4,9 @@
 pub mod cleanup;
 pub mod follow;
 pub mod judged;
+mod log;
 pub mod mapguard;
 pub mod pipeline;
-mod log;
 
 pub use log::{MappedLog, open_log};
 

@@ -307,8 +307,9 @@ fn score(result: &str, side: Side) -> Option<i8> {
 }
 
 /// A game the engine's own session has no result (or colour) for: the runner's `Finished game`
-/// line naming the engine's label, the first this session has not used after the game began,
-/// with the engine's colour in it.
+/// line naming the engine's label, the first this session has not used since the game's last
+/// move (a runner playing games side by side finishes one while others go on: the line that
+/// follows this game's end is its own), with the engine's colour in it.
 fn runner_line(
     all: &[Session],
     i: usize,
@@ -316,6 +317,7 @@ fn runner_line(
     used: &mut [bool],
 ) -> Option<(crate::session::GameOutcome, Side)> {
     let label = all[i].label.as_deref()?;
+    let since = game.plies.last().map_or(game.started.t, |p| p.at.t);
     let lines = all.iter().flat_map(|s| &s.runner_results);
     for (k, r) in lines.enumerate() {
         let side = if names(label, &r.white) {
@@ -325,7 +327,7 @@ fn runner_line(
         } else {
             continue;
         };
-        if !used[k] && r.at.t >= game.started.t {
+        if !used[k] && r.at.t >= since {
             used[k] = true;
             let outcome = crate::session::GameOutcome {
                 result: r.result.clone(),
@@ -339,9 +341,15 @@ fn runner_line(
     None
 }
 
-/// cutechess labels an engine `Name(id)`; its result lines say `Name`.
+/// cutechess labels an engine `Name(id)`, fastchess's instances on later game threads are
+/// `Name [thread K]`; their result lines say `Name`.
 fn names(label: &str, name: &str) -> bool {
-    label == name || crate::export::without_id(label) == name
+    label == name
+        || crate::export::without_id(label) == name
+        || label
+            .strip_suffix(']')
+            .and_then(|l| l.rsplit_once(" [thread "))
+            .is_some_and(|(base, k)| base == name && k.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The ending a board outcome names (`checkmate`, `stalemate`, a claimable draw...).

@@ -552,3 +552,47 @@ fn a_tournaments_report_matches_what_its_games_really_contained() {
         }
     }
 }
+
+/// A real fastchess tournament, two games at a time (`scripts/make-fastchess-log.sh`): each
+/// game thread runs its own instance of each engine, so each instance is a session of its own,
+/// and every game takes fastchess's own result (its PGN is the truth). Read as one engine per
+/// name, the two instances' lines ran together: 153 errors and 204 games from 4.
+#[test]
+fn a_fastchess_log_of_games_side_by_side_gives_each_engine_its_own_games() {
+    let pgn =
+        std::fs::read_to_string(root().join("tests/fixtures/fastchess/concurrent.pgn")).unwrap();
+    // (wins, draws, losses) per fastchess name, from the PGN's tags.
+    let mut truth: std::collections::HashMap<String, [u64; 3]> = Default::default();
+    let tag = |game: &str, name: &str| -> String {
+        let key = format!("[{name} \"");
+        let at = game.find(&key).unwrap() + key.len();
+        game[at..].split('"').next().unwrap().to_owned()
+    };
+    let games: Vec<&str> = pgn.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 20);
+    for g in &games {
+        let (white, black, result) = (tag(g, "White"), tag(g, "Black"), tag(g, "Result"));
+        let (w, b) = match result.as_str() {
+            "1-0" => (0, 2),
+            "0-1" => (2, 0),
+            "1/2-1/2" => (1, 1),
+            r => panic!("result {r}"),
+        };
+        truth.entry(white).or_default()[w] += 1;
+        truth.entry(black).or_default()[b] += 1;
+    }
+    let (code, r) = json(&["tests/fixtures/fastchess/concurrent.log.gz"], "");
+    assert_eq!(code, 0, "{r:#}");
+    for (name, label) in [("Stockfish 15.1", "sf"), ("Toga II 3.0", "toga")] {
+        let e = engine(&r, name);
+        let [wins, draws, losses] = truth[label];
+        assert_eq!(e["sessions"], 2, "{name}: one session per game thread");
+        assert_eq!(e["games"], 20, "{name}");
+        assert_eq!(e["results"]["wins"], wins, "{name}");
+        assert_eq!(e["results"]["draws"], draws, "{name}");
+        assert_eq!(e["results"]["losses"], losses, "{name}");
+        assert_eq!(e["results"]["unknown"], 0, "{name}");
+        assert_eq!(e["findings"]["error"], 0, "{name}: {:#}", e["rules"]);
+        assert_eq!(e["findings"]["warning"], 0, "{name}: {:#}", e["rules"]);
+    }
+}

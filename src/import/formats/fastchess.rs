@@ -4,9 +4,15 @@
 //! - mid-2024: `[Engine] [16:57:28.986690] <tid> sf1 <--- isready`, `[TRACE ] ... fastchess --- ...`
 //! - 2025+: the same with a width-padded tid (`<  5>`).
 //!
-//! `name <--- cmd` is written to the engine, `[<stderr> ]name ---> line` read from it. Sessions
-//! are engine names; a numeric suffix seen on some read lines (`sf1 2 --->`) is dropped when the
-//! bare name is a known engine. With `realtime=false` fastchess re-logs buffered engine output:
+//! `name <--- cmd` is written to the engine, `[<stderr> ]name ---> line` read from it. A session
+//! is one engine process: with `-concurrency N` each game thread (the `<tid>`) runs its own
+//! instance of every engine, so a session is an engine name on a thread; the first thread to
+//! run an engine gives its session the bare name, later ones `name [thread K]`. At the end the
+//! main thread stops the instances one by one (`stop`, `quit`, the exit): those lines go to the
+//! engine's first instance not yet told to quit. (2024's logs, without a level tag, read an
+//! engine's output on a thread of its own: there a session is the engine name.) A numeric
+//! suffix seen on some read lines
+//! (`sf1 2 --->`) is dropped when the bare name is a known engine. With `realtime=false` fastchess re-logs buffered engine output:
 //! lines stay in file order (so `t` may go backwards), and a read line that repeats one of the
 //! same engine's last 64 read lines with a stamp no later than the newest one seen is dropped
 //! and replaced by a `warning` event naming the line it duplicates. Tool lines continue on bare
@@ -24,6 +30,19 @@ use std::collections::{HashMap, VecDeque};
 pub struct Fastchess {
     /// Per session: recent read lines (stamp, text, log line) and the newest stamp seen.
     recent: HashMap<String, (VecDeque<Recent>, i128)>,
+    /// Per engine name: its instances in order of creation.
+    instances: HashMap<Vec<u8>, Instances>,
+    /// Since 2025 a game's end is two trace lines, `Game N between A and B finished` then
+    /// `Game N finished with result R`: the players of the first, by game number.
+    players: HashMap<Vec<u8>, Vec<u8>>,
+}
+
+#[derive(Default)]
+struct Instances {
+    /// (thread, session label, told to quit) of each.
+    each: Vec<(Vec<u8>, String, bool)>,
+    /// The one the last `quit` went to: the lines after it are its exit.
+    last_quit: Option<usize>,
 }
 
 /// (stamp, text, log line) of a read line.
@@ -34,6 +53,9 @@ const DUP_WINDOW: usize = 64;
 pub struct Parsed<'a> {
     pub level: &'a [u8],
     pub tod: Option<i128>,
+    /// The thread the line was written on (empty for the main thread and 2024's
+    /// `<fastchess>` lines).
+    pub tid: &'a [u8],
     pub body: &'a [u8],
 }
 
@@ -69,30 +91,82 @@ pub fn split_prefix(line: &[u8]) -> Option<Parsed<'_>> {
         return Some(Parsed {
             level: if level.is_empty() { b"WARN" } else { level },
             tod,
+            tid: b"",
             body,
         });
     }
     Some(Parsed {
         level,
         tod,
-        body: body.strip_prefix(b" ").unwrap_or(body),
+        tid,
+        // Since 2025 the thread is padded and followed by two spaces.
+        body: trim_start(body),
     })
 }
 
 impl Fastchess {
-    fn engine_session(&self, name: &[u8], b: &mut Builder) -> Sid {
-        let label = String::from_utf8_lossy(name);
-        if !b.has_session(&label)
+    /// The session of a line of engine `name` on thread `tid`: what the GUI sent (`sent`) or
+    /// read.
+    fn engine_session(
+        &mut self,
+        name: &[u8],
+        tid: &[u8],
+        sent: Option<&[u8]>,
+        b: &mut Builder,
+    ) -> Sid {
+        let mut name = name;
+        if !self.instances.contains_key(name)
             && let Some(sp) = name.iter().rposition(|&c| c == b' ')
             && name
                 .get(sp + 1..)
                 .is_some_and(|d| !d.is_empty() && d.iter().all(u8::is_ascii_digit))
+            && let Some(base) = name.get(..sp)
+            && self.instances.contains_key(base)
         {
-            let base = String::from_utf8_lossy(name.get(..sp).unwrap_or(name));
-            if b.has_session(&base) {
-                return b.session(&base);
+            name = base;
+        }
+        let engine = self.instances.entry(name.to_vec()).or_default();
+        if let Some((_, label, quit)) = engine.each.iter_mut().find(|(t, _, _)| t == tid) {
+            if sent.is_some_and(|s| trim(s) == b"quit") {
+                *quit = true;
+            }
+            return b.session(label);
+        }
+        // A thread that never ran this engine: the main thread stopping the instances at the
+        // end, or a new game thread (its first line is the engine's start, `uci`).
+        let cleanup = !engine.each.is_empty()
+            && match sent.map(trim) {
+                Some(cmd) => cmd == b"stop" || cmd == b"quit",
+                None => engine.last_quit.is_some(),
+            };
+        if cleanup {
+            let k = match sent.map(trim) {
+                Some(cmd) => {
+                    let k = engine
+                        .each
+                        .iter()
+                        .position(|(_, _, quit)| !quit)
+                        .unwrap_or(engine.each.len() - 1);
+                    if cmd == b"quit" {
+                        if let Some(e) = engine.each.get_mut(k) {
+                            e.2 = true;
+                        }
+                        engine.last_quit = Some(k);
+                    }
+                    k
+                }
+                None => engine.last_quit.unwrap_or(0),
+            };
+            if let Some((_, label, _)) = engine.each.get(k) {
+                return b.session(label);
             }
         }
+        let plain = String::from_utf8_lossy(name);
+        let label = match engine.each.len() {
+            0 => plain.into_owned(),
+            n => format!("{plain} [thread {}]", n + 1),
+        };
+        engine.each.push((tid.to_vec(), label.clone(), false));
         b.session(&label)
     }
 
@@ -124,14 +198,51 @@ impl Fastchess {
         dup
     }
 
-    fn tool_line(&self, level: &[u8], body: &[u8], t: u64, b: &mut Builder) {
+    fn tool_line(&mut self, level: &[u8], body: &[u8], t: u64, b: &mut Builder) {
         let msg = body.strip_prefix(b"fastchess --- ").unwrap_or(body);
+        if let Some(rest) = msg.strip_prefix(b"Game ") {
+            let number_end = rest.iter().position(|&c| c == b' ').unwrap_or(rest.len());
+            let (number, after) = rest.split_at(number_end);
+            if let Some(players) = after
+                .strip_prefix(b" between ")
+                .and_then(|p| p.strip_suffix(b" finished"))
+            {
+                self.players.insert(number.to_vec(), players.to_vec());
+            } else if let Some(result) = after.strip_prefix(b" finished with result ")
+                && let Some(players) = self.players.remove(number)
+                && let Some(and) = find(&players, b" and ")
+            {
+                // Read as fastchess prints it on its standard output, which names the players
+                // (white first) with the result.
+                let (white, black) = (&players[..and], &players[and + 5..]);
+                let line = [
+                    &b"Finished game "[..],
+                    number,
+                    b" (",
+                    white,
+                    b" vs ",
+                    black,
+                    b"): ",
+                    trim(result),
+                ]
+                .concat();
+                let sid = b.tool();
+                let result = game_result(&line);
+                if let Some(e) = b.proxy(sid, ProxyKind::GameFinished, t, &line) {
+                    e.result = result;
+                }
+                return;
+            }
+        }
         let kind = if matches!(level, b"WARN" | b"ERR" | b"FATAL")
             || msg.starts_with(b"Warning;")
             || msg.starts_with(b"Failed")
         {
             ProxyKind::Warning
-        } else if msg.starts_with(b"Playing game") || msg.starts_with(b"Started game") {
+        } else if msg.starts_with(b"Playing game")
+            || msg.starts_with(b"Started game")
+            || (msg.starts_with(b"Game ") && msg.ends_with(b" starting"))
+        {
             ProxyKind::GameStarted
         } else if msg.starts_with(b"Finished game") {
             ProxyKind::GameFinished
@@ -238,7 +349,10 @@ impl Parser for Fastchess {
         let (Some(name), payload) = (name, payload.unwrap_or(&[])) else {
             return;
         };
-        let sid = self.engine_session(name, b);
+        // 2024's logs (no level tag) wrote what an engine said from a reader thread of its
+        // own: their threads tell no instances apart.
+        let thread = if p.level.is_empty() { &b""[..] } else { p.tid };
+        let sid = self.engine_session(name, thread, is_send.then_some(payload), b);
         if is_send {
             b.traffic(sid, Source::Gui, t, payload);
             return;
