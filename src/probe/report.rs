@@ -1,4 +1,4 @@
-//! The report card: typed, serialised with `"schema": "kibitzer-probe/2"`
+//! The report card: typed, serialised with `"schema": "kibitzer-probe/3"`
 //! (docs/probe-report.schema.json), and its text form.
 
 use crate::rules::{Finding, HangVerdict, Severity};
@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt::Write as _;
 
 /// What the JSON report's `schema` field says: every report names itself `kibitzer-NAME/N`.
-pub const SCHEMA: &str = "kibitzer-probe/2";
+pub const SCHEMA: &str = "kibitzer-probe/3";
 
 /// Findings of one rule shown per step in the text form; the rest are counted.
 const REPEATS: usize = 3;
@@ -43,6 +43,10 @@ pub struct ProbeReport {
     /// The probe had to kill the engine.
     pub killed: bool,
     pub summary: Summary,
+    /// When the card failed: the one cause it leads with (the first error in step order, or
+    /// the first stalled step) and what to fix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
     /// `passed` (exit status 0), `passed with warnings` (exit status 0: a step violated by a
     /// warning, no error) or `failed` (1: an error-severity finding or a stalled step).
     #[serde(deserialize_with = "crate::serde_static::interned")]
@@ -73,6 +77,26 @@ pub struct EngineInfo {
     /// UCI `id author`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
+}
+
+/// Why a card failed, and what to fix.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Cause {
+    /// The step (its index) where it happened; absent for a finding on no step's lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step_id: Option<String>,
+    /// The rule broken; absent for a stalled step no rule names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<crate::rules::catalogue::RuleId>,
+    /// The recording line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// What went wrong (the finding's message, or why the step stalled).
+    pub what: String,
+    /// What the engine's author should do about it.
+    pub fix: String,
 }
 
 /// How a `.c2w` profile drove the engine.
@@ -201,6 +225,11 @@ impl ProbeReport {
             "passed"
         };
         self.exit_status = i32::from(failed);
+        self.cause = if failed {
+            super::cause::root_cause(&self.steps, &self.other_findings)
+        } else {
+            None
+        };
     }
 
     /// Under a `.c2w` profile: `agree`, or the rules that say they do not, with counts. A
@@ -261,6 +290,20 @@ impl ProbeReport {
             paint(code, s.as_str())
         };
         let mut out = String::new();
+        if let Some(c) = &self.cause {
+            let at = match (c.step, &c.step_id) {
+                (Some(n), Some(id)) => format!("step {n} {id}: "),
+                _ => String::new(),
+            };
+            let rule = c.rule.map(|r| format!("{r}: ")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{} because {at}{rule}{}; fix: {}",
+                paint("1;31", "FAILED"),
+                Untrusted(&c.what),
+                Untrusted(&c.fix)
+            );
+        }
         let e = &self.engine;
         let argv = Untrusted(&e.argv.join(" ")).to_string();
         let who = match (&e.name, &e.author) {
@@ -351,7 +394,13 @@ impl ProbeReport {
                     n - REPEATS
                 );
             }
-            for h in &st.hangs {
+            // A hang a finding of the step already names at its request is said once.
+            let named = |h: &&HangVerdict| {
+                st.findings
+                    .iter()
+                    .any(|f| f.severity >= Severity::Warning && f.line == h.request_line)
+            };
+            for h in st.hangs.iter().filter(|h| !named(h)) {
                 hang_line(&mut out, rec, h, &paint);
             }
             for o in &st.observations {

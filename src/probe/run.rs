@@ -86,6 +86,9 @@ pub struct Run {
     forgiven: Vec<Owed>,
     /// Engine lines seen by a driver already ended (given up on).
     lines_before_end: u64,
+    /// Answers a step already waited for in full and in vain (the line that asked, what it
+    /// owes): the end of the step does not wait for them a second time.
+    waited_out: Vec<(u64, Owed)>,
 }
 
 impl Run {
@@ -99,6 +102,7 @@ impl Run {
             pings: 0,
             forgiven: Vec::new(),
             lines_before_end: 0,
+            waited_out: Vec::new(),
         }
     }
 
@@ -219,6 +223,7 @@ impl Run {
             Waited::Done => Some(began.elapsed()),
             Waited::TimedOut => {
                 self.observe(format!("no {owed} within {:.1} s", within.as_secs_f64()));
+                self.waited_out.push((seq, owed));
                 None
             }
             Waited::EngineGone => {
@@ -321,24 +326,44 @@ impl Run {
         }
         let within = self.timeouts.answer;
         let forgiven = &self.forgiven;
+        let waited_out = &self.waited_out;
         let settled = {
             let Some(d) = self.driver.as_mut() else {
                 return;
             };
-            d.wait_until(Instant::now() + within + MARGIN, |d| {
-                d.open_obligations().all(|o| forgiven.contains(&o.owed))
-            })
+            // What was already waited for in full gets no second wait: the judge's deadline
+            // for it has passed, and waiting again only makes a hang cost twice.
+            let hopeless = |d: &Driver| {
+                let mut open = d
+                    .open_obligations()
+                    .filter(|o| !forgiven.contains(&o.owed))
+                    .peekable();
+                open.peek().is_some()
+                    && open.all(|o| waited_out.contains(&(o.opened.seq, o.owed.clone())))
+            };
+            if hopeless(d) {
+                (Waited::TimedOut, false)
+            } else {
+                let w = d.wait_until(Instant::now() + within + MARGIN, |d| {
+                    d.open_obligations().all(|o| forgiven.contains(&o.owed))
+                });
+                (w, true)
+            }
         };
         match settled {
-            Waited::Done => {}
-            Waited::EngineGone => self.engine_gone(),
-            Waited::TimedOut => {
+            (Waited::Done, _) => {}
+            (Waited::EngineGone, _) => self.engine_gone(),
+            (Waited::TimedOut, waited_again) => {
                 let (owed, request) = self.oldest_owed().unwrap_or_default();
-                let why = format!(
-                    "the engine still owed {owed} for `{request}` {:.1} s after the step's last \
-                     command",
-                    within.as_secs_f64()
-                );
+                let why = if waited_again {
+                    format!(
+                        "the engine still owed {owed} for `{request}` {:.1} s after the step's \
+                         last command",
+                        within.as_secs_f64()
+                    )
+                } else {
+                    format!("the engine never sent {owed} for `{request}`")
+                };
                 if let Some(s) = self.current() {
                     s.outcome = Outcome::Stalled(why.clone());
                 }

@@ -30,6 +30,7 @@ mod import_equivalence;
 mod import_guard;
 mod one_judge;
 mod probe_c2w;
+mod probe_cause;
 mod probe_engines;
 mod probe_faults;
 mod real_gui_xboard;
