@@ -157,6 +157,7 @@ pub fn run(mut a: ProbeArgs) -> Result<i32> {
         cecp: style,
         dir,
         c2w: c2w.as_ref().map(super::c2w::Loaded::note),
+        quick: false,
     };
     let report = match crate::probe::probe(&cfg) {
         Ok(r) => r,

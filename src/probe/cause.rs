@@ -17,6 +17,9 @@ pub fn drop_restated(findings: &mut Vec<Finding>) {
         .filter_map(|f| f.line)
         .collect();
     findings.retain(|f| f.rule != RuleId::XHang || f.line.is_none_or(|l| !named.contains(&l)));
+    // The GUI here is the probe: a write that met a dead pipe is its `stop` or `isready` to an
+    // engine that died unannounced, which the engine's exit already says.
+    findings.retain(|f| f.rule != RuleId::XWriteToDeadPipe);
 }
 
 /// The cause a failed card leads with: the first error in step order (a stalled step counts

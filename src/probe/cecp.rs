@@ -34,6 +34,12 @@ impl State {
     }
 }
 
+/// A restarted engine has acknowledged no feature yet: the handshake again.
+pub fn again(r: &mut Run, st: &mut State) {
+    st.acked = 0;
+    steps::handshake(r, st);
+}
+
 /// The suite for a style: a `.c2w` profile's style adds its own commands (hint, draw, hash).
 pub fn suite(style: &Style) -> Vec<Step<State>> {
     let mut steps = base_suite();

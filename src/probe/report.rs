@@ -40,8 +40,11 @@ pub struct ProbeReport {
     /// How the engine ended: `engine exited with code 0`, `engine killed by SIGTERM (15)`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit: Option<String>,
-    /// The probe had to kill the engine.
+    /// The probe had to kill the engine (its last start).
     pub killed: bool,
+    /// Every start of the engine: the first, and one per restart after it was given up on
+    /// (a hang, an exit), with the steps from `first_step` on run on it.
+    pub starts: Vec<StartReport>,
     pub summary: Summary,
     /// When the card failed: the one cause it leads with (the first error in step order, or
     /// the first stalled step) and what to fix.
@@ -77,6 +80,22 @@ pub struct EngineInfo {
     /// UCI `id author`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
+}
+
+/// One start of the engine.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct StartReport {
+    /// 1 for the first start.
+    pub number: u32,
+    /// The index of the first step run on it.
+    pub first_step: usize,
+    /// How it ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit: Option<String>,
+    /// The probe had to kill it.
+    pub killed: bool,
+    /// The last lines the engine wrote to its standard error (a traceback, an assertion).
+    pub stderr_tail: Vec<String>,
 }
 
 /// Why a card failed, and what to fix.
@@ -118,6 +137,9 @@ pub struct TimeoutsMs {
     pub handshake: u64,
     pub search: u64,
     pub quit: u64,
+    /// `isready` → `readyok`, `ping` → `pong`: up to cutechess's 15 s; slower than `answer`
+    /// is a latency note on the card.
+    pub ready: u64,
 }
 
 /// How a step went.
@@ -154,6 +176,9 @@ impl Status {
 pub struct StepReport {
     /// 1-based, in the order run.
     pub index: usize,
+    /// The start of the engine it ran on (see `starts`); absent when it did not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<u32>,
     /// Stable step id, `uci.go-depth`, `cecp.ping-thinking`... (docs/probe.md).
     #[serde(deserialize_with = "crate::serde_static::interned")]
     pub id: crate::serde_static::StaticStr,
@@ -342,9 +367,13 @@ impl ProbeReport {
                 Status::NotRun => paint("2", "not run"),
             };
             let pad = " ".repeat(14usize.saturating_sub(st.status.as_str().len()));
+            let on = match st.start {
+                Some(n) if self.starts.len() > 1 => format!(" [start {n}]"),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "{:>3} {status}{pad} {:<width$}  {}",
+                "{:>3} {status}{pad} {:<width$}  {}{on}",
                 st.index, st.id, st.title
             );
             match &st.reason {
@@ -441,13 +470,30 @@ impl ProbeReport {
             s.warnings,
             s.notes
         );
-        if let Some(x) = &self.exit {
-            let killed = if self.killed {
+        let several = self.starts.len() > 1;
+        for start in &self.starts {
+            let killed = if start.killed {
                 " (killed by the probe)"
             } else {
                 ""
             };
-            let _ = writeln!(out, "engine: {}{killed}", Untrusted(x));
+            let which = if several {
+                format!(
+                    "engine start {} (steps {}-)",
+                    start.number, start.first_step
+                )
+            } else {
+                "engine".to_owned()
+            };
+            if let Some(x) = &start.exit {
+                let _ = writeln!(out, "{which}: {}{killed}", Untrusted(x));
+            }
+            if !start.stderr_tail.is_empty() {
+                let _ = writeln!(out, "{which}, the last lines of its stderr:");
+                for l in &start.stderr_tail {
+                    let _ = writeln!(out, "      | {}", Untrusted(l));
+                }
+            }
         }
         let verdict = if self.exit_status == 0 && self.verdict == "passed" {
             paint("1;32", "PASSED")

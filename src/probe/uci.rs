@@ -25,6 +25,14 @@ pub struct State {
     pondered: Option<String>,
 }
 
+/// A restarted engine: it knows nothing of the old one's settings or game; the handshake and
+/// an `isready`, as a GUI starts any engine.
+pub fn again(r: &mut Run, st: &mut State) {
+    *st = State::default();
+    handshake(r, st);
+    sync(r);
+}
+
 pub fn suite() -> Vec<Step<State>> {
     vec![
         Step {

@@ -230,6 +230,11 @@ impl Driver {
             .map(|(_, t)| t.as_str())
     }
 
+    /// The engine was stopped for printing more than a run may keep.
+    pub fn flooded(&self) -> bool {
+        self.gate.tripped.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// The engine is still running with its output open.
     pub fn alive(&self) -> bool {
         self.status.is_none() && self.stdout_open

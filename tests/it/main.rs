@@ -33,6 +33,8 @@ mod probe_c2w;
 mod probe_cause;
 mod probe_engines;
 mod probe_faults;
+mod probe_restart;
+mod probe_slow;
 mod real_gui_xboard;
 mod real_sessions;
 mod real_world_logs;
