@@ -27,12 +27,18 @@ pub fn drop_restated(findings: &mut Vec<Finding>) {
 pub fn root_cause(steps: &[StepReport], outside: &[Finding]) -> Option<Cause> {
     for st in steps {
         if let Some(f) = st.findings.iter().find(|f| f.severity == Severity::Error) {
+            let culprit = st
+                .observations
+                .iter()
+                .find(|o| o.starts_with(super::uci::CULPRIT))
+                .map(|o| format!(" ({o})"))
+                .unwrap_or_default();
             return Some(Cause {
                 step: Some(st.index),
                 step_id: Some(st.id.to_owned()),
                 rule: Some(f.rule),
                 line: f.line,
-                what: f.message.clone(),
+                what: format!("{}{culprit}", f.message),
                 fix: fix(f.rule),
             });
         }

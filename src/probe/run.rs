@@ -549,9 +549,13 @@ impl Run {
                 let n = self.steps.len();
                 self.dead = Some(format!("the engine was given up on at step {n}: {why}"));
                 self.stop = Some(Stop::GaveUp);
-                if let Some(d) = self.driver.take() {
+                if let Some(mut d) = self.driver.take() {
                     self.lines_before_end = d.engine_lines();
                     d.note(&format!("probe: {why}; engine given up on"));
+                    // The input closed first, in the recording before the kill: however the
+                    // engine's end races the kill's record, its end is the probe's doing, not
+                    // an X-ENGINE-EXIT of its own.
+                    d.close_input();
                     self.ended = Some(d.abort(&format!("probe gave up at step {n}")));
                 }
             }

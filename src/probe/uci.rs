@@ -10,6 +10,9 @@ use crate::protocol::uci::{OptionDecl, OptionType};
 use crate::session::Owed;
 use std::time::Duration;
 
+/// How an observation naming what the engine died of begins; the card's cause repeats it.
+pub const CULPRIT: &str = "culprit: ";
+
 /// How long a GUI lets a search run before it sends `isready`, `stop` or `ponderhit`.
 const THINK: Duration = Duration::from_millis(500);
 /// Plies the game step plays at most before it calls the game unfinished.
@@ -79,6 +82,11 @@ pub fn suite() -> Vec<Step<State>> {
             id: "uci.go-clock-movestogo",
             title: "go btime wtime movestogo (arguments in another order) -> bestmove",
             run: go_clock_movestogo,
+        },
+        Step {
+            id: "uci.go-one-clock",
+            title: "go wtime only (White to move), then go btime only (Black) -> bestmove",
+            run: go_one_clock,
         },
         Step {
             id: "uci.go-infinite-stop",
@@ -234,6 +242,12 @@ fn options(r: &mut Run, _: &mut State) {
                 r.observe(format!("type {kind}: {line}"));
                 r.send(&line);
                 sent += 1;
+                // An `isready` after each: an engine that dies of an option names it.
+                sync(r);
+                if !r.usable() {
+                    r.observe(format!("{CULPRIT}`{line}`: the engine went right after it"));
+                    return;
+                }
             }
             None => r.observe(format!(
                 "type {kind}: declared, but no default that can be sent back safely"
@@ -242,9 +256,7 @@ fn options(r: &mut Run, _: &mut State) {
     }
     if sent == 0 {
         r.not_applicable("no declared option can be set to its default safely");
-        return;
     }
-    sync(r);
 }
 
 fn isready_idle(r: &mut Run, _: &mut State) {
@@ -268,9 +280,28 @@ fn search(r: &mut Run, go: &str, within: Duration) -> Option<String> {
         // before the readyok, and so belongs to this step however loaded the machine is.
         let fence = r.send("isready");
         r.wait(fence, Owed::ReadyOk, r.timeouts.answer);
+        score_note(r);
         best(r)
     } else {
         None
+    }
+}
+
+/// Notes a finished search that printed no `info ... score` at all: legal UCI, but a
+/// tournament manager reads the score to adjudicate, and fastchess --compliance fails it.
+fn score_note(r: &mut Run) {
+    let unscored = r.session().and_then(|s| {
+        let x = s.searches.iter().rev().find(|x| x.best.is_some())?;
+        x.last
+            .as_ref()
+            .is_none_or(|l| l.eval.is_none())
+            .then(|| x.request.clone())
+    });
+    if let Some(go) = unscored {
+        r.observe(format!(
+            "note: no `info ... score` in the search of `{go}`: tournament managers read the \
+             score (fastchess --compliance fails a search without one)"
+        ));
     }
 }
 
@@ -302,6 +333,19 @@ fn go_clock_increment(r: &mut Run, _: &mut State) {
     r.send("position startpos moves e2e4 e7e5 g1f3");
     let t = Duration::from_millis(3000) + r.timeouts.answer;
     search(r, "go wtime 3000 btime 3000 winc 100 binc 100", t);
+}
+
+/// A clock for the side to move only, as fastchess's compliance run sends it: the UCI text
+/// makes every `go` argument optional, so an engine must not need the other side's.
+fn go_one_clock(r: &mut Run, _: &mut State) {
+    let t = Duration::from_millis(1000) + r.timeouts.answer;
+    r.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    search(r, "go wtime 1000", t);
+    if !r.usable() {
+        return;
+    }
+    r.send("position startpos moves e2e4 e7e5 g1f3");
+    search(r, "go btime 1000", t);
 }
 
 fn go_clock_movestogo(r: &mut Run, _: &mut State) {

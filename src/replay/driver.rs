@@ -78,6 +78,9 @@ pub struct Driver {
     guard: Option<reaper::Guard>,
     status: Option<io::Result<ExitStatus>>,
     stdout_open: bool,
+    /// The engine's stderr is still open: its last words (a traceback, an assertion) come as
+    /// it dies, and must be in the recording before its exit.
+    stderr_open: bool,
     killed: bool,
     /// Engine lines seen, for callers that follow the output (`probe`).
     engine_lines: u64,
@@ -192,6 +195,7 @@ impl Driver {
             guard,
             status: None,
             stdout_open: true,
+            stderr_open: true,
             killed: false,
             engine_lines: 0,
             gate,
@@ -413,7 +417,7 @@ impl Driver {
         reaper::sweep(&self.recorder, self.pid, &except);
         // What the readers still hold goes into the recording before `engine_exit`.
         let deadline = Instant::now() + DRAIN_TIMEOUT;
-        while self.stdout_open && Instant::now() < deadline {
+        while (self.stdout_open || self.stderr_open) && Instant::now() < deadline {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.rx.recv_timeout(left) {
                 Ok(n) => self.handle(n),
@@ -463,6 +467,9 @@ impl Driver {
                 self.push_event(Event::from_bytes(self.seq, t, src, &bytes, eol));
             }
             Note::Eof(src) => {
+                if src == Source::Stderr {
+                    self.stderr_open = false;
+                }
                 if src == Source::Engine {
                     self.stdout_open = false;
                     let t = self.now();

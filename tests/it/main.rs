@@ -35,6 +35,7 @@ mod probe_engines;
 mod probe_faults;
 mod probe_restart;
 mod probe_slow;
+mod probe_wrapped;
 mod real_gui_xboard;
 mod real_sessions;
 mod real_world_logs;

@@ -33,7 +33,7 @@ fn stockfish_passes_every_uci_step_and_check_agrees() {
     for (id, status) in statuses(&p) {
         assert_eq!(status, Status::Passed, "{id}\n{}", p.text());
     }
-    assert_eq!(p.report.steps.len(), 19);
+    assert_eq!(p.report.steps.len(), 20);
     assert!(
         observed(&p, "uci.game", "(checkmate)"),
         "{:?}",
