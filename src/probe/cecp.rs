@@ -135,6 +135,11 @@ fn base_suite() -> Vec<Step<State>> {
             run: steps::game,
         },
         Step {
+            id: "cecp.new-resets-depth",
+            title: "sd 3 and a search; new, a clock and a search: the depth limit is gone",
+            run: steps::new_resets_depth,
+        },
+        Step {
             id: "cecp.quit",
             title: "quit -> the engine exits",
             run: steps::quit,

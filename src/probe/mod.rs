@@ -178,7 +178,12 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
         j.findings
             .sort_by_key(|f| (std::cmp::Reverse(f.severity), f.line.unwrap_or(u64::MAX)));
         let (status, reason) = match r.outcome {
-            Outcome::NotApplicable(why) => (Status::NotApplicable, Some(why)),
+            // A step found not applicable after it sent something still fails on what the
+            // engine broke meanwhile.
+            Outcome::NotApplicable(why) if !j.findings.iter().any(verdict::violates) => {
+                (Status::NotApplicable, Some(why))
+            }
+            Outcome::NotApplicable(why) => (Status::Violated, Some(why)),
             Outcome::NotRun(why) => (Status::NotRun, Some(why)),
             Outcome::Ran | Outcome::Stalled(_) if j.findings.iter().any(verdict::violates) => {
                 let why = match r.outcome {

@@ -53,6 +53,10 @@ const MARGIN: Duration = Duration::from_millis(250);
 /// The prefix of the note that opens a step in the recording: `probe step 3: uci.isready-idle`.
 pub const STEP_NOTE: &str = "probe step ";
 
+/// The prefix of a note holding a finding the probe itself decides (one the recording alone
+/// cannot: the probe knows what it set up), `probe finding RULE-ID: message`.
+pub const PROBE_FINDING: &str = "probe finding ";
+
 /// What became of one step while it ran.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -320,6 +324,14 @@ impl Run {
     pub fn observe(&mut self, text: impl Into<String>) {
         if let Some(s) = self.current() {
             s.observations.push(text.into());
+        }
+    }
+
+    /// A finding the probe decides itself, on the current step's lines (a note in the
+    /// recording, which the verdict turns into the finding).
+    pub fn finding(&mut self, rule: crate::rules::catalogue::RuleId, message: &str) {
+        if let Some(d) = &self.driver {
+            d.note(&format!("{PROBE_FINDING}{rule}: {message}"));
         }
     }
 

@@ -31,6 +31,7 @@ mod import_guard;
 mod one_judge;
 mod probe_c2w;
 mod probe_cause;
+mod probe_cecp_depth;
 mod probe_engines;
 mod probe_faults;
 mod probe_restart;
