@@ -52,6 +52,47 @@ pub struct Config {
     pub quick: bool,
 }
 
+/// The steps `--quick` runs: what fastchess --compliance checks (handshake, isready,
+/// ucinewgame, positions, clock searches, a game) and the cheap checks it lacks (a search
+/// with one side's clock, `stop` in `go infinite`, `isready` during a search, legality in a
+/// FEN with en passant, `quit`); the CECP and NBoard equivalents.
+pub const QUICK: &[&str] = &[
+    "uci.handshake",
+    "uci.isready-idle",
+    "uci.newgame",
+    "uci.go-depth",
+    "uci.go-clock-increment",
+    "uci.go-one-clock",
+    "uci.go-infinite-stop",
+    "uci.isready-searching",
+    "uci.position-fen",
+    "uci.quit",
+    "cecp.handshake",
+    "cecp.ping-idle",
+    "cecp.force-moves",
+    "cecp.go-clocks",
+    "cecp.ping-thinking",
+    "cecp.position-fen",
+    "cecp.quit",
+    "nboard.handshake",
+    "nboard.ping-idle",
+    "nboard.go-start",
+    "nboard.go-game",
+    "nboard.quit",
+];
+
+/// The suite, or its `--quick` part.
+fn pick<S>(steps: Vec<run::Step<S>>, quick: bool) -> Vec<run::Step<S>> {
+    if quick {
+        steps
+            .into_iter()
+            .filter(|s| QUICK.contains(&s.id))
+            .collect()
+    } else {
+        steps
+    }
+}
+
 /// Restarts after the engine was given up on: enough for a few independent faults, bounded
 /// so that an engine that hangs on every step still gets its verdict in bounded time.
 pub const MAX_RESTARTS: u32 = 4;
@@ -156,16 +197,19 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
         if cfg.quick { 0 } else { MAX_RESTARTS },
         cfg.output.clone(),
     );
+    let q = cfg.quick;
     match protocol {
-        Protocol::Uci => {
-            run.suite_restarting(&uci::suite(), &mut uci::State::default(), uci::again)
-        }
+        Protocol::Uci => run.suite_restarting(
+            &pick(uci::suite(), q),
+            &mut uci::State::default(),
+            uci::again,
+        ),
         Protocol::Cecp => run.suite_restarting(
-            &cecp::suite(&cfg.cecp),
+            &pick(cecp::suite(&cfg.cecp), q),
             &mut cecp::State::new(cfg.cecp.clone()),
             cecp::again,
         ),
-        Protocol::Nboard => run.suite_restarting(&nboard::suite(), &mut (), nboard::again),
+        Protocol::Nboard => run.suite_restarting(&pick(nboard::suite(), q), &mut (), nboard::again),
     }
     let (runs, starts) = run.finish();
     merge_parts(&cfg.output, &starts).map_err(ProbeError::Other)?;

@@ -53,10 +53,6 @@ const MARGIN: Duration = Duration::from_millis(250);
 /// The prefix of the note that opens a step in the recording: `probe step 3: uci.isready-idle`.
 pub const STEP_NOTE: &str = "probe step ";
 
-/// The prefix of a note holding a finding the probe itself decides (one the recording alone
-/// cannot: the probe knows what it set up), `probe finding RULE-ID: message`.
-pub const PROBE_FINDING: &str = "probe finding ";
-
 /// What became of one step while it ran.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -121,6 +117,8 @@ pub struct Step<S> {
 pub struct Run {
     driver: Option<Driver>,
     pub timeouts: Timeouts,
+    /// `--quick`: shorter think times where a silence is tested.
+    pub quick: bool,
     steps: Vec<StepRun>,
     /// Why the engine can no longer be driven, once it cannot.
     dead: Option<String>,
@@ -150,6 +148,7 @@ impl Run {
         Run {
             driver: Some(driver),
             timeouts,
+            quick: false,
             steps: Vec::new(),
             dead: None,
             stop: None,
@@ -327,11 +326,11 @@ impl Run {
         }
     }
 
-    /// A finding the probe decides itself, on the current step's lines (a note in the
-    /// recording, which the verdict turns into the finding).
+    /// A finding the probe decides itself, on the current step's lines: a note in the
+    /// recording, which the judge turns into the finding (for `check` too).
     pub fn finding(&mut self, rule: crate::rules::catalogue::RuleId, message: &str) {
         if let Some(d) = &self.driver {
-            d.note(&format!("{PROBE_FINDING}{rule}: {message}"));
+            d.note(&format!("{}{rule}: {message}", crate::rules::PROBE_FINDING));
         }
     }
 
@@ -561,13 +560,9 @@ impl Run {
                 let n = self.steps.len();
                 self.dead = Some(format!("the engine was given up on at step {n}: {why}"));
                 self.stop = Some(Stop::GaveUp);
-                if let Some(mut d) = self.driver.take() {
+                if let Some(d) = self.driver.take() {
                     self.lines_before_end = d.engine_lines();
                     d.note(&format!("probe: {why}; engine given up on"));
-                    // The input closed first, in the recording before the kill: however the
-                    // engine's end races the kill's record, its end is the probe's doing, not
-                    // an X-ENGINE-EXIT of its own.
-                    d.close_input();
                     self.ended = Some(d.abort(&format!("probe gave up at step {n}")));
                 }
             }

@@ -13,8 +13,16 @@ use std::time::Duration;
 /// How an observation naming what the engine died of begins; the card's cause repeats it.
 pub const CULPRIT: &str = "culprit: ";
 
-/// How long a GUI lets a search run before it sends `isready`, `stop` or `ponderhit`.
+/// How long a GUI lets a search run before it sends `stop` or `ponderhit`: a silence, since
+/// what is tested is that no `bestmove` comes before it.
 const THINK: Duration = Duration::from_millis(500);
+/// [`THINK`] under `--quick`: an engine that ends an open search on its own only later is
+/// missed there.
+const QUICK_THINK: Duration = Duration::from_millis(150);
+
+fn think(r: &Run) -> Duration {
+    if r.quick { QUICK_THINK } else { THINK }
+}
 /// Plies the game step plays at most before it calls the game unfinished.
 const GAME_PLIES: usize = 12;
 
@@ -358,11 +366,12 @@ fn go_clock_movestogo(r: &mut Run, _: &mut State) {
 /// `end` (`stop`, `ponderhit`) and waits for the `bestmove`.
 fn open_search(r: &mut Run, go: &str, end: &str, within: Duration) {
     r.send(go);
-    r.pause(THINK);
+    let think = think(r);
+    r.pause(think);
     if !r.owes(&Owed::BestMove) {
         r.observe(format!(
             "no search running {} ms after `{go}`",
-            THINK.as_millis()
+            think.as_millis()
         ));
         return;
     }
@@ -378,14 +387,16 @@ fn go_infinite_stop(r: &mut Run, _: &mut State) {
 
 fn isready_searching(r: &mut Run, _: &mut State) {
     r.send("position startpos moves d2d4");
-    r.send("go infinite");
-    r.pause(THINK);
+    let go = r.send("go infinite");
+    // `isready` as soon as the search shows it runs (its first `info`), at most the think time.
+    let think = think(r);
+    r.wait_line(go, think, |l| l.starts_with("info"));
     sync(r);
     if !r.owes(&Owed::BestMove) {
         r.observe("the search was no longer running after isready");
         return;
     }
-    r.pause(THINK);
+    r.pause(think);
     let seq = r.send("stop");
     let t = r.timeouts.answer;
     r.wait_noted(seq, Owed::BestMove, t);

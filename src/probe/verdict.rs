@@ -2,7 +2,7 @@
 //! hang diagnosis as `kibitzer check`), each finding and hang verdict placed in the step whose
 //! lines it is on.
 
-use super::run::{Outcome, PROBE_FINDING, STEP_NOTE, StepRun, Timeouts};
+use super::run::{Outcome, STEP_NOTE, StepRun, Timeouts};
 use crate::protocol::Protocol;
 use crate::protocol::c2w::EngineProfile;
 use crate::recording::{ProxyKind, Source};
@@ -91,7 +91,6 @@ pub fn judge(
     };
     // Each start of the engine is judged by itself, up to its own end: what the first start
     // owed when it died is not also overdue at the end of the last.
-    let own = probe_findings(&events);
     let mut by_start: std::collections::BTreeMap<u32, Vec<_>> = Default::default();
     for e in events {
         by_start.entry(start_of(&e.0)).or_default().push(e);
@@ -106,7 +105,6 @@ pub fn judge(
         a.findings.extend(more.findings);
         a.hangs.extend(more.hangs);
     }
-    a.findings.extend(own);
     let mut steps: Vec<StepJudged> = runs.iter().map(|_| StepJudged::default()).collect();
     for (i, s) in starts.iter().enumerate() {
         if let Some(j) = ran_index(runs, i)
@@ -145,30 +143,6 @@ pub fn judge(
         engine_author: a.session.engine_author.clone(),
         stderr,
     })
-}
-
-/// The findings the probe decided itself, from their notes (see [`super::run::Run::finding`]).
-fn probe_findings(events: &[(crate::recording::Event, Option<u64>)]) -> Vec<Finding> {
-    events
-        .iter()
-        .filter(|(ev, _)| ev.src == Source::Proxy && ev.kind == Some(ProxyKind::Note))
-        .filter_map(|(ev, line)| {
-            let (rule, message) = ev.text.strip_prefix(PROBE_FINDING)?.split_once(": ")?;
-            let rule = crate::rules::catalogue::RuleId::from_name(rule)?;
-            let place = crate::rules::finding::Place {
-                line: *line,
-                seq: ev.seq,
-                t: ev.t,
-            };
-            Some(Finding::new(
-                rule,
-                None,
-                place,
-                ev.session.as_deref(),
-                message,
-            ))
-        })
-        .collect()
 }
 
 /// The start of the engine an event belongs to: a restart's lines are the session `start N`.

@@ -377,16 +377,17 @@ impl Driver {
             if self.status.is_some() {
                 break;
             }
-            let outcome = killpg(pgid, sig);
-            let text = match outcome {
-                Ok(()) => format!("{why}; sent {}", sig.as_str()),
-                Err(e) => format!("{why}; sending {} failed: {e}", sig.as_str()),
-            };
+            // In the recording before the signal: the engine's end it causes can never come
+            // first and pass for an exit of the engine's own.
             let pid = self.pid;
+            let text = format!("{why}; sent {}", sig.as_str());
             self.recorder.proxy_event(ProxyKind::Killed, &text, |e| {
                 e.signal = Some(sig.as_str().to_owned());
                 e.pid = Some(pid);
             });
+            if let Err(e) = killpg(pgid, sig) {
+                self.note(&format!("{why}: sending {} failed: {e}", sig.as_str()));
+            }
             self.killed = true;
             let deadline = Instant::now() + wait;
             self.wait_exit(deadline);

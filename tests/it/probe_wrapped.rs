@@ -110,3 +110,26 @@ fn an_illegal_bestmove_is_uci_bestmove_illegal() {
     p.expect("uci.go-depth", "UCI-BESTMOVE-ILLEGAL", Severity::Error);
     assert_eq!(p.status, 1);
 }
+
+#[test]
+fn quick_runs_the_short_suite_and_still_names_the_fault() {
+    let p = wrapped(&["--quick"], &["none"]);
+    let ids: Vec<&str> = p.report.steps.iter().map(|s| s.id).collect();
+    assert_eq!(
+        ids,
+        kibitzer::probe::QUICK
+            .iter()
+            .copied()
+            .filter(|id| id.starts_with("uci."))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(p.status, 0, "{}", p.text());
+    let bad = wrapped(&["--quick"], &["illegal-bestmove"]);
+    bad.expect("uci.go-depth", "UCI-BESTMOVE-ILLEGAL", Severity::Error);
+    assert_eq!(bad.status, 1);
+    // No restart under --quick.
+    let crash = wrapped(&["--quick"], &["one-sided-clock"]);
+    crash.expect("uci.go-one-clock", "X-ENGINE-EXIT", Severity::Error);
+    assert_eq!(crash.report.starts.len(), 1);
+    assert_eq!(crash.status_of("uci.quit"), Status::NotRun);
+}

@@ -456,7 +456,7 @@ pub(super) static ROWS: &[Rule] = &[
         decidable: Decidable::NotFromTraffic(
             "an engine keeping old `sd`/`nps` or other state after `new` shows only as a divergence when the game is replayed, or in `kibitzer probe`, which set the limit itself",
         ),
-        implemented: false,
+        implemented: true,
     },
     Rule {
         id: RuleId::CecpQuitNoExit,
