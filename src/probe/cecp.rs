@@ -91,7 +91,7 @@ fn base_suite() -> Vec<Step<State>> {
         },
         Step {
             id: "cecp.go-clocks",
-            title: "a search under each time control: sd, st, level + time/otim, incremental level",
+            title: "a search under each time control: st, level + time/otim, incremental level",
             run: steps::go_clocks,
         },
         Step {

@@ -187,6 +187,7 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
     )
     .map_err(|e| ProbeError::Engine(e.to_string()))?;
     let mut run = Run::new(driver, cfg.timeouts);
+    run.quick = cfg.quick;
     let (engine, dir) = (cfg.engine.clone(), cfg.dir.clone());
     let again = header(protocol);
     run.restart_with(

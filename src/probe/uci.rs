@@ -13,9 +13,12 @@ use std::time::Duration;
 /// How an observation naming what the engine died of begins; the card's cause repeats it.
 pub const CULPRIT: &str = "culprit: ";
 
-/// How long a GUI lets a search run before it sends `stop` or `ponderhit`: a silence, since
+/// How long a GUI lets a search run before it sends `stop` or `isready`: a silence, since
 /// what is tested is that no `bestmove` comes before it.
-const THINK: Duration = Duration::from_millis(500);
+const THINK: Duration = Duration::from_millis(300);
+/// Before `ponderhit` or `stop` in `go ponder`: longer, since an engine that leaves a ponder
+/// search on its own (UCI-BESTMOVE-IN-PONDER) does it when its own clock says so.
+const PONDER_THINK: Duration = Duration::from_millis(500);
 /// [`THINK`] under `--quick`: an engine that ends an open search on its own only later is
 /// missed there.
 const QUICK_THINK: Duration = Duration::from_millis(150);
@@ -78,7 +81,7 @@ pub fn suite() -> Vec<Step<State>> {
         },
         Step {
             id: "uci.go-movetime",
-            title: "go movetime 300 -> bestmove within the time",
+            title: "go movetime 100 -> bestmove within the time",
             run: go_movetime,
         },
         Step {
@@ -333,40 +336,47 @@ fn go_nodes(r: &mut Run, _: &mut State) {
 
 fn go_movetime(r: &mut Run, _: &mut State) {
     r.send("position startpos moves e2e4");
-    let t = Duration::from_millis(300) + r.timeouts.answer;
-    search(r, "go movetime 300", t);
+    let t = Duration::from_millis(100) + r.timeouts.answer;
+    search(r, "go movetime 100", t);
 }
 
 fn go_clock_increment(r: &mut Run, _: &mut State) {
     r.send("position startpos moves e2e4 e7e5 g1f3");
-    let t = Duration::from_millis(3000) + r.timeouts.answer;
-    search(r, "go wtime 3000 btime 3000 winc 100 binc 100", t);
+    // Under --quick, fastchess's own clock: the search lasts a few milliseconds.
+    let ms = if r.quick { 100 } else { 1000 };
+    let t = Duration::from_millis(ms) + r.timeouts.answer;
+    search(r, &format!("go wtime {ms} btime {ms} winc 100 binc 100"), t);
 }
 
 /// A clock for the side to move only, as fastchess's compliance run sends it: the UCI text
 /// makes every `go` argument optional, so an engine must not need the other side's.
 fn go_one_clock(r: &mut Run, _: &mut State) {
-    let t = Duration::from_millis(1000) + r.timeouts.answer;
+    let ms = if r.quick { 100 } else { 1000 };
+    let t = Duration::from_millis(ms) + r.timeouts.answer;
     r.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
-    search(r, "go wtime 1000", t);
+    search(r, &format!("go wtime {ms}"), t);
     if !r.usable() {
         return;
     }
     r.send("position startpos moves e2e4 e7e5 g1f3");
-    search(r, "go btime 1000", t);
+    search(r, &format!("go btime {ms}"), t);
 }
 
 fn go_clock_movestogo(r: &mut Run, _: &mut State) {
     r.send("position startpos moves d2d4 d7d5");
-    let t = Duration::from_millis(3000) + r.timeouts.answer;
-    search(r, "go btime 3000 wtime 3000 movestogo 10", t);
+    let t = Duration::from_millis(1000) + r.timeouts.answer;
+    search(r, "go btime 1000 wtime 1000 movestogo 10", t);
 }
 
 /// Starts an open-ended search (`go infinite`, `go ponder ...`), lets it run, then sends
 /// `end` (`stop`, `ponderhit`) and waits for the `bestmove`.
 fn open_search(r: &mut Run, go: &str, end: &str, within: Duration) {
     r.send(go);
-    let think = think(r);
+    let think = if go.contains("ponder") && !r.quick {
+        PONDER_THINK
+    } else {
+        think(r)
+    };
     r.pause(think);
     if !r.owes(&Owed::BestMove) {
         r.observe(format!(
