@@ -60,6 +60,11 @@ pub struct ProbeArgs {
     /// is tried with either (the two exclude each other in one session)
     #[arg(long, value_enum, default_value = "level", conflicts_with = "c2w")]
     cecp_clock: CecpClock,
+    /// The short suite for CI: what fastchess --compliance checks and the cheap checks it
+    /// lacks (docs/probe.md lists the steps), shorter think times, no restart after a
+    /// give-up
+    #[arg(long)]
+    quick: bool,
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always, never
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
@@ -157,6 +162,7 @@ pub fn run(mut a: ProbeArgs) -> Result<i32> {
         cecp: style,
         dir,
         c2w: c2w.as_ref().map(super::c2w::Loaded::note),
+        quick: a.quick,
     };
     let report = match crate::probe::probe(&cfg) {
         Ok(r) => r,

@@ -34,6 +34,12 @@ impl State {
     }
 }
 
+/// A restarted engine has acknowledged no feature yet: the handshake again.
+pub fn again(r: &mut Run, st: &mut State) {
+    st.acked = 0;
+    steps::handshake(r, st);
+}
+
 /// The suite for a style: a `.c2w` profile's style adds its own commands (hint, draw, hash).
 pub fn suite(style: &Style) -> Vec<Step<State>> {
     let mut steps = base_suite();
@@ -85,7 +91,7 @@ fn base_suite() -> Vec<Step<State>> {
         },
         Step {
             id: "cecp.go-clocks",
-            title: "a search under each time control: sd, st, level + time/otim, incremental level",
+            title: "a search under each time control: st, level + time/otim, incremental level",
             run: steps::go_clocks,
         },
         Step {
@@ -127,6 +133,11 @@ fn base_suite() -> Vec<Step<State>> {
             id: "cecp.game",
             title: "a game against itself from a position near mate, to its end, then result",
             run: steps::game,
+        },
+        Step {
+            id: "cecp.new-resets-depth",
+            title: "sd 3 and a search; new, a clock and a search: the depth limit is gone",
+            run: steps::new_resets_depth,
         },
         Step {
             id: "cecp.quit",

@@ -1,25 +1,47 @@
 //! Which protocol an engine speaks, when the user did not say: each protocol's first command
-//! sent to a fresh start of the engine, uci first, then xboard, then nboard, each with a short
-//! timeout. Nothing of these starts is recorded; the probe itself starts the engine again.
+//! sent to its own fresh start of the engine, the three at once, each waited for as long as
+//! the handshake itself would be (an engine that answers `uci` after 4 s is a UCI engine).
+//! The order of preference is uci, then xboard, then nboard: an engine that answers two (as
+//! Fairy-Stockfish does) is probed as the first, and once any protocol has answered, the
+//! preferred ones get only a short grace more.
+//!
+//! The attempts are recorded beside the recording; when none answers, they become the
+//! recording (one session per attempt), so that there is something to inspect.
 
 use super::run::Timeouts;
 use crate::protocol::Protocol;
 use crate::recording::Header;
-use crate::replay::driver::Driver;
+use crate::replay::driver::{Driver, Waited};
 use crate::session::{Decoder, Handshake, Session};
 use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// What shows that the engine speaks a protocol, when it does.
 type Seen = fn(&Session) -> Option<&'static str>;
 
-/// The longest a single attempt waits.
-const ATTEMPT: Duration = Duration::from_secs(3);
+/// Once one protocol answered, how much longer a preferred one still gets.
+const GRACE: Duration = Duration::from_millis(500);
+/// How long one attempt's wait lasts before the next attempt is looked at.
+const SLICE: Duration = Duration::from_millis(10);
 
-/// The protocol and what showed it; `Err` says why none was found, or why the engine could not
-/// be started.
-pub fn detect(engine: &[OsString], t: &Timeouts) -> Result<(Protocol, String), String> {
-    let within = t.handshake.min(ATTEMPT);
+/// Why no protocol was found, or why the engine could not be started.
+#[derive(Debug)]
+pub struct Undetected {
+    pub message: String,
+    /// The attempts' recording, when one was kept.
+    pub recording: Option<PathBuf>,
+}
+
+/// The protocol and what showed it. `output`: where the run's recording goes; the attempts
+/// are recorded beside it and become it when nothing is detected.
+pub fn detect(
+    engine: &[OsString],
+    dir: Option<&Path>,
+    t: &Timeouts,
+    output: &Path,
+) -> Result<(Protocol, String), Undetected> {
+    let within = t.handshake;
     let attempts: [(Protocol, &[u8], Seen); 3] = [
         (Protocol::Uci, b"uci\n", |s| {
             if matches!(s.handshake, Handshake::Done(_)) {
@@ -40,37 +62,198 @@ pub fn detect(engine: &[OsString], t: &Timeouts) -> Result<(Protocol, String), S
                 .map(|_| "answered `nboard 2` with `set myname`")
         }),
     ];
-    let mut tried = Vec::new();
+    let part = |p: Protocol| {
+        let mut s = output.to_path_buf().into_os_string();
+        s.push(format!(".detect-{}.part", p.name()));
+        PathBuf::from(s)
+    };
+    let mut running = Vec::new();
     for (protocol, hello, seen) in attempts {
-        let header = Header::new(
+        let mut header = Header::new(
             concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
             String::new(),
         );
+        header.label = Some(format!(
+            "kibitzer probe: protocol detection, {}",
+            protocol.name()
+        ));
         let decoder = Decoder::new(Some(protocol));
-        let mut d =
-            Driver::spawn_with(engine, None, None, &header, decoder).map_err(|e| e.to_string())?;
-        d.send(hello);
+        let path = part(protocol);
+        match Driver::spawn_with(engine, dir, Some(&path), &header, decoder) {
+            Ok(mut d) => {
+                d.send(hello);
+                running.push(Attempt {
+                    protocol,
+                    hello,
+                    seen,
+                    driver: Some(d),
+                    why: None,
+                    path,
+                });
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&path);
+                for a in running {
+                    a.discard();
+                }
+                return Err(Undetected {
+                    message: e.to_string(),
+                    recording: None,
+                });
+            }
+        }
+    }
+    let began = Instant::now();
+    let mut deadline = began + within;
+    loop {
+        let mut open = 0;
+        for a in &mut running {
+            a.poll();
+            if a.driver.is_some() && a.why.is_none() {
+                open += 1;
+            }
+        }
+        // The first in order of preference that answered, once nothing preferred to it is
+        // still waited for.
+        let decided = running.iter().position(|a| a.why.is_some());
+        if let Some(i) = decided {
+            let preferred_open = running[..i]
+                .iter()
+                .any(|a| a.driver.is_some() && a.why.is_none());
+            if !preferred_open {
+                break;
+            }
+            deadline = deadline.min(Instant::now() + GRACE);
+        }
+        if open == 0 || Instant::now() >= deadline {
+            break;
+        }
+    }
+    let found = running
+        .iter()
+        .find_map(|a| a.why.map(|why| (a.protocol, format!("detected: {why}"))));
+    let tried: Vec<String> = running
+        .iter()
+        .map(|a| {
+            format!(
+                "`{}`",
+                String::from_utf8_lossy(a.hello)
+                    .trim()
+                    .replace('\n', "`, `")
+            )
+        })
+        .collect();
+    let exited = running.iter().all(|a| a.driver.is_none());
+    let mut ended = Vec::new();
+    for a in running {
+        ended.push(a.end());
+    }
+    if let Some(found) = found {
+        for (_, p) in ended {
+            let _ = std::fs::remove_file(p);
+        }
+        return Ok(found);
+    }
+    let recording = keep(output, &ended).ok().map(|()| output.to_path_buf());
+    for (_, p) in &ended {
+        let _ = std::fs::remove_file(p);
+    }
+    let kept = match &recording {
+        Some(r) => format!("; the attempts are in {}", r.display()),
+        None => String::new(),
+    };
+    let how = if exited {
+        "the engine exited without answering".to_owned()
+    } else {
+        format!("no answer within {:.1} s", within.as_secs_f64())
+    };
+    Err(Undetected {
+        message: format!(
+            "{}: no protocol detected ({how} to {}){kept}; say which with --protocol",
+            engine
+                .first()
+                .map(|e| e.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            tried.join(", nor to ")
+        ),
+        recording,
+    })
+}
+
+struct Attempt {
+    protocol: Protocol,
+    hello: &'static [u8],
+    seen: Seen,
+    driver: Option<Driver>,
+    why: Option<&'static str>,
+    path: PathBuf,
+}
+
+impl Attempt {
+    /// Handles what the engine said so far (waiting a moment for more).
+    fn poll(&mut self) {
+        let Some(d) = self.driver.as_mut() else {
+            return;
+        };
+        if self.why.is_some() {
+            return;
+        }
+        let seen = self.seen;
         let mut why = None;
-        d.wait_until(Instant::now() + within, |d| {
+        let r = d.wait_until(Instant::now() + SLICE, |d| {
             why = d.decoder().session(0).and_then(seen);
             why.is_some()
         });
-        d.abort("protocol detection over");
-        if let Some(why) = why {
-            return Ok((protocol, format!("detected: {why}")));
+        self.why = why;
+        if r == Waited::EngineGone
+            && self.why.is_none()
+            && let Some(d) = self.driver.take()
+        {
+            d.abort("protocol detection: the engine went");
         }
-        tried.push(format!(
-            "`{}`",
-            String::from_utf8_lossy(hello).trim().replace('\n', "`, `")
-        ));
     }
-    Err(format!(
-        "{}: no protocol detected (no answer within {:.1} s to {}); say which with --protocol",
-        engine
-            .first()
-            .map(|e| e.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        within.as_secs_f64(),
-        tried.join(", then ")
-    ))
+
+    fn end(mut self) -> (Protocol, PathBuf) {
+        if let Some(d) = self.driver.take() {
+            d.abort("protocol detection over");
+        }
+        (self.protocol, self.path)
+    }
+
+    fn discard(self) {
+        let (_, p) = self.end();
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// The attempts as one recording at `output`: the first attempt's file (header and all), then
+/// every attempt's events as its own session, `detect PROTOCOL`.
+fn keep(output: &Path, attempts: &[(Protocol, PathBuf)]) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let Some((_, first)) = attempts.first() else {
+        anyhow::bail!("no attempt");
+    };
+    let header = std::fs::read(first)?;
+    let header = header.split(|b| *b == b'\n').next().unwrap_or_default();
+    let mut buf = header.to_vec();
+    buf.push(b'\n');
+    // The attempts ran side by side, each timed from its own start a moment apart: merged
+    // in time order, so that the file reads as what happened.
+    let mut events = Vec::new();
+    for (protocol, path) in attempts {
+        let label: std::sync::Arc<str> = format!("detect {}", protocol.name()).into();
+        for (mut ev, _) in crate::replay::read_back(path)? {
+            ev.session = Some(label.clone());
+            events.push(ev);
+        }
+    }
+    events.sort_by_key(|e| e.t);
+    for (seq, mut ev) in (1..).zip(events) {
+        ev.seq = seq;
+        crate::recording::writer::encode_event(&mut buf, &ev);
+    }
+    let mut f = std::fs::File::create(output)?;
+    f.write_all(&buf)?;
+    f.flush()?;
+    Ok(())
 }

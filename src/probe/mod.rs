@@ -11,6 +11,7 @@
 //!
 //! [`Driver`]: crate::replay::driver::Driver
 
+pub mod cause;
 pub mod cecp;
 pub mod detect;
 pub mod nboard;
@@ -25,8 +26,8 @@ use crate::protocol::Protocol;
 use crate::recording::C2wNote;
 use crate::replay::driver::Driver;
 use crate::session::Decoder;
-use report::{EngineInfo, ProbeReport, Status, StepReport, Summary, TimeoutsMs};
-use run::{Outcome, Run, Timeouts};
+use report::{EngineInfo, ProbeReport, StartReport, Status, StepReport, Summary, TimeoutsMs};
+use run::{Outcome, Run, StartRun, Timeouts};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -47,6 +48,91 @@ pub struct Config {
     /// Chess Academy's profile the run follows (its style is `cecp`), noted in the
     /// recording's header so that `check` holds the recording to it too.
     pub c2w: Option<C2wNote>,
+    /// `--quick`: the short suite for CI (no restart after a give-up).
+    pub quick: bool,
+}
+
+/// The steps `--quick` runs: what fastchess --compliance checks (handshake, isready,
+/// ucinewgame, positions, clock searches, a game) and the cheap checks it lacks (a search
+/// with one side's clock, `stop` in `go infinite`, `isready` during a search, legality in a
+/// FEN with en passant, `quit`); the CECP and NBoard equivalents.
+pub const QUICK: &[&str] = &[
+    "uci.handshake",
+    "uci.isready-idle",
+    "uci.newgame",
+    "uci.go-depth",
+    "uci.go-clock-increment",
+    "uci.go-one-clock",
+    "uci.go-infinite-stop",
+    "uci.isready-searching",
+    "uci.position-fen",
+    "uci.quit",
+    "cecp.handshake",
+    "cecp.ping-idle",
+    "cecp.force-moves",
+    "cecp.go-clocks",
+    "cecp.ping-thinking",
+    "cecp.position-fen",
+    "cecp.quit",
+    "nboard.handshake",
+    "nboard.ping-idle",
+    "nboard.go-start",
+    "nboard.go-game",
+    "nboard.quit",
+];
+
+/// The suite, or its `--quick` part.
+fn pick<S>(steps: Vec<run::Step<S>>, quick: bool) -> Vec<run::Step<S>> {
+    if quick {
+        steps
+            .into_iter()
+            .filter(|s| QUICK.contains(&s.id))
+            .collect()
+    } else {
+        steps
+    }
+}
+
+/// Restarts after the engine was given up on: enough for a few independent faults, bounded
+/// so that an engine that hangs on every step still gets its verdict in bounded time.
+pub const MAX_RESTARTS: u32 = 4;
+
+/// Appends the lines of every restart (recorded beside the recording while it ran) to the
+/// recording, each start its own session (`start N`), numbered and timed on from the first
+/// start, so that one file holds the whole run and `check` judges each start by itself.
+fn merge_parts(output: &std::path::Path, starts: &[StartRun]) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let parts: Vec<(u32, &std::path::Path)> = starts
+        .iter()
+        .filter_map(|s| s.part.as_deref().map(|p| (s.number, p)))
+        .collect();
+    if parts.is_empty() {
+        return Ok(());
+    }
+    let main = crate::replay::read_back(output)?;
+    let (mut seq, mut t) = main.last().map_or((0, 0), |(e, _)| (e.seq, e.t));
+    let mut buf = Vec::new();
+    for (n, part) in &parts {
+        // A restart follows the end of the start before it at once: its clock goes on from
+        // there, so that time never runs backwards in the file.
+        let base = t;
+        let label: std::sync::Arc<str> = format!("start {n}").into();
+        for (mut ev, _) in crate::replay::read_back(part)? {
+            seq += 1;
+            ev.seq = seq;
+            ev.session = Some(label.clone());
+            ev.t = base.saturating_add(ev.t).max(t);
+            t = ev.t;
+            crate::recording::writer::encode_event(&mut buf, &ev);
+        }
+    }
+    let mut f = std::fs::OpenOptions::new().append(true).open(output)?;
+    f.write_all(&buf)?;
+    f.flush()?;
+    for (_, part) in parts {
+        let _ = std::fs::remove_file(part);
+    }
+    Ok(())
 }
 
 /// Why a probe could not run at all.
@@ -73,48 +159,77 @@ impl std::error::Error for ProbeError {}
 pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
     let (protocol, reason) = match cfg.protocol {
         Some(p) => (p, "given".to_owned()),
-        None => detect::detect(&cfg.engine, &cfg.timeouts).map_err(ProbeError::Engine)?,
+        None => detect::detect(&cfg.engine, cfg.dir.as_deref(), &cfg.timeouts, &cfg.output)
+            .map_err(|e| ProbeError::Engine(e.message))?,
     };
     let argv: Vec<String> = cfg
         .engine
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let mut header = crate::capture::proxy::session_header(&cfg.engine);
-    header.label = Some("kibitzer probe".to_owned());
-    header.protocol = Some(protocol.name().to_owned());
-    header.c2w = cfg.c2w.clone();
+    let header = |protocol: Protocol| {
+        let mut header = crate::capture::proxy::session_header(&cfg.engine);
+        header.label = Some("kibitzer probe".to_owned());
+        header.protocol = Some(protocol.name().to_owned());
+        header.c2w = cfg.c2w.clone();
+        header
+    };
+    let first = header(protocol);
     let c2w = cfg.cecp.profile.as_ref();
     // The live decoder keeps the history: the suites read finished searches' bestmoves.
-    let decoder =
-        Decoder::new(Some(protocol)).with_fen_command(c2w.and_then(|p| p.fen_command.clone()));
+    let fen_command = c2w.and_then(|p| p.fen_command.clone());
+    let decoder = Decoder::new(Some(protocol)).with_fen_command(fen_command.clone());
     let driver = Driver::spawn_with(
         &cfg.engine,
         cfg.dir.as_deref(),
         Some(&cfg.output),
-        &header,
+        &first,
         decoder,
     )
     .map_err(|e| ProbeError::Engine(e.to_string()))?;
     let mut run = Run::new(driver, cfg.timeouts);
+    run.quick = cfg.quick;
+    let (engine, dir) = (cfg.engine.clone(), cfg.dir.clone());
+    let again = header(protocol);
+    run.restart_with(
+        Box::new(move |part| {
+            let decoder = Decoder::new(Some(protocol)).with_fen_command(fen_command.clone());
+            Driver::spawn_with(&engine, dir.as_deref(), Some(part), &again, decoder)
+        }),
+        if cfg.quick { 0 } else { MAX_RESTARTS },
+        cfg.output.clone(),
+    );
+    let q = cfg.quick;
     match protocol {
-        Protocol::Uci => run.suite(&uci::suite(), &mut uci::State::default()),
-        Protocol::Cecp => run.suite(
-            &cecp::suite(&cfg.cecp),
-            &mut cecp::State::new(cfg.cecp.clone()),
+        Protocol::Uci => run.suite_restarting(
+            &pick(uci::suite(), q),
+            &mut uci::State::default(),
+            uci::again,
         ),
-        Protocol::Nboard => run.suite(&nboard::suite(), &mut ()),
+        Protocol::Cecp => run.suite_restarting(
+            &pick(cecp::suite(&cfg.cecp), q),
+            &mut cecp::State::new(cfg.cecp.clone()),
+            cecp::again,
+        ),
+        Protocol::Nboard => run.suite_restarting(&pick(nboard::suite(), q), &mut (), nboard::again),
     }
-    let (runs, ended) = run.finish();
+    let (runs, starts) = run.finish();
+    merge_parts(&cfg.output, &starts).map_err(ProbeError::Other)?;
     let profile = verdict::profile(&cfg.timeouts);
     let judged =
         verdict::judge(&cfg.output, protocol, &profile, c2w, &runs).map_err(ProbeError::Other)?;
     let mut steps = Vec::new();
     for (i, (r, mut j)) in runs.into_iter().zip(judged.steps).enumerate() {
+        cause::drop_restated(&mut j.findings);
         j.findings
             .sort_by_key(|f| (std::cmp::Reverse(f.severity), f.line.unwrap_or(u64::MAX)));
         let (status, reason) = match r.outcome {
-            Outcome::NotApplicable(why) => (Status::NotApplicable, Some(why)),
+            // A step found not applicable after it sent something still fails on what the
+            // engine broke meanwhile.
+            Outcome::NotApplicable(why) if !j.findings.iter().any(verdict::violates) => {
+                (Status::NotApplicable, Some(why))
+            }
+            Outcome::NotApplicable(why) => (Status::Violated, Some(why)),
             Outcome::NotRun(why) => (Status::NotRun, Some(why)),
             Outcome::Ran | Outcome::Stalled(_) if j.findings.iter().any(verdict::violates) => {
                 let why = match r.outcome {
@@ -128,6 +243,7 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
         };
         steps.push(StepReport {
             index: i + 1,
+            start: r.start,
             id: r.id,
             title: r.title,
             status,
@@ -161,13 +277,25 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
             handshake: ms(t.handshake),
             search: ms(t.search),
             quit: ms(t.quit),
+            ready: ms(t.ready),
         },
         steps,
         other_findings: judged.outside,
         other_hangs: judged.hangs_outside,
-        exit: ended.exit,
-        killed: ended.killed,
+        exit: starts.last().and_then(|s| s.ended.exit.clone()),
+        killed: starts.last().is_some_and(|s| s.ended.killed),
+        starts: starts
+            .iter()
+            .map(|s| StartReport {
+                number: s.number,
+                first_step: s.first_step,
+                exit: s.ended.exit.clone(),
+                killed: s.ended.killed,
+                stderr_tail: judged.stderr.get(&s.number).cloned().unwrap_or_default(),
+            })
+            .collect(),
         summary: Summary::default(),
+        cause: None,
         verdict: "passed",
         exit_status: 0,
     };

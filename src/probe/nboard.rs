@@ -5,6 +5,11 @@ use super::run::{Run, Step, ms};
 use crate::session::Owed;
 use std::time::{Duration, Instant};
 
+/// A restarted engine: the handshake again.
+pub fn again(r: &mut Run, st: &mut ()) {
+    handshake(r, st);
+}
+
 pub fn suite() -> Vec<Step<()>> {
     vec![
         Step {

@@ -1,4 +1,4 @@
-//! The report card: typed, serialised with `"schema": "kibitzer-probe/2"`
+//! The report card: typed, serialised with `"schema": "kibitzer-probe/3"`
 //! (docs/probe-report.schema.json), and its text form.
 
 use crate::rules::{Finding, HangVerdict, Severity};
@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt::Write as _;
 
 /// What the JSON report's `schema` field says: every report names itself `kibitzer-NAME/N`.
-pub const SCHEMA: &str = "kibitzer-probe/2";
+pub const SCHEMA: &str = "kibitzer-probe/3";
 
 /// Findings of one rule shown per step in the text form; the rest are counted.
 const REPEATS: usize = 3;
@@ -40,9 +40,16 @@ pub struct ProbeReport {
     /// How the engine ended: `engine exited with code 0`, `engine killed by SIGTERM (15)`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit: Option<String>,
-    /// The probe had to kill the engine.
+    /// The probe had to kill the engine (its last start).
     pub killed: bool,
+    /// Every start of the engine: the first, and one per restart after it was given up on
+    /// (a hang, an exit), with the steps from `first_step` on run on it.
+    pub starts: Vec<StartReport>,
     pub summary: Summary,
+    /// When the card failed: the one cause it leads with (the first error in step order, or
+    /// the first stalled step) and what to fix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
     /// `passed` (exit status 0), `passed with warnings` (exit status 0: a step violated by a
     /// warning, no error) or `failed` (1: an error-severity finding or a stalled step).
     #[serde(deserialize_with = "crate::serde_static::interned")]
@@ -75,6 +82,42 @@ pub struct EngineInfo {
     pub author: Option<String>,
 }
 
+/// One start of the engine.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct StartReport {
+    /// 1 for the first start.
+    pub number: u32,
+    /// The index of the first step run on it.
+    pub first_step: usize,
+    /// How it ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit: Option<String>,
+    /// The probe had to kill it.
+    pub killed: bool,
+    /// The last lines the engine wrote to its standard error (a traceback, an assertion).
+    pub stderr_tail: Vec<String>,
+}
+
+/// Why a card failed, and what to fix.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Cause {
+    /// The step (its index) where it happened; absent for a finding on no step's lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step_id: Option<String>,
+    /// The rule broken; absent for a stalled step no rule names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<crate::rules::catalogue::RuleId>,
+    /// The recording line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// What went wrong (the finding's message, or why the step stalled).
+    pub what: String,
+    /// What the engine's author should do about it.
+    pub fix: String,
+}
+
 /// How a `.c2w` profile drove the engine.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct C2wDrive {
@@ -94,6 +137,9 @@ pub struct TimeoutsMs {
     pub handshake: u64,
     pub search: u64,
     pub quit: u64,
+    /// `isready` → `readyok`, `ping` → `pong`: up to cutechess's 15 s; slower than `answer`
+    /// is a latency note on the card.
+    pub ready: u64,
 }
 
 /// How a step went.
@@ -130,6 +176,9 @@ impl Status {
 pub struct StepReport {
     /// 1-based, in the order run.
     pub index: usize,
+    /// The start of the engine it ran on (see `starts`); absent when it did not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<u32>,
     /// Stable step id, `uci.go-depth`, `cecp.ping-thinking`... (docs/probe.md).
     #[serde(deserialize_with = "crate::serde_static::interned")]
     pub id: crate::serde_static::StaticStr,
@@ -201,6 +250,11 @@ impl ProbeReport {
             "passed"
         };
         self.exit_status = i32::from(failed);
+        self.cause = if failed {
+            super::cause::root_cause(&self.steps, &self.other_findings)
+        } else {
+            None
+        };
     }
 
     /// Under a `.c2w` profile: `agree`, or the rules that say they do not, with counts. A
@@ -261,6 +315,20 @@ impl ProbeReport {
             paint(code, s.as_str())
         };
         let mut out = String::new();
+        if let Some(c) = &self.cause {
+            let at = match (c.step, &c.step_id) {
+                (Some(n), Some(id)) => format!("step {n} {id}: "),
+                _ => String::new(),
+            };
+            let rule = c.rule.map(|r| format!("{r}: ")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{} because {at}{rule}{}; fix: {}",
+                paint("1;31", "FAILED"),
+                Untrusted(&c.what),
+                Untrusted(&c.fix)
+            );
+        }
         let e = &self.engine;
         let argv = Untrusted(&e.argv.join(" ")).to_string();
         let who = match (&e.name, &e.author) {
@@ -299,9 +367,13 @@ impl ProbeReport {
                 Status::NotRun => paint("2", "not run"),
             };
             let pad = " ".repeat(14usize.saturating_sub(st.status.as_str().len()));
+            let on = match st.start {
+                Some(n) if self.starts.len() > 1 => format!(" [start {n}]"),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "{:>3} {status}{pad} {:<width$}  {}",
+                "{:>3} {status}{pad} {:<width$}  {}{on}",
                 st.index, st.id, st.title
             );
             match &st.reason {
@@ -351,7 +423,13 @@ impl ProbeReport {
                     n - REPEATS
                 );
             }
-            for h in &st.hangs {
+            // A hang a finding of the step already names at its request is said once.
+            let named = |h: &&HangVerdict| {
+                st.findings
+                    .iter()
+                    .any(|f| f.severity >= Severity::Warning && f.line == h.request_line)
+            };
+            for h in st.hangs.iter().filter(|h| !named(h)) {
                 hang_line(&mut out, rec, h, &paint);
             }
             for o in &st.observations {
@@ -392,13 +470,30 @@ impl ProbeReport {
             s.warnings,
             s.notes
         );
-        if let Some(x) = &self.exit {
-            let killed = if self.killed {
+        let several = self.starts.len() > 1;
+        for start in &self.starts {
+            let killed = if start.killed {
                 " (killed by the probe)"
             } else {
                 ""
             };
-            let _ = writeln!(out, "engine: {}{killed}", Untrusted(x));
+            let which = if several {
+                format!(
+                    "engine start {} (steps {}-)",
+                    start.number, start.first_step
+                )
+            } else {
+                "engine".to_owned()
+            };
+            if let Some(x) = &start.exit {
+                let _ = writeln!(out, "{which}: {}{killed}", Untrusted(x));
+            }
+            if !start.stderr_tail.is_empty() {
+                let _ = writeln!(out, "{which}, the last lines of its stderr:");
+                for l in &start.stderr_tail {
+                    let _ = writeln!(out, "      | {}", Untrusted(l));
+                }
+            }
         }
         let verdict = if self.exit_status == 0 && self.verdict == "passed" {
             paint("1;32", "PASSED")

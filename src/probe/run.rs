@@ -7,6 +7,7 @@
 
 use crate::replay::driver::{Driver, Ended, Waited};
 use crate::session::{Owed, Session};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How long the probe waits, per kind of answer. The judge holds the engine to the same
@@ -21,16 +22,26 @@ pub struct Timeouts {
     pub search: Duration,
     /// `quit` → the process exits.
     pub quit: Duration,
+    /// `isready` → `readyok`, `ping` → `pong`: what the probe waits before giving up, and
+    /// the judge's deadline. Longer than `answer`, up to cutechess's 15 s: an engine that
+    /// loads its network on the first `isready` is slow, not wrong; an answer slower than
+    /// `answer` is noted on the card.
+    pub ready: Duration,
 }
 
+/// What cutechess allows for `isready` → `readyok` (and `ping`), the most an answer may
+/// take before the probe calls it a fault.
+pub const READY_AT_MOST: Duration = Duration::from_secs(15);
+
 impl Timeouts {
-    /// All four from the one `--timeout SECS` (the answer timeout).
+    /// All of them from the one `--timeout SECS` (the answer timeout).
     pub fn from_answer(answer: Duration) -> Timeouts {
         Timeouts {
             answer,
             handshake: answer * 2,
             search: answer * 6,
             quit: answer,
+            ready: (answer * 3).min(READY_AT_MOST).max(answer),
         }
     }
 }
@@ -64,6 +75,35 @@ pub struct StepRun {
     /// What the probe saw that the report should tell: answers and their latencies, waits
     /// that timed out, what was chosen (which option was set, which move the game ended on).
     pub observations: Vec<String>,
+    /// Which start of the engine the step ran on (1 the first); `None` when it did not run.
+    pub start: Option<u32>,
+}
+
+/// Starts a fresh engine for a restart, its recording written to the given file.
+pub type Respawn = Box<dyn FnMut(&std::path::Path) -> std::io::Result<Driver>>;
+
+/// How one start of the engine ended, and where its lines were recorded.
+#[derive(Debug, Clone)]
+pub struct StartRun {
+    /// 1 for the first start.
+    pub number: u32,
+    /// The first step run on it (1-based index).
+    pub first_step: usize,
+    pub ended: Ended,
+    /// The file its lines went to: the recording itself for the first start, a part merged
+    /// into it afterwards for a restart.
+    pub part: Option<PathBuf>,
+}
+
+/// Why the engine can no longer be driven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// The probe gave up on it (killed).
+    GaveUp,
+    /// It exited or stopped reading.
+    Gone,
+    /// The suite asked it to quit.
+    Quit,
 }
 
 /// A step of a suite: an id, what it checks, and the function that drives it.
@@ -77,15 +117,30 @@ pub struct Step<S> {
 pub struct Run {
     driver: Option<Driver>,
     pub timeouts: Timeouts,
+    /// `--quick`: shorter think times where a silence is tested.
+    pub quick: bool,
     steps: Vec<StepRun>,
     /// Why the engine can no longer be driven, once it cannot.
     dead: Option<String>,
+    stop: Option<Stop>,
     ended: Option<Ended>,
+    /// The start the engine is on (1 the first) and those that ended.
+    start: u32,
+    starts: Vec<StartRun>,
+    /// The current start finished its handshake: only then is a restart worth it (an engine
+    /// that cannot shake hands would fail the same way again).
+    handshaken: bool,
+    /// How to start the engine again after it was given up on, how many more times, and
+    /// where the recording is (a restart's part is a file beside it).
+    respawn: Option<(Respawn, u32, PathBuf)>,
     pings: u32,
     /// Answers the run no longer waits for (a v1 engine's `feature done=1`).
     forgiven: Vec<Owed>,
     /// Engine lines seen by a driver already ended (given up on).
     lines_before_end: u64,
+    /// Answers a step already waited for in full and in vain (the line that asked, what it
+    /// owes): the end of the step does not wait for them a second time.
+    waited_out: Vec<(u64, Owed)>,
 }
 
 impl Run {
@@ -93,29 +148,60 @@ impl Run {
         Run {
             driver: Some(driver),
             timeouts,
+            quick: false,
             steps: Vec::new(),
             dead: None,
+            stop: None,
             ended: None,
+            start: 1,
+            starts: Vec::new(),
+            handshaken: false,
+            respawn: None,
             pings: 0,
             forgiven: Vec::new(),
             lines_before_end: 0,
+            waited_out: Vec::new(),
         }
+    }
+
+    /// After the engine is given up on (a hang, an exit), start it again with `respawn` up to
+    /// `restarts` times, so that one fault does not leave the rest of the suite untested.
+    /// Restart parts are recorded beside `recording`.
+    pub fn restart_with(&mut self, respawn: Respawn, restarts: u32, recording: PathBuf) {
+        self.respawn = Some((respawn, restarts, recording));
     }
 
     /// Runs every step of `suite` in order; a step the engine can no longer take part in is
     /// `NotRun`, with the reason.
     pub fn suite<S>(&mut self, suite: &[Step<S>], state: &mut S) {
-        for step in suite {
+        self.suite_restarting(suite, state, |_, _| {});
+    }
+
+    /// [`Run::suite`], starting the engine again (see [`Run::restart_with`]) when it was given
+    /// up on after its handshake: `again` forgets what the steps learnt of the old process and
+    /// takes the fresh one through the handshake, at the start of the next step.
+    pub fn suite_restarting<S>(
+        &mut self,
+        suite: &[Step<S>],
+        state: &mut S,
+        again: fn(&mut Run, &mut S),
+    ) {
+        for (i, step) in suite.iter().enumerate() {
+            let n = self.steps.len() + 1;
+            let restart = i > 0 && self.may_restart();
+            if restart {
+                self.restart(n);
+            }
             if let Some(why) = self.dead.clone() {
                 self.steps.push(StepRun {
                     id: step.id,
                     title: step.title,
                     outcome: Outcome::NotRun(why),
                     observations: Vec::new(),
+                    start: None,
                 });
                 continue;
             }
-            let n = self.steps.len() + 1;
             if let Some(d) = &self.driver {
                 d.note(&format!("{STEP_NOTE}{n}: {} ({})", step.id, step.title));
             }
@@ -124,24 +210,109 @@ impl Run {
                 title: step.title,
                 outcome: Outcome::Ran,
                 observations: Vec::new(),
+                start: Some(self.start),
             });
+            if restart {
+                let before = self.current().map_or(0, |s| s.observations.len());
+                again(self, state);
+                let start = self.start;
+                if let Some(s) = self.current() {
+                    for o in s.observations.iter_mut().skip(before) {
+                        *o = format!("start {start}, handshake again: {o}");
+                    }
+                }
+                if !self.usable() || self.oldest_owed().is_some() {
+                    // Not even the handshake again: the engine cannot be driven, and a
+                    // fresh start would only fail the same way.
+                    self.handshaken = false;
+                    self.after_step();
+                    continue;
+                }
+            }
             (step.run)(self, state);
             self.after_step();
+            if i == 0 && self.dead.is_none() {
+                self.handshaken = true;
+            }
+        }
+    }
+
+    /// The engine was given up on (or went) after its handshake, and restarts are left.
+    fn may_restart(&self) -> bool {
+        matches!(self.stop, Some(Stop::GaveUp | Stop::Gone))
+            && self.handshaken
+            && self.respawn.as_ref().is_some_and(|r| r.1 > 0)
+    }
+
+    /// Ends what is left of the current engine and starts a fresh one for step `n`.
+    fn restart(&mut self, n: usize) {
+        self.end_start();
+        let Some((respawn, left, recording)) = self.respawn.as_mut() else {
+            return;
+        };
+        *left -= 1;
+        let number = self.start + 1;
+        let mut part = recording.clone().into_os_string();
+        part.push(format!(".start{number}.part"));
+        let part = PathBuf::from(part);
+        match respawn(&part) {
+            Ok(d) => {
+                d.note(&format!(
+                    "probe: start {number} of the engine, for the steps from {n} on"
+                ));
+                self.driver = Some(d);
+                self.start = number;
+                self.dead = None;
+                self.stop = None;
+                self.waited_out.clear();
+                self.forgiven.clear();
+                self.starts.push(StartRun {
+                    number,
+                    first_step: n,
+                    ended: Ended {
+                        exit: None,
+                        killed: false,
+                    },
+                    part: Some(part),
+                });
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&part);
+                self.dead = Some(format!("the engine could not be started again: {e}"));
+                self.stop = Some(Stop::Quit);
+            }
+        }
+    }
+
+    /// Ends the current start: what the driver still holds goes to the recording.
+    fn end_start(&mut self) {
+        if let Some(d) = self.driver.take() {
+            self.lines_before_end = d.engine_lines();
+            let grace = self.timeouts.quit;
+            self.ended = Some(d.finish(grace));
+        }
+        let ended = self.ended.take().unwrap_or(Ended {
+            exit: None,
+            killed: false,
+        });
+        if self.starts.is_empty() {
+            self.starts.push(StartRun {
+                number: 1,
+                first_step: 1,
+                ended: ended.clone(),
+                part: None,
+            });
+        } else if let Some(s) = self.starts.last_mut() {
+            s.ended = ended;
         }
     }
 
     /// Ends the run: the engine gets the quit timeout to exit after its input is closed (the
-    /// quit step has asked it to already), then is killed.
-    pub fn finish(mut self) -> (Vec<StepRun>, Ended) {
-        if let Some(d) = self.driver.take() {
-            let grace = self.timeouts.quit;
-            self.ended = Some(d.finish(grace));
-        }
-        let ended = self.ended.unwrap_or(Ended {
-            exit: None,
-            killed: false,
-        });
-        (self.steps, ended)
+    /// quit step has asked it to already), then is killed. The steps, and every start of the
+    /// engine with how it ended.
+    pub fn finish(mut self) -> (Vec<StepRun>, Vec<StartRun>) {
+        self.end_start();
+        (self.steps, self.starts)
     }
 
     fn current(&mut self) -> Option<&mut StepRun> {
@@ -152,6 +323,14 @@ impl Run {
     pub fn observe(&mut self, text: impl Into<String>) {
         if let Some(s) = self.current() {
             s.observations.push(text.into());
+        }
+    }
+
+    /// A finding the probe decides itself, on the current step's lines: a note in the
+    /// recording, which the judge turns into the finding (for `check` too).
+    pub fn finding(&mut self, rule: crate::rules::catalogue::RuleId, message: &str) {
+        if let Some(d) = &self.driver {
+            d.note(&format!("{}{rule}: {message}", crate::rules::PROBE_FINDING));
         }
     }
 
@@ -213,12 +392,17 @@ impl Run {
     /// Returns the latency when the answer came.
     pub fn wait(&mut self, seq: Option<u64>, owed: Owed, within: Duration) -> Option<Duration> {
         let seq = seq?;
+        let within = match owed {
+            Owed::ReadyOk | Owed::Pong(_) => within.max(self.timeouts.ready),
+            _ => within,
+        };
         let d = self.driver.as_mut()?;
         let began = Instant::now();
         match d.wait_until(began + within + MARGIN, |d| !d.is_open(seq, &owed)) {
             Waited::Done => Some(began.elapsed()),
             Waited::TimedOut => {
                 self.observe(format!("no {owed} within {:.1} s", within.as_secs_f64()));
+                self.waited_out.push((seq, owed));
                 None
             }
             Waited::EngineGone => {
@@ -231,7 +415,18 @@ impl Run {
     /// Like [`Run::wait`], noting the latency of the answer in the step.
     pub fn wait_noted(&mut self, seq: Option<u64>, owed: Owed, within: Duration) -> bool {
         let what = owed.to_string();
+        let answer = self.timeouts.answer;
         match self.wait(seq, owed, within) {
+            Some(l) if l > answer && l > within => {
+                self.observe(format!(
+                    "{what} after {}: slow (more than the {} answer timeout), but within the \
+                     {} allowed; a latency note, not a fault",
+                    ms(l),
+                    ms(answer),
+                    ms(self.timeouts.ready)
+                ));
+                true
+            }
             Some(l) => {
                 self.observe(format!("{what} after {}", ms(l)));
                 true
@@ -321,29 +516,50 @@ impl Run {
         }
         let within = self.timeouts.answer;
         let forgiven = &self.forgiven;
+        let waited_out = &self.waited_out;
         let settled = {
             let Some(d) = self.driver.as_mut() else {
                 return;
             };
-            d.wait_until(Instant::now() + within + MARGIN, |d| {
-                d.open_obligations().all(|o| forgiven.contains(&o.owed))
-            })
+            // What was already waited for in full gets no second wait: the judge's deadline
+            // for it has passed, and waiting again only makes a hang cost twice.
+            let hopeless = |d: &Driver| {
+                let mut open = d
+                    .open_obligations()
+                    .filter(|o| !forgiven.contains(&o.owed))
+                    .peekable();
+                open.peek().is_some()
+                    && open.all(|o| waited_out.contains(&(o.opened.seq, o.owed.clone())))
+            };
+            if hopeless(d) {
+                (Waited::TimedOut, false)
+            } else {
+                let w = d.wait_until(Instant::now() + within + MARGIN, |d| {
+                    d.open_obligations().all(|o| forgiven.contains(&o.owed))
+                });
+                (w, true)
+            }
         };
         match settled {
-            Waited::Done => {}
-            Waited::EngineGone => self.engine_gone(),
-            Waited::TimedOut => {
+            (Waited::Done, _) => {}
+            (Waited::EngineGone, _) => self.engine_gone(),
+            (Waited::TimedOut, waited_again) => {
                 let (owed, request) = self.oldest_owed().unwrap_or_default();
-                let why = format!(
-                    "the engine still owed {owed} for `{request}` {:.1} s after the step's last \
-                     command",
-                    within.as_secs_f64()
-                );
+                let why = if waited_again {
+                    format!(
+                        "the engine still owed {owed} for `{request}` {:.1} s after the step's \
+                         last command",
+                        within.as_secs_f64()
+                    )
+                } else {
+                    format!("the engine never sent {owed} for `{request}`")
+                };
                 if let Some(s) = self.current() {
                     s.outcome = Outcome::Stalled(why.clone());
                 }
                 let n = self.steps.len();
                 self.dead = Some(format!("the engine was given up on at step {n}: {why}"));
+                self.stop = Some(Stop::GaveUp);
                 if let Some(d) = self.driver.take() {
                     self.lines_before_end = d.engine_lines();
                     d.note(&format!("probe: {why}; engine given up on"));
@@ -358,16 +574,27 @@ impl Run {
         if self.dead.is_some() {
             return;
         }
+        if self.driver.as_ref().is_some_and(Driver::flooded) {
+            // Stopped for its flood: a fresh start would only flood the recording again.
+            self.dead = Some(format!(
+                "the engine was stopped for flooding its output during step {}",
+                self.steps.len()
+            ));
+            self.stop = Some(Stop::Quit);
+            return;
+        }
         let n = self.steps.len();
         self.dead = Some(format!(
             "the engine stopped reading its input or exited during step {n}"
         ));
+        self.stop = Some(Stop::Gone);
     }
 
     /// The quit step ends the session itself: nothing more is sent after it.
     pub fn quit_sent(&mut self) {
         let n = self.steps.len();
         self.dead = Some(format!("the engine was asked to quit at step {n}"));
+        self.stop = Some(Stop::Quit);
     }
 
     /// Waits for the engine to exit; the elapsed time when it did.

@@ -71,7 +71,7 @@ pub fn suggest(
     // to anything is no WinBoard engine (or one that hung at its start).
     run.suite(&suite(), &mut st);
     let silent = run.engine_lines() == 0;
-    let (runs, ended) = run.finish();
+    let (runs, starts) = run.finish();
     if silent {
         return Err(ProbeError::Engine(format!(
             "the engine said nothing to xboard, protover 2, st 1 and go: is it a WinBoard (xboard) engine? (recording: {})",
@@ -109,7 +109,7 @@ pub fn suggest(
         steps: runs,
         engine_errors,
         engine_warnings,
-        exit: ended.exit,
+        exit: starts.last().and_then(|s| s.ended.exit.clone()),
     })
 }
 

@@ -19,7 +19,7 @@ pub fn profile(t: &Timeouts) -> Profile {
     Profile {
         name: "probe",
         uciok: cap(base.uciok, t.handshake),
-        ping: cap(base.ping, t.answer),
+        ping: cap(base.ping, t.ready),
         after_stop: cap(base.after_stop, t.answer),
         features: cap(base.features, t.handshake),
         quit: cap(base.quit, t.quit),
@@ -37,7 +37,13 @@ pub struct Judged {
     pub hangs_outside: Vec<HangVerdict>,
     pub engine_name: Option<String>,
     pub engine_author: Option<String>,
+    /// The last lines of the engine's stderr, per start (1 the first).
+    pub stderr: std::collections::BTreeMap<u32, Vec<String>>,
 }
+
+/// Lines of an engine's stderr the card shows: enough for a Python traceback's last frames
+/// and its exception, or an assertion with its location.
+const STDERR_TAIL: usize = 8;
 
 #[derive(Default)]
 pub struct StepJudged {
@@ -60,7 +66,15 @@ pub fn judge(
     // Where each step begins: the line of its note.
     let mut starts: Vec<u64> = Vec::new();
     let mut last_line = 0;
+    let mut stderr: std::collections::BTreeMap<u32, Vec<String>> = Default::default();
     for (ev, line) in &events {
+        if ev.src == Source::Stderr {
+            let tail = stderr.entry(start_of(ev)).or_default();
+            if tail.len() == STDERR_TAIL {
+                tail.remove(0);
+            }
+            tail.push(ev.text.trim_end().to_owned());
+        }
         let Some(line) = *line else { continue };
         last_line = line;
         if ev.src == Source::Proxy
@@ -75,7 +89,22 @@ pub fn judge(
         c2w: c2w.cloned(),
         ..CheckOptions::new(profile.clone())
     };
-    let a = analysis::analyse(events, &opts);
+    // Each start of the engine is judged by itself, up to its own end: what the first start
+    // owed when it died is not also overdue at the end of the last.
+    let mut by_start: std::collections::BTreeMap<u32, Vec<_>> = Default::default();
+    for e in events {
+        by_start.entry(start_of(&e.0)).or_default().push(e);
+    }
+    let mut analyses = by_start
+        .into_values()
+        .map(|evs| analysis::analyse(evs, &opts));
+    let Some(mut a) = analyses.next() else {
+        anyhow::bail!("the recording {} holds no event", path.display());
+    };
+    for more in analyses {
+        a.findings.extend(more.findings);
+        a.hangs.extend(more.hangs);
+    }
     let mut steps: Vec<StepJudged> = runs.iter().map(|_| StepJudged::default()).collect();
     for (i, s) in starts.iter().enumerate() {
         if let Some(j) = ran_index(runs, i)
@@ -112,7 +141,17 @@ pub fn judge(
         hangs_outside,
         engine_name: a.session.engine_name.clone(),
         engine_author: a.session.engine_author.clone(),
+        stderr,
     })
+}
+
+/// The start of the engine an event belongs to: a restart's lines are the session `start N`.
+fn start_of(ev: &crate::recording::Event) -> u32 {
+    ev.session
+        .as_deref()
+        .and_then(|s| s.strip_prefix("start "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1)
 }
 
 /// The index among all steps of the `n`th step that ran (steps not run write no note).

@@ -78,6 +78,9 @@ pub struct Driver {
     guard: Option<reaper::Guard>,
     status: Option<io::Result<ExitStatus>>,
     stdout_open: bool,
+    /// The engine's stderr is still open: its last words (a traceback, an assertion) come as
+    /// it dies, and must be in the recording before its exit.
+    stderr_open: bool,
     killed: bool,
     /// Engine lines seen, for callers that follow the output (`probe`).
     engine_lines: u64,
@@ -192,6 +195,7 @@ impl Driver {
             guard,
             status: None,
             stdout_open: true,
+            stderr_open: true,
             killed: false,
             engine_lines: 0,
             gate,
@@ -228,6 +232,11 @@ impl Driver {
             .iter()
             .filter(move |(s, _)| *s > seq)
             .map(|(_, t)| t.as_str())
+    }
+
+    /// The engine was stopped for printing more than a run may keep.
+    pub fn flooded(&self) -> bool {
+        self.gate.tripped.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The engine is still running with its output open.
@@ -368,16 +377,17 @@ impl Driver {
             if self.status.is_some() {
                 break;
             }
-            let outcome = killpg(pgid, sig);
-            let text = match outcome {
-                Ok(()) => format!("{why}; sent {}", sig.as_str()),
-                Err(e) => format!("{why}; sending {} failed: {e}", sig.as_str()),
-            };
+            // In the recording before the signal: the engine's end it causes can never come
+            // first and pass for an exit of the engine's own.
             let pid = self.pid;
+            let text = format!("{why}; sent {}", sig.as_str());
             self.recorder.proxy_event(ProxyKind::Killed, &text, |e| {
                 e.signal = Some(sig.as_str().to_owned());
                 e.pid = Some(pid);
             });
+            if let Err(e) = killpg(pgid, sig) {
+                self.note(&format!("{why}: sending {} failed: {e}", sig.as_str()));
+            }
             self.killed = true;
             let deadline = Instant::now() + wait;
             self.wait_exit(deadline);
@@ -408,7 +418,7 @@ impl Driver {
         reaper::sweep(&self.recorder, self.pid, &except);
         // What the readers still hold goes into the recording before `engine_exit`.
         let deadline = Instant::now() + DRAIN_TIMEOUT;
-        while self.stdout_open && Instant::now() < deadline {
+        while (self.stdout_open || self.stderr_open) && Instant::now() < deadline {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.rx.recv_timeout(left) {
                 Ok(n) => self.handle(n),
@@ -458,6 +468,9 @@ impl Driver {
                 self.push_event(Event::from_bytes(self.seq, t, src, &bytes, eol));
             }
             Note::Eof(src) => {
+                if src == Source::Stderr {
+                    self.stderr_open = false;
+                }
                 if src == Source::Engine {
                     self.stdout_open = false;
                     let t = self.now();

@@ -22,6 +22,10 @@ pub use crate::rules::catalogue::{
     Decidable, Family, RULES, Rule, RuleId, Severity, Side, render_markdown, rule,
 };
 pub use checker::{CheckOptions, Checked, Checker, FindingFilter};
+
+/// The prefix of a recording's note holding a finding `kibitzer probe` decided itself, one
+/// the traffic alone cannot show: `probe finding RULE-ID: message`.
+pub const PROBE_FINDING: &str = "probe finding ";
 pub use finding::{Finding, Place};
 pub use hang::{HangClass, HangVerdict};
 pub use judge::{Judge, LatencyStats};

@@ -171,7 +171,7 @@ fn commands_that_run_an_engine_keep_the_session_with_recording_and_write_o() {
     // Read typed: the report of this version, which names the recording.
     let card: kibitzer::probe::report::ProbeReport =
         serde_json::from_str(&std::fs::read_to_string(path("card.json")).unwrap()).unwrap();
-    assert_eq!(card.schema, "kibitzer-probe/2");
+    assert_eq!(card.schema, "kibitzer-probe/3");
     assert_eq!(Some(card.recording.as_str()), path("probe.jsonl").to_str());
     assert!(path("probe.jsonl").is_file());
     // The earlier `probe -o REC.jsonl` still keeps the session there, and says so.

@@ -216,7 +216,7 @@ fn each_claim_the_engine_does_not_keep_is_named_in_its_step() {
     };
     refused("cecp.go-clocks", "`st`");
     refused("cecp.go-clocks", "`level 40 0:30 0`");
-    refused("cecp.go-clocks", "`sd`");
+    refused("cecp.new-resets-depth", "`sd`");
     refused("cecp.move-now", "`?`");
     refused("cecp.position-fen", "`setboard`");
     refused("c2w.hash", "`hash`");

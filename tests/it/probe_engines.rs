@@ -33,7 +33,7 @@ fn stockfish_passes_every_uci_step_and_check_agrees() {
     for (id, status) in statuses(&p) {
         assert_eq!(status, Status::Passed, "{id}\n{}", p.text());
     }
-    assert_eq!(p.report.steps.len(), 19);
+    assert_eq!(p.report.steps.len(), 20);
     assert!(
         observed(&p, "uci.game", "(checkmate)"),
         "{:?}",
@@ -76,6 +76,13 @@ fn fairymax_is_detected_and_passes_under_both_clock_families() {
             match id {
                 // Fairy-Max declares no fischerandom among its variants.
                 "cecp.chess960" => assert_eq!(status, Status::NotApplicable),
+                // Fairy-Max refuses `?` (or has moved before it): nothing tested there.
+                "cecp.move-now" => assert_eq!(status, Status::NotApplicable, "{}", p.text()),
+                // It keeps `sd` past `new`: CECP-NEW-STATE, a warning.
+                "cecp.new-resets-depth" => {
+                    assert_eq!(status, Status::Violated, "{}", p.text());
+                    assert!(p.rules_of(id).contains(&"CECP-NEW-STATE"), "{}", p.text());
+                }
                 _ => assert_eq!(status, Status::Passed, "{id}\n{}", p.text()),
             }
         }
@@ -93,9 +100,12 @@ fn fairymax_is_detected_and_passes_under_both_clock_families() {
     );
     let clocks = level.step("cecp.go-clocks").observations.join("\n");
     assert!(
-        clocks.contains("level 40 0:30 0") && clocks.contains("sd 3"),
+        clocks.contains("level 40 0:30 0") && !clocks.contains("sd 3"),
         "{clocks}"
     );
+    // The depth limit has its own step, last but for quit.
+    let depth = level.step("cecp.new-resets-depth").observations.join("\n");
+    assert!(depth.contains("sd 3"), "{depth}");
     let clocks = st.step("cecp.go-clocks").observations.join("\n");
     assert!(
         clocks.contains("st 1") && !clocks.contains("level"),
@@ -197,7 +207,7 @@ fn the_text_card_names_each_step_and_the_recording() {
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text
         .lines()
-        .find(|l| l.contains("uci.go-depth"))
+        .find(|l| l.contains("uci.go-depth") && !l.starts_with("FAILED because"))
         .unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("violated"), "{line}");
     let finding = format!("{}:", rec.display());

@@ -8,7 +8,7 @@
 //!
 //! Rules of these families that docs/rules.md does not mark implemented, and are not tested:
 //!
-//! - not decidable from traffic: CECP-PONG-BEFORE-PENDING, CECP-NEW-STATE, X-STDERR-MIXED,
+//! - not decidable from traffic: CECP-PONG-BEFORE-PENDING, X-STDERR-MIXED,
 //!   X-PIPE-DEADLOCK
 
 use crate::common;
@@ -1005,6 +1005,43 @@ fn cecp_game_state_rules() {
     run_table(&cecp_game_state_cases());
 }
 
+/// CECP-NEW-STATE is decided by `kibitzer probe`, which set the depth limit itself, and noted in
+/// its recording; `check` finds it there. The near miss: the same session where the search
+/// after `new` went deeper, with no such note.
+#[test]
+fn cecp_new_state_rule() {
+    run_table(&cecp_new_state_cases());
+}
+
+fn cecp_new_state_cases() -> Vec<Case> {
+    let session = |after_new: &str| {
+        cecp(&format!(
+            "0.100 > sd 3
+             0.110 > go
+             0.150 < 3 10 1 300 e2e4
+             0.160 < move e2e4
+             0.200 > new
+             0.210 > level 40 0:30 0
+             0.220 > go
+             {after_new}"
+        ))
+    };
+    vec![
+        case("CECP-NEW-STATE", "the probe's note: the sd limit outlived new")
+            .fires(session(
+                "0.250 < 3 10 1 300 d2d4
+                 0.260 < move d2d4
+                 0.270 ! note probe finding CECP-NEW-STATE: after `new`, a search on a clock went no deeper than 3",
+            ))
+            .near(session(
+                "0.900 < 9 10 60 90000 d2d4
+                 1.000 < move d2d4
+                 1.010 ! note probe step 15: cecp.quit (quit -> the engine exits)",
+            ))
+            .msg("no deeper than 3"),
+    ]
+}
+
 fn cecp_game_state_cases() -> Vec<Case> {
     let variants = |body: &str| {
         xb(&format!(
@@ -1964,6 +2001,7 @@ fn coverage() -> BTreeMap<&'static str, (usize, usize)> {
         cecp_move_cases(),
         cecp_time_control_cases(),
         cecp_game_state_cases(),
+        cecp_new_state_cases(),
         cecp_output_termination_and_syntax_cases(),
         nboard_cases(),
         cross_protocol_transport_cases(),

@@ -8,7 +8,7 @@ use super::actions::{
     SetUp, ack_features, cannot_set_up, clocks_before_move, feature, go_on, on, ping, refusal,
     reply_to, send_move, set_clock, set_position,
 };
-use super::style::hash_line;
+use super::style::{DEPTH, hash_line};
 use super::{Clock, PositionSetup};
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::probe::positions::{
@@ -16,6 +16,7 @@ use crate::probe::positions::{
 };
 use crate::probe::run::{Run, ms};
 use crate::protocol::c2w::C2wKey;
+use crate::rules::catalogue::RuleId;
 use crate::session::{Handshake, Owed};
 use std::time::{Duration, Instant};
 
@@ -194,6 +195,77 @@ pub(super) fn go_clocks(r: &mut Run, st: &mut State) {
     }
 }
 
+/// Moves no opening book has, so that a search after them thinks.
+const OUT_OF_BOOK: [&str; 4] = ["a2a3", "h7h6", "b2b3", "g7g6"];
+
+/// The xboard text: `new` "... Remove any search depth limit previously set by the sd
+/// command". Decidable here, where the probe knows what it set: after `sd 3` and `new`, a
+/// search on a clock that never goes deeper than 3 kept the limit (CECP-NEW-STATE). Last but
+/// for `quit`, so that a limit kept cannot leak into another step.
+pub(super) fn new_resets_depth(r: &mut Run, st: &mut State) {
+    let Some(limit) = st.style.depth_limit() else {
+        r.not_applicable("the GUI style sends no depth limit (no EngineCmdSD)");
+        return;
+    };
+    let time = st.style.sends_time(r);
+    let c = st
+        .style
+        .forms()
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| st.style.search());
+    // A search out of any opening book (a book move shows no depth), after `new`, under `clock`:
+    // how deep it went, when the engine said.
+    let searched = |r: &mut Run, clock: &Clock, what: &str| -> Option<u32> {
+        r.send("new");
+        set_clock(r, clock);
+        r.send("post");
+        r.send("force");
+        for m in OUT_OF_BOOK {
+            send_move(r, m);
+        }
+        r.observe(format!("{what}, under {}:", clock.describe(time)));
+        go_on(r, st, clock)?;
+        r.session().and_then(|s| {
+            s.searches
+                .iter()
+                .rev()
+                .find(|x| x.ended.is_some())
+                .and_then(|x| x.last.as_ref())
+                .and_then(|l| l.depth)
+        })
+    };
+    // The control: how deep this clock lets the engine go before any limit was set. An engine
+    // that does not go past the limit anyway cannot show whether `new` removed it.
+    let free = searched(r, &c, "no depth limit yet");
+    if !r.usable() {
+        return;
+    }
+    let Some(free) = free.filter(|d| *d > DEPTH) else {
+        r.not_applicable(format!(
+            "the engine went no deeper than {DEPTH} on that clock without a limit (or showed no \
+             depth): whether `new` removes the limit cannot be told"
+        ));
+        return;
+    };
+    searched(r, &limit, "the depth limit");
+    if !r.usable() {
+        return;
+    }
+    match searched(r, &c, "after new, the same clock again") {
+        Some(d) if d <= DEPTH => r.finding(
+            RuleId::CecpNewState,
+            &format!(
+                "after `new`, a search on a clock went no deeper than {d}, within the depth \
+                 limit of {DEPTH} set before `new` (which `new` removes); on the same clock \
+                 before the limit it went to depth {free}"
+            ),
+        ),
+        Some(d) => r.observe(format!("depth {d} after new: the depth limit is gone")),
+        None => {}
+    }
+}
+
 pub(super) fn ping_thinking(r: &mut Run, st: &mut State) {
     if !on(r, "ping", false) {
         r.not_applicable("the engine declares no ping=1");
@@ -233,13 +305,36 @@ pub(super) fn move_now(r: &mut Run, st: &mut State) {
     let seq = r.send("go");
     r.pause(Duration::from_millis(300));
     if !r.owes(&Owed::Move) {
-        r.observe("the engine had moved before ? was sent");
+        // Nothing was tested: a step that tested nothing is not passed.
+        r.not_applicable(
+            "the engine had moved before ? was sent (300 ms into a search on a long clock): \
+             nothing to test",
+        );
         return;
     }
     let began = Instant::now();
-    r.send("?");
-    if r.wait(seq, Owed::Move, t).is_some() {
-        r.observe(format!("move {} after ?", ms(began.elapsed())));
+    let mark = r.send("?");
+    let moved = r.wait(seq, Owed::Move, t).map(|_| began.elapsed());
+    if moved.is_some() {
+        // A move already on its way comes before the engine's answer to `?`: a moment (a
+        // ping when it has them) for a refusal to arrive.
+        let a = r.timeouts.answer;
+        if !ping(r, a) {
+            r.pause(Duration::from_millis(400));
+        }
+    }
+    let refused = r.lines_after(mark).into_iter().find(|l| {
+        refusal(l)
+            && l.split_once(':')
+                .is_some_and(|(_, rest)| rest.split_whitespace().next() == Some("?"))
+    });
+    match (refused, moved) {
+        (Some(l), _) => r.not_applicable(format!(
+            "the engine does not take ? (it answered `{l}`), which the spec allows: its move \
+             came on its own clock, so nothing was tested"
+        )),
+        (None, Some(d)) => r.observe(format!("move {} after ?", ms(d))),
+        (None, None) => {}
     }
 }
 
@@ -351,11 +446,42 @@ pub(super) fn analyze(r: &mut Run, _: &mut State) {
     r.send("force");
     send_move(r, "e2e4");
     r.send("post");
-    r.send("analyze");
-    r.pause(Duration::from_millis(500));
-    r.send("exit");
+    let seq = r.send("analyze");
+    // A GUI shows the analysis for a while; a first thinking line is all the probe needs.
+    r.wait_line(seq, Duration::from_millis(500), |l| {
+        l.trim_start().starts_with(|c: char| c.is_ascii_digit())
+    });
+    let exit = r.send("exit");
     let t = r.timeouts.answer;
-    ping(r, t);
+    if !ping(r, t) {
+        r.pause(Duration::from_millis(200));
+    }
+    if let Some(l) = r
+        .lines_after(exit)
+        .into_iter()
+        .find(|l| out_of_xboard_mode(l))
+    {
+        r.observe(format!(
+            "note: after `exit` the engine left xboard mode (`{l}`): a prompt, a board or \
+             `My move is` is for a human at a console, and later steps will suffer from it"
+        ));
+    }
+}
+
+/// A line of an engine's console mode: a prompt (`White (1) : `), a board diagram row, or
+/// GNU Chess's `My move is : Nf3`.
+fn out_of_xboard_mode(line: &str) -> bool {
+    let l = line.trim();
+    let prompt = (l.starts_with("White") || l.starts_with("Black"))
+        && (l.ends_with(':') || l.ends_with('>'));
+    let board_row = {
+        let cells: Vec<&str> = l.split_whitespace().collect();
+        cells.len() == 8
+            && cells
+                .iter()
+                .all(|c| c.len() == 1 && "rnbqkpRNBQKP.-".contains(*c))
+    };
+    prompt || board_row || l.starts_with("My move is")
 }
 
 /// Plies the game step plays at most before it calls the game unfinished.

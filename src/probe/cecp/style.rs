@@ -280,10 +280,18 @@ impl Style {
         }
     }
 
+    /// The depth limit the GUI sets (`sd 3`, or the profile's word), when it sets one. Not
+    /// among [`Style::forms`]: an engine that keeps it past `new` (Fairy-Max does) would make
+    /// every later search a depth-3 one, so it has a step of its own near the suite's end.
+    pub(super) fn depth_limit(&self) -> Option<Clock> {
+        match &self.profile {
+            None => Some(Clock::depth("sd", DEPTH)),
+            Some(p) => p.sd_cmd.as_ref().map(|w| Clock::depth(w, DEPTH)),
+        }
+    }
+
     /// The time-control forms the clock step tries, one search each (after `new`).
     pub(super) fn forms(&self) -> Vec<Clock> {
-        // The depth limit last: an engine that keeps it past `new` (Fairy-Max does) would
-        // make every later search a depth-3 one.
         let Some(p) = &self.profile else {
             let mut v = Vec::new();
             match self.clock {
@@ -293,7 +301,6 @@ impl Style {
                 }
                 ClockFamily::St => v.push(Clock::per_move("st", 1)),
             }
-            v.push(Clock::depth("sd", 3));
             return v;
         };
         let mut v = Vec::new();
@@ -323,12 +330,12 @@ impl Style {
                 }
             }
         }
-        if let Some(w) = &p.sd_cmd {
-            v.push(Clock::depth(w, 3));
-        }
         v
     }
 }
+
+/// The depth of the GUI's depth limit: shallow enough that any search on a clock goes deeper.
+pub(super) const DEPTH: u32 = 3;
 
 /// The lines of the profile's hash command for 16 MB, when it goes on the wire.
 pub(super) fn hash_line(p: &EngineProfile) -> Option<Vec<String>> {

@@ -450,13 +450,13 @@ pub(super) static ROWS: &[Rule] = &[
         family: Family::Cecp,
         group: "Game state",
         side: Side::Engine,
-        severity: Severity::Note,
-        check: "after `new`, the engine still uses old `sd`/`nps`/state (replay divergence)",
+        severity: Severity::Warning,
+        check: "after `new`, the engine still uses old `sd`/`nps`/state (replay divergence); `kibitzer probe` decides the `sd` case: after `sd 3` and `new`, a search on a clock no deeper than 3",
         source: r#"new: "Remove any search depth limit previously set by the sd command." / nps "should persist until the next 'new' command""#,
         decidable: Decidable::NotFromTraffic(
-            "an engine keeping old `sd`/`nps` or other state after `new` shows only as a divergence when the game is replayed",
+            "an engine keeping old `sd`/`nps` or other state after `new` shows only as a divergence when the game is replayed, or in `kibitzer probe`, which set the limit itself",
         ),
-        implemented: false,
+        implemented: true,
     },
     Rule {
         id: RuleId::CecpQuitNoExit,

@@ -244,6 +244,17 @@ pub(super) fn proxy_event(
             out.side = Some(Party::Engine);
             out.add(RuleId::XLeftoverProcess, ev.text.clone());
         }
+        // A fault `kibitzer probe` decided itself (it set up what the traffic alone cannot
+        // show), noted in its recording: `check` on that recording finds what the probe found.
+        Some(ProxyKind::Note) if ev.text.starts_with(crate::rules::PROBE_FINDING) => {
+            let said = ev.text[crate::rules::PROBE_FINDING.len()..].split_once(": ");
+            if let Some((RuleId::CecpNewState, message)) =
+                said.and_then(|(r, m)| Some((RuleId::from_name(r)?, m)))
+            {
+                out.side = Some(Party::Engine);
+                out.add(RuleId::CecpNewState, message.to_owned());
+            }
+        }
         Some(ProxyKind::FloodStopped) => {
             out.side = Some(Party::Engine);
             out.add(RuleId::XOutputFloodStopped, ev.text.clone());

@@ -151,3 +151,32 @@ impl Probed {
             .collect()
     }
 }
+
+/// `kibitzer probe --color never ARGS... -- ENGINE...` as text: the card and the exit status.
+pub fn probe_text(args: &[&str], engine: &[&str]) -> (String, i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("probe.jsonl");
+    let out = kibitzer()
+        .arg("probe")
+        .args(["--color", "never", "--recording"])
+        .arg(&rec)
+        .args(args)
+        .arg("--")
+        .args(engine)
+        .output()
+        .expect("run kibitzer probe");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+impl Probed {
+    /// Error-severity findings of the whole report, by rule id (repeats kept).
+    pub fn errors(&self) -> Vec<&str> {
+        self.all_findings()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| f.rule.as_str())
+            .collect()
+    }
+}
