@@ -167,6 +167,7 @@ fn check_file(
         c2w_named: a.judge.c2w.is_some(),
         at_ns,
         keep_games: false,
+        read_on_thread: true,
     }
     .run(
         path,

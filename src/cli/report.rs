@@ -65,6 +65,9 @@ pub fn run(a: ReportArgs) -> Result<i32> {
         c2w_named: a.judge.c2w.is_some(),
         at_ns: None,
         keep_games: true,
+        // Many inputs are judged one per core already; a reading thread each would only
+        // fight them for the cores (and `--jobs 1` asks for one).
+        read_on_thread: inputs.len() == 1 && a.jobs != 1,
     };
     let bar = progress(inputs.len());
     let tick = || bar.inc(1);

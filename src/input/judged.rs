@@ -38,6 +38,9 @@ pub struct JudgeInput<'a> {
     pub at_ns: Option<u64>,
     /// Keep finished games in the decoder (the report reads their outcomes as they end).
     pub keep_games: bool,
+    /// A big log may be read on a thread of its own ([`super::pipeline`]); off where inputs
+    /// are already judged on every core.
+    pub read_on_thread: bool,
 }
 
 impl JudgeInput<'_> {
@@ -110,7 +113,7 @@ impl JudgeInput<'_> {
         let opts = ReadOptions {
             detect,
             ahead: true,
-            in_place: false,
+            in_place: !self.read_on_thread,
         };
         let (outcome, stopped) = input.read_slots(opts, |slot| {
             let Slot {

@@ -48,6 +48,7 @@ fn one_pass(path: &Path, opts: &CheckOptions) -> (Checked, usize) {
         c2w_named: false,
         at_ns: None,
         keep_games: false,
+        read_on_thread: true,
     }
     .run(path, |_| {}, |_, _| {}, || restarts += 1)
     .unwrap();
