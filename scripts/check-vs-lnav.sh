@@ -7,7 +7,7 @@
 #   scripts/check-vs-lnav.sh NEW/kibitzer [OLD/kibitzer] [RUNS]
 #
 # The log (280 MB, two engines, `info` floods, made once in $BENCH_DIR, default
-# /tmp/kibitzer-bench) is the shape of benches/common/cutechess_log.rs, cut at 2,000,000 lines.
+# /tmp/kibitzer-bench) is view-bench.sh's cutechess-cli log, cut after 2,000,000 lines.
 set -euo pipefail
 new="$(realpath "${1:?new binary}")"
 old="${2:-}"
@@ -16,32 +16,7 @@ dir="${BENCH_DIR:-/tmp/kibitzer-bench}"
 mkdir -p "$dir"
 log="$dir/cc2m.log"
 if [ ! -s "$log" ]; then
-  python3 - "$log" <<'PY'
-import sys
-MOVES = ("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 c1e3 e7e5 d4b3 c8e6 f2f3 f8e7 d1d2 "
-         "e8g8 e1c1 b8d7 g2g4 b7b5 g4g5 b5b4 c3e2 f6e8 f3f4 a6a5").split()
-ms = lines = 0
-f = open(sys.argv[1], 'w', buffering=1 << 20)
-def emit(s):
-    global lines
-    f.write(f"{ms} {s}\n")
-    lines += 1
-while lines < 2_000_000:
-    for i in (1, 2):
-        for s in ("uci", "id name Engine%d" % i, "uciok", "isready", "readyok"):
-            emit(f"{'>' if s in ('uci', 'isready') else '<'}Engine{i}({i}): {s}")
-    for ply in range(len(MOVES)):
-        i = ply % 2 + 1
-        emit(f">Engine{i}({i}): position startpos moves {' '.join(MOVES[:ply])}")
-        emit(f">Engine{i}({i}): go wtime 60000 btime 60000 winc 600 binc 600")
-        for d in range(1, 21):
-            ms += 3
-            pv = " ".join(MOVES[ply:ply + 6])
-            emit(f"<Engine{i}({i}): info depth {d} seldepth {d + 4} multipv 1 score cp {20 - d} "
-                 f"nodes {d * 9000} nps 1500000 hashfull {d * 10} tbhits 0 time {d * 6} pv {pv}")
-        emit(f"<Engine{i}({i}): bestmove {MOVES[ply]}")
-print(f"{sys.argv[1]}: {lines} lines")
-PY
+  "$(dirname "$0")/view-bench.sh" --make-log "$log" 2000000
 fi
 median() {
   python3 - "$1" <<'PY'

@@ -6,12 +6,14 @@
 #
 # Usage: scripts/view-bench.sh BINARY FILE
 # A 1 GB recording made of the shipped long game repeated: scripts/view-bench.sh --make FILE
-# A 1 GB cutechess-cli -debug log as the check bench makes it (benches/common/cutechess_log.rs):
-#   scripts/view-bench.sh --make-log FILE
+# A 1 GB cutechess-cli -debug log as the check bench makes it (benches/common/cutechess_log.rs),
+# or one cut after the game that reaches LINES lines:
+#   scripts/view-bench.sh --make-log FILE [LINES]
 set -euo pipefail
 if [ "${1:-}" = "--make-log" ]; then
-  python3 - "$2" <<'PY'
+  python3 - "$2" "${3:-0}" <<'PY'
 import sys
+max_lines = int(sys.argv[2])
 MOVES = ("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 c1e3 e7e5 d4b3 c8e6 f2f3 f8e7 d1d2 "
          "e8g8 e1c1 b8d7 g2g4 b7b5 g4g5 b5b4 c3e2 f6e8 f3f4 a6a5").split()
 ms = written = lines = 0
@@ -22,7 +24,7 @@ with open(sys.argv[1], 'w', buffering=1 << 20) as f:
         f.write(line)
         written += len(line)
         lines += 1
-    while written < 1_000_000_000:
+    while written < 1_000_000_000 and (max_lines == 0 or lines < max_lines):
         for i in (1, 2):
             for s in ("uci", "id name Engine%d" % i, "uciok", "isready", "readyok"):
                 emit(f"{'>' if s in ('uci', 'isready') else '<'}Engine{i}({i}): {s}")
