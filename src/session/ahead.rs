@@ -9,7 +9,6 @@
 
 use crate::protocol::{self, Diagnostic, Dir, Msg, Protocol, Spare};
 use crate::recording::{Event, Source};
-use std::sync::Arc;
 
 /// A line parsed ahead: what [`protocol::parse_reusing`] gives for it under `protocol`.
 #[derive(Debug)]
@@ -24,8 +23,8 @@ pub struct Parsed {
 #[derive(Default)]
 pub struct Ahead {
     /// Per session label: the protocol its first GUI or engine line says, if it says one.
-    per: Vec<(Option<Arc<str>>, Option<Protocol>)>,
-    last: usize,
+    per: Vec<(Option<String>, Option<Protocol>)>,
+    last: super::last_session::LastSession,
     spare: Spare,
 }
 
@@ -38,24 +37,16 @@ impl Ahead {
             Source::Engine => Dir::FromEngine,
             Source::Stderr | Source::Proxy => return None,
         };
-        let label = ev.session.as_ref();
-        let same = |l: &Option<Arc<str>>| match (l, label) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
-            (None, None) => true,
-            _ => false,
-        };
-        let i = match self.per.get(self.last).filter(|(l, _)| same(l)) {
-            Some(_) => self.last,
-            None => match self.per.iter().rposition(|(l, _)| same(l)) {
-                Some(i) => i,
-                None => {
+        let per = &mut self.per;
+        let i = self.last.index(&ev.session, |label| {
+            per.iter()
+                .rposition(|(l, _)| l.as_deref() == label)
+                .unwrap_or_else(|| {
                     let first = protocol::detect([(dir, ev.text.as_str())]).map(|d| d.protocol);
-                    self.per.push((label.cloned(), first));
-                    self.per.len() - 1
-                }
-            },
-        };
-        self.last = i;
+                    per.push((label.map(str::to_owned), first));
+                    per.len() - 1
+                })
+        });
         let protocol = self.per.get(i)?.1?;
         let (msg, diags) = protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare);
         Some(Parsed {

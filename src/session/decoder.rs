@@ -169,10 +169,8 @@ impl State {
 pub struct Decoder {
     states: Vec<State>,
     last: usize,
-    /// The last event's session label as that event carried it: an importer shares one
-    /// label among a session's events, so the next event's is most often the same pointer,
-    /// found without reading the label (which another thread may have just written).
-    last_label: Option<std::sync::Arc<str>>,
+    /// The last event's session, found by its label's pointer.
+    last_session: super::last_session::LastSession,
     /// The message of the last line was parsed ahead: once spent it goes back
     /// ([`Decoder::take_spent`]) instead of into this decoder's spares.
     msg_from_ahead: bool,
@@ -202,7 +200,7 @@ impl Decoder {
         Decoder {
             states: Vec::new(),
             last: 0,
-            last_label: None,
+            last_session: Default::default(),
             msg_from_ahead: false,
             spent: None,
             detected_late: false,
@@ -404,14 +402,9 @@ impl Decoder {
             }
         }
         self.msg_from_ahead = false;
-        let idx = match (&ev.session, &self.last_label) {
-            (Some(a), Some(b)) if std::sync::Arc::ptr_eq(a, b) => self.last,
-            _ => {
-                let idx = self.state_for(ev.session.as_deref());
-                self.last_label.clone_from(&ev.session);
-                idx
-            }
-        };
+        let mut last_session = std::mem::take(&mut self.last_session);
+        let idx = last_session.index(&ev.session, |label| self.state_for(label));
+        self.last_session = last_session;
         let input_line = self.input_line.take();
         let st = &mut self.states[idx];
         st.line = input_line.or(ev.line);

@@ -13,6 +13,7 @@
 mod ahead;
 mod cecp;
 mod decoder;
+mod last_session;
 mod model;
 mod nboard;
 mod pv;
@@ -54,11 +55,8 @@ pub fn detect_sessions<'a>(
 pub struct SessionDetector {
     /// Per session label, in order of appearance.
     per: Vec<(Option<String>, protocol::Detector)>,
-    /// The session of the last event: logs interleave a few sessions, while a tournament's
-    /// log holds thousands, so the lookup starts here; with its label as that event carried
-    /// it, shared by an importer among the session's events (compared by pointer).
-    last: usize,
-    last_label: Option<std::sync::Arc<str>>,
+    /// The session of the last event: a tournament's log holds thousands.
+    last: last_session::LastSession,
 }
 
 impl SessionDetector {
@@ -68,27 +66,15 @@ impl SessionDetector {
             Source::Engine => Dir::FromEngine,
             _ => return,
         };
-        let label = ev.session.as_deref();
-        let same = |(l, _): &(Option<String>, protocol::Detector)| l.as_deref() == label;
-        let same_pointer = match (&ev.session, &self.last_label) {
-            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
-            _ => false,
-        };
-        let i = match self.per.get(self.last).filter(|p| same_pointer || same(p)) {
-            Some(_) => self.last,
-            None => match self.per.iter().rposition(same) {
-                Some(i) => i,
-                None => {
-                    self.per
-                        .push((label.map(str::to_owned), protocol::Detector::default()));
-                    self.per.len() - 1
-                }
-            },
-        };
-        if !same_pointer {
-            self.last_label.clone_from(&ev.session);
-        }
-        self.last = i;
+        let per = &mut self.per;
+        let i = self.last.index(&ev.session, |label| {
+            per.iter()
+                .rposition(|(l, _)| l.as_deref() == label)
+                .unwrap_or_else(|| {
+                    per.push((label.map(str::to_owned), protocol::Detector::default()));
+                    per.len() - 1
+                })
+        });
         let d = &mut self.per[i].1;
         if d.lines() < DETECT_LINES {
             d.push(dir, &ev.text);

@@ -28,20 +28,32 @@ pub struct Probed {
     _dir: tempfile::TempDir,
 }
 
-/// `kibitzer probe --format json -o REC ARGS... -- ENGINE...`; the report must follow the
-/// schema and name the recording, which must exist.
-pub fn probe(args: &[&str], engine: &[&str]) -> Probed {
+/// `kibitzer probe OUTPUT... --recording REC ARGS... -- ENGINE...` in a new directory, which
+/// holds REC: (what it did, the directory, REC).
+fn run_probe(
+    output: &[&str],
+    args: &[&str],
+    engine: &[&str],
+) -> (std::process::Output, tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("probe.jsonl");
     let out = kibitzer()
         .arg("probe")
-        .args(["--format", "json", "--recording"])
+        .args(output)
+        .arg("--recording")
         .arg(&rec)
         .args(args)
         .arg("--")
         .args(engine)
         .output()
         .expect("run kibitzer probe");
+    (out, dir, rec)
+}
+
+/// `kibitzer probe --format json -o REC ARGS... -- ENGINE...`; the report must follow the
+/// schema and name the recording, which must exist.
+pub fn probe(args: &[&str], engine: &[&str]) -> Probed {
+    let (out, dir, rec) = run_probe(&["--format", "json"], args, engine);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let status = out.status.code().unwrap_or(-1);
     let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -154,17 +166,7 @@ impl Probed {
 
 /// `kibitzer probe --color never ARGS... -- ENGINE...` as text: the card and the exit status.
 pub fn probe_text(args: &[&str], engine: &[&str]) -> (String, i32) {
-    let dir = tempfile::tempdir().unwrap();
-    let rec = dir.path().join("probe.jsonl");
-    let out = kibitzer()
-        .arg("probe")
-        .args(["--color", "never", "--recording"])
-        .arg(&rec)
-        .args(args)
-        .arg("--")
-        .args(engine)
-        .output()
-        .expect("run kibitzer probe");
+    let (out, _dir, _) = run_probe(&["--color", "never"], args, engine);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         out.status.code().unwrap_or(-1),
