@@ -151,3 +151,9 @@ fn is_ignored(sig: Signal) -> bool {
             && old.sa_sigaction == libc::SIG_IGN
     }
 }
+
+/// Stops the whole process as Ctrl-Z does in a shell (SIGTSTP to itself); returns when the
+/// shell continues it (`fg`).
+pub fn stop_self() -> nix::Result<()> {
+    nix::sys::signal::raise(Signal::SIGTSTP)
+}

@@ -96,6 +96,11 @@ pub fn run(a: ViewArgs) -> Result<i32> {
             ascii: a.ascii || config.ascii == Some(true),
             follow: a.follow,
             start_line: a.line,
+            history: tui::prompt::default_history_path(),
+            osc52: config.osc52,
+            mouse: config.mouse.unwrap_or(true),
+            // https://no-color.org: set and not empty.
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         },
     );
     tui::term::block_signals()?;

@@ -42,6 +42,10 @@ struct ConfigFile {
     theme: Option<Spanned<String>>,
     ascii: Option<bool>,
     gap: Option<Spanned<String>>,
+    /// `osc52`: copies go to the terminal's clipboard; `off` (the default).
+    clipboard: Option<Spanned<String>>,
+    /// `false`: the terminal keeps the mouse (its own selection works).
+    mouse: Option<bool>,
     /// Action name -> key or keys: they replace the action's default keys.
     #[serde(default)]
     keys: BTreeMap<Spanned<String>, Spanned<Keys>>,
@@ -53,6 +57,8 @@ pub struct Config {
     pub theme: Option<String>,
     pub ascii: Option<bool>,
     pub gap_ns: Option<u64>,
+    pub osc52: bool,
+    pub mouse: Option<bool>,
     pub keys: KeyMap,
 }
 
@@ -165,8 +171,19 @@ pub fn parse_config(file: &str, text: &str) -> Result<Config> {
     let mut out = Config {
         theme: c.theme.map(Spanned::into_inner),
         ascii: c.ascii,
+        mouse: c.mouse,
         ..Config::default()
     };
+    if let Some(cb) = c.clipboard {
+        out.osc52 = match cb.get_ref().as_str() {
+            "osc52" => true,
+            "off" => false,
+            other => bail!(
+                "{}: clipboard `{other}`: \"osc52\" (the terminal's clipboard) or \"off\"",
+                place(file, text, cb.span().start)
+            ),
+        };
+    }
     if let Some(g) = c.gap {
         out.gap_ns = Some(super::filter::duration_ns(g.get_ref()).ok_or_else(|| {
             anyhow!(
@@ -251,6 +268,14 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("c.toml:1:7: gap"), "{e}");
+        let e = parse_config("c.toml", "clipboard = \"x11\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("c.toml:1:13: clipboard `x11`"), "{e}");
+        assert!(
+            parse_config("c.toml", "clipboard = \"osc52\"\nmouse = false\n")
+                .is_ok_and(|c| c.osc52 && c.mouse == Some(false))
+        );
         let e = parse_config("c.toml", "colour = 1\n")
             .unwrap_err()
             .to_string();

@@ -186,6 +186,8 @@ pub struct Doc {
     pub generation: u64,
     /// Wall-clock ns of the first event, when the input tells.
     pub wall_start: Option<u64>,
+    /// The recording's header (`None` for a log): lines saved from the viewer keep it.
+    pub header: Option<crate::recording::Header>,
 }
 
 impl Doc {
@@ -228,6 +230,7 @@ impl Doc {
             error: None,
             generation: 0,
             wall_start: None,
+            header: None,
         }
     }
 
@@ -242,11 +245,13 @@ impl Doc {
     ) -> Doc {
         let (opts, _) = opts.for_input(input.recording_header());
         let decoder = opts.decoder(presets).retain_searches(false);
-        Doc::with_checker(
+        let mut doc = Doc::with_checker(
             input.shown(),
             input.format_name(),
             Checker::new(&opts, decoder),
-        )
+        );
+        doc.header = input.recording_header().cloned();
+        doc
     }
 
     /// The decoder, with every session decoded so far.
@@ -306,6 +311,11 @@ impl Doc {
             }
             None => 0,
         }
+    }
+
+    /// The kinds of the lines read so far (and `-`).
+    pub fn kinds(&self) -> &[&'static str] {
+        &self.kinds
     }
 
     pub fn kind(&self, r: usize) -> &'static str {

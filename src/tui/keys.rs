@@ -69,6 +69,17 @@ actions! {
     Chart "chart" "show the eval chart or the search panel",
     Copy "copy" "copy the position (FEN / GGF board): OSC 52, printed on exit",
     Follow "follow" "auto-scroll to new lines (with --follow)",
+    Command "command" "command line: :500 (line), :t 12.5 (time), :write FILE, :copy, any action name",
+    FilterList "filters" "the filter list: o turns one on/off, d deletes, enter edits",
+    ToggleFilter "toggle_filter" "in the filter list: turn the filter on or off",
+    DeleteFilter "delete_filter" "in the filter list: delete the filter",
+    ScrollLeft "scroll_left" "scroll long lines left",
+    ScrollRight "scroll_right" "scroll long lines right",
+    Wrap "wrap" "wrap long lines (again: scroll them sideways)",
+    Panes "panes" "board and search panes on/off (on a narrow terminal too)",
+    Mouse "mouse" "mouse capture on/off (off: the terminal's own selection works)",
+    CopyLines "copy_lines" "copy the marked lines (or this line) to the clipboard",
+    Suspend "suspend" "suspend the viewer (the shell's fg resumes it)",
     Enter "enter" "jump to the selected violation / session",
     Escape "escape" "close the help, the prompt or a panel",
     Help "help" "this help",
@@ -111,6 +122,8 @@ impl Key {
             "esc" => KeyCode::Esc,
             "tab" => KeyCode::Tab,
             "backtab" => KeyCode::BackTab,
+            "delete" => KeyCode::Delete,
+            "backspace" => KeyCode::Backspace,
             "space" => KeyCode::Char(' '),
             _ => {
                 let mut c = rest.chars();
@@ -146,6 +159,8 @@ impl Key {
             KeyCode::Esc => "esc".into(),
             KeyCode::Tab => "tab".into(),
             KeyCode::BackTab => "backtab".into(),
+            KeyCode::Delete => "delete".into(),
+            KeyCode::Backspace => "backspace".into(),
             KeyCode::Char(' ') => "space".into(),
             KeyCode::Char(c) => c.to_string(),
             _ => "?".into(),
@@ -211,6 +226,18 @@ const DEFAULTS: &[(&str, Action)] = &[
     ("c", Action::Chart),
     ("y", Action::Copy),
     ("F", Action::Follow),
+    (":", Action::Command),
+    ("i", Action::FilterList),
+    ("o", Action::ToggleFilter),
+    ("d", Action::DeleteFilter),
+    ("delete", Action::DeleteFilter),
+    ("left", Action::ScrollLeft),
+    ("right", Action::ScrollRight),
+    ("z", Action::Wrap),
+    ("p", Action::Panes),
+    ("M", Action::Mouse),
+    ("Y", Action::CopyLines),
+    ("ctrl-z", Action::Suspend),
     ("enter", Action::Enter),
     ("esc", Action::Escape),
     ("?", Action::Help),
@@ -241,6 +268,42 @@ impl KeyMap {
     pub fn bind(&mut self, key: Key, action: Action) {
         self.bindings.retain(|(k, _)| *k != key);
         self.bindings.push((key, action));
+    }
+
+    /// The first key bound to `a`.
+    pub fn key_for(&self, a: Action) -> Option<String> {
+        self.bindings
+            .iter()
+            .find(|(_, b)| *b == a)
+            .map(|(k, _)| k.label())
+    }
+
+    /// The hint line: the main keys as the config binds them (an action with no key is left
+    /// out, so the line never names a key that does something else).
+    pub fn hints(&self) -> String {
+        const SHOWN: &[(&[Action], &str)] = &[
+            (&[Action::Help], "help"),
+            (&[Action::Quit], "quit"),
+            (&[Action::Search], "search"),
+            (&[Action::Filter], "filter"),
+            (&[Action::Command], "command"),
+            (&[Action::NextViolation, Action::PrevViolation], "finding"),
+            (&[Action::NextError, Action::PrevError], "error"),
+            (&[Action::NextGap, Action::PrevGap], "silence"),
+            (&[Action::PrevGame, Action::NextGame], "game"),
+            (&[Action::Violations], "violations"),
+            (&[Action::Sessions], "sessions"),
+            (&[Action::Chart], "chart"),
+            (&[Action::Copy], "copy"),
+        ];
+        let mut out = Vec::new();
+        for (actions, what) in SHOWN {
+            let keys: Vec<String> = actions.iter().filter_map(|a| self.key_for(*a)).collect();
+            if !keys.is_empty() {
+                out.push(format!("{} {what}", keys.join("/")));
+            }
+        }
+        out.join("  ")
     }
 
     /// The help screen: one line per action with its keys.
@@ -280,9 +343,25 @@ mod tests {
     }
 
     #[test]
+    fn the_hint_line_follows_the_bindings() {
+        let mut km = KeyMap::default();
+        assert!(
+            km.hints()
+                .starts_with("? help  q quit  / search  f filter  : command  v/V finding")
+        );
+        km.bindings.retain(|(_, a)| *a != Action::Search);
+        km.bind(Key::parse("ctrl-s").unwrap(), Action::Search);
+        let h = km.hints();
+        assert!(
+            h.contains("ctrl-s search") && !h.contains("/ search"),
+            "{h}"
+        );
+    }
+
+    #[test]
     fn keys_parse_and_print() {
         for s in [
-            "j", "G", "ctrl-d", "pagedown", "space", "?", "alt-x", "enter",
+            "j", "G", "ctrl-d", "pagedown", "space", "?", "alt-x", "enter", "delete",
         ] {
             assert_eq!(Key::parse(s).map(|k| k.label()), Some(s.to_owned()));
         }

@@ -13,6 +13,7 @@ pub mod draw;
 pub mod filter;
 pub mod keys;
 pub mod load;
+pub mod prompt;
 pub mod term;
 pub mod theme;
 

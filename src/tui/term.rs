@@ -55,6 +55,21 @@ impl Drop for Guard {
     }
 }
 
+/// Ctrl-Z: the terminal back to the shell, the process stopped (SIGTSTP, as a shell's job
+/// control expects); on `fg` the screen is set up and drawn again.
+fn suspend(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, mouse: bool) -> Result<()> {
+    restore();
+    // The whole process stops here until SIGCONT.
+    crate::signals::stop_self().context("cannot suspend")?;
+    enable_raw_mode().context("cannot put the terminal in raw mode")?;
+    execute!(std::io::stdout(), EnterAlternateScreen).context("cannot set up the terminal")?;
+    if mouse {
+        execute!(std::io::stdout(), EnableMouseCapture).context("cannot set up the terminal")?;
+    }
+    terminal.clear()?;
+    Ok(())
+}
+
 /// Runs the viewer until the user quits; returns the exit status.
 pub fn run(
     mut app: App,
@@ -82,8 +97,8 @@ pub fn run(
     }));
     enable_raw_mode().context("cannot put the terminal in raw mode")?;
     let guard = Guard;
-    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)
-        .context("cannot set up the terminal")?;
+    execute!(std::io::stdout(), EnterAlternateScreen).context("cannot set up the terminal")?;
+    let mut mouse = false;
     let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     let input_stop = stop.clone();
     std::thread::spawn(move || {
@@ -116,6 +131,14 @@ pub fn run(
             app.areas = areas;
             generation = d.generation;
             drop(d);
+            if app.mouse_capture != mouse {
+                mouse = app.mouse_capture;
+                let _ = if mouse {
+                    execute!(std::io::stdout(), EnableMouseCapture)
+                } else {
+                    execute!(std::io::stdout(), DisableMouseCapture)
+                };
+            }
             if let Some(seq) = app.osc52.take() {
                 let mut out = std::io::stdout();
                 let _ = out.write_all(seq.as_bytes());
@@ -124,7 +147,7 @@ pub fn run(
             dirty = false;
         }
         // A search under way goes on between events, a slice at a time.
-        let busy = if app.is_searching() {
+        let busy = if app.is_busy() {
             dirty = true;
             app.work(&lock(&doc))
         } else {
@@ -173,6 +196,10 @@ pub fn run(
         drop(d);
         if app.quit {
             break;
+        }
+        if std::mem::take(&mut app.suspend) {
+            suspend(&mut terminal, mouse)?;
+            dirty = true;
         }
     }
     stop.store(true, Ordering::Relaxed);

@@ -89,6 +89,18 @@ impl Default for Theme {
     }
 }
 
+impl Theme {
+    /// `NO_COLOR`: every colour the terminal's own; the viewer tells things apart by shape
+    /// (gutter marks, arrows, outline and filled pieces) and reverse video instead.
+    pub fn no_color() -> Theme {
+        let mut t = Theme::default();
+        for name in Theme::NAMES {
+            t.set(name, Color::Reset);
+        }
+        t
+    }
+}
+
 /// `#rrggbb`, an ANSI name (`red`, `bright-blue`, `dark-gray`...), `reset` or an index 0-255.
 pub fn parse_color(s: &str) -> Option<Color> {
     let s = s.trim();

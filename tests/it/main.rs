@@ -62,4 +62,5 @@ mod variants_vs_fairy_stockfish;
 mod view_app;
 mod view_cli;
 mod view_follow;
+mod view_power;
 mod view_tmux;

@@ -109,7 +109,7 @@ fn filter_search_marks_and_time() {
     let shown = a.view.len();
     // A bad filter says why and keeps the one in force.
     keys(&mut a, &doc, "f");
-    a.prompt.as_mut().unwrap().1 = "sev:loud".into();
+    a.prompt.as_mut().unwrap().edit.set("sev:loud");
     keys(&mut a, &doc, "\n");
     assert!(
         a.message
@@ -167,12 +167,16 @@ fn silence_gaps_and_copy() {
     keys(&mut a, &doc, "y");
     let fen = a.copied.clone().expect("a FEN");
     assert_eq!(fen.split(' ').count(), 6, "{fen}");
+    // The clipboard is off unless the config turns it on.
+    assert!(a.osc52.is_none());
+    insta::assert_snapshot!("uci_game", screen(&a, &doc));
+    a.opts.osc52 = true;
+    keys(&mut a, &doc, "y");
     assert!(
         a.osc52
             .as_ref()
             .is_some_and(|s| s.starts_with("\x1b]52;c;"))
     );
-    insta::assert_snapshot!("uci_game", screen(&a, &doc));
 }
 
 #[test]
@@ -285,10 +289,19 @@ fn mouse_wheel_and_clicks() {
         row,
         modifiers: KeyModifiers::NONE,
     };
-    a.mouse(&doc, ev(MouseEventKind::ScrollDown, 10, 5));
-    assert_eq!(a.selected(), Some(3));
-    a.mouse(&doc, ev(MouseEventKind::ScrollUp, 10, 5));
-    assert_eq!(a.selected(), Some(0));
+    // The wheel moves the page, not the selection, until the selection would leave it.
+    let game = open("recordings/stockfish-uci-game.jsonl");
+    let mut b = app(&game);
+    b.areas = draw_areas(&b, &game);
+    b.mouse(&game, ev(MouseEventKind::ScrollDown, 10, 5));
+    assert_eq!((b.offset, b.selected()), (3, Some(3)));
+    keys(&mut b, &game, "jj");
+    b.mouse(&game, ev(MouseEventKind::ScrollDown, 10, 5));
+    assert_eq!((b.offset, b.selected()), (6, Some(6)));
+    b.mouse(&game, ev(MouseEventKind::ScrollUp, 10, 5));
+    assert_eq!((b.offset, b.selected()), (3, Some(6)));
+    b.mouse(&game, ev(MouseEventKind::ScrollUp, 10, 5));
+    assert_eq!((b.offset, b.selected()), (0, Some(6)));
     // The list has a border and a header: screen row 2 is its first line.
     let l = a.areas.list;
     a.mouse(
@@ -545,12 +558,16 @@ fn a_long_search_goes_on_in_slices_and_esc_stops_it() {
     keys(&mut a, &doc, "/line 149998$\n");
     while a.work(&doc) {}
     assert_eq!(selected_text(&a, &doc), "info string line 149998");
+    // The only match: n goes round the end to it again, and says so.
     keys(&mut a, &doc, "n");
     while a.work(&doc) {}
+    assert_eq!(selected_text(&a, &doc), "info string line 149998");
     assert!(
         a.message
             .as_ref()
-            .is_some_and(|(m, err)| *err && m.contains("no further match"))
+            .is_some_and(|(m, _)| m.contains("match 1 of 1") && m.contains("hit the bottom")),
+        "{:?}",
+        a.message
     );
 }
 

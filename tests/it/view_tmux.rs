@@ -27,11 +27,22 @@ impl Tmux {
     /// Starts `kibitzer view ARGS` in a 120x36 tmux pane; the shell around it prints the exit
     /// status and whether the terminal is back in canonical mode.
     fn start(tag: &str, args: &str) -> Tmux {
-        let name = format!("kibitzer-view-{tag}-{}", std::process::id());
         let config = tempfile::tempdir().unwrap();
+        let home = config.path().to_path_buf();
+        Self::start_with(tag, args, &home, config)
+    }
+
+    /// [`Tmux::start`] with the config and state (history) in `home`.
+    fn start_with(
+        tag: &str,
+        args: &str,
+        home: &std::path::Path,
+        config: tempfile::TempDir,
+    ) -> Tmux {
+        let name = format!("kibitzer-view-{tag}-{}", std::process::id());
         let cmd = format!(
-            "XDG_CONFIG_HOME={} {} view {args}; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'; sleep 120",
-            config.path().display(),
+            "XDG_CONFIG_HOME={0} XDG_STATE_HOME={0} {1} view {args}; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'; sleep 120",
+            home.display(),
             env!("CARGO_BIN_EXE_kibitzer"),
         );
         let st = Self::command(&name)
@@ -47,6 +58,37 @@ impl Tmux {
                 "sh",
                 "-c",
                 &cmd,
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("tmux is needed for this test: apt-get install tmux");
+        assert!(st.success());
+        Tmux {
+            name,
+            _config: config,
+        }
+    }
+
+    /// An interactive shell (with job control, as a user's) in a 120x36 pane.
+    fn shell(tag: &str) -> Tmux {
+        let name = format!("kibitzer-view-{tag}-{}", std::process::id());
+        let config = tempfile::tempdir().unwrap();
+        let st = Self::command(&name)
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                "120",
+                "-y",
+                "36",
+                "env",
+                "PS1=$ ",
+                "bash",
+                "--norc",
+                "--noprofile",
+                "-i",
             ])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .status()
@@ -157,10 +199,10 @@ fn finds_the_illegal_move_shows_help_and_quits_cleanly() {
     // Wait for the help's content, not its title: a capture can fall between the two being
     // drawn on a loaded machine.
     let s = t.wait_for("next error");
-    assert!(s.contains("help · any key closes"), "{s}");
+    assert!(s.contains("any other key closes"), "{s}");
     // Any key closes the help (not Esc: a key right after it would read as Alt+key).
     t.keys(&["h"]);
-    t.wait_for_gone("help · any key closes");
+    t.wait_for_gone("any other key closes");
     t.keys(&["/", "^ValueError", "Enter"]);
     t.wait_for("bytes  ValueError");
     t.keys(&["q"]);
@@ -210,10 +252,11 @@ fn y_prints_the_copied_position_when_the_viewer_ends() {
     t.keys(&[")"]);
     t.wait_for("search · go");
     t.keys(&["y"]);
-    let s = t.wait_for("copied ");
+    let s = t.wait_for(" · printed on exit");
     let fen = s
         .lines()
-        .find_map(|l| l.trim().strip_prefix("copied "))
+        .find_map(|l| l.trim().strip_prefix("position "))
+        .and_then(|l| l.split(" · ").next())
         .unwrap()
         .trim()
         .to_owned();
@@ -224,4 +267,76 @@ fn y_prints_the_copied_position_when_the_viewer_ends() {
         s.lines().any(|l| l.trim() == fen),
         "the FEN is printed on exit:\n{s}"
     );
+}
+
+#[test]
+fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_screen_back() {
+    let t = Tmux::shell("suspend");
+    t.wait_for("$");
+    let home = t._config.path().display().to_string();
+    t.keys(&[
+        &format!(
+            "XDG_CONFIG_HOME={home} XDG_STATE_HOME={home} {} view recordings/stockfish-uci-game.jsonl; echo EXIT=$?",
+            env!("CARGO_BIN_EXE_kibitzer")
+        ),
+        "Enter",
+    ]);
+    t.wait_for("traffic · 947 lines");
+    t.keys(&["G"]);
+    t.wait_for("engine_exit");
+    t.keys(&["C-z"]);
+    // The shell's job control took over: the viewer is stopped, the terminal is the shell's.
+    let s = t.wait_for("Stopped");
+    assert!(!s.contains("traffic ·"), "{s}");
+    t.keys(&["stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'", "Enter"]);
+    let s = t.wait_for("icanon\n");
+    assert!(
+        s.lines().any(|l| l.trim() == "icanon"),
+        "the terminal is back in canonical mode while suspended:\n{s}"
+    );
+    t.keys(&["clear; fg", "Enter"]);
+    // Back where it was, with the same line selected.
+    let s = t.wait_for("traffic · 947 lines");
+    assert!(s.contains("engine_exit"), "{s}");
+    t.keys(&["q"]);
+    t.wait_for_gone("traffic ·");
+    t.keys(&["echo EXIT=$?", "Enter"]);
+    t.wait_for("EXIT=0");
+}
+
+#[test]
+fn prompts_edit_with_readline_keys_and_remember_the_last_run() {
+    let config = tempfile::tempdir().unwrap();
+    let home = config.path().to_path_buf();
+    {
+        let t = Tmux::start_with(
+            "prompt1",
+            "recordings/stockfish-uci-game.jsonl",
+            &home,
+            tempfile::tempdir().unwrap(),
+        );
+        t.wait_for("traffic · 947 lines");
+        // Typed wrong, mended with the arrows, Ctrl-A and Backspace.
+        t.keys(&[
+            "/", "bestmve", "Left", "Left", "o", "C-e", "C-a", "^", "Enter",
+        ]);
+        let s = t.wait_for("/^bestmove/ match 1 of");
+        assert!(s.contains("← bestmove"), "{s}");
+        t.keys(&["q"]);
+        t.wait_for("EXIT=0");
+    }
+    let t = Tmux::start_with(
+        "prompt2",
+        "recordings/stockfish-uci-game.jsonl",
+        &home,
+        config,
+    );
+    t.wait_for("traffic · 947 lines");
+    // The last run's search comes back with Up.
+    t.keys(&["/", "Up"]);
+    t.wait_for("\n/^bestmove");
+    t.keys(&["Enter"]);
+    t.wait_for("/^bestmove/ match 1 of");
+    t.keys(&["q"]);
+    t.assert_ended("0");
 }

@@ -6,13 +6,18 @@
 //! (the shown rows, the cursor, the grouped findings); `update.rs` is what each input does
 //! to it.
 
+pub mod command;
+mod export;
+mod filters;
+mod search;
 mod update;
 
 use super::doc::{Doc, Row};
-use super::filter::Filter;
 use super::keys::KeyMap;
+use super::prompt::{Histories, LineEdit};
 use super::theme::Theme;
 use crate::rules::{Finding, Severity};
+pub use filters::FilterEntry;
 use ratatui::layout::Rect;
 use regex::Regex;
 use std::collections::BTreeMap;
@@ -54,27 +59,30 @@ pub enum Focus {
     List,
     Violations,
     Sessions,
+    Filters,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptKind {
     Search,
     Filter,
+    /// Editing filter `i` of the list.
+    EditFilter(usize),
+    /// `:` commands.
+    Command,
+}
+
+/// A prompt being typed.
+#[derive(Debug, Clone)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub edit: LineEdit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pending {
     SetMark,
     JumpMark,
-}
-
-/// A regex search under way: where it goes on from.
-#[derive(Debug, Clone)]
-struct Searching {
-    re: Regex,
-    forward: bool,
-    /// Forward: the next view position to look at; backward: one past it.
-    next: usize,
 }
 
 /// An entry of the violations panel: grouped by severity (worst first), then rule.
@@ -98,6 +106,14 @@ pub struct Options {
     pub follow: bool,
     /// Select this line of the input once it is read (`kibitzer view FILE +LINE`).
     pub start_line: Option<u64>,
+    /// Where the prompts' history is kept (`None`: not kept, as in tests).
+    pub history: Option<std::path::PathBuf>,
+    /// Copies go to the terminal's clipboard with OSC 52 (config `clipboard = "osc52"`).
+    pub osc52: bool,
+    /// Capture the mouse (config `mouse = false` leaves it to the terminal).
+    pub mouse: bool,
+    /// No colours (`NO_COLOR`): what colour told apart is told by shape and reverse video.
+    pub no_color: bool,
 }
 
 impl Default for Options {
@@ -107,6 +123,10 @@ impl Default for Options {
             ascii: false,
             follow: false,
             start_line: None,
+            history: None,
+            osc52: false,
+            mouse: true,
+            no_color: false,
         }
     }
 }
@@ -130,20 +150,38 @@ pub struct App {
     seen_done: bool,
     pub cursor: usize,
     pub offset: usize,
-    pub filter: Option<Filter>,
-    pub filter_text: String,
+    /// The filter list: a line is shown when every filter that is on lets it through.
+    pub filters: Vec<FilterEntry>,
+    pub filter_cursor: usize,
+    /// A new view being built a slice at a time (a filter that reads the text).
+    rebuilding: Option<filters::Rebuilding>,
     pub search: Option<Regex>,
     pub search_text: String,
-    pub prompt: Option<(PromptKind, String)>,
+    pub prompt: Option<Prompt>,
+    pub histories: Histories,
     /// A search that has not reached its match yet (see [`App::work`]).
-    searching: Option<Searching>,
+    searching: Option<search::Searching>,
+    /// The matches of the search among the shown lines, counted in the background.
+    counting: Option<search::Count>,
     pending: Option<Pending>,
+    /// A count typed before a key (`500G`, `5j`).
+    pub count: Option<u64>,
+    /// Columns the text is scrolled right by; long lines wrap instead when `wrap` is on.
+    pub hscroll: usize,
+    pub wrap: bool,
+    /// The board and search panes: `None` follows the width (shown from 90 columns).
+    pub panes: Option<bool>,
+    /// Mouse capture wanted; the terminal loop applies a change.
+    pub mouse_capture: bool,
+    /// Ctrl-Z: the terminal loop suspends the viewer.
+    pub suspend: bool,
     pub marks: BTreeMap<char, u32>,
     pub focus: Focus,
     pub show_help: bool,
     pub help_offset: usize,
     pub show_violations: bool,
     pub show_sessions: bool,
+    pub show_filters: bool,
     pub show_chart: bool,
     pub time_mode: TimeMode,
     pub violations: Vec<ViolationItem>,
@@ -165,12 +203,21 @@ pub struct App {
     pub quit: bool,
     /// Lines the traffic list shows (from the last frame).
     pub page: usize,
+    /// The terminal's width (from the last frame).
+    pub width: u16,
     pub areas: Areas,
 }
 
 impl App {
     pub fn new(keys: KeyMap, theme: Theme, opts: Options) -> App {
         let autoscroll = opts.follow;
+        let histories = Histories::load(opts.history.as_deref());
+        let mouse_capture = opts.mouse;
+        let theme = if opts.no_color {
+            Theme::no_color()
+        } else {
+            theme
+        };
         App {
             keys,
             theme,
@@ -180,19 +227,29 @@ impl App {
             seen_done: false,
             cursor: 0,
             offset: 0,
-            filter: None,
-            filter_text: String::new(),
+            filters: Vec::new(),
+            filter_cursor: 0,
+            rebuilding: None,
             search: None,
             search_text: String::new(),
             prompt: None,
+            histories,
             searching: None,
+            counting: None,
             pending: None,
+            count: None,
+            hscroll: 0,
+            wrap: false,
+            panes: None,
+            mouse_capture,
+            suspend: false,
             marks: BTreeMap::new(),
             focus: Focus::List,
             show_help: false,
             help_offset: 0,
             show_violations: true,
             show_sessions: false,
+            show_filters: false,
             show_chart: false,
             time_mode: TimeMode::default(),
             violations: Vec::new(),
@@ -206,17 +263,35 @@ impl App {
             osc52: None,
             quit: false,
             page: 20,
+            width: 120,
             areas: Areas::default(),
         }
     }
 
     /// The terminal's size: sets how many lines a page of the traffic list has (the frame
     /// minus the bars, the bottom panes, borders and header; as `draw` lays it out).
-    pub fn set_size(&mut self, _width: u16, height: u16) {
+    pub fn set_size(&mut self, width: u16, height: u16) {
+        self.width = width;
         let body = height.saturating_sub(2);
         let bottom = (body * 2 / 5).max(7).min(body.saturating_sub(5));
         self.page = usize::from(body.saturating_sub(bottom).saturating_sub(3)).max(1);
         self.scroll_to_cursor();
+    }
+
+    /// Whether the board and search panes are drawn: from 90 columns unless the user said.
+    pub fn panes_shown(&self) -> bool {
+        self.panes.unwrap_or(self.width >= 90)
+    }
+
+    /// Columns of the traffic list's text column (as `draw` lays it out: the panes, the
+    /// borders, and the gutter, time, arrow and kind before the text).
+    pub fn text_width(&self) -> usize {
+        let list = if self.panes_shown() {
+            self.width.saturating_sub(34)
+        } else {
+            self.width
+        };
+        usize::from(list.saturating_sub(2 + 30)).max(1)
     }
 
     /// The selected row (index into [`Doc::rows`]).
@@ -226,17 +301,33 @@ impl App {
 
     fn shows(&self, doc: &Doc, r: usize) -> bool {
         self.session.is_none_or(|s| doc.rows[r].session == s)
-            && self.filter.as_ref().is_none_or(|f| f.matches(doc, r))
+            && self
+                .filters
+                .iter()
+                .all(|f| !f.on || f.filter.matches(doc, r))
+    }
+
+    /// Whether some filter (or a session choice) hides lines.
+    pub fn filtered(&self) -> bool {
+        self.session.is_some() || self.filters.iter().any(|f| f.on)
     }
 
     /// Takes in what the reader added since the last call.
     pub fn sync(&mut self, doc: &Doc) {
         // Findings arrive for earlier lines too (deadlines, the end of the input): a filter
         // on them is re-evaluated once everything is read.
-        if doc.done && !self.seen_done && (self.filter.is_some() || self.session.is_some()) {
+        if doc.done && !self.seen_done && self.filtered() {
             self.rebuild(doc);
         }
         self.seen_done = doc.done;
+        if doc.done
+            && self
+                .message
+                .as_ref()
+                .is_some_and(|(m, _)| m.starts_with("still indexing"))
+        {
+            self.message = None;
+        }
         if self.seen > doc.rows.len() {
             self.rebuild(doc);
         }
@@ -260,6 +351,7 @@ impl App {
                 self.complain(format!("line {want} is past the end of the input"));
             }
         }
+
         if self.autoscroll && self.opts.follow && !self.view.is_empty() {
             self.cursor = self.view.len() - 1;
         }
@@ -283,12 +375,21 @@ impl App {
     /// Rebuilds `view` after the filter or session changed, keeping the selected line when
     /// it is still shown (else the nearest one before it).
     fn rebuild(&mut self, doc: &Doc) {
-        let keep = self.selected();
-        self.view = (0..doc.rows.len())
+        self.rebuilding = None;
+        let view = (0..doc.rows.len())
             .filter(|&r| self.shows(doc, r))
             .map(|r| r as u32)
             .collect();
+        self.set_view(doc, view);
+    }
+
+    /// Puts a new view in place, keeping the selected line when it is still shown (else the
+    /// nearest one before it); the search's matches are counted again.
+    fn set_view(&mut self, doc: &Doc, view: Vec<u32>) {
+        let keep = self.selected();
+        self.view = view;
         self.seen = doc.rows.len();
+        self.restart_count();
         self.cursor = match keep {
             Some(r) => self
                 .view
@@ -322,11 +423,12 @@ impl App {
     /// Selects row `r`; when the filter hides it, the filter is cleared first.
     pub fn jump_to_row(&mut self, doc: &Doc, r: usize) {
         if self.view.binary_search(&(r as u32)).is_err() && r < doc.rows.len() {
-            self.filter = None;
-            self.filter_text.clear();
+            for f in &mut self.filters {
+                f.on = false;
+            }
             self.session = None;
             self.rebuild(doc);
-            self.say("the line was hidden by the filter: filter cleared");
+            self.say("the line was hidden by the filter: filters turned off (i lists them)");
         }
         if let Ok(i) = self.view.binary_search(&(r as u32)) {
             self.go(i);

@@ -3,35 +3,20 @@
 //! (`mod.rs`), which only knows how to stay consistent with the document; everything a
 //! keypress can mean is read here.
 
-use super::{App, Focus, Pending, PromptKind, Searching, ViolationItem, secs};
+use super::{App, Focus, Pending, Prompt, PromptKind, ViolationItem, secs};
 use crate::rules::Severity;
 use crate::tui::doc::Doc;
-use crate::tui::filter::Filter;
 use crate::tui::keys::{Action, Key};
+use crate::tui::prompt::{Edit, LineEdit};
 use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
-use regex::RegexBuilder;
 
 impl App {
     /// A key from the terminal.
     pub fn key(&mut self, doc: &Doc, ev: KeyEvent) {
         self.message = None;
-        if let Some((kind, text)) = self.prompt.as_mut() {
-            let kind = *kind;
-            match ev.code {
-                KeyCode::Enter => {
-                    let text = std::mem::take(text);
-                    self.prompt = None;
-                    self.submit(doc, kind, &text);
-                }
-                KeyCode::Esc => self.prompt = None,
-                KeyCode::Backspace => {
-                    text.pop();
-                }
-                KeyCode::Char('c') if Key::of(&ev).ctrl => self.prompt = None,
-                KeyCode::Char(c) => text.push(c),
-                _ => {}
-            }
+        if self.prompt.is_some() {
+            self.prompt_key(doc, &ev);
             return;
         }
         if let Some(p) = self.pending.take()
@@ -56,140 +41,140 @@ impl App {
             self.quit = true;
             return;
         }
-        match self.keys.action(Key::of(&ev)) {
+        let action = self.keys.action(Key::of(&ev));
+        // Digits no key is bound to make a count: `500G`, `5j`.
+        if action.is_none()
+            && let KeyCode::Char(d @ '0'..='9') = ev.code
+            && !Key::of(&ev).ctrl
+            && !self.show_help
+        {
+            let n = self
+                .count
+                .unwrap_or(0)
+                .saturating_mul(10)
+                .saturating_add(u64::from(d as u8 - b'0'));
+            self.count = Some(n);
+            self.say(format!("{n}"));
+            return;
+        }
+        match action {
             Some(a) => self.update(doc, a),
             // Any key closes the help, bound or not.
-            None => self.show_help = false,
+            None => {
+                self.count = None;
+                self.show_help = false
+            }
+        }
+    }
+
+    fn prompt_key(&mut self, doc: &Doc, ev: &KeyEvent) {
+        let Some(p) = self.prompt.as_mut() else {
+            return;
+        };
+        let kind = p.kind;
+        let history = match kind {
+            PromptKind::Search => &mut self.histories.search,
+            PromptKind::Filter | PromptKind::EditFilter(_) => &mut self.histories.filter,
+            PromptKind::Command => &mut self.histories.command,
+        };
+        match p.edit.key(ev) {
+            Edit::Done | Edit::Other => {}
+            Edit::Cancel => {
+                self.prompt = None;
+                history.reset();
+            }
+            Edit::Older => match history.older(&p.edit.text()) {
+                Some(t) => p.edit.set(t),
+                None => self.message = Some(("no older entry".into(), false)),
+            },
+            Edit::Newer => {
+                if let Some(t) = history.newer() {
+                    p.edit.set(t);
+                }
+            }
+            Edit::Complete => {
+                if kind == PromptKind::Command
+                    && let Some(t) = App::complete(&p.edit.text())
+                {
+                    p.edit.set(&t);
+                }
+            }
+            Edit::Submit => {
+                let text = p.edit.text();
+                history.add(&text);
+                self.prompt = None;
+                if let Err(e) = self.histories.save() {
+                    self.complain(e);
+                }
+                self.submit(doc, kind, &text);
+            }
         }
     }
 
     fn submit(&mut self, doc: &Doc, kind: PromptKind, text: &str) {
         match kind {
-            PromptKind::Search => {
-                if text.is_empty() {
-                    self.search = None;
-                    self.search_text.clear();
-                    return;
-                }
-                match RegexBuilder::new(text).case_insensitive(true).build() {
-                    Ok(re) => {
-                        self.search = Some(re);
-                        self.search_text = text.to_owned();
-                        self.search_step(doc, true);
-                    }
-                    Err(e) => self.complain(format!("search: {e}")),
-                }
-            }
-            PromptKind::Filter => match Filter::parse(text) {
-                Ok(f) => {
-                    self.filter = (!f.is_empty()).then_some(f);
-                    self.filter_text = text.to_owned();
-                    self.rebuild(doc);
-                    self.say(format!("{} lines shown", self.view.len()));
-                }
-                Err(e) => self.complain(format!("filter: {e}")),
-            },
+            PromptKind::Search => self.start_search(doc, text),
+            PromptKind::Filter => self.add_filter(doc, text),
+            PromptKind::EditFilter(i) => self.edit_filter(doc, i, text),
+            PromptKind::Command => self.command(doc, text),
         }
     }
 
-    fn search_step(&mut self, doc: &Doc, forward: bool) {
-        let Some(re) = self.search.clone() else {
-            self.complain("no search: / starts one");
-            return;
-        };
-        self.searching = Some(Searching {
-            re,
-            forward,
-            next: if forward {
-                self.cursor + 1
-            } else {
-                self.cursor
-            },
+    fn open_prompt(&mut self, kind: PromptKind) {
+        self.prompt = Some(Prompt {
+            kind,
+            edit: LineEdit::default(),
         });
-        self.work(doc);
-    }
-
-    pub fn is_searching(&self) -> bool {
-        self.searching.is_some()
-    }
-
-    /// A search in progress looks at the lines for a while, then lets the screen answer: on a
-    /// big recording each line is parsed again, and a search that finds nothing reads them
-    /// all. `true` while there is more to do (Esc cancels).
-    pub fn work(&mut self, doc: &Doc) -> bool {
-        const SLICE: std::time::Duration = std::time::Duration::from_millis(40);
-        let Some(mut s) = self.searching.take() else {
-            return false;
-        };
-        let start = std::time::Instant::now();
-        let n = self.view.len();
-        let mut looked = 0usize;
-        loop {
-            let i = if s.forward {
-                if s.next >= n {
-                    break;
-                }
-                s.next
-            } else {
-                if s.next == 0 {
-                    break;
-                }
-                s.next - 1
-            };
-            if s.re.is_match(&doc.text(self.view[i] as usize)) {
-                self.go(i);
-                self.message = None;
-                return false;
-            }
-            s.next = if s.forward { i + 1 } else { i };
-            looked += 1;
-            if looked.is_multiple_of(1024) && start.elapsed() > SLICE {
-                let done = if s.forward { s.next } else { n - s.next };
-                self.message = Some((
-                    format!(
-                        "searching /{}/ … {}% (esc stops)",
-                        self.search_text,
-                        done * 100 / n.max(1)
-                    ),
-                    false,
-                ));
-                self.searching = Some(s);
-                return true;
-            }
-        }
-        let way = if s.forward { "further" } else { "earlier" };
-        self.complain(format!("no {way} match of /{}/", self.search_text));
-        false
     }
 
     /// Applies one action.
     pub fn update(&mut self, doc: &Doc, a: Action) {
         if self.show_help {
+            // The drawing clamps the offset to the end of the text.
+            let page = self.page.max(1);
+            let most = crate::tui::draw::help_len(self);
             match a {
                 Action::Down => self.help_offset += 1,
                 Action::Up => self.help_offset = self.help_offset.saturating_sub(1),
+                Action::PageDown | Action::HalfDown => self.help_offset += page,
+                Action::PageUp | Action::HalfUp => {
+                    self.help_offset = self.help_offset.saturating_sub(page)
+                }
+                Action::Top => self.help_offset = 0,
+                Action::Bottom => self.help_offset = most,
                 Action::Quit => self.quit = true,
                 _ => self.show_help = false,
             }
+            self.help_offset = self.help_offset.min(most);
             return;
         }
+        let count = self.count.take();
         let handled = match self.focus {
             Focus::Violations if self.show_violations => self.violations_key(doc, a),
             Focus::Sessions if self.show_sessions => self.sessions_key(doc, a),
+            Focus::Filters if self.show_filters => self.filters_key(doc, a),
             _ => false,
         };
         if handled {
             return;
         }
         let half = (self.page / 2).max(1);
+        let times = usize::try_from(count.unwrap_or(1).max(1)).unwrap_or(usize::MAX);
         match a {
             Action::Quit => self.quit = true,
-            Action::Up => self.go(self.cursor.saturating_sub(1)),
-            Action::Down => self.go(self.cursor + 1),
-            Action::PageUp => self.go(self.cursor.saturating_sub(self.page.max(1))),
-            Action::PageDown => self.go(self.cursor + self.page.max(1)),
+            Action::Up => self.go(self.cursor.saturating_sub(times)),
+            Action::Down => self.go(self.cursor.saturating_add(times)),
+            Action::PageUp => self.go(self
+                .cursor
+                .saturating_sub(self.page.max(1).saturating_mul(times))),
+            Action::PageDown => self.go(self
+                .cursor
+                .saturating_add(self.page.max(1).saturating_mul(times))),
             Action::HalfUp => self.go(self.cursor.saturating_sub(half)),
             Action::HalfDown => self.go(self.cursor + half),
+            Action::Top | Action::Bottom if count.is_some() => {
+                self.goto_line(doc, count.unwrap_or(1))
+            }
             Action::Top => self.go(0),
             Action::Bottom => {
                 self.go(self.view.len().saturating_sub(1));
@@ -229,18 +214,83 @@ impl App {
                 starts.sort_unstable();
                 self.seek_rows(a == Action::NextSearch, "search", &starts);
             }
-            Action::Search => self.prompt = Some((PromptKind::Search, String::new())),
+            Action::Search => self.open_prompt(PromptKind::Search),
             Action::SearchNext => self.search_step(doc, true),
             Action::SearchPrev => self.search_step(doc, false),
-            Action::Filter => self.prompt = Some((PromptKind::Filter, self.filter_text.clone())),
+            Action::Filter => self.open_prompt(PromptKind::Filter),
+            Action::Command => self.open_prompt(PromptKind::Command),
             Action::ClearFilter => {
-                self.filter = None;
-                self.filter_text.clear();
                 self.search = None;
                 self.search_text.clear();
+                self.counting = None;
                 self.session = None;
-                self.rebuild(doc);
+                self.clear_filters(doc);
+                self.say("filters and search cleared");
             }
+            Action::FilterList => {
+                self.show_filters = !self.show_filters;
+                self.focus = if self.show_filters {
+                    Focus::Filters
+                } else {
+                    Focus::List
+                };
+                if self.show_filters && self.filters.is_empty() {
+                    self.say("no filter yet: f adds one");
+                }
+            }
+            // Outside the filter list these say where they work.
+            Action::ToggleFilter | Action::DeleteFilter => {
+                self.complain("i opens the filter list, where this works")
+            }
+            Action::ScrollLeft => self.hscroll = self.hscroll.saturating_sub(8 * times),
+            Action::ScrollRight => {
+                if self.wrap {
+                    self.complain("long lines wrap: z scrolls them sideways instead");
+                } else {
+                    // No further than shows the end of the longest line on the page.
+                    let longest = self
+                        .view
+                        .iter()
+                        .skip(self.offset)
+                        .take(self.page)
+                        .map(|&r| {
+                            crate::tui::draw::visible(&doc.text(r as usize))
+                                .chars()
+                                .count()
+                        })
+                        .max()
+                        .unwrap_or(0);
+                    let most = longest.saturating_sub(self.text_width());
+                    self.hscroll = self.hscroll.saturating_add(8 * times).min(most);
+                }
+            }
+            Action::Wrap => {
+                self.wrap = !self.wrap;
+                self.hscroll = 0;
+                self.say(if self.wrap {
+                    "long lines wrap"
+                } else {
+                    "long lines scroll sideways (left / right)"
+                });
+            }
+            Action::Panes => {
+                self.panes = Some(!self.panes_shown());
+                self.say(if self.panes_shown() {
+                    "board and search panes on"
+                } else {
+                    "board and search panes off"
+                });
+            }
+            Action::Mouse => {
+                self.mouse_capture = !self.mouse_capture;
+                self.say(if self.mouse_capture {
+                    "mouse on: the wheel scrolls, a click selects"
+                } else {
+                    "mouse off: the terminal selects text (M turns it on)"
+                });
+            }
+            Action::CopyLines => self.copy_marked_or_line(doc),
+            Action::Suspend => self.suspend = true,
             Action::SetMark => self.pending = Some(Pending::SetMark),
             Action::JumpMark => self.pending = Some(Pending::JumpMark),
             Action::NextMark | Action::PrevMark => {
@@ -256,6 +306,9 @@ impl App {
                 self.focus = match self.focus {
                     Focus::List if self.show_violations => Focus::Violations,
                     Focus::List | Focus::Violations if self.show_sessions => Focus::Sessions,
+                    Focus::List | Focus::Violations | Focus::Sessions if self.show_filters => {
+                        Focus::Filters
+                    }
                     _ => Focus::List,
                 }
             }
@@ -296,10 +349,11 @@ impl App {
             }
             Action::Enter => {}
             Action::Escape => {
-                if self.searching.take().is_some() {
-                    self.say("search stopped");
+                if !self.stop_search() {
+                    self.cancel_filtering();
                 }
                 self.show_sessions = false;
+                self.show_filters = false;
                 self.focus = Focus::List;
             }
             Action::Help => {
@@ -375,11 +429,32 @@ impl App {
             .and_then(|r| crate::tui::board::position_at(doc, r))
         {
             Some(p) => {
-                self.osc52 = Some(format!("\x1b]52;c;{}\x07", base64(p.text.as_bytes())));
-                self.say(format!("copied {}", p.text));
+                if self.opts.osc52 {
+                    self.osc52 = Some(osc52(p.text.as_bytes()));
+                    self.say(format!("position {} · copied, printed on exit", p.text));
+                } else {
+                    self.say(format!("position {} · printed on exit", p.text));
+                }
                 self.copied = Some(p.text);
             }
             None => self.complain("no board at this line"),
+        }
+    }
+
+    /// The wheel moves the page, not the selection (as in a browser or lnav); the selection
+    /// only moves when it would leave the page.
+    fn scroll_view(&mut self, by: usize, down: bool) {
+        let page = self.page.max(1);
+        let last = self.view.len().saturating_sub(page);
+        self.offset = if down {
+            (self.offset + by).min(last)
+        } else {
+            self.offset.saturating_sub(by)
+        };
+        let c = self.cursor.clamp(self.offset, self.offset + page - 1);
+        if c != self.cursor {
+            self.cursor = c.min(self.view.len().saturating_sub(1));
+            self.autoscroll = self.opts.follow && self.cursor + 1 >= self.view.len();
         }
     }
 
@@ -393,16 +468,19 @@ impl App {
                     self.viol_cursor =
                         (self.viol_cursor + 3).min(self.violations.len().saturating_sub(1));
                 } else {
-                    self.go(self.cursor + 3);
+                    self.scroll_view(3, true);
                 }
             }
             MouseEventKind::ScrollUp => {
                 if inside(self.areas.violations) {
                     self.viol_cursor = self.viol_cursor.saturating_sub(3);
                 } else {
-                    self.go(self.cursor.saturating_sub(3));
+                    self.scroll_view(3, false);
                 }
             }
+            // Sideways on a wheel that has it (or shift and the wheel).
+            MouseEventKind::ScrollRight if !self.wrap => self.hscroll += 8,
+            MouseEventKind::ScrollLeft => self.hscroll = self.hscroll.saturating_sub(8),
             MouseEventKind::Down(MouseButton::Left) => {
                 let l = self.areas.list;
                 // The list has a border and a header line.
@@ -424,6 +502,11 @@ impl App {
             _ => {}
         }
     }
+}
+
+/// The OSC 52 sequence that puts `data` on the terminal's clipboard.
+pub(super) fn osc52(data: &[u8]) -> String {
+    format!("\x1b]52;c;{}\x07", base64(data))
 }
 
 fn base64(data: &[u8]) -> String {

@@ -35,8 +35,7 @@ pub fn draw(f: &mut Frame, app: &App, doc: &Doc) -> Areas {
         .min(body.height.saturating_sub(5));
     let [top, bottom] =
         Layout::vertical([Constraint::Min(5), Constraint::Length(bottom_h)]).areas(body);
-    let wide = area.width >= 90;
-    let (list_area, right) = if wide {
+    let (list_area, right) = if app.panes_shown() {
         let [l, r] = Layout::horizontal([Constraint::Min(40), Constraint::Length(34)]).areas(top);
         (l, Some(r))
     } else {
@@ -69,6 +68,9 @@ pub fn draw(f: &mut Frame, app: &App, doc: &Doc) -> Areas {
     if app.show_sessions {
         overlays::sessions(f, app, doc, area);
     }
+    if app.show_filters {
+        overlays::filters(f, app, area);
+    }
     if app.show_help {
         overlays::help(f, app, area);
     }
@@ -76,6 +78,11 @@ pub fn draw(f: &mut Frame, app: &App, doc: &Doc) -> Areas {
         list: list_area,
         violations: viol_area.unwrap_or_default(),
     }
+}
+
+/// Lines of the help screen (to keep its scrolling within them).
+pub fn help_len(app: &App) -> usize {
+    overlays::help_lines(app).len()
 }
 
 fn block<'a>(app: &App, title: &'a str, focused: bool) -> Block<'a> {

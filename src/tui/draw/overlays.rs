@@ -4,7 +4,9 @@
 use super::{block, visible};
 use crate::rules::Severity;
 use crate::tui::app::App;
+use crate::tui::app::command::COMMANDS;
 use crate::tui::doc::Doc;
+use crate::tui::keys::Action;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -52,34 +54,105 @@ pub(super) fn sessions(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     f.render_stateful_widget(list, r, &mut state);
 }
 
-/// The help screen, generated from the key table.
-pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
+/// The filter list: each filter, on or off.
+pub(super) fn filters(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
+    let mut items: Vec<ListItem> = app
+        .filters
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            ListItem::new(format!(
+                "{} {:>2}  {}",
+                if e.on { "[x]" } else { "[ ]" },
+                i + 1,
+                visible(&e.text)
+            ))
+        })
+        .collect();
+    if items.is_empty() {
+        items.push(ListItem::new("no filter: f adds one"));
+    }
+    let key = |a| app.keys.key_for(a).unwrap_or_else(|| "-".into());
+    let title = format!(
+        "filters · {} on/off · {} delete · enter edit · {} add",
+        key(Action::ToggleFilter),
+        key(Action::DeleteFilter),
+        key(Action::Filter)
+    );
+    let r = centered(area, 76, (items.len() as u16 + 2).min(16));
+    f.render_widget(Clear, r);
+    let list = List::new(items)
+        .block(block(app, &title, true))
+        .highlight_style(
+            Style::default()
+                .bg(t.selected_bg)
+                .add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        );
+    let mut state = ListState::default().with_selected(Some(app.filter_cursor));
+    f.render_stateful_widget(list, r, &mut state);
+}
+
+/// The help screen's lines: the key table (as configured), the commands, the filter
+/// language.
+pub fn help_lines(app: &App) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let key_style = Style::default().fg(t.focus);
     let mut lines: Vec<Line> = app
         .keys
         .help_lines()
         .into_iter()
         .map(|(k, h)| {
             Line::from(vec![
-                Span::styled(format!("{k:>22}  "), Style::default().fg(t.focus)),
+                Span::styled(format!("{k:>20}  "), key_style),
                 Span::raw(h),
             ])
         })
         .collect();
     lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "commands (:)",
+        Style::default().add_modifier(Modifier::BOLD),
+    ));
+    for (c, h) in COMMANDS {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{:>20}  ", format!(":{c}")), key_style),
+            Span::raw(*h),
+        ]));
+    }
+    lines.push(Line::raw(""));
     for l in [
-        "filter terms (all must match, ! negates): gui engine stderr proxy",
-        "  kind:NAME  rule:ID (ID* prefix)  sev:LEVEL  open  lat>500ms  session:N  REGEX",
+        "filter terms: gui engine stderr proxy kind:NAME rule:ID (ID* prefix) sev:LEVEL",
+        "  open lat>500ms session:N REGEX (\"quoted\" with spaces or parentheses)",
+        "  all terms must match; or (|) between them; ! or not negates; ( ) groups",
+        "prompts: left/right ctrl-a/e/b/f alt-b/f move, ctrl-k/u/w/y kill and yank,",
+        "  up/down history, tab completes a command",
+        "a count before a key: 500G goes to line 500, 5j moves 5 lines",
         "marks: m then a letter sets, ' then the letter jumps",
     ] {
         lines.push(Line::styled(l, Style::default().fg(t.dim)));
     }
-    let r = centered(area, 92, area.height.saturating_sub(2));
+    lines
+}
+
+/// The help screen, generated from the key table.
+pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
+    let lines = help_lines(app);
+    let r = centered(area, 96, area.height.saturating_sub(1).max(3));
+    let shown = usize::from(r.height.saturating_sub(2));
+    let max = lines.len().saturating_sub(shown);
+    let at = app.help_offset.min(max);
+    let title = format!(
+        "help · {}-{} of {} · j/k pgup/pgdn scroll · any other key closes",
+        at + 1,
+        (at + shown).min(lines.len()),
+        lines.len()
+    );
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)
-            .block(block(app, "help · any key closes", true))
-            .scroll((app.help_offset as u16, 0)),
+            .block(block(app, &title, true))
+            .scroll((u16::try_from(at).unwrap_or(u16::MAX), 0)),
         r,
     );
 }

@@ -67,6 +67,9 @@ pub(super) fn board_pane(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>
 }
 
 fn square<'a>(app: &App, p: &Position, file: usize, rank: usize, c: char) -> Span<'a> {
+    if app.opts.no_color {
+        return plain_square(app, p, file, rank, c);
+    }
     let t = &app.theme;
     let bg = if p.last.contains(&(file, rank)) {
         t.last_move
@@ -111,6 +114,42 @@ fn square<'a>(app: &App, p: &Position, file: usize, rank: usize, c: char) -> Spa
         }
     };
     Span::styled(format!("{glyph} "), Style::default().fg(fg).bg(bg))
+}
+
+/// A square without colours (`NO_COLOR`): white pieces in outline, black ones filled,
+/// Othello's white disc as ○, empty squares as a dot, the last move in reverse video.
+fn plain_square<'a>(app: &App, p: &Position, file: usize, rank: usize, c: char) -> Span<'a> {
+    let glyph = match (p.kind, c) {
+        (_, '.') => if app.opts.ascii { "." } else { "·" }.to_owned(),
+        (GameKind::Othello, '*') => if app.opts.ascii { "*" } else { "●" }.to_owned(),
+        (GameKind::Othello, _) => if app.opts.ascii { "O" } else { "○" }.to_owned(),
+        (GameKind::Chess, c) if app.opts.ascii => c.to_string(),
+        (GameKind::Chess, c) => {
+            let white = c.is_ascii_uppercase();
+            match (c.to_ascii_lowercase(), white) {
+                ('k', true) => "♔",
+                ('q', true) => "♕",
+                ('r', true) => "♖",
+                ('b', true) => "♗",
+                ('n', true) => "♘",
+                ('p', true) => "♙",
+                ('k', false) => "♚",
+                ('q', false) => "♛",
+                ('r', false) => "♜",
+                ('b', false) => "♝",
+                ('n', false) => "♞",
+                ('p', false) => "♟",
+                _ => "?",
+            }
+            .to_owned()
+        }
+    };
+    let style = if p.last.contains(&(file, rank)) {
+        Style::default().add_modifier(ratatui::style::Modifier::REVERSED)
+    } else {
+        Style::default()
+    };
+    Span::styled(format!("{glyph} "), style)
 }
 
 pub(super) fn search_pane(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {

@@ -102,9 +102,21 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         Span::styled(format!("{}W ", c[1]), base),
         Span::styled(format!("{}N ", c[2]), base),
     ]);
-    if !app.filter_text.is_empty() {
+    let filters = app.filter_summary();
+    if !filters.is_empty() {
         spans.push(Span::styled(
-            format!(" · filter: {}", app.filter_text),
+            format!(" · filter: {}", visible(&filters)),
+            base,
+        ));
+    }
+    if app.search.is_some() {
+        let count = match app.match_count() {
+            Some((k, n, true)) => format!(" {k}/{n}"),
+            Some((_, n, false)) => format!(" {n}+ matches…"),
+            None => String::new(),
+        };
+        spans.push(Span::styled(
+            format!(" · /{}/{count}", visible(&app.search_text)),
             base,
         ));
     }
@@ -113,17 +125,35 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
 
 pub(super) fn hint_line(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    let line = if let Some((kind, text)) = &app.prompt {
+    let line = if let Some(p) = &app.prompt {
+        let label = match p.kind {
+            PromptKind::Search => "/".to_owned(),
+            PromptKind::Filter => "filter: ".to_owned(),
+            PromptKind::EditFilter(i) => format!("filter {}: ", i + 1),
+            PromptKind::Command => ":".to_owned(),
+        };
+        let chars: Vec<char> = p.edit.text().chars().collect();
+        let at = p.edit.cursor().min(chars.len());
+        let before: String = chars[..at].iter().collect();
+        let under: String = chars.get(at).map_or(" ".to_owned(), |c| c.to_string());
+        let after: String = chars
+            .get(at + 1..)
+            .map_or(String::new(), |r| r.iter().collect());
+        // Keep the cursor on the screen: a long line shows its end.
+        let room = usize::from(area.width).saturating_sub(label.chars().count() + 2);
+        let before_shown = visible(&before);
+        let skip = before_shown.chars().count().saturating_sub(room);
         Line::from(vec![
             Span::styled(
-                match kind {
-                    PromptKind::Search => "/",
-                    PromptKind::Filter => "filter: ",
-                },
+                label,
                 Style::default().fg(t.focus).add_modifier(Modifier::BOLD),
             ),
-            Span::raw(visible(text)),
-            Span::styled("█", Style::default().fg(t.focus)),
+            Span::raw(before_shown.chars().skip(skip).collect::<String>()),
+            Span::styled(
+                visible(&under),
+                Style::default().add_modifier(Modifier::REVERSED),
+            ),
+            Span::raw(visible(&after)),
         ])
     } else if let Some((m, err)) = &app.message {
         Line::styled(
@@ -131,10 +161,7 @@ pub(super) fn hint_line(f: &mut Frame, app: &App, area: Rect) {
             Style::default().fg(if *err { t.error } else { t.fg }),
         )
     } else {
-        Line::styled(
-            "? help  / search  f filter  v/V finding  e/E error  s/S silence  {/} game  x violations  l sessions  c chart  y copy  q quit",
-            Style::default().fg(t.dim),
-        )
+        Line::styled(app.keys.hints(), Style::default().fg(t.dim))
     };
     f.render_widget(Paragraph::new(line), area);
 }

@@ -47,12 +47,165 @@ fn time_cell(app: &App, doc: &Doc, view_i: usize, r: usize) -> String {
     }
 }
 
+/// The text cell cut into pieces: (text, whether it is a search match).
+fn segments(app: &App, text: &str) -> Vec<(String, bool)> {
+    let Some(re) = &app.search else {
+        return vec![(text.to_owned(), false)];
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    for m in re.find_iter(text) {
+        if m.start() > at {
+            out.push((text[at..m.start()].to_owned(), false));
+        }
+        if m.end() > m.start() {
+            out.push((m.as_str().to_owned(), true));
+        }
+        at = m.end();
+    }
+    if at < text.len() {
+        out.push((text[at..].to_owned(), false));
+    }
+    out
+}
+
+/// The first `n` chars of the pieces left out (the line scrolled sideways).
+fn skip_chars(segs: Vec<(String, bool)>, mut n: usize) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    for (s, m) in segs {
+        let len = s.chars().count();
+        if n >= len {
+            n -= len;
+            continue;
+        }
+        out.push((s.chars().skip(n).collect(), m));
+        n = 0;
+    }
+    out
+}
+
+/// The pieces cut into lines of `width` chars.
+fn wrap_chars(segs: Vec<(String, bool)>, first: usize, width: usize) -> Vec<Vec<(String, bool)>> {
+    let mut out: Vec<Vec<(String, bool)>> = Vec::new();
+    let mut line: Vec<(String, bool)> = Vec::new();
+    let mut room = first.max(1);
+    for (s, m) in segs {
+        let mut cur = String::new();
+        for c in s.chars() {
+            if room == 0 {
+                if !cur.is_empty() {
+                    line.push((std::mem::take(&mut cur), m));
+                }
+                out.push(std::mem::take(&mut line));
+                room = width.max(1);
+            }
+            cur.push(c);
+            room -= 1;
+        }
+        if !cur.is_empty() {
+            line.push((cur, m));
+        }
+    }
+    out.push(line);
+    out
+}
+
+/// The screen lines of one row: one, or several when long lines wrap.
+fn row_lines(
+    app: &App,
+    doc: &Doc,
+    k: usize,
+    r: usize,
+    sessions: usize,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let row = &doc.rows[r];
+    let text = doc.text(r);
+    let selected = k == app.cursor;
+    let gutter = match row.sev() {
+        Some(Severity::Error) => Span::styled("●", Style::default().fg(t.error)),
+        Some(Severity::Warning) => Span::styled("▲", Style::default().fg(t.warning)),
+        Some(Severity::Note) => Span::styled("•", Style::default().fg(t.note)),
+        _ => Span::raw(" "),
+    };
+    let mark = app
+        .marks
+        .iter()
+        .find(|(_, m)| **m == r as u32)
+        .map_or(" ".to_owned(), |(c, _)| c.to_string());
+    let color = src_color(app, row.src());
+    let mut spans = vec![
+        gutter,
+        Span::styled(mark, Style::default().fg(t.focus)),
+        Span::raw(" "),
+        Span::styled(time_cell(app, doc, k, r), Style::default().fg(t.dim)),
+        Span::raw(" "),
+    ];
+    if sessions > 1 {
+        spans.push(Span::styled(
+            format!("{:<2} ", row.session + 1),
+            Style::default().fg(t.dim),
+        ));
+    }
+    spans.extend([
+        Span::styled(
+            format!("{} ", arrow(app, row.src())),
+            Style::default().fg(color),
+        ),
+        Span::styled(format!("{:<12} ", doc.kind(r)), Style::default().fg(t.dim)),
+    ]);
+    let prefix: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    let text_style = Style::default().fg(color);
+    let match_style = if app.opts.no_color {
+        Style::default().add_modifier(Modifier::REVERSED | Modifier::UNDERLINED)
+    } else {
+        text_style.bg(t.match_bg).add_modifier(Modifier::BOLD)
+    };
+    let mut segs = segments(app, &visible(&text));
+    if row.open() {
+        segs.push(("  ⏳ unanswered".to_owned(), false));
+    }
+    let style_of = |m: bool| if m { match_style } else { text_style };
+    let pieces = if app.wrap {
+        wrap_chars(
+            segs,
+            width.saturating_sub(prefix),
+            width.saturating_sub(prefix),
+        )
+    } else {
+        vec![skip_chars(segs, app.hscroll)]
+    };
+    let line_style = if selected {
+        if app.opts.no_color {
+            Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+        } else {
+            Style::default()
+                .bg(t.selected_bg)
+                .add_modifier(Modifier::BOLD)
+        }
+    } else {
+        Style::default()
+    };
+    let mut out = Vec::new();
+    for (i, piece) in pieces.into_iter().enumerate() {
+        let mut line_spans = if i == 0 {
+            std::mem::take(&mut spans)
+        } else {
+            vec![Span::raw(" ".repeat(prefix))]
+        };
+        line_spans.extend(piece.into_iter().map(|(s, m)| Span::styled(s, style_of(m))));
+        out.push(Line::from(line_spans).style(line_style));
+    }
+    out
+}
+
 pub(super) fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let t = &app.theme;
     let sessions = doc.decoder().sessions().len();
     let title = format!(
         "traffic · {} · time {}",
-        if app.filter.is_some() || app.session.is_some() {
+        if app.filtered() {
             format!("{} of {} lines", app.view.len(), doc.rows.len())
         } else {
             format!("{} lines", doc.rows.len())
@@ -73,66 +226,26 @@ pub(super) fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         ),
         Style::default().fg(t.dim),
     )];
-    for (k, &r) in app.view.iter().enumerate().skip(app.offset).take(height) {
-        let row = &doc.rows[r as usize];
-        let text = doc.text(r as usize);
-        let selected = k == app.cursor;
-        let gutter = match row.sev() {
-            Some(Severity::Error) => Span::styled("●", Style::default().fg(t.error)),
-            Some(Severity::Warning) => Span::styled("▲", Style::default().fg(t.warning)),
-            Some(Severity::Note) => Span::styled("•", Style::default().fg(t.note)),
-            _ => Span::raw(" "),
-        };
-        let mark = app
-            .marks
-            .iter()
-            .find(|(_, m)| **m == r)
-            .map_or(" ".to_owned(), |(c, _)| c.to_string());
-        let color = src_color(app, row.src());
-        let mut text_style = Style::default().fg(color);
-        if app.search.as_ref().is_some_and(|re| re.is_match(&text)) {
-            text_style = text_style.bg(t.match_bg);
+    let width = usize::from(inner.width);
+    // Wrapped rows take several screen lines: the rows from `offset` are drawn as long as
+    // they fit, then rows are dropped from the top until the selected one is on the screen.
+    let mut rows: std::collections::VecDeque<Vec<Line>> = std::collections::VecDeque::new();
+    let mut first = app.offset;
+    let mut used = 0usize;
+    for k in app.offset..app.view.len() {
+        let lines = row_lines(app, doc, k, app.view[k] as usize, sessions, width);
+        used += lines.len();
+        rows.push_back(lines);
+        // Rows above the selected one give way until it is on the screen.
+        while used > height && first < app.cursor && rows.len() > 1 {
+            used -= rows.pop_front().map_or(0, |l| l.len());
+            first += 1;
         }
-        let mut spans = vec![
-            gutter,
-            Span::styled(mark, Style::default().fg(t.focus)),
-            Span::raw(" "),
-            Span::styled(
-                time_cell(app, doc, k, r as usize),
-                Style::default().fg(t.dim),
-            ),
-            Span::raw(" "),
-        ];
-        if sessions > 1 {
-            spans.push(Span::styled(
-                format!("{:<2} ", row.session + 1),
-                Style::default().fg(t.dim),
-            ));
+        if used >= height && k >= app.cursor {
+            break;
         }
-        spans.extend([
-            Span::styled(
-                format!("{} ", arrow(app, row.src())),
-                Style::default().fg(color),
-            ),
-            Span::styled(
-                format!("{:<12} ", doc.kind(r as usize)),
-                Style::default().fg(t.dim),
-            ),
-            Span::styled(visible(&text), text_style),
-        ]);
-        if row.open() {
-            spans.push(Span::styled("  ⏳ unanswered", Style::default().fg(t.hang)));
-        }
-        let mut line = Line::from(spans);
-        if selected {
-            line = line.style(
-                Style::default()
-                    .bg(t.selected_bg)
-                    .add_modifier(Modifier::BOLD),
-            );
-        }
-        lines.push(line);
     }
+    lines.extend(rows.into_iter().flatten().take(height));
     if app.view.is_empty() {
         lines.push(Line::styled(
             match (doc.done, doc.rows.is_empty()) {
