@@ -24,7 +24,8 @@ pub struct ViewArgs {
     /// The findings shown are `check`'s, judged and filtered the same way
     #[command(flatten)]
     judge: super::judging::JudgeFlags,
-    /// Watch a recording that `kibitzer record` is still writing
+    /// Watch a file that is still being written: a recording, or a GUI's or runner's log
+    /// (waits for it to appear; a truncated or replaced file is read again)
     #[arg(long)]
     follow: bool,
     /// Silence gaps (keys s/S) are pauses longer than this: 500ms, 2s... (default 1s)
@@ -68,25 +69,28 @@ pub fn run(a: ViewArgs) -> Result<i32> {
     if a.follow && a.file.as_os_str() == "-" {
         bail!("--follow reads a file that is being written, not standard input");
     }
-    let input = Input::open(&a.file, a.input_format.as_deref())?;
-    if a.follow && input.recording_header().is_none() {
-        bail!(
-            "--follow reads kibitzer recordings; {} is a {} log",
-            input.shown(),
-            input.format_name()
-        );
-    }
-    let presets = if a.follow {
-        Vec::new()
+    // Following: the file may not exist yet, and a log is read as it grows (not opened as a
+    // whole); a recording there now is opened for its header (a `.c2w` profile in it).
+    let follow_format = crate::input::forced_format(a.input_format.as_deref())?.flatten();
+    let input = if a.follow && !a.file.is_file() {
+        None
     } else {
-        tui::load::presets(&input, protocol)?
+        Some(Input::open(&a.file, a.input_format.as_deref())?)
     };
-    let mut d = Doc::for_input(&input, &judging.options, presets);
-    if !a.follow
-        && let Some((map, recording)) = tui::load::map_input(&input)
-    {
-        d.use_map(map, recording);
-    }
+    let d = match &input {
+        Some(input) if !a.follow => {
+            let presets = tui::load::presets(input, protocol)?;
+            let mut d = Doc::for_input(input, &judging.options, presets);
+            if let Some((map, recording)) = tui::load::map_input(input) {
+                d.use_map(map, recording);
+            }
+            d
+        }
+        Some(input) if input.recording_header().is_some() => {
+            Doc::for_input(input, &judging.options, Vec::new())
+        }
+        _ => Doc::for_follow(&a.file, &judging.options),
+    };
     let doc = Arc::new(Mutex::new(d));
     let app = App::new(
         config.keys,
@@ -118,12 +122,9 @@ pub fn run(a: ViewArgs) -> Result<i32> {
             };
             // A bug in the reader must not take the screen with it: the viewer shows what
             // was read and says what happened.
-            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                if follow {
-                    tui::load::follow(&path, &doc, &stop, &notify);
-                } else {
-                    tui::load::load(&input, &doc, &stop, &notify);
-                }
+            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &input {
+                Some(input) if !follow => tui::load::load(input, &doc, &stop, &notify),
+                _ => tui::load::follow(&path, follow_format, &doc, &stop, &notify),
             }));
             if let Err(p) = read {
                 let what = p

@@ -27,6 +27,7 @@ pub mod clock;
 mod detect;
 mod formats;
 mod lines;
+pub mod live;
 pub mod verdict;
 mod vocab;
 

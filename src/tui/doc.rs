@@ -188,6 +188,8 @@ pub struct Doc {
     pub wall_start: Option<u64>,
     /// The recording's header (`None` for a log): lines saved from the viewer keep it.
     pub header: Option<crate::recording::Header>,
+    /// What happened to a followed file (waiting for it, truncated, replaced).
+    pub notice: Option<String>,
 }
 
 impl Doc {
@@ -231,6 +233,7 @@ impl Doc {
             generation: 0,
             wall_start: None,
             header: None,
+            notice: None,
         }
     }
 
@@ -252,6 +255,17 @@ impl Doc {
         );
         doc.header = input.recording_header().cloned();
         doc
+    }
+
+    /// The document of a file to be followed (`--follow`) that is not open yet: its format is
+    /// known once its first lines are, and each session's protocol as its lines come.
+    pub fn for_follow(path: &std::path::Path, opts: &CheckOptions) -> Doc {
+        let decoder = opts.decoder(Vec::new()).retain_searches(false);
+        Doc::with_checker(
+            path.display().to_string(),
+            "following",
+            Checker::new(opts, decoder),
+        )
     }
 
     /// The decoder, with every session decoded so far.

@@ -126,10 +126,19 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
 /// The last event's time and wall-clock time, and when it was read.
 type LastEvent = (u64, Option<u64>, Instant);
 
-/// Follows a recording being written by `kibitzer record`: decodes each line as it is
-/// appended (the reader waits at the end of the file for the rest of a line), updates the hang
-/// verdict as time passes, and stops at the proxy's last event (`engine_exit`) or `stop`.
-pub fn follow(path: &std::path::Path, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn()) {
+/// Follows a file being written: a recording (by `kibitzer record`) or a log (by a GUI or a
+/// tournament runner). Decodes each line as it is appended (a line is taken once complete),
+/// updates the hang verdict as time passes, and stops at a recording's last event
+/// (`engine_exit`) or `stop`; a log is followed until the viewer quits. Waiting for the file,
+/// and a file truncated or replaced, are said in the status bar.
+pub fn follow(
+    path: &std::path::Path,
+    format: Option<crate::import::LogFormat>,
+    doc: &Mutex<Doc>,
+    stop: &AtomicBool,
+    notify: &dyn Fn(),
+) {
+    use crate::input::follow::Notice;
     // Time of the last event, and when it was read: the recording's clock runs on meanwhile.
     let clock: Mutex<Option<LastEvent>> = Mutex::new(None);
     let mut idle = || {
@@ -149,7 +158,31 @@ pub fn follow(path: &std::path::Path, doc: &Mutex<Doc>, stop: &AtomicBool, notif
             notify();
         }
     };
-    let read = crate::input::follow::follow(path, stop, &mut idle, |item| {
+    let recording = std::cell::Cell::new(false);
+    let mut notice = |n: Notice| {
+        let mut d = lock(doc);
+        let file = d.file.clone();
+        match n {
+            Notice::Waiting => d.notice = Some(format!("waiting for {file} to appear")),
+            Notice::Opened => d.notice = None,
+            Notice::Truncated => {
+                d.notice = Some(format!(
+                    "{file} was truncated: reading it again from the start"
+                ))
+            }
+            Notice::Replaced => {
+                d.notice = Some(format!("{file} was replaced: reading the new file"))
+            }
+            Notice::Format(f) => {
+                recording.set(f == "recording");
+                d.format = format!("{f} (following)");
+            }
+        }
+        d.generation += 1;
+        drop(d);
+        notify();
+    };
+    let read = crate::input::follow::follow(path, format, stop, &mut idle, &mut notice, |item| {
         let mut d = lock(doc);
         let mut ended = false;
         match item {
@@ -157,7 +190,7 @@ pub fn follow(path: &std::path::Path, doc: &Mutex<Doc>, stop: &AtomicBool, notif
                 d.push(ev, line);
                 *clock.lock().unwrap_or_else(|e| e.into_inner()) =
                     Some((ev.t, ev.ts, Instant::now()));
-                ended = ev.kind == Some(ProxyKind::EngineExit);
+                ended = recording.get() && ev.kind == Some(ProxyKind::EngineExit);
                 if !ended {
                     d.live_verdicts(ev.t);
                 }

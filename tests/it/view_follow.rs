@@ -72,7 +72,7 @@ fn follows_a_live_recording_and_the_hang_verdict_grows_while_the_engine_is_silen
     let stop = Arc::new(AtomicBool::new(false));
     let reader = {
         let (doc, stop, rec) = (doc.clone(), stop.clone(), rec.clone());
-        std::thread::spawn(move || load::follow(&rec, &doc, &stop, &|| {}))
+        std::thread::spawn(move || load::follow(&rec, None, &doc, &stop, &|| {}))
     };
     let mut gui = child.stdin.take().unwrap();
     // `debug off` decides no protocol: the decoder keeps it until `uci` does, then decodes it
@@ -196,4 +196,81 @@ fn follow_screen() {
     let screen = format!("{}", t.backend());
     assert!(screen.contains("engine owes bestmove"), "{screen}");
     insta::assert_snapshot!("follow_mode", t.backend());
+}
+
+/// The rows' texts and kinds, to compare two documents.
+fn rows_of(d: &Doc) -> Vec<(String, &'static str)> {
+    (0..d.rows.len())
+        .map(|i| (d.text(i).into_owned(), d.kind(i)))
+        .collect()
+}
+
+#[test]
+fn follows_a_gui_log_that_appears_grows_is_truncated_and_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("xboard.debug");
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log"
+    );
+    let text = std::fs::read(fixture).unwrap();
+    let whole = load::read_file(
+        std::path::Path::new(fixture),
+        None,
+        None,
+        Profile::named("cutechess").unwrap(),
+    )
+    .unwrap();
+    let want = rows_of(&whole);
+    assert!(want.len() > 100);
+    let opts = kibitzer::rules::CheckOptions::new(Profile::named("cutechess").unwrap());
+    let doc = Arc::new(Mutex::new(Doc::for_follow(&log, &opts)));
+    let stop = Arc::new(AtomicBool::new(false));
+    let reader = {
+        let (doc, stop, log) = (doc.clone(), stop.clone(), log.clone());
+        std::thread::spawn(move || load::follow(&log, None, &doc, &stop, &|| {}))
+    };
+    // Not there yet: the viewer says it waits.
+    wait_for(&doc, "the waiting notice", |d| {
+        d.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("waiting for"))
+    });
+    // The GUI writes the first half, then the rest, a line at a time at the cut.
+    let cut = text.len() / 2;
+    let cut = cut + text[cut..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    std::fs::write(&log, &text[..cut]).unwrap();
+    wait_for(&doc, "the first half", |d| {
+        d.notice.is_none() && d.format == "xboard-debug (following)" && d.rows.len() > 20
+    });
+    let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    for line in text[cut..].split_inclusive(|&b| b == b'\n') {
+        f.write_all(line).unwrap();
+    }
+    drop(f);
+    wait_for(&doc, "every line of the log", |d| {
+        d.rows.len() >= want.len()
+    });
+    assert_eq!(
+        rows_of(&load::lock(&doc)),
+        want,
+        "followed, the log reads as it does whole"
+    );
+    let before = load::lock(&doc).rows.len();
+    // Truncated (the GUI started a new log in the same file): read again from the start.
+    std::fs::write(&log, &text[..cut]).unwrap();
+    wait_for(&doc, "the truncation notice", |d| {
+        d.notice.as_deref().is_some_and(|n| n.contains("truncated")) && d.rows.len() > before + 20
+    });
+    // Replaced (rotation: a new file under the name): the new one is read.
+    let next = dir.path().join("xboard.debug.new");
+    std::fs::write(&next, &text).unwrap();
+    let before = load::lock(&doc).rows.len();
+    std::fs::rename(&next, &log).unwrap();
+    wait_for(&doc, "the replacement notice", |d| {
+        d.notice.as_deref().is_some_and(|n| n.contains("replaced"))
+            && d.rows.len() >= before + want.len()
+    });
+    stop.store(true, Ordering::Relaxed);
+    reader.join().unwrap();
 }

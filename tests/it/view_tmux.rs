@@ -340,3 +340,22 @@ fn prompts_edit_with_readline_keys_and_remember_the_last_run() {
     t.keys(&["q"]);
     t.assert_ended("0");
 }
+
+#[test]
+fn follow_waits_for_a_log_and_shows_its_lines_as_the_gui_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("xboard.debug");
+    let t = Tmux::start("followlog", &format!("--follow {}", log.display()));
+    t.wait_for("waiting for");
+    let text = std::fs::read_to_string(
+        "tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log",
+    )
+    .unwrap();
+    let first: String = text.lines().take(40).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&log, first).unwrap();
+    let s = t.wait_for("← feature");
+    assert!(!s.contains("waiting for"), "{s}");
+    assert!(s.contains("following ●"), "{s}");
+    t.keys(&["q"]);
+    t.assert_ended("0");
+}

@@ -52,6 +52,12 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
             base.add_modifier(Modifier::REVERSED),
         ));
     }
+    if let Some(n) = &doc.notice {
+        spans.push(Span::styled(
+            format!(" {} ", visible(n)),
+            base.add_modifier(Modifier::BOLD),
+        ));
+    }
     // Lines the input could not be read at: `check` exits 2 on them, the viewer says so.
     if let Some((first, reason)) = doc.skipped.first() {
         let n = doc.skipped.len();
