@@ -464,3 +464,52 @@ fn copying_lines_needs_the_clipboard_turned_on() {
     assert!(seq.starts_with("\x1b]52;c;") && seq.ends_with('\x07'));
     assert!(message(&a).contains("copied 2 lines"));
 }
+
+#[test]
+fn runner_verdicts_and_unreadable_lines_are_listed_where_check_lists_them() {
+    let doc = open("tests/fixtures/logs/fastchess__illegal-move-quoted.log");
+    let mut a = app(&doc);
+    let s = format!("{}", screen(&a, &doc, 120, 36));
+    assert!(s.contains("the runner's own verdicts ×2"), "{s}");
+    assert!(s.contains("runner[illegal move] sf2"), "{s}");
+    // Enter on the heading goes to the first verdict's line; the detail says what kibitzer
+    // found about it.
+    let at = a
+        .violations
+        .iter()
+        .position(|v| matches!(v, kibitzer::tui::app::ViolationItem::RunnerGroup { .. }))
+        .unwrap();
+    a.focus = kibitzer::tui::app::Focus::Violations;
+    a.viol_cursor = at;
+    keys(&mut a, &doc, "\n");
+    assert_eq!(doc.rows[a.selected().unwrap()].line, 22);
+    let s = format!("{}", screen(&a, &doc, 120, 36));
+    assert!(s.contains("kibitzer agrees: e2e4 is illegal"), "{s}");
+    // A recording with two broken lines: listed by line, Enter goes to the line after.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("torn.jsonl");
+    let good = std::fs::read_to_string(GAME).unwrap();
+    let mut lines: Vec<&str> = good.lines().collect();
+    lines[5] = "{\"seq\":5,\"t\":";
+    lines[9] = "garbage";
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let doc = open(path.to_str().unwrap());
+    let mut a = app(&doc);
+    let s = format!("{}", screen(&a, &doc, 120, 36));
+    assert!(s.contains("input 2 unreadable lines"), "{s}");
+    assert!(s.contains("L10 "), "{s}");
+    let at = a
+        .violations
+        .iter()
+        .position(|v| matches!(v, kibitzer::tui::app::ViolationItem::Unreadable(1)))
+        .unwrap();
+    a.focus = kibitzer::tui::app::Focus::Violations;
+    a.viol_cursor = at;
+    keys(&mut a, &doc, "\n");
+    assert_eq!(doc.rows[a.selected().unwrap()].line, 11);
+    // Near miss: an intact input lists neither.
+    let doc = open(GAME);
+    let a = app(&doc);
+    let s = format!("{}", screen(&a, &doc, 120, 36));
+    assert!(!s.contains("unreadable") && !s.contains("runner["), "{s}");
+}

@@ -95,6 +95,14 @@ pub enum ViolationItem {
     },
     /// A finding (index in [`Doc::findings`]).
     Entry(usize),
+    /// The heading of the runner's own verdicts (`check`'s `runner[...]` lines).
+    RunnerGroup { count: usize },
+    /// A runner verdict: session index, verdict index in it.
+    Runner(usize, usize),
+    /// The heading of the lines the input could not be read at.
+    UnreadableGroup { count: usize },
+    /// An unreadable line (index in [`Doc::skipped`]).
+    Unreadable(usize),
 }
 
 /// Options from the command line.
@@ -358,13 +366,11 @@ impl App {
         self.cursor = self.cursor.min(self.view.len().saturating_sub(1));
         let (n, done, when) = self.violations_seen;
         let due = doc.done || when.is_none_or(|w| w.elapsed().as_millis() >= 500);
-        if (n != doc.findings().len() || done != doc.done) && due {
+        let items = doc.findings().len() + doc.skipped.len() + runner_count(doc);
+        if (n != items || done != doc.done) && due {
             self.violations = violation_items(doc.findings());
-            self.violations_seen = (
-                doc.findings().len(),
-                doc.done,
-                Some(std::time::Instant::now()),
-            );
+            self.violations.extend(other_items(doc));
+            self.violations_seen = (items, doc.done, Some(std::time::Instant::now()));
             self.viol_cursor = self
                 .viol_cursor
                 .min(self.violations.len().saturating_sub(1));
@@ -517,6 +523,30 @@ pub fn violation_items(findings: &[Finding]) -> Vec<ViolationItem> {
         });
         out.extend(order[i..i + n].iter().map(|&j| ViolationItem::Entry(j)));
         i += n;
+    }
+    out
+}
+
+fn runner_count(doc: &Doc) -> usize {
+    doc.decoder().sessions().map(|s| s.verdicts.len()).sum()
+}
+
+/// After the findings: the runner's own verdicts and the unreadable lines, where `check`
+/// lists them too.
+fn other_items(doc: &Doc) -> Vec<ViolationItem> {
+    let mut out = Vec::new();
+    let runner = runner_count(doc);
+    if runner > 0 {
+        out.push(ViolationItem::RunnerGroup { count: runner });
+        for (i, s) in doc.decoder().sessions().enumerate() {
+            out.extend((0..s.verdicts.len()).map(|k| ViolationItem::Runner(i, k)));
+        }
+    }
+    if !doc.skipped.is_empty() {
+        out.push(ViolationItem::UnreadableGroup {
+            count: doc.skipped.len(),
+        });
+        out.extend((0..doc.skipped.len()).map(ViolationItem::Unreadable));
     }
     out
 }

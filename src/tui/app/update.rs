@@ -374,21 +374,35 @@ impl App {
             Action::PageUp => self.viol_cursor = self.viol_cursor.saturating_sub(10),
             Action::PageDown => self.viol_cursor = (self.viol_cursor + 10).min(n.saturating_sub(1)),
             Action::Enter => {
-                let f = match self.violations.get(self.viol_cursor) {
-                    Some(ViolationItem::Entry(i)) => Some(*i),
-                    // A group header jumps to its first finding.
-                    Some(ViolationItem::Group { .. }) => {
-                        match self.violations.get(self.viol_cursor + 1) {
-                            Some(ViolationItem::Entry(i)) => Some(*i),
-                            _ => None,
-                        }
-                    }
-                    None => None,
+                // A heading jumps to its first entry.
+                let item = match self.violations.get(self.viol_cursor) {
+                    Some(
+                        ViolationItem::Group { .. }
+                        | ViolationItem::RunnerGroup { .. }
+                        | ViolationItem::UnreadableGroup { .. },
+                    ) => self.violations.get(self.viol_cursor + 1),
+                    other => other,
                 };
-                if let Some(row) = f
-                    .and_then(|i| doc.findings().get(i))
-                    .and_then(|f| doc.row_of_seq(f.seq))
-                {
+                let row = match item {
+                    Some(ViolationItem::Entry(i)) => doc
+                        .findings()
+                        .get(*i)
+                        .and_then(|f| doc.row_of_seq(f.seq)),
+                    Some(ViolationItem::Runner(s, k)) => doc
+                        .decoder()
+                        .sessions()
+                        .nth(*s)
+                        .and_then(|s| s.verdicts.get(*k))
+                        .and_then(|v| doc.row_of_seq(v.at.seq)),
+                    // The first line read after it (the unreadable line has no row).
+                    Some(ViolationItem::Unreadable(i)) => doc.skipped.get(*i).map(|(line, _)| {
+                        doc.rows
+                            .partition_point(|r| u64::from(r.line) < *line)
+                            .min(doc.rows.len().saturating_sub(1))
+                    }),
+                    _ => None,
+                };
+                if let Some(row) = row.filter(|&r| r < doc.rows.len()) {
                     self.jump_to_row(doc, row);
                     self.focus = Focus::List;
                 }

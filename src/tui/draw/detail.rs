@@ -135,6 +135,28 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
             lines.push(Line::styled(format!("  spec: {}", rule.source), dim));
         }
     }
+    // The runner's own verdict stated on this line, and what kibitzer found about it.
+    if let Some(v) = session.and_then(|s| s.verdicts.iter().find(|v| v.at.seq == row.seq)) {
+        let check = match &v.kibitzer {
+            Some(crate::session::verdicts::VerdictCheck::Agrees(why)) => {
+                format!(" · kibitzer agrees: {}", visible(why))
+            }
+            Some(crate::session::verdicts::VerdictCheck::Disagrees(why)) => {
+                format!(" · kibitzer disagrees: {}", visible(why))
+            }
+            None => String::new(),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("runner[{}] ", v.verdict.kind.as_str()),
+                Style::default().fg(t.hang).add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!(
+                "{}{check}",
+                visible(v.verdict.engine.as_deref().unwrap_or("engine"))
+            )),
+        ]));
+    }
     // The request this line made: answered (when, by which line), or still owed.
     let line_of = |i: u32| {
         doc.rows

@@ -13,9 +13,12 @@ use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 pub(super) fn violations(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let t = &app.theme;
     let c = doc.counts();
+    let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
     let title = format!(
-        "violations · {} errors {} warnings {} notes",
-        c[0], c[1], c[2]
+        "violations · {} {} {}",
+        plural(c[0], "error"),
+        plural(c[1], "warning"),
+        plural(c[2], "note")
     );
     let b = block(app, &title, app.focus == Focus::Violations);
     let items: Vec<ListItem> = app
@@ -36,6 +39,62 @@ pub(super) fn violations(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
                     Style::default().add_modifier(Modifier::BOLD),
                 ),
             ])),
+            ViolationItem::RunnerGroup { count } => ListItem::new(Line::from(vec![
+                Span::styled("runner ", Style::default().fg(t.hang)),
+                Span::styled(
+                    format!("the runner's own verdicts ×{count}"),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+            ])),
+            ViolationItem::Runner(si, k) => {
+                let v = doc
+                    .decoder()
+                    .sessions()
+                    .nth(*si)
+                    .and_then(|s| s.verdicts.get(*k));
+                let Some(v) = v else {
+                    return ListItem::new("");
+                };
+                let check = match &v.kibitzer {
+                    Some(crate::session::verdicts::VerdictCheck::Agrees(why)) => {
+                        format!(" (kibitzer agrees: {})", visible(why))
+                    }
+                    Some(crate::session::verdicts::VerdictCheck::Disagrees(why)) => {
+                        format!(" (kibitzer disagrees: {})", visible(why))
+                    }
+                    None => String::new(),
+                };
+                ListItem::new(Line::from(vec![
+                    Span::styled(
+                        format!("  {} ", v.line.map_or(String::new(), |l| format!("L{l}"))),
+                        Style::default().fg(t.dim),
+                    ),
+                    Span::raw(format!(
+                        "runner[{}] {}: \"{}\"",
+                        v.verdict.kind.as_str(),
+                        visible(v.verdict.engine.as_deref().unwrap_or("engine")),
+                        visible(&v.text)
+                    )),
+                    Span::styled(check, Style::default().fg(t.dim)),
+                ]))
+            }
+            ViolationItem::UnreadableGroup { count } => ListItem::new(Line::from(vec![
+                Span::styled("input ", Style::default().fg(t.error)),
+                Span::styled(
+                    format!(
+                        "{count} unreadable line{}",
+                        if *count == 1 { "" } else { "s" }
+                    ),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+            ])),
+            ViolationItem::Unreadable(i) => {
+                let (line, why) = &doc.skipped[*i];
+                ListItem::new(Line::from(vec![
+                    Span::styled(format!("  L{line} "), Style::default().fg(t.dim)),
+                    Span::raw(visible(why)),
+                ]))
+            }
             ViolationItem::Entry(i) => {
                 let fnd = &doc.findings()[*i];
                 ListItem::new(Line::from(vec![
