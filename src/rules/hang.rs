@@ -47,7 +47,8 @@ pub struct HangVerdict {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
     pub class: HangClass,
-    /// `PENDING` (owed for under a second when the input ends), `STALL` (waiting longer, no
+    /// `PENDING` (owed for under a second when the input ends, or still searching: its output
+    /// under a second old), `STALL` (waiting longer, no
     /// deadline passed), `TIMEOUT` (a deadline passed) or `DISCONNECT`.
     #[serde(deserialize_with = "crate::serde_static::interned")]
     #[schemars(extend("enum" = ["PENDING", "STALL", "TIMEOUT", "DISCONNECT"]))]
@@ -179,7 +180,20 @@ pub(crate) fn diagnose(
     let searching_output = last_line.as_deref().is_some_and(|l| {
         l.starts_with("info") || l.trim_start().starts_with(|c: char| c.is_ascii_digit())
     });
+    // Thinking, not stalled: the search's output still flows (the last of it under a second
+    // ago, and since the request). No deadline passed, so nothing is wrong yet.
+    let thinking = v.class == HangClass::Search
+        && !timed_out
+        && searching_output
+        && engine_ago.is_some_and(|a| a < 1_000_000_000 && a < waiting);
+    if thinking {
+        v.label = "PENDING";
+    }
     let detail = match v.class {
+        HangClass::Search if thinking => format!(
+            "it is still searching: its last output came {} ago",
+            secs(engine_ago.unwrap_or(0))
+        ),
         HangClass::Buffering => {
             "its last bytes have no line ending: output buffered, not flushed".to_owned()
         }

@@ -2046,3 +2046,37 @@ fn the_tables_cover_every_implemented_rule() {
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+/// A search cut off while its output still flows is thinking, not stalled: `PENDING`, said
+/// as "still searching"; the same search silent for seconds is a `STALL`.
+#[test]
+fn a_search_whose_output_still_flows_is_pending_not_stalled() {
+    let pre = "
+0.000 ! spawned stockfish
+0.001 > uci
+0.010 < id name Stockfish
+0.011 < uciok
+0.020 > isready
+0.021 < readyok
+0.030 > position startpos
+0.031 > go infinite
+";
+    let mut thinking = pre.to_owned();
+    for i in 0..130 {
+        thinking.push_str(&format!(
+            "{:.3} < info depth {} score cp 20 nodes 5000 pv e2e4\n",
+            0.1 + f64::from(i) * 0.1,
+            i + 1
+        ));
+    }
+    let report = check(&thinking, &["--at", "13"], None);
+    let h = &report.files[0].hangs;
+    assert_eq!(h.len(), 1, "{h:?}");
+    assert_eq!((h[0].label, h[0].class.as_str()), ("PENDING", "search"));
+    assert!(h[0].summary.contains("still searching"), "{}", h[0].summary);
+    // Near miss: the output stopped 3 s before the cut.
+    let report = check(&thinking, &["--at", "16"], None);
+    let h = &report.files[0].hangs;
+    assert_eq!(h[0].label, "STALL", "{}", h[0].summary);
+    assert!(!h[0].summary.contains("still searching"));
+}

@@ -513,3 +513,38 @@ fn runner_verdicts_and_unreadable_lines_are_listed_where_check_lists_them() {
     let s = format!("{}", screen(&a, &doc, 120, 36));
     assert!(!s.contains("unreadable") && !s.contains("runner["), "{s}");
 }
+
+#[test]
+fn the_eval_chart_scales_to_the_game() {
+    let mut scales = Vec::new();
+    for path in [GAME, "recordings/stockfish-uci-long-game.jsonl"] {
+        let doc = open(path);
+        let mut a = app(&doc);
+        keys(&mut a, &doc, "Gc");
+        let (pts, _) =
+            kibitzer::tui::board::eval_series(&doc, a.selected().unwrap(), 10.0).unwrap();
+        let biggest = pts.iter().map(|p| p.1.abs()).fold(0.0f64, f64::max);
+        let want = [0.5, 1.0, 2.0, 3.0, 5.0, 10.0]
+            .into_iter()
+            .find(|&b| biggest <= b)
+            .unwrap();
+        let label = if want < 1.0 {
+            format!("+{want:.1}")
+        } else {
+            format!("+{want:.0}")
+        };
+        let s = format!("{}", screen(&a, &doc, 120, 36));
+        assert!(
+            s.contains(&label),
+            "{path}: largest eval {biggest}, axis {label}:\n{s}"
+        );
+        if want < 10.0 {
+            assert!(!s.contains("+10"), "{path}: the axis is not ±10:\n{s}");
+        }
+        scales.push(want);
+    }
+    assert!(
+        scales.iter().any(|&w| w < 10.0),
+        "{scales:?}: no game below the clamp"
+    );
+}

@@ -384,10 +384,9 @@ impl App {
                     other => other,
                 };
                 let row = match item {
-                    Some(ViolationItem::Entry(i)) => doc
-                        .findings()
-                        .get(*i)
-                        .and_then(|f| doc.row_of_seq(f.seq)),
+                    Some(ViolationItem::Entry(i)) => {
+                        doc.findings().get(*i).and_then(|f| doc.row_of_seq(f.seq))
+                    }
                     Some(ViolationItem::Runner(s, k)) => doc
                         .decoder()
                         .sessions()

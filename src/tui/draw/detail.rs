@@ -235,7 +235,20 @@ pub(super) fn chart(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, are
         return;
     };
     let max_x = pts.last().map_or(1.0, |p| p.0).max(1.0);
-    let cursor = [(ply as f64, -CLAMP), (ply as f64, CLAMP)];
+    // The scale fits the game: a ±0.7 game is not a flat line on a ±10 axis.
+    let biggest = pts.iter().map(|p| p.1.abs()).fold(0.0f64, f64::max);
+    let bound = [0.5, 1.0, 2.0, 3.0, 5.0, CLAMP]
+        .into_iter()
+        .find(|&b| biggest <= b)
+        .unwrap_or(CLAMP);
+    let label = |v: f64| {
+        if bound < 1.0 {
+            format!("{v:+.1}")
+        } else {
+            format!("{v:+.0}")
+        }
+    };
+    let cursor = [(ply as f64, -bound), (ply as f64, bound)];
     let zero = [(0.0, 0.0), (max_x, 0.0)];
     let data = vec![
         Dataset::default()
@@ -269,8 +282,8 @@ pub(super) fn chart(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, are
         )
         .y_axis(
             Axis::default()
-                .bounds([-CLAMP, CLAMP])
-                .labels(["-10", "0", "+10"])
+                .bounds([-bound, bound])
+                .labels([label(-bound), "0".to_owned(), label(bound)])
                 .style(Style::default().fg(t.dim)),
         );
     f.render_widget(c, area);

@@ -73,7 +73,11 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         ));
     }
     for h in &doc.hangs {
-        let short = h.summary.split("; ").next().unwrap_or(&h.summary);
+        // What is owed and the state it is in (searching, silent, gone), in `check`'s words.
+        let short = match h.summary.match_indices("; ").nth(1) {
+            Some((i, _)) if !h.summary.starts_with("the engine owes nothing") => &h.summary[..i],
+            _ => &h.summary,
+        };
         spans.push(Span::styled(
             format!(" {}: {} ", visible(h.label), visible(short)),
             base.fg(Color::Black)
