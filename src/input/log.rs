@@ -26,6 +26,12 @@ impl MappedLog {
         self.format
     }
 
+    /// Gives back the resident pages of `from..to` (already parsed): see
+    /// [`mapguard::release`].
+    pub fn release(&self, from: usize, to: usize) {
+        mapguard::release(&self.map, from, to);
+    }
+
     /// Size of the log in bytes.
     pub fn size(&self) -> usize {
         self.map.len()

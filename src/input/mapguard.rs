@@ -114,6 +114,25 @@ fn install() {
     }
 }
 
+/// Bytes of a map read past before they are given back (see [`release`]).
+pub const RELEASE_EVERY: usize = 32 << 20;
+
+/// Drops `map`'s pages in `from..to` from this process's resident memory (they stay in the
+/// page cache, and come back on the next access): a pass over a 1 GB file would otherwise
+/// keep all of it resident, counted in the process's RSS. Does nothing on an error.
+pub fn release(map: &memmap2::Mmap, from: usize, to: usize) {
+    let to = to.min(map.len());
+    if to > from {
+        // SAFETY: the maps given here are read-only maps of files (`Mmap::map`): MADV_DONTNEED
+        // only unmaps their pages, which read back the same bytes from the file (or the zero
+        // pages the guard put where the file shrank). Nothing is written, nothing is lost.
+        #[allow(unsafe_code)]
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, to - from)
+        };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -113,6 +113,7 @@ pub fn read_log(
             // On one thread the decoder parses as cheaply as a parser ahead of it would.
             ahead: (opts.ahead && threaded).then(Ahead::default),
             ended: false,
+            released: 0,
         })
     };
     run(make, threaded, f)
@@ -226,6 +227,8 @@ struct LogFill<'a> {
     ahead: Option<Ahead>,
     /// The whole log was parsed.
     ended: bool,
+    /// The map's pages before this were given back (parsed, never read again by this pass).
+    released: usize,
 }
 
 impl Fill for LogFill<'_> {
@@ -237,6 +240,11 @@ impl Fill for LogFill<'_> {
         }
         // Dropped in place: a slot is as big as an event, moving each out costs a copy.
         batch.clear();
+        let read = self.events.bytes_read();
+        if read >= self.released + super::mapguard::RELEASE_EVERY {
+            self.log.release(self.released, read);
+            self.released = read;
+        }
         while batch.len() < max {
             let Some(ev) = self.events.next() else {
                 self.ended = true;

@@ -103,6 +103,8 @@ struct Mapped {
     recording: bool,
     /// Byte offsets of the lines, found as line numbers come.
     offsets: Offsets,
+    /// Pages before this were given back after the reader went past them.
+    released: usize,
 }
 
 /// Byte offsets of a map's lines, found as increasing line numbers come.
@@ -287,10 +289,23 @@ impl Doc {
             guard,
             recording,
             offsets: Offsets { line: 1, at: 0 },
+            released: 0,
         });
     }
 
     /// The mapped input, when the text comes from it, and how far it is read.
+    /// Gives back the resident pages of the map that reading has gone past (they are read
+    /// again when drawn): a 1 GB input does not stay resident while it is indexed.
+    pub fn release_read_pages(&mut self) {
+        if let Some(m) = self.map.as_mut() {
+            let at = m.offsets.at;
+            if at >= m.released + crate::input::mapguard::RELEASE_EVERY {
+                crate::input::mapguard::release(&m.map, m.released, at);
+                m.released = at;
+            }
+        }
+    }
+
     pub fn map(&self) -> Option<(&[u8], usize)> {
         self.map.as_ref().map(|m| (&m.map[..], m.offsets.at))
     }

@@ -85,6 +85,7 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
         if let Some((map, at)) = d.map() {
             d.progress = Some((at as u64, map.len() as u64));
         }
+        d.release_read_pages();
         drop(d);
         notify();
     };
