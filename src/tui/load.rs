@@ -75,12 +75,13 @@ pub fn map_input(input: &Input) -> Option<(memmap2::Mmap, bool)> {
 /// input's rows point into the map ([`Doc::use_map`] before). `stop` ends the reading early
 /// (the viewer quit).
 pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn()) {
-    let mut batch: Vec<(Event, Option<u64>)> = Vec::with_capacity(BATCH);
+    type Pending = (Event, Option<u64>, Option<crate::session::Parsed>);
+    let mut batch: Vec<Pending> = Vec::with_capacity(BATCH);
     let mut last_flush = Instant::now();
-    let flush = |batch: &mut Vec<(Event, Option<u64>)>| {
+    let flush = |batch: &mut Vec<Pending>| {
         let mut d = lock(doc);
-        for (ev, line) in batch.drain(..) {
-            d.push(&ev, line);
+        for (ev, line, mut ahead) in batch.drain(..) {
+            d.push_ahead(&ev, line, &mut ahead);
         }
         if let Some((map, at)) = d.map() {
             d.progress = Some((at as u64, map.len() as u64));
@@ -89,10 +90,20 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
         drop(d);
         notify();
     };
-    let read = input.read(|item| {
-        match item {
-            Item::Event(ev, line) => batch.push((ev.clone(), line)),
-            Item::Skipped(s) => {
+    // A big log is parsed on a thread of its own. Not its messages too: they would have to
+    // go back to that thread to be reused, and allocating them anew costs more than it saves.
+    let opts = crate::input::pipeline::ReadOptions::default();
+    let read = input.read_slots(opts, |slot| {
+        match &slot.skipped {
+            None => {
+                // Taken, not copied: the slot gets an empty event back.
+                let ev = std::mem::replace(
+                    &mut slot.ev,
+                    Event::line(0, 0, crate::recording::Source::Proxy, String::new()),
+                );
+                batch.push((ev, slot.line, slot.ahead.take()));
+            }
+            Some(s) => {
                 flush(&mut batch);
                 lock(doc).skip(s.line, s.reason.clone());
             }
