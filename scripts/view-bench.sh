@@ -4,7 +4,7 @@
 # saying "indexing"), and the viewer's memory at the end: peak (VmHWM), anonymous (its own
 # memory) and file-backed (pages of the mapped recording, shared with the page cache).
 #
-# Usage: scripts/view-bench.sh BINARY FILE
+# Usage: scripts/view-bench.sh BINARY FILE (then lnav -n -q on the same file, when installed)
 # A 1 GB recording made of the shipped long game repeated: scripts/view-bench.sh --make FILE
 # A 1 GB cutechess-cli -debug log as the check bench makes it (benches/common/cutechess_log.rs),
 # or one cut after the game that reaches LINES lines:
@@ -80,3 +80,10 @@ lines=$(tmux capture-pane -p -t "$s" | grep -o "[0-9]\+ lines" | head -1)
 mem=$(grep -E "VmHWM|RssAnon|RssFile" /proc/"$pid"/status | tr -s ' \t\n' ' ')
 tmux send-keys -t "$s" q
 echo "$file: $lines; first screen $(echo "$first - $start" | bc) s; whole file read $(echo "$end - $start" | bc) s; $mem"
+# lnav beside it, in the same run: its whole load (it shows nothing before) and its peak RSS.
+if command -v lnav > /dev/null; then
+  sleep 1
+  /usr/bin/time -f "lnav -n -q $file: load %e s; peak RSS %M kB" lnav -n -q "$file" > /dev/null
+else
+  echo "lnav is not installed: no baseline (apt-get install lnav)"
+fi

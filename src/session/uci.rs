@@ -485,11 +485,19 @@ impl State {
             },
         };
         if let Err((index, e)) = self.pv.check(board_id, board, pv.as_str()) {
+            // The position the offending move is played in: the root after the PV's moves
+            // before it (all legal), not the root itself.
+            let mut here = board.clone();
+            for mv in pv.as_str().split_ascii_whitespace().take(index) {
+                if here.play_uci(mv).is_err() {
+                    break;
+                }
+            }
             let msg = format!(
                 "pv move {} '{}' is illegal in {}: {}",
                 index + 1,
                 e.text,
-                board.fen(),
+                here.fen(),
                 e.reason
             );
             self.finding(RuleId::UciInfoPvIllegal, msg);

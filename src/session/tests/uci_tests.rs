@@ -105,6 +105,13 @@ fn illegal_pv_is_flagged_once_per_line_and_reuses_prefixes() {
     assert_eq!(c.len(), 1, "{c:?}");
     assert_eq!(c[0].0, RuleId::UciInfoPvIllegal);
     assert!(c[0].1.contains("pv move 3 'e1e3'"), "{}", c[0].1);
+    // The position named is the one the move is played in (after e2e4 e7e5), not the root.
+    assert!(
+        c[0].1
+            .contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
+        "{}",
+        c[0].1
+    );
     // Infinite analysis does not play its bestmove into the game.
     assert!(s.games[0].plies.is_empty());
     assert_eq!(s.obligations.len(), 2);
