@@ -15,13 +15,18 @@ pub const CULPRIT: &str = "culprit: ";
 
 /// How long a GUI lets a search run before it sends `stop` or `isready`: a silence, since
 /// what is tested is that no `bestmove` comes before it.
-const THINK: Duration = Duration::from_millis(300);
+const THINK: Duration = Duration::from_millis(250);
 /// Before `ponderhit` or `stop` in `go ponder`: longer, since an engine that leaves a ponder
 /// search on its own (UCI-BESTMOVE-IN-PONDER) does it when its own clock says so.
-const PONDER_THINK: Duration = Duration::from_millis(500);
+const PONDER_THINK: Duration = Duration::from_millis(300);
 /// [`THINK`] under `--quick`: an engine that ends an open search on its own only later is
 /// missed there.
 const QUICK_THINK: Duration = Duration::from_millis(150);
+/// After `readyok` during a search: long enough for an engine that ends its search on
+/// `isready` (UCI-ISREADY-STOPS-SEARCH) to show it, which it does with the `readyok` or right
+/// after; the search staying open on its own was tested by `uci.go-infinite-stop` already.
+const AFTER_READY: Duration = Duration::from_millis(100);
+const QUICK_AFTER_READY: Duration = Duration::from_millis(50);
 
 fn think(r: &Run) -> Duration {
     if r.quick { QUICK_THINK } else { THINK }
@@ -368,16 +373,31 @@ fn go_clock_movestogo(r: &mut Run, _: &mut State) {
     search(r, "go btime 1000 wtime 1000 movestogo 10", t);
 }
 
+/// Whether an open search's wait before its `stop` or `ponderhit` is what is tested.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Before {
+    /// No `bestmove` may come before it: the full think time passes.
+    Silence,
+    /// Only the answer to it is tested: it is sent once the search shows it runs (its first
+    /// `info`), at most the think time.
+    Running,
+}
+
 /// Starts an open-ended search (`go infinite`, `go ponder ...`), lets it run, then sends
 /// `end` (`stop`, `ponderhit`) and waits for the `bestmove`.
-fn open_search(r: &mut Run, go: &str, end: &str, within: Duration) {
-    r.send(go);
+fn open_search(r: &mut Run, go: &str, end: &str, within: Duration, before: Before) {
+    let seq = r.send(go);
     let think = if go.contains("ponder") && !r.quick {
         PONDER_THINK
     } else {
         think(r)
     };
-    r.pause(think);
+    match before {
+        Before::Silence => r.pause(think),
+        Before::Running => {
+            r.wait_line(seq, think, |l| l.starts_with("info"));
+        }
+    }
     if !r.owes(&Owed::BestMove) {
         r.observe(format!(
             "no search running {} ms after `{go}`",
@@ -392,7 +412,7 @@ fn open_search(r: &mut Run, go: &str, end: &str, within: Duration) {
 fn go_infinite_stop(r: &mut Run, _: &mut State) {
     r.send("position startpos");
     let t = r.timeouts.answer;
-    open_search(r, "go infinite", "stop", t);
+    open_search(r, "go infinite", "stop", t, Before::Silence);
 }
 
 fn isready_searching(r: &mut Run, _: &mut State) {
@@ -406,7 +426,7 @@ fn isready_searching(r: &mut Run, _: &mut State) {
         r.observe("the search was no longer running after isready");
         return;
     }
-    r.pause(think);
+    r.pause(if r.quick { QUICK_AFTER_READY } else { AFTER_READY });
     let seq = r.send("stop");
     let t = r.timeouts.answer;
     r.wait_noted(seq, Owed::BestMove, t);
@@ -415,7 +435,7 @@ fn isready_searching(r: &mut Run, _: &mut State) {
 fn stop_timed(r: &mut Run, _: &mut State) {
     r.send("position startpos moves c2c4");
     let t = r.timeouts.answer;
-    open_search(r, "go movetime 30000", "stop", t);
+    open_search(r, "go movetime 30000", "stop", t, Before::Running);
 }
 
 fn position_fen(r: &mut Run, _: &mut State) {
@@ -474,6 +494,7 @@ fn ponderhit(r: &mut Run, st: &mut State) {
         "go ponder wtime 2000 btime 2000 winc 0 binc 0",
         "ponderhit",
         t,
+        Before::Silence,
     );
 }
 
@@ -511,7 +532,7 @@ fn ponder_stop(r: &mut Run, st: &mut State) {
         }
     };
     let t = r.timeouts.answer;
-    open_search(r, "go ponder wtime 2000 btime 2000", "stop", t);
+    open_search(r, "go ponder wtime 2000 btime 2000", "stop", t, Before::Running);
     if has_option(r, "Ponder") {
         r.send("setoption name Ponder value false");
         sync(r);
