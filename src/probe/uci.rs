@@ -533,7 +533,9 @@ fn ponder_stop(r: &mut Run, st: &mut State) {
     };
     let t = r.timeouts.answer;
     open_search(r, "go ponder wtime 2000 btime 2000", "stop", t, Before::Running);
-    if has_option(r, "Ponder") {
+    // Not while a search that ignored `stop` still runs: that `setoption` would be the
+    // probe's own fault (UCI-SETOPTION-WHILE-SEARCHING); the engine is given up on instead.
+    if has_option(r, "Ponder") && !r.owes(&Owed::BestMove) {
         r.send("setoption name Ponder value false");
         sync(r);
     }
