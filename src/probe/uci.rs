@@ -426,7 +426,11 @@ fn isready_searching(r: &mut Run, _: &mut State) {
         r.observe("the search was no longer running after isready");
         return;
     }
-    r.pause(if r.quick { QUICK_AFTER_READY } else { AFTER_READY });
+    r.pause(if r.quick {
+        QUICK_AFTER_READY
+    } else {
+        AFTER_READY
+    });
     let seq = r.send("stop");
     let t = r.timeouts.answer;
     r.wait_noted(seq, Owed::BestMove, t);
@@ -532,7 +536,13 @@ fn ponder_stop(r: &mut Run, st: &mut State) {
         }
     };
     let t = r.timeouts.answer;
-    open_search(r, "go ponder wtime 2000 btime 2000", "stop", t, Before::Running);
+    open_search(
+        r,
+        "go ponder wtime 2000 btime 2000",
+        "stop",
+        t,
+        Before::Running,
+    );
     // Not while a search that ignored `stop` still runs: that `setoption` would be the
     // probe's own fault (UCI-SETOPTION-WHILE-SEARCHING); the engine is given up on instead.
     if has_option(r, "Ponder") && !r.owes(&Owed::BestMove) {

@@ -2051,16 +2051,7 @@ fn the_tables_cover_every_implemented_rule() {
 /// as "still searching"; the same search silent for seconds is a `STALL`.
 #[test]
 fn a_search_whose_output_still_flows_is_pending_not_stalled() {
-    let pre = "
-0.000 ! spawned stockfish
-0.001 > uci
-0.010 < id name Stockfish
-0.011 < uciok
-0.020 > isready
-0.021 < readyok
-0.030 > position startpos
-0.031 > go infinite
-";
+    let pre = UCI_PRE.replace("go movetime 100", "go infinite");
     let mut thinking = pre.to_owned();
     for i in 0..130 {
         thinking.push_str(&format!(

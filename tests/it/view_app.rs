@@ -528,17 +528,7 @@ fn games_searches_and_marks_jump_without_scanning_every_line() {
 #[test]
 fn a_long_search_goes_on_in_slices_and_esc_stops_it() {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("long.jsonl");
-    let header = std::fs::read_to_string("recordings/stockfish-uci-game.jsonl").unwrap();
-    let mut text = format!("{}\n", header.lines().next().unwrap());
-    text.push_str("{\"seq\":1,\"t\":0,\"src\":\"gui\",\"text\":\"uci\"}\n");
-    for i in 2..150_000u64 {
-        text.push_str(&format!(
-            "{{\"seq\":{i},\"t\":{},\"src\":\"engine\",\"text\":\"info string line {i}\"}}\n",
-            i * 1000
-        ));
-    }
-    std::fs::write(&p, text).unwrap();
+    let p = crate::view_power::long_recording(dir.path(), 150_000);
     let doc = read_file(&p, None, None, Profile::named("cutechess").unwrap()).unwrap();
     let mut a = app(&doc);
     keys(&mut a, &doc, "/no such line\n");

@@ -199,7 +199,7 @@ fn the_filter_language_has_or_parentheses_and_negation() {
 }
 
 /// A recording of `n` info lines (the long-running cases).
-fn long_recording(dir: &Path, n: u64) -> std::path::PathBuf {
+pub(crate) fn long_recording(dir: &Path, n: u64) -> std::path::PathBuf {
     let p = dir.join("long.jsonl");
     let header = std::fs::read_to_string(GAME).unwrap();
     let mut text = format!("{}\n", header.lines().next().unwrap());

@@ -45,20 +45,14 @@ impl Tmux {
             home.display(),
             env!("CARGO_BIN_EXE_kibitzer"),
         );
+        Self::spawn(name, &["sh", "-c", &cmd], config)
+    }
+
+    /// A detached 120x36 tmux session running `argv`, in the crate's directory.
+    fn spawn(name: String, argv: &[&str], config: tempfile::TempDir) -> Tmux {
         let st = Self::command(&name)
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                &name,
-                "-x",
-                "120",
-                "-y",
-                "36",
-                "sh",
-                "-c",
-                &cmd,
-            ])
+            .args(["new-session", "-d", "-s", &name, "-x", "120", "-y", "36"])
+            .args(argv)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .status()
             .expect("tmux is needed for this test: apt-get install tmux");
@@ -73,31 +67,11 @@ impl Tmux {
     fn shell(tag: &str) -> Tmux {
         let name = format!("kibitzer-view-{tag}-{}", std::process::id());
         let config = tempfile::tempdir().unwrap();
-        let st = Self::command(&name)
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                &name,
-                "-x",
-                "120",
-                "-y",
-                "36",
-                "env",
-                "PS1=$ ",
-                "bash",
-                "--norc",
-                "--noprofile",
-                "-i",
-            ])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("tmux is needed for this test: apt-get install tmux");
-        assert!(st.success());
-        Tmux {
+        Self::spawn(
             name,
-            _config: config,
-        }
+            &["env", "PS1=$ ", "bash", "--norc", "--noprofile", "-i"],
+            config,
+        )
     }
 
     fn screen(&self) -> String {
