@@ -82,10 +82,57 @@ pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into:
     if sessions.len() < all.len() {
         sessions.resize_with(all.len(), SessionAcc::default);
     }
-    // Both engines of a game read the same result line: each session uses each line once.
+    // Both engines of a game read the same result line: each engine uses each line once,
+    // over all its instances (a runner playing games side by side starts one per thread).
     let results = all.iter().map(|s| s.runner_results.len()).sum();
+    let mut used_by: Vec<(String, Vec<bool>, usize)> = Vec::new();
     for (i, acc) in sessions.iter_mut().enumerate().take(all.len()) {
-        games(&all, i, shown, acc, &mut vec![false; results]);
+        let Some(label) = all[i]
+            .label
+            .as_deref()
+            .filter(|_| all[i].protocol.is_some())
+        else {
+            games(&all, i, shown, acc, &mut vec![false; results]);
+            continue;
+        };
+        let engine = base_name(label).to_owned();
+        let k = match used_by.iter().position(|(e, _, _)| *e == engine) {
+            Some(k) => k,
+            None => {
+                used_by.push((engine, vec![false; results], i));
+                used_by.len() - 1
+            }
+        };
+        games(&all, i, shown, acc, &mut used_by[k].1);
+    }
+    // The games an engine never moved in (mated or adjudicated before its first turn): its
+    // session has no game for them, the runner's line names it.
+    for (engine, used, first) in &used_by {
+        let lines = all.iter().flat_map(|s| &s.runner_results);
+        for (r, _) in lines.zip(used).filter(|(_, u)| !**u) {
+            let side = if names(engine, &r.white) {
+                Side::White
+            } else if names(engine, &r.black) {
+                Side::Black
+            } else {
+                continue;
+            };
+            let rep = &mut sessions[*first].report;
+            rep.games += 1;
+            let engine_score = score(&r.result, side);
+            let said = match classify(&r.reason) {
+                e if e.is_fault() && engine_score == Some(1) => Ending::OpponentFault,
+                e => e,
+            };
+            rep.ending(said).runner += 1;
+            rep.ending(Ending::NoResult).kibitzer += 1;
+            match engine_score {
+                Some(1) => rep.results.wins += 1,
+                Some(0) => rep.results.draws += 1,
+                Some(_) => rep.results.losses += 1,
+                None => rep.results.unknown += 1,
+            }
+        }
     }
     let engines: Vec<usize> = (0..all.len())
         .filter(|&i| all[i].protocol.is_some())
@@ -247,11 +294,22 @@ fn games(all: &[Session], i: usize, shown: &str, acc: &mut SessionAcc, used: &mu
             .iter()
             .find(|f| f.0 >= game.started.seq && (f.0 < until || (until == u64::MAX)))
             .copied();
-        let line = (game.outcome.is_none() || game.engine_side.is_none())
-            .then(|| runner_line(all, i, game, used))
-            .flatten();
+        // The runner's line of the game is taken even when the board decided it: it is this
+        // game's, and no other game (or game never moved in) may have it.
+        // A draw the board only makes claimable is a guess when the game stopped there (the
+        // engine may not have seen the last moves): the runner's result is the game's.
+        let claimable = game
+            .outcome
+            .as_ref()
+            .is_some_and(|o| o.by == OutcomeBy::Board && o.reason.contains("claimable"));
+        let line = runner_line(all, i, game, game.engine_side, used)
+            .filter(|_| game.outcome.is_none() || game.engine_side.is_none() || claimable);
         let (said_by_line, side_in_line) = line.unzip();
-        let runner = game.outcome.clone().or(said_by_line);
+        let runner = if claimable {
+            said_by_line.or_else(|| game.outcome.clone())
+        } else {
+            game.outcome.clone().or(said_by_line)
+        };
         let side = game.engine_side.or(side_in_line);
         let r = &mut acc.report;
         r.games += 1;
@@ -309,20 +367,24 @@ fn score(result: &str, side: Side) -> Option<i8> {
 /// A game the engine's own session has no result (or colour) for: the runner's `Finished game`
 /// line naming the engine's label, the first this session has not used since the game's last
 /// move (a runner playing games side by side finishes one while others go on: the line that
-/// follows this game's end is its own), with the engine's colour in it.
+/// follows this game's end is its own), with the engine's colour in it. When the game tells
+/// the engine's colour, the line must name it on that side: a runner playing games side by
+/// side finishes the other game of the same engine at about the same time, mostly with the
+/// colours the other way round.
 fn runner_line(
     all: &[Session],
     i: usize,
     game: &Game,
+    colour: Option<Side>,
     used: &mut [bool],
 ) -> Option<(crate::session::GameOutcome, Side)> {
     let label = all[i].label.as_deref()?;
     let since = game.plies.last().map_or(game.started.t, |p| p.at.t);
     let lines = all.iter().flat_map(|s| &s.runner_results);
     for (k, r) in lines.enumerate() {
-        let side = if names(label, &r.white) {
+        let side = if names(label, &r.white) && colour != Some(Side::Black) {
             Side::White
-        } else if names(label, &r.black) {
+        } else if names(label, &r.black) && colour != Some(Side::White) {
             Side::Black
         } else {
             continue;
@@ -339,6 +401,15 @@ fn runner_line(
         }
     }
     None
+}
+
+/// The engine of a session label: without cutechess's `(id)` and fastchess's ` [thread K]`.
+fn base_name(label: &str) -> &str {
+    let l = crate::export::without_id(label);
+    match l.strip_suffix(']').and_then(|x| x.rsplit_once(" [thread ")) {
+        Some((base, k)) if k.bytes().all(|b| b.is_ascii_digit()) => base,
+        _ => l,
+    }
 }
 
 /// cutechess labels an engine `Name(id)`, fastchess's instances on later game threads are

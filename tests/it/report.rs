@@ -596,3 +596,24 @@ fn a_fastchess_log_of_games_side_by_side_gives_each_engine_its_own_games() {
         assert_eq!(e["findings"]["warning"], 0, "{name}: {:#}", e["rules"]);
     }
 }
+
+/// A slice of a real 1,000-game fastchess log (scripts/make-fastchess-log.sh's set-up, 1,500
+/// nodes a move, two games side by side): its head, where the engines start, then the lines
+/// around games 687 and 688, whose openings are mate in one. In 687 Stockfish (White) mates at
+/// once and Fairy-Stockfish never moves; in 688 Fairy-Stockfish (White) mates and Stockfish
+/// never moves. The engine that never moved has no game in its session, only the runner's
+/// `Game N finished with result 1-0`: it still lost that game. (Game 685 ends, 1-0, Stockfish
+/// White, at the slice's start.)
+#[test]
+fn a_game_an_engine_never_moved_in_still_counts_for_it() {
+    let (code, r) = json(&["tests/fixtures/fastchess/never-moved.log.gz"], "");
+    assert!(code <= 1, "{r:#}");
+    let sf = engine(&r, "Stockfish 15.1");
+    let fsf = engine(&r, "Fairy-Stockfish 11.1 LB 64");
+    // Stockfish: won 685 and 687, lost 688 (which it never moved in).
+    assert_eq!(sf["results"]["wins"], 2, "{sf:#}");
+    assert_eq!(sf["results"]["losses"], 1, "{sf:#}");
+    // Fairy-Stockfish: won 688, lost 685 and 687 (which it never moved in).
+    assert_eq!(fsf["results"]["wins"], 1, "{fsf:#}");
+    assert_eq!(fsf["results"]["losses"], 2, "{fsf:#}");
+}
