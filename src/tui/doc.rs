@@ -394,6 +394,12 @@ impl Doc {
         at
     }
 
+    /// The message of the last line pushed, once the decoder is done with it: it goes back to
+    /// the reading thread, which parses the next lines into it.
+    pub fn take_spent(&mut self) -> Option<crate::protocol::Msg> {
+        self.checker.take_spent()
+    }
+
     /// Decodes and judges one event and adds its row.
     pub fn push(&mut self, ev: &Event, line: Option<u64>) {
         self.push_ahead(ev, line, &mut None);

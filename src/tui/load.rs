@@ -4,7 +4,7 @@
 use super::doc::Doc;
 use crate::input::ControlFlow;
 use crate::input::{Input, Item};
-use crate::recording::{Event, ProxyKind};
+use crate::recording::ProxyKind;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -75,52 +75,47 @@ pub fn map_input(input: &Input) -> Option<(memmap2::Mmap, bool)> {
 /// input's rows point into the map ([`Doc::use_map`] before). `stop` ends the reading early
 /// (the viewer quit).
 pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn()) {
-    type Pending = (Event, Option<u64>, Option<crate::session::Parsed>);
-    let mut batch: Vec<Pending> = Vec::with_capacity(BATCH);
-    let mut last_flush = Instant::now();
-    let flush = |batch: &mut Vec<Pending>| {
-        let mut d = lock(doc);
-        for (ev, line, mut ahead) in batch.drain(..) {
-            d.push_ahead(&ev, line, &mut ahead);
-        }
-        if let Some((map, at)) = d.map() {
-            d.progress = Some((at as u64, map.len() as u64));
-        }
-        d.release_read_pages();
-        drop(d);
-        notify();
+    // A big log is read and its lines parsed on a thread of its own; each line is decoded
+    // here from its slot (nothing copied), and its parsed message goes back to that thread to
+    // be parsed into again.
+    let opts = crate::input::pipeline::ReadOptions {
+        ahead: true,
+        ..Default::default()
     };
-    // A big log is parsed on a thread of its own. Not its messages too: they would have to
-    // go back to that thread to be reused, and allocating them anew costs more than it saves.
-    let opts = crate::input::pipeline::ReadOptions::default();
+    let mut since_notice = 0usize;
+    let mut last_notice = Instant::now();
+    // Held over a batch of lines, as long as the screen can wait (a lock per line cost a
+    // third more on a 1 GB recording).
+    let mut held: Option<MutexGuard<'_, Doc>> = None;
     let read = input.read_slots(opts, |slot| {
+        let d = held.get_or_insert_with(|| lock(doc));
         match &slot.skipped {
             None => {
-                // Taken, not copied: the slot gets an empty event back.
-                let ev = std::mem::replace(
-                    &mut slot.ev,
-                    Event::line(0, 0, crate::recording::Source::Proxy, String::new()),
-                );
-                batch.push((ev, slot.line, slot.ahead.take()));
+                d.push_ahead(&slot.ev, slot.line, &mut slot.ahead);
+                slot.spent = d.take_spent();
             }
-            Some(s) => {
-                flush(&mut batch);
-                lock(doc).skip(s.line, s.reason.clone());
-            }
+            Some(s) => d.skip(s.line, s.reason.clone()),
         }
+        since_notice += 1;
         // The first screen comes early; later batches are bigger.
-        if batch.len() >= BATCH
-            || (batch.len() >= 64 && last_flush.elapsed() > Duration::from_millis(50))
+        if since_notice >= BATCH
+            || (since_notice >= 64 && last_notice.elapsed() > Duration::from_millis(50))
         {
-            flush(&mut batch);
-            last_flush = Instant::now();
+            if let Some((map, at)) = d.map() {
+                d.progress = Some((at as u64, map.len() as u64));
+            }
+            d.release_read_pages();
+            held = None;
+            notify();
+            since_notice = 0;
+            last_notice = Instant::now();
             if stop.load(Ordering::Relaxed) {
                 return Ok(ControlFlow::Break(()));
             }
         }
         Ok(ControlFlow::Continue(()))
     });
-    flush(&mut batch);
+    drop(held);
     let mut d = lock(doc);
     match read {
         Ok((_, Err(e))) => d.error = Some(format!("{}: {e}", d.file)),

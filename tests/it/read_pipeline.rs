@@ -268,3 +268,46 @@ fn check_and_decode_say_the_same_on_one_core_and_on_two() {
         assert!(both.stdout.len() > 1000, "{args:?}");
     }
 }
+
+/// The viewer reads a big log the same way (its lines parsed ahead on the reading thread,
+/// their messages handed back): its rows are the events read in place, its findings `check`'s.
+#[test]
+fn the_viewer_indexes_a_big_log_read_on_a_thread_as_check_judges_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("big.log");
+    big_cutechess_log(&log, 700);
+    let (events, _, _) = everything(&log, true);
+    let doc =
+        kibitzer::tui::load::read_file(&log, None, None, Profile::named("cutechess").unwrap())
+            .unwrap();
+    assert_eq!(doc.rows.len(), events.len());
+    for (i, ev) in events.iter().enumerate().step_by(997) {
+        assert_eq!(doc.text(i), ev.text, "row {i}");
+    }
+    let out = kibitzer()
+        .args(["check", "--format", "json"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut from_check: Vec<(String, u64)> = report["files"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_owned(),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    let mut from_view: Vec<(String, u64)> = doc
+        .findings()
+        .iter()
+        .map(|f| (f.rule.as_str().to_owned(), f.line.unwrap_or(0)))
+        .collect();
+    from_check.sort();
+    from_view.sort();
+    assert!(!from_check.is_empty());
+    assert_eq!(from_view, from_check);
+}
