@@ -10,7 +10,8 @@ use std::path::Path;
 const W: u16 = 120;
 const H: u16 = 36;
 
-fn open(path: &str) -> Doc {
+/// The input as the viewer reads it, judged under the cutechess profile.
+pub(crate) fn open(path: &str) -> Doc {
     read_file(
         Path::new(path),
         None,
@@ -20,11 +21,16 @@ fn open(path: &str) -> Doc {
     .unwrap()
 }
 
-fn app(doc: &Doc) -> App {
-    let mut a = App::new(KeyMap::default(), Theme::default(), Options::default());
-    a.set_size(W, H);
+/// A viewer over `doc` on a `w` x `h` terminal.
+pub(crate) fn app_with(doc: &Doc, opts: Options, w: u16, h: u16) -> App {
+    let mut a = App::new(KeyMap::default(), Theme::default(), opts);
+    a.set_size(w, h);
     a.sync(doc);
     a
+}
+
+fn app(doc: &Doc) -> App {
+    app_with(doc, Options::default(), W, H)
 }
 
 /// Types `keys` as the terminal would send them.

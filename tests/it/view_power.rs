@@ -5,28 +5,13 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use kibitzer::rules::Profile;
-use kibitzer::tui::{App, Doc, KeyMap, Options, Theme, draw::draw, load::read_file};
+use kibitzer::tui::{App, Doc, Options, Theme, draw::draw, load::read_file};
 use ratatui::{Terminal, backend::TestBackend, style::Modifier};
 use std::path::Path;
 
 const GAME: &str = "recordings/stockfish-uci-game.jsonl";
 
-fn open(path: &str) -> Doc {
-    read_file(
-        Path::new(path),
-        None,
-        None,
-        Profile::named("cutechess").unwrap(),
-    )
-    .unwrap()
-}
-
-fn app_with(doc: &Doc, opts: Options, w: u16, h: u16) -> App {
-    let mut a = App::new(KeyMap::default(), Theme::default(), opts);
-    a.set_size(w, h);
-    a.sync(doc);
-    a
-}
+use crate::view_app::{app_with, open};
 
 fn app(doc: &Doc) -> App {
     app_with(doc, Options::default(), 120, 36)
