@@ -27,15 +27,8 @@ if ! command -v "$engine" >/dev/null; then
 fi
 engine=$(command -v "$engine")
 
-echo "building fastchess in $src ..." >&2
-make -C "$src" -j"$(nproc)" >&2
-fastchess=$src/fastchess
-[ -x "$fastchess" ] || fastchess=$(find "$src" -maxdepth 2 -type f -name fastchess -perm -u+x | head -n1)
-[ -x "$fastchess" ] || { echo "$0: no fastchess binary after make" >&2; exit 2; }
-
-echo "building kibitzer (release) ..." >&2
-(cd "$root" && cargo build --release --quiet)
-kibitzer=$out/release/kibitzer
+# shellcheck source=scripts/fastchess-build.sh
+source "$root/scripts/fastchess-build.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

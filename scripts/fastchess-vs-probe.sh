@@ -13,20 +13,14 @@ set -euo pipefail
 
 src=${1:?usage: $0 FASTCHESS_SRC_DIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${CARGO_TARGET_DIR:-$root/target}
 for tool in make g++ cargo python3; do
     command -v "$tool" >/dev/null || { echo "$0: $tool is needed" >&2; exit 2; }
 done
 stockfish=$(command -v stockfish || echo /usr/games/stockfish)
 [ -x "$stockfish" ] || { echo "$0: stockfish not found" >&2; exit 2; }
 
-echo "building fastchess in $src ..." >&2
-make -C "$src" -j"$(nproc)" >&2
-fastchess=$src/fastchess
-[ -x "$fastchess" ] || { echo "$0: no fastchess binary after make" >&2; exit 2; }
-echo "building kibitzer (release) ..." >&2
-(cd "$root" && cargo build --release --quiet)
-kibitzer=$out/release/kibitzer
+# shellcheck source=scripts/fastchess-build.sh
+source "$root/scripts/fastchess-build.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

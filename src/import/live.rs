@@ -9,7 +9,6 @@ use crate::recording::Event;
 
 /// See the module.
 pub struct LiveLog {
-    format: LogFormat,
     parser: Box<dyn formats::Parser>,
     builder: Builder,
     seq: u64,
@@ -29,7 +28,6 @@ impl LiveLog {
     /// e.g. for a version banner).
     pub fn new(format: LogFormat, head: &[u8]) -> LiveLog {
         LiveLog {
-            format,
             parser: formats::parser_for(format, head),
             builder: Builder::new(format),
             seq: 0,
@@ -41,10 +39,6 @@ impl LiveLog {
     pub fn numbered_from(mut self, seq: u64) -> LiveLog {
         self.seq = seq;
         self
-    }
-
-    pub fn format(&self) -> LogFormat {
-        self.format
     }
 
     /// The next line of the log (without its line ending).

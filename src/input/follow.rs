@@ -10,7 +10,7 @@ use super::{ControlFlow, Item, Skipped};
 use crate::import::LogFormat;
 use crate::import::live::LiveLog;
 use crate::recording::{Event, Reader, Source};
-use std::io::{Read, Seek};
+use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -221,8 +221,6 @@ pub fn follow(
             Some(Reopen::Replaced) => notice(Notice::Replaced),
             None => return Ok(()),
         }
-        // Truncated in place: the same file, from the start.
-        let _ = tail.file.rewind();
     }
 }
 
@@ -283,6 +281,12 @@ fn follow_log(
             start = end + 1;
         }
         buf.drain(..start);
+        // A writer that never ends its line (a runaway engine, a binary file) is not kept
+        // growing: the importer skips a line that long anyway.
+        if buf.len() > crate::import::MAX_LOG_LINE_BYTES {
+            log.line(&buf);
+            buf.clear();
+        }
         let n = tail.read(&mut chunk)?;
         let paused = n == 0;
         log.take(paused, &mut events);

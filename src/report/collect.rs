@@ -120,11 +120,7 @@ pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into:
             let rep = &mut sessions[*first].report;
             rep.games += 1;
             let engine_score = score(&r.result, side);
-            let said = match classify(&r.reason) {
-                e if e.is_fault() && engine_score == Some(1) => Ending::OpponentFault,
-                e => e,
-            };
-            rep.ending(said).runner += 1;
+            rep.ending(runner_ending(&r.reason, engine_score)).runner += 1;
             rep.ending(Ending::NoResult).kibitzer += 1;
             match engine_score {
                 Some(1) => rep.results.wins += 1,
@@ -317,12 +313,7 @@ fn games(all: &[Session], i: usize, shown: &str, acc: &mut SessionAcc, used: &mu
         let said = runner
             .as_ref()
             .filter(|o| o.by != OutcomeBy::Board)
-            .map(|o| match classify(&o.reason) {
-                // The runner's words name the game's fault, not whose: the winner's game
-                // ended by the loser's.
-                e if e.is_fault() && engine_score == Some(1) => Ending::OpponentFault,
-                e => e,
-            });
+            .map(|o| runner_ending(&o.reason, engine_score));
         if let Some(e) = said {
             r.ending(e).runner += 1;
         }
@@ -342,6 +333,15 @@ fn games(all: &[Session], i: usize, shown: &str, acc: &mut SessionAcc, used: &mu
             (None, Some(_)) if side.is_some() => r.results.losses += 1,
             _ => r.results.unknown += 1,
         }
+    }
+}
+
+/// How the runner says a game ended, from the engine's side: its words name the game's fault,
+/// not whose, so the winner's game was ended by the loser's.
+fn runner_ending(reason: &str, engine_score: Option<i8>) -> Ending {
+    match classify(reason) {
+        e if e.is_fault() && engine_score == Some(1) => Ending::OpponentFault,
+        e => e,
     }
 }
 
@@ -415,12 +415,7 @@ fn base_name(label: &str) -> &str {
 /// cutechess labels an engine `Name(id)`, fastchess's instances on later game threads are
 /// `Name [thread K]`; their result lines say `Name`.
 fn names(label: &str, name: &str) -> bool {
-    label == name
-        || crate::export::without_id(label) == name
-        || label
-            .strip_suffix(']')
-            .and_then(|l| l.rsplit_once(" [thread "))
-            .is_some_and(|(base, k)| base == name && k.bytes().all(|b| b.is_ascii_digit()))
+    label == name || base_name(label) == name
 }
 
 /// The ending a board outcome names (`checkmate`, `stalemate`, a claimable draw...).

@@ -21,3 +21,8 @@ pub use app::{App, Options};
 pub use doc::Doc;
 pub use keys::{Action, KeyMap};
 pub use theme::Theme;
+
+/// `3 lines`, `1 line`: every count the viewer says in words.
+pub fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}

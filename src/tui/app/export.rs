@@ -6,6 +6,7 @@ use super::App;
 use super::command::Lines;
 use crate::recording::{Event, Header};
 use crate::tui::doc::Doc;
+use crate::tui::plural;
 use std::path::PathBuf;
 
 /// Terminals take an OSC 52 payload of about this much and drop larger ones silently.
@@ -90,11 +91,6 @@ impl App {
             Err(e) => self.complain(format!("{}: {e}", path.display())),
         }
     }
-}
-
-/// `3 lines`, `1 line`.
-pub fn plural(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn expand_home(file: &str) -> PathBuf {

@@ -24,8 +24,6 @@ pub(super) struct Rebuilding {
     filters: Vec<FilterEntry>,
     view: Vec<u32>,
     next: usize,
-    /// What the message says once it is done ("3 filters, 120 lines shown").
-    done_message: String,
 }
 
 impl App {
@@ -130,18 +128,11 @@ impl App {
     /// Shows the lines `list` lets through: at once when no filter reads the text, else a
     /// slice at a time (see [`App::work`]).
     fn apply_filters(&mut self, doc: &Doc, list: Vec<FilterEntry>) {
-        let on = list.iter().filter(|f| f.on).count();
         let slow = list.iter().any(|f| f.on && f.filter.reads_text());
-        let done_message = if on == 0 {
-            "no filter on: every line shown".to_owned()
-        } else {
-            String::new()
-        };
         self.rebuilding = Some(Rebuilding {
             filters: list,
             view: Vec::new(),
             next: 0,
-            done_message,
         });
         if !slow {
             while self.rebuild_step(doc, None) {}
@@ -185,14 +176,10 @@ impl App {
         self.filters = b.filters;
         let view = std::mem::take(&mut b.view);
         self.set_view(doc, view);
-        let msg = if b.done_message.is_empty() {
-            format!(
-                "{} line{} shown",
-                self.view.len(),
-                if self.view.len() == 1 { "" } else { "s" }
-            )
+        let msg = if self.filters.iter().any(|f| f.on) {
+            format!("{} shown", crate::tui::plural(self.view.len(), "line"))
         } else {
-            b.done_message
+            "no filter on: every line shown".to_owned()
         };
         self.say(msg);
         false

@@ -63,8 +63,8 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         let n = doc.skipped.len();
         spans.push(Span::styled(
             format!(
-                " {n} unreadable line{} (line {first}: {}) ",
-                if n == 1 { "" } else { "s" },
+                " {} (line {first}: {}) ",
+                crate::tui::plural(n, "unreadable line"),
                 visible(reason)
             ),
             base.fg(Color::Black)

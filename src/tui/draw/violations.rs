@@ -4,6 +4,7 @@
 use super::{block, sev_color, visible};
 use crate::tui::app::{App, Focus, ViolationItem};
 use crate::tui::doc::Doc;
+use crate::tui::plural;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -13,7 +14,6 @@ use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 pub(super) fn violations(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let t = &app.theme;
     let c = doc.counts();
-    let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
     let title = format!(
         "violations · {} {} {}",
         plural(c[0], "error"),
@@ -81,10 +81,7 @@ pub(super) fn violations(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
             ViolationItem::UnreadableGroup { count } => ListItem::new(Line::from(vec![
                 Span::styled("input ", Style::default().fg(t.error)),
                 Span::styled(
-                    format!(
-                        "{count} unreadable line{}",
-                        if *count == 1 { "" } else { "s" }
-                    ),
+                    plural(*count, "unreadable line"),
                     Style::default().add_modifier(Modifier::BOLD),
                 ),
             ])),
