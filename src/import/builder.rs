@@ -4,7 +4,7 @@ use super::clock::{Clock, Stamp};
 use super::lines::text;
 use super::{ImportedSession, LogFormat, Unclassified};
 use crate::recording::{Event, Header, ProxyKind, Source};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 pub struct Builder {
     format: LogFormat,
@@ -16,6 +16,13 @@ pub struct Builder {
     pub line: u64,
     /// The session [`Builder::session_of`] found last.
     last: usize,
+    /// Every session's events not handed out yet, each with its session, in line order (same
+    /// line: session order). One queue for all sessions: an event is moved in once and out
+    /// once, where merging per-session lists moved it twice more.
+    events: VecDeque<(usize, Event)>,
+    /// Events handed out of `events` so far: the index, counted from the first event ever
+    /// pushed, of `events[0]`.
+    handed: u64,
 }
 
 struct SessionBuf {
@@ -23,11 +30,13 @@ struct SessionBuf {
     /// tells sessions apart by pointer.
     label: std::sync::Arc<str>,
     header: Header,
-    events: Vec<Event>,
     /// Events pushed so far, handed out ([`Builder::drain_settled`]) or not.
     pushed: u64,
     /// Some pushed event was traffic.
     traffic: bool,
+    /// The session's last event: its index counted as [`Builder::handed`] counts, and its
+    /// line. A parser only ever edits a session's last event, and only until it is handed out.
+    last: Option<(u64, u64)>,
 }
 
 /// Index of a session inside the builder.
@@ -44,6 +53,8 @@ impl Builder {
             clock: Clock::default(),
             line: 0,
             last: usize::MAX,
+            events: VecDeque::new(),
+            handed: 0,
         }
     }
 
@@ -59,9 +70,9 @@ impl Builder {
         self.sessions.push(SessionBuf {
             label: label.into(),
             header,
-            events: Vec::new(),
             pushed: 0,
             traffic: false,
+            last: None,
         });
         self.index.insert(label.to_owned(), i);
         Sid(i)
@@ -113,8 +124,30 @@ impl Builder {
         e.seq = s.pushed;
         e.session = Some(s.label.clone());
         e.line = Some(self.line);
-        s.events.push(e);
-        s.events.last_mut()
+        // Behind the events of this line from later sessions, if any (rare: a line that
+        // speaks of two sessions naming the later one first).
+        let mut at = self.events.len();
+        while at > 0
+            && self
+                .events
+                .get(at - 1)
+                .is_some_and(|(k, prev)| prev.line == e.line && *k > sid.0)
+        {
+            at -= 1;
+        }
+        let abs = self.handed + at as u64;
+        if at < self.events.len() {
+            for other in &mut self.sessions {
+                if let Some((i, _)) = other.last.as_mut()
+                    && *i >= abs
+                {
+                    *i += 1;
+                }
+            }
+        }
+        self.sessions.get_mut(sid.0)?.last = Some((abs, self.line));
+        self.events.insert(at, (sid.0, e));
+        self.events.get_mut(at).map(|(_, e)| e)
     }
 
     pub fn traffic(&mut self, sid: Sid, src: Source, t: u64, payload: &[u8]) {
@@ -136,19 +169,19 @@ impl Builder {
 
     /// The last event of a session, to complete it from a continuation line.
     pub fn last_event_mut(&mut self, sid: Sid) -> Option<&mut Event> {
-        self.sessions
-            .get_mut(sid.0)
-            .and_then(|s| s.events.last_mut())
+        let at = self.last_at(sid)?;
+        self.events.get_mut(at).map(|(_, e)| e)
+    }
+
+    /// Where the session's last event is in `events`, if it was not handed out yet.
+    fn last_at(&self, sid: Sid) -> Option<usize> {
+        let (abs, _) = self.sessions.get(sid.0)?.last?;
+        usize::try_from(abs.checked_sub(self.handed)?).ok()
     }
 
     /// Edits the bytes of the session's last traffic event (wrapped lines).
     pub fn map_last_bytes(&mut self, sid: Sid, f: impl FnOnce(&mut Vec<u8>)) -> bool {
-        let Some(e) = self
-            .sessions
-            .get_mut(sid.0)
-            .and_then(|s| s.events.last_mut())
-            .filter(|e| e.is_traffic())
-        else {
+        let Some(e) = self.last_event_mut(sid).filter(|e| e.is_traffic()) else {
             return false;
         };
         let mut bytes = e.line_bytes();
@@ -165,10 +198,8 @@ impl Builder {
     }
 
     pub fn last_text(&self, sid: Sid) -> Option<&str> {
-        self.sessions
-            .get(sid.0)
-            .and_then(|s| s.events.last())
-            .map(|e| e.text.as_str())
+        let at = self.last_at(sid)?;
+        self.events.get(at).map(|(_, e)| e.text.as_str())
     }
 
     /// Each session's label and header as [`Builder::finish`] gives them, in order of
@@ -185,53 +216,52 @@ impl Builder {
             .collect()
     }
 
+    /// The line from which events must wait: the earliest line, at or after
+    /// `settled_before`, of a session's last event not yet handed out (a parser only ever
+    /// edits a session's last event). Every event of an earlier line can no longer change,
+    /// and waiting for the rest keeps the line order.
+    pub fn hold_from(&self, settled_before: u64) -> u64 {
+        self.sessions
+            .iter()
+            .filter_map(|s| s.last)
+            .filter(|&(abs, line)| abs >= self.handed && line >= settled_before)
+            .map(|(_, line)| line)
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// The first event not handed out yet, moved into `out`, if its line is before `hold`
+    /// ([`Builder::hold_from`]).
+    pub fn pop_before(&mut self, hold: u64, out: &mut Event) -> bool {
+        if !self.ready_before(hold) {
+            return false;
+        }
+        let Some((_, e)) = self.events.pop_front() else {
+            return false;
+        };
+        *out = e;
+        self.handed += 1;
+        true
+    }
+
+    /// Some event is ready to be handed out before `hold`.
+    pub fn ready_before(&self, hold: u64) -> bool {
+        self.events
+            .front()
+            .is_some_and(|(_, e)| e.line.unwrap_or(0) < hold)
+    }
+
     /// Moves the events that can no longer change to `out`, in line order (same line: session
     /// order): every event of a line before `settled_before`, and any other event that is not
-    /// its session's last (a parser only ever edits a session's last event). Events of later
-    /// lines wait while an earlier session's last event might still change, so the order holds.
+    /// its session's last. Events of later lines wait while an earlier session's last event
+    /// might still change, so the order holds.
     pub fn drain_settled(&mut self, settled_before: u64, out: &mut impl Extend<Event>) {
-        let line_of = |e: &Event| e.line.unwrap_or(0);
-        let hold_from = self
-            .sessions
-            .iter()
-            .filter_map(|s| s.events.last().map(line_of))
-            .filter(|&l| l >= settled_before)
-            .min()
-            .unwrap_or(u64::MAX);
-        // Each session's settled events are in line order already: merged by (line, session),
-        // each event is moved once.
-        let mut runs: Vec<std::iter::Peekable<std::vec::Drain<'_, Event>>> = self
-            .sessions
-            .iter_mut()
-            .filter_map(|s| {
-                let n = s.events.partition_point(|e| line_of(e) < hold_from);
-                (n > 0).then(|| s.events.drain(..n).peekable())
-            })
-            .collect();
-        if let [only] = runs.as_mut_slice() {
-            out.extend(only);
-        } else {
-            loop {
-                let mut first: Option<(u64, usize)> = None;
-                for (k, run) in runs.iter_mut().enumerate() {
-                    if let Some(e) = run.peek()
-                        && first.is_none_or(|(line, _)| line_of(e) < line)
-                    {
-                        first = Some((line_of(e), k));
-                    }
-                }
-                let Some((_, k)) = first else { break };
-                out.extend(runs[k].next());
-            }
-        }
-        drop(runs);
-        for s in &mut self.sessions {
-            // A log can hold thousands of sessions (engines restarted every game): one that
-            // has nothing waiting keeps no buffer.
-            if s.events.is_empty() && s.events.capacity() > 0 {
-                s.events = Vec::new();
-            }
-        }
+        let hold = self.hold_from(settled_before);
+        let n = self
+            .events
+            .partition_point(|(_, e)| e.line.unwrap_or(0) < hold);
+        self.handed += n as u64;
+        out.extend(self.events.drain(..n).map(|(_, e)| e));
     }
 
     pub fn unclassified(&mut self, bytes: &[u8], reason: &'static str) {
@@ -245,13 +275,23 @@ impl Builder {
     pub fn finish(self) -> Vec<ImportedSession> {
         let kind = self.clock.kind();
         let headers = self.session_headers();
-        self.sessions
+        let mut events: Vec<Vec<Event>> = self
+            .sessions
+            .iter()
+            .map(|s| Vec::with_capacity(usize::try_from(s.pushed).unwrap_or(0)))
+            .collect();
+        for (k, e) in self.events {
+            if let Some(list) = events.get_mut(k) {
+                list.push(e);
+            }
+        }
+        headers
             .into_iter()
-            .zip(headers)
-            .map(|(s, (label, header))| ImportedSession {
+            .zip(events)
+            .map(|((label, header), events)| ImportedSession {
                 label,
                 header,
-                events: s.events,
+                events,
                 clock: kind,
             })
             .collect()

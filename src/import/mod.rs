@@ -264,7 +264,7 @@ pub fn stream(data: &[u8], format: Option<LogFormat>) -> Result<EventStream<'_>,
         lines: lines::Lines::new(data),
         parser: formats::parser_for(format, data),
         builder: Builder::new(format),
-        ready: std::collections::VecDeque::new(),
+        hold: 0,
         seq: 0,
         done: false,
         read: 0,
@@ -279,7 +279,8 @@ pub struct EventStream<'a> {
     lines: lines::Lines<'a>,
     parser: Box<dyn formats::Parser>,
     builder: Builder,
-    ready: std::collections::VecDeque<Event>,
+    /// Events of lines before this can be handed out ([`Builder::hold_from`]).
+    hold: u64,
     seq: u64,
     done: bool,
     /// Bytes of the log parsed so far.
@@ -331,18 +332,27 @@ impl EventStream<'_> {
     }
 }
 
-impl Iterator for EventStream<'_> {
-    type Item = Event;
+impl EventStream<'_> {
+    /// The next event, moved into `out` (whose old event is dropped): false at the end.
+    /// An event is a few hundred bytes; a caller that keeps its slots spares the copies
+    /// that returning one by value and storing it again cost.
+    pub fn next_into(&mut self, out: &mut Event) -> bool {
+        if !self.refill() || !self.builder.pop_before(self.hold, out) {
+            return false;
+        }
+        self.seq += 1;
+        out.seq = self.seq;
+        true
+    }
 
-    fn next(&mut self) -> Option<Event> {
+    /// Parses lines until an event is ready: false once the log is exhausted.
+    fn refill(&mut self) -> bool {
         loop {
-            if let Some(mut e) = self.ready.pop_front() {
-                self.seq += 1;
-                e.seq = self.seq;
-                return Some(e);
+            if self.builder.ready_before(self.hold) {
+                return true;
             }
             if self.done {
-                return None;
+                return false;
             }
             for _ in 0..self.batch_lines {
                 let Some(line) = self.lines.next() else {
@@ -357,8 +367,17 @@ impl Iterator for EventStream<'_> {
                 true => u64::MAX,
                 false => self.builder.line.saturating_sub(self.window_lines),
             };
-            self.builder.drain_settled(settled_before, &mut self.ready);
+            self.hold = self.builder.hold_from(settled_before);
         }
+    }
+}
+
+impl Iterator for EventStream<'_> {
+    type Item = Event;
+
+    fn next(&mut self) -> Option<Event> {
+        let mut e = Event::line(0, 0, crate::recording::Source::Proxy, String::new());
+        self.next_into(&mut e).then_some(e)
     }
 }
 
