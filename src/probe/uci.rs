@@ -15,10 +15,11 @@ pub const CULPRIT: &str = "culprit: ";
 
 /// How long a GUI lets a search run before it sends `stop` or `isready`: a silence, since
 /// what is tested is that no `bestmove` comes before it.
-const THINK: Duration = Duration::from_millis(250);
-/// Before `ponderhit` or `stop` in `go ponder`: longer, since an engine that leaves a ponder
-/// search on its own (UCI-BESTMOVE-IN-PONDER) does it when its own clock says so.
-const PONDER_THINK: Duration = Duration::from_millis(300);
+const THINK: Duration = Duration::from_millis(200);
+/// Before `ponderhit` in `go ponder`: an engine that leaves a ponder search on its own
+/// (UCI-BESTMOVE-IN-PONDER) does it when its own clock says so, and the clock the probe
+/// ponders with ([`PONDER_GO`]) gives a search a few tens of milliseconds.
+const PONDER_THINK: Duration = Duration::from_millis(200);
 /// [`THINK`] under `--quick`: an engine that ends an open search on its own only later is
 /// missed there.
 const QUICK_THINK: Duration = Duration::from_millis(150);
@@ -31,6 +32,15 @@ const QUICK_AFTER_READY: Duration = Duration::from_millis(50);
 fn think(r: &Run) -> Duration {
     if r.quick { QUICK_THINK } else { THINK }
 }
+
+/// Each side's clock in the clock searches, ms: fastchess's under `--quick`.
+fn clock_ms(r: &Run) -> u64 {
+    if r.quick { 100 } else { 500 }
+}
+
+/// The ponder search: its clock is the bullet clock of [`clock_ms`], so an engine that took it
+/// for an ordinary search would move well within [`PONDER_THINK`].
+const PONDER_GO: &str = "go ponder wtime 500 btime 500 winc 0 binc 0";
 /// Plies the game step plays at most before it calls the game unfinished.
 const GAME_PLIES: usize = 12;
 
@@ -347,16 +357,22 @@ fn go_movetime(r: &mut Run, _: &mut State) {
 
 fn go_clock_increment(r: &mut Run, _: &mut State) {
     r.send("position startpos moves e2e4 e7e5 g1f3");
-    // Under --quick, fastchess's own clock: the search lasts a few milliseconds.
-    let ms = if r.quick { 100 } else { 1000 };
+    // Under --quick, fastchess's own clock: the search lasts a few milliseconds. Otherwise
+    // a bullet game's: long enough for an engine's time management to show.
+    let ms = clock_ms(r);
     let t = Duration::from_millis(ms) + r.timeouts.answer;
-    search(r, &format!("go wtime {ms} btime {ms} winc 100 binc 100"), t);
+    let inc = if r.quick { 100 } else { ms / 10 };
+    search(
+        r,
+        &format!("go wtime {ms} btime {ms} winc {inc} binc {inc}"),
+        t,
+    );
 }
 
 /// A clock for the side to move only, as fastchess's compliance run sends it: the UCI text
 /// makes every `go` argument optional, so an engine must not need the other side's.
 fn go_one_clock(r: &mut Run, _: &mut State) {
-    let ms = if r.quick { 100 } else { 1000 };
+    let ms = clock_ms(r);
     let t = Duration::from_millis(ms) + r.timeouts.answer;
     r.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
     search(r, &format!("go wtime {ms}"), t);
@@ -369,8 +385,9 @@ fn go_one_clock(r: &mut Run, _: &mut State) {
 
 fn go_clock_movestogo(r: &mut Run, _: &mut State) {
     r.send("position startpos moves d2d4 d7d5");
-    let t = Duration::from_millis(1000) + r.timeouts.answer;
-    search(r, "go btime 1000 wtime 1000 movestogo 10", t);
+    let ms = clock_ms(r);
+    let t = Duration::from_millis(ms) + r.timeouts.answer;
+    search(r, &format!("go btime {ms} wtime {ms} movestogo 10"), t);
 }
 
 /// Whether an open search's wait before its `stop` or `ponderhit` is what is tested.
@@ -492,14 +509,8 @@ fn ponderhit(r: &mut Run, st: &mut State) {
     // The position includes the move the engine is pondering on, as the UCI text asks.
     r.send(&format!("position startpos moves {PONDERED}"));
     st.pondered = Some(PONDERED.to_owned());
-    let t = Duration::from_millis(2000) + r.timeouts.answer;
-    open_search(
-        r,
-        "go ponder wtime 2000 btime 2000 winc 0 binc 0",
-        "ponderhit",
-        t,
-        Before::Silence,
-    );
+    let t = Duration::from_millis(500) + r.timeouts.answer;
+    open_search(r, PONDER_GO, "ponderhit", t, Before::Silence);
 }
 
 /// The game after the ponderhit search: its bestmove and the reply the engine expects (its
@@ -538,7 +549,7 @@ fn ponder_stop(r: &mut Run, st: &mut State) {
     let t = r.timeouts.answer;
     open_search(
         r,
-        "go ponder wtime 2000 btime 2000",
+        "go ponder wtime 500 btime 500",
         "stop",
         t,
         Before::Running,
