@@ -115,7 +115,7 @@ fn install() {
 }
 
 /// Bytes of a map read past before they are given back (see [`release`]).
-pub const RELEASE_EVERY: usize = 32 << 20;
+pub const RELEASE_EVERY: usize = 8 << 20;
 
 /// Drops `map`'s pages in `from..to` from this process's resident memory (they stay in the
 /// page cache, and come back on the next access): a pass over a 1 GB file would otherwise

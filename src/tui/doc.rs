@@ -15,10 +15,10 @@ use crate::session::{Decoder, Fact, Owed, PosRef};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-/// One line of the input: 32 bytes.
+/// One line of the input: 24 bytes. Its event's `seq` is kept apart, in runs
+/// ([`Doc::seq`]): inputs number their events one after the other.
 #[derive(Debug, Clone, Copy)]
 pub struct Row {
-    pub seq: u64,
     /// Nanoseconds since the start of the input.
     pub t: u64,
     /// Offset of the text (40 bits: in the file for a recording, in the text buffer for a
@@ -30,6 +30,9 @@ pub struct Row {
     kind: u8,
     _spare: u8,
 }
+
+/// Rows read before the rest are reserved ([`Doc::reserve_for_the_rest`]).
+const RESERVE_AT: usize = 1 << 16;
 
 const OFFSET_BITS: u32 = 40;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
@@ -155,6 +158,11 @@ pub struct Doc {
     /// `recording` or the log format.
     pub format: String,
     pub rows: Vec<Row>,
+    /// The rows' event numbers, as runs: (first row, its seq), the rows after it numbered on
+    /// by one until the next run. One run for a recording or a log read whole.
+    seq_runs: Vec<(u32, u64)>,
+    /// Every run starts after the last one's numbers: [`Doc::row_of_seq`] can bisect.
+    seq_sorted: bool,
     map: Option<Mapped>,
     /// Texts not read from the map, each after its length (u32, little-endian).
     buffer: Vec<u8>,
@@ -214,6 +222,8 @@ impl Doc {
             file: file.into(),
             format: format.into(),
             rows: Vec::new(),
+            seq_runs: Vec::new(),
+            seq_sorted: true,
             map: None,
             buffer: Vec::new(),
             kinds: vec!["-"],
@@ -442,8 +452,11 @@ impl Doc {
         }
         let session = d.session;
         let pos = d.position;
+        if self.rows.len() == RESERVE_AT {
+            self.reserve_for_the_rest();
+        }
+        self.number(r, ev.seq);
         self.rows.push(Row {
-            seq: ev.seq,
             t: ev.t,
             packed,
             line: u32::try_from(line.or(ev.line).unwrap_or(0)).unwrap_or(u32::MAX),
@@ -625,7 +638,12 @@ impl Doc {
             }
             _ => self.kept(row)?,
         };
-        let mut ev = Event::line(row.seq, row.t, row.src(), String::from_utf8_lossy(bytes));
+        let mut ev = Event::line(
+            self.seq(r),
+            row.t,
+            row.src(),
+            String::from_utf8_lossy(bytes),
+        );
         if std::str::from_utf8(bytes).is_err() {
             ev.hex = Some(crate::recording::event::to_hex(bytes));
         }
@@ -674,11 +692,59 @@ impl Doc {
     /// The row of event `seq` (events come in `seq` order; imported logs of several engines
     /// too, as the importer numbers them in file order).
     pub fn row_of_seq(&self, seq: u64) -> Option<usize> {
-        let i = self.rows.partition_point(|r| r.seq < seq);
-        if self.rows.get(i).is_some_and(|r| r.seq == seq) {
-            return Some(i);
+        let run_end = |k: usize| {
+            self.seq_runs
+                .get(k + 1)
+                .map_or(self.rows.len(), |&(r, _)| r as usize)
+        };
+        let row_in = |k: usize| {
+            let (r0, s0) = *self.seq_runs.get(k)?;
+            let r = (r0 as usize).checked_add(usize::try_from(seq.checked_sub(s0)?).ok()?)?;
+            (r < run_end(k)).then_some(r)
+        };
+        if self.seq_sorted {
+            let k = self.seq_runs.partition_point(|&(_, s)| s <= seq);
+            return row_in(k.checked_sub(1)?);
         }
-        self.rows.iter().rposition(|r| r.seq == seq)
+        // Numbers out of order (a hand-edited recording): the last row with it.
+        (0..self.seq_runs.len()).rev().find_map(row_in)
+    }
+
+    /// Makes room for the rows of the rest of a mapped input, from the size of the lines read
+    /// so far: a vector grown by doubling holds both copies for a moment, 100 MB of rows on
+    /// a 1 GB input that way.
+    fn reserve_for_the_rest(&mut self) {
+        let Some(m) = &self.map else { return };
+        let (read, total) = (m.offsets.at.max(1), m.map.len());
+        let expected = self.rows.len().saturating_mul(total / read + 1);
+        // A tenth more for lines shorter than the first ones; an estimate far off is only
+        // address space, never touched.
+        let want = expected.saturating_add(expected / 10);
+        self.rows
+            .reserve_exact(want.saturating_sub(self.rows.len()).min(u32::MAX as usize));
+    }
+
+    /// The event number of row `r`.
+    pub fn seq(&self, r: usize) -> u64 {
+        let k = self
+            .seq_runs
+            .partition_point(|&(r0, _)| r0 as usize <= r)
+            .saturating_sub(1);
+        self.seq_runs
+            .get(k)
+            .map_or(0, |&(r0, s0)| s0.saturating_add((r - r0 as usize) as u64))
+    }
+
+    /// Numbers row `r` (the next one) `seq`: on in its run, or a new run.
+    fn number(&mut self, r: u32, seq: u64) {
+        if let Some(&(r0, s0)) = self.seq_runs.last() {
+            let ran = u64::from(r - r0);
+            if s0.checked_add(ran) == Some(seq) {
+                return;
+            }
+            self.seq_sorted &= seq > s0.saturating_add(ran - 1);
+        }
+        self.seq_runs.push((r, seq));
     }
 
     /// An unreadable line of the input.
@@ -751,8 +817,47 @@ impl Doc {
 
 #[cfg(test)]
 mod tests {
+    use super::Doc;
+    use crate::recording::{Event, Source};
+    use crate::rules::Profile;
+
     #[test]
-    fn a_row_is_32_bytes() {
-        assert_eq!(std::mem::size_of::<super::Row>(), 32);
+    fn a_row_is_24_bytes() {
+        assert_eq!(std::mem::size_of::<super::Row>(), 24);
+    }
+
+    fn doc_of(seqs: &[u64]) -> Doc {
+        let mut d = Doc::new(
+            "t",
+            "recording",
+            Doc::new_decoder(None, Vec::new()),
+            Profile::default_profile(),
+        );
+        for &seq in seqs {
+            d.push(&Event::line(seq, 0, Source::Gui, "isready"), None);
+        }
+        d
+    }
+
+    /// Rows keep their events' numbers however a recording numbers them: one after the
+    /// other, with gaps, out of order, or the same number twice.
+    #[test]
+    fn every_row_keeps_its_event_number() {
+        for seqs in [
+            vec![1, 2, 3, 4, 5],
+            vec![1, 2, 7, 8, 20],
+            vec![5, 6, 1, 2, 3],
+            vec![3, 3, 3],
+            vec![u64::MAX - 1, u64::MAX, 0],
+        ] {
+            let d = doc_of(&seqs);
+            for (r, &seq) in seqs.iter().enumerate() {
+                assert_eq!(d.seq(r), seq, "{seqs:?} row {r}");
+                // The last row with the number, as when the rows were searched one by one.
+                let last = seqs.iter().rposition(|&s| s == seq);
+                assert_eq!(d.row_of_seq(seq), last, "{seqs:?} seq {seq}");
+            }
+            assert_eq!(d.row_of_seq(1000), None);
+        }
     }
 }

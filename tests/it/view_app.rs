@@ -111,7 +111,7 @@ fn filter_search_marks_and_time() {
     let mut a = app(&doc);
     keys(&mut a, &doc, "fengine kind:bestmove\n");
     assert!(!a.view.is_empty());
-    assert!(a.view.iter().all(|&r| doc.kind(r as usize) == "bestmove"));
+    assert!(a.view.iter().all(|r| doc.kind(r as usize) == "bestmove"));
     let shown = a.view.len();
     // A bad filter says why and keeps the one in force.
     keys(&mut a, &doc, "f");
@@ -226,7 +226,7 @@ fn sessions_of_a_multi_engine_log_are_switchable() {
     keys(&mut a, &doc, "l");
     keys(&mut a, &doc, "j\n");
     assert!(a.view.len() < all);
-    assert!(a.view.iter().all(|&r| doc.rows[r as usize].session == 0));
+    assert!(a.view.iter().all(|r| doc.rows[r as usize].session == 0));
     keys(&mut a, &doc, "lk\n");
     assert_eq!(a.view.len(), all);
 }

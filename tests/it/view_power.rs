@@ -88,7 +88,7 @@ fn prompts_edit_like_readline_and_remember_across_runs() {
     keys(&mut a, &doc, "⌃y");
     assert_eq!(a.prompt.as_ref().unwrap().edit.text(), "engine kind:info");
     keys(&mut a, &doc, "\n");
-    assert!(a.view.iter().all(|&r| doc.kind(r as usize) == "info"));
+    assert!(a.view.iter().all(|r| doc.kind(r as usize) == "info"));
     // A second viewer finds both in its history: Up recalls, Down returns to the draft.
     let mut b = app_with(&doc, opts, 120, 36);
     keys(&mut b, &doc, "/↑");
@@ -140,7 +140,7 @@ fn the_filter_language_has_or_parentheses_and_negation() {
     let doc = open(GAME);
     let mut a = app(&doc);
     let kinds = |a: &App| {
-        let mut k: Vec<&str> = a.view.iter().map(|&r| doc.kind(r as usize)).collect();
+        let mut k: Vec<&str> = a.view.iter().map(|r| doc.kind(r as usize)).collect();
         k.sort_unstable();
         k.dedup();
         k
@@ -151,7 +151,7 @@ fn the_filter_language_has_or_parentheses_and_negation() {
     a.update(&doc, kibitzer::tui::Action::ClearFilter);
     keys(&mut a, &doc, "fengine !(kind:info or kind:bestmove)\n");
     assert!(!a.view.is_empty());
-    assert!(a.view.iter().all(|&r| {
+    assert!(a.view.iter().all(|r| {
         let r = r as usize;
         doc.rows[r].src() == kibitzer::recording::Source::Engine
             && !matches!(doc.kind(r), "info" | "bestmove")
@@ -168,7 +168,7 @@ fn the_filter_language_has_or_parentheses_and_negation() {
     assert!(complained(&a) && message(&a).contains("not closed"));
     // The filter list: two filters, one turned off, then deleted.
     keys(&mut a, &doc, "fkind:go or kind:bestmove\nfgui\n");
-    assert!(a.view.iter().all(|&r| doc.kind(r as usize) == "go"));
+    assert!(a.view.iter().all(|r| doc.kind(r as usize) == "go"));
     keys(&mut a, &doc, "ijo");
     assert!(!a.filters[1].on);
     assert_eq!(a.view.len(), both);

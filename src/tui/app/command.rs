@@ -181,12 +181,12 @@ impl App {
         }
         let i = self
             .view
-            .partition_point(|&r| doc.rows[r as usize].t < t)
+            .partition_point(|r| doc.rows[r as usize].t < t)
             .min(self.view.len() - 1);
         self.go(i);
         self.say(format!(
             "time {:.3} s",
-            doc.rows[self.view[i] as usize].t as f64 / 1e9
+            doc.rows[self.view.at(i)].t as f64 / 1e9
         ));
     }
 
@@ -200,7 +200,7 @@ impl App {
                 m.dedup();
                 m
             }
-            Lines::Shown => self.view.clone(),
+            Lines::Shown => self.view.to_vec(),
         }
     }
 }

@@ -175,7 +175,8 @@ impl App {
         }
         self.filters = b.filters;
         let view = std::mem::take(&mut b.view);
-        self.set_view(doc, view);
+        let total = doc.rows.len();
+        self.set_view(doc, super::View::of(view, total));
         let msg = if self.filters.iter().any(|f| f.on) {
             format!("{} shown", crate::tui::plural(self.view.len(), "line"))
         } else {

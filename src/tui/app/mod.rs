@@ -11,6 +11,7 @@ mod export;
 mod filters;
 mod search;
 mod update;
+pub mod view;
 
 use super::doc::{Doc, Row};
 use super::keys::KeyMap;
@@ -21,6 +22,7 @@ pub use filters::FilterEntry;
 use ratatui::layout::Rect;
 use regex::Regex;
 use std::collections::BTreeMap;
+pub use view::View;
 
 /// What the time column shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -151,7 +153,7 @@ pub struct App {
     pub theme: Theme,
     pub opts: Options,
     /// Rows shown (indices into [`Doc::rows`]), in order.
-    pub view: Vec<u32>,
+    pub view: View,
     /// Rows of the document already looked at for `view`.
     seen: usize,
     /// The document was complete when `view` was last rebuilt.
@@ -230,7 +232,7 @@ impl App {
             keys,
             theme,
             opts,
-            view: Vec::new(),
+            view: View::default(),
             seen: 0,
             seen_done: false,
             cursor: 0,
@@ -304,7 +306,7 @@ impl App {
 
     /// The selected row (index into [`Doc::rows`]).
     pub fn selected(&self) -> Option<usize> {
-        self.view.get(self.cursor).map(|&r| r as usize)
+        self.view.get(self.cursor).map(|r| r as usize)
     }
 
     fn shows(&self, doc: &Doc, r: usize) -> bool {
@@ -382,16 +384,22 @@ impl App {
     /// it is still shown (else the nearest one before it).
     fn rebuild(&mut self, doc: &Doc) {
         self.rebuilding = None;
-        let view = (0..doc.rows.len())
-            .filter(|&r| self.shows(doc, r))
-            .map(|r| r as u32)
-            .collect();
+        let view = if self.filtered() {
+            View::Rows(
+                (0..doc.rows.len())
+                    .filter(|&r| self.shows(doc, r))
+                    .map(|r| r as u32)
+                    .collect(),
+            )
+        } else {
+            View::All(doc.rows.len())
+        };
         self.set_view(doc, view);
     }
 
     /// Puts a new view in place, keeping the selected line when it is still shown (else the
     /// nearest one before it); the search's matches are counted again.
-    fn set_view(&mut self, doc: &Doc, view: Vec<u32>) {
+    fn set_view(&mut self, doc: &Doc, view: View) {
         let keep = self.selected();
         self.view = view;
         self.seen = doc.rows.len();
@@ -399,7 +407,7 @@ impl App {
         self.cursor = match keep {
             Some(r) => self
                 .view
-                .partition_point(|&v| (v as usize) <= r)
+                .partition_point(|v| (v as usize) <= r)
                 .saturating_sub(1),
             None => 0,
         };
@@ -428,7 +436,7 @@ impl App {
 
     /// Selects row `r`; when the filter hides it, the filter is cleared first.
     pub fn jump_to_row(&mut self, doc: &Doc, r: usize) {
-        if self.view.binary_search(&(r as u32)).is_err() && r < doc.rows.len() {
+        if self.view.position(r as u32).is_err() && r < doc.rows.len() {
             for f in &mut self.filters {
                 f.on = false;
             }
@@ -436,7 +444,7 @@ impl App {
             self.rebuild(doc);
             self.say("the line was hidden by the filter: filters turned off (i lists them)");
         }
-        if let Ok(i) = self.view.binary_search(&(r as u32)) {
+        if let Ok(i) = self.view.position(r as u32) {
             self.go(i);
         }
     }
@@ -453,12 +461,12 @@ impl App {
     fn seek(&mut self, doc: &Doc, forward: bool, what: &str, pred: impl Fn(usize, &Row) -> bool) {
         let found = if forward {
             (self.cursor + 1..self.view.len()).find(|&i| {
-                let r = self.view[i] as usize;
+                let r = self.view.at(i);
                 pred(r, &doc.rows[r])
             })
         } else {
             (0..self.cursor).rev().find(|&i| {
-                let r = self.view[i] as usize;
+                let r = self.view.at(i);
                 pred(r, &doc.rows[r])
             })
         };
@@ -475,7 +483,7 @@ impl App {
     /// cursor that is shown, without looking at every line in between.
     fn seek_rows(&mut self, forward: bool, what: &str, rows: &[u32]) {
         let here = self.selected().map_or(0, |r| r as u32);
-        let shown = |r: &&u32| self.view.binary_search(r).ok();
+        let shown = |r: &&u32| self.view.position(**r).ok();
         let found = if forward {
             let from = rows.partition_point(|&r| r <= here);
             rows[from..].iter().find_map(|r| shown(&r))

@@ -94,7 +94,7 @@ impl App {
                 }
             };
             let row = c.matches[i];
-            if let Ok(v) = self.view.binary_search(&row) {
+            if let Ok(v) = self.view.position(row) {
                 self.go(v);
             }
             self.say_match(wrapped, forward);
@@ -177,7 +177,7 @@ impl App {
         let start = Instant::now();
         let n = self.view.len();
         while c.next < n {
-            let r = self.view[c.next];
+            let r = self.view.at(c.next) as u32;
             if c.re.is_match(&doc.text(r as usize)) {
                 c.matches.push(r);
             }
@@ -231,7 +231,7 @@ impl App {
                 }
                 s.next - 1
             };
-            if s.re.is_match(&doc.text(self.view[i] as usize)) {
+            if s.re.is_match(&doc.text(self.view.at(i))) {
                 self.go(i);
                 self.say_match(s.wrapped, s.forward);
                 return self.is_busy();

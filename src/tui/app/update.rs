@@ -253,7 +253,7 @@ impl App {
                         .iter()
                         .skip(self.offset)
                         .take(self.page)
-                        .map(|&r| {
+                        .map(|r| {
                             crate::tui::draw::visible(&doc.text(r as usize))
                                 .chars()
                                 .count()

@@ -92,7 +92,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
             dim,
         ),
         Span::styled(
-            format!("event {} · {:.6} s · ", row.seq, row.t as f64 / 1e9),
+            format!("event {} · {:.6} s · ", doc.seq(r), row.t as f64 / 1e9),
             dim,
         ),
         Span::styled(who, Style::default().fg(src_color(app, row.src()))),
@@ -136,7 +136,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
         }
     }
     // The runner's own verdict stated on this line, and what kibitzer found about it.
-    if let Some(v) = session.and_then(|s| s.verdicts.iter().find(|v| v.at.seq == row.seq)) {
+    if let Some(v) = session.and_then(|s| s.verdicts.iter().find(|v| v.at.seq == doc.seq(r))) {
         let check = match &v.kibitzer {
             Some(crate::session::verdicts::VerdictCheck::Agrees(why)) => {
                 format!(" · kibitzer agrees: {}", visible(why))
@@ -185,7 +185,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
     if let Some(o) = doc
         .decoder()
         .open_obligations(usize::from(row.session))
-        .find(|o| o.opened.seq == row.seq)
+        .find(|o| o.opened.seq == doc.seq(r))
     {
         lines.push(Line::from(vec![
             Span::styled("opens  ", dim),

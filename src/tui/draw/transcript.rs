@@ -21,7 +21,7 @@ fn time_cell(app: &App, doc: &Doc, view_i: usize, r: usize) -> String {
             let prev = view_i
                 .checked_sub(1)
                 .and_then(|i| app.view.get(i))
-                .map_or(row.t, |&p| doc.rows[p as usize].t);
+                .map_or(row.t, |p| doc.rows[p as usize].t);
             format!("+{:>10.6}", row.t.saturating_sub(prev) as f64 / 1e9)
         }
         TimeMode::Absolute => match doc.wall_start {
@@ -233,7 +233,7 @@ pub(super) fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let mut first = app.offset;
     let mut used = 0usize;
     for k in app.offset..app.view.len() {
-        let lines = row_lines(app, doc, k, app.view[k] as usize, sessions, width);
+        let lines = row_lines(app, doc, k, app.view.at(k), sessions, width);
         used += lines.len();
         rows.push_back(lines);
         // Rows above the selected one give way until it is on the screen.
