@@ -26,8 +26,7 @@ const QUICK_THINK: Duration = Duration::from_millis(150);
 /// After `readyok` during a search: long enough for an engine that ends its search on
 /// `isready` (UCI-ISREADY-STOPS-SEARCH) to show it, which it does with the `readyok` or right
 /// after; the search staying open on its own was tested by `uci.go-infinite-stop` already.
-const AFTER_READY: Duration = Duration::from_millis(100);
-const QUICK_AFTER_READY: Duration = Duration::from_millis(50);
+const AFTER_READY: Duration = Duration::from_millis(50);
 
 fn think(r: &Run) -> Duration {
     if r.quick { QUICK_THINK } else { THINK }
@@ -443,11 +442,7 @@ fn isready_searching(r: &mut Run, _: &mut State) {
         r.observe("the search was no longer running after isready");
         return;
     }
-    r.pause(if r.quick {
-        QUICK_AFTER_READY
-    } else {
-        AFTER_READY
-    });
+    r.pause(AFTER_READY);
     let seq = r.send("stop");
     let t = r.timeouts.answer;
     r.wait_noted(seq, Owed::BestMove, t);
