@@ -18,6 +18,7 @@ use crate::recording::{Event, Reader, Source};
 use crate::session::{Ahead, Parsed, SessionDetector};
 use anyhow::{Context, Result};
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// Inputs smaller than this are read in place: a thread costs more than it saves on them.
@@ -29,6 +30,12 @@ const BATCH: usize = 1024;
 
 /// Batches in flight: bounds the memory the reading side may run ahead by.
 const IN_FLIGHT: usize = 8;
+
+/// With fewer batches than this waiting for the caller, the caller is about to wait for the
+/// reading side: the next batch's lines are left for the caller to parse. Parsing ahead is
+/// the part of the work either side can do, so it goes to whichever is behind, on any
+/// machine and any load.
+const STARVING: usize = 2;
 
 /// Every session's protocol as a pass over the whole log finds it
 /// ([`MappedLog::protocols`]).
@@ -94,7 +101,8 @@ pub struct End {
 trait Fill {
     /// Reuses or drops the slots in `batch` and fills it with up to `max` new ones; false
     /// once the input is exhausted (the slots filled before are still to be passed on).
-    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize) -> bool;
+    /// `eager`: do the work that either side may do (parse each line ahead).
+    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, eager: bool) -> bool;
     fn end(self) -> End;
 }
 
@@ -149,7 +157,7 @@ fn run<F: Fill>(
         // passed on line by line.
         let mut batch = Vec::with_capacity(1);
         let stopped = loop {
-            let more = filler.fill(&mut batch, 1);
+            let more = filler.fill(&mut batch, 1, true);
             match pass_on(&mut batch, f) {
                 Ok(ControlFlow::Continue(())) if more => {}
                 Ok(_) => break Ok(()),
@@ -158,6 +166,8 @@ fn run<F: Fill>(
         };
         return Ok((stopped, filler.end()));
     }
+    // Batches sent and not yet taken by the caller.
+    let waiting = &AtomicUsize::new(0);
     std::thread::scope(|scope| {
         let (to_caller, batches) = mpsc::sync_channel::<Vec<Slot>>(IN_FLIGHT);
         let (give_back, returned) = mpsc::channel::<Vec<Slot>>();
@@ -167,10 +177,14 @@ fn run<F: Fill>(
                 let mut filler = make()?;
                 let mut batch = Vec::with_capacity(BATCH);
                 loop {
-                    let more = filler.fill(&mut batch, BATCH);
-                    if !batch.is_empty() && to_caller.send(batch).is_err() {
-                        // The caller stopped reading.
-                        break;
+                    let eager = waiting.load(Ordering::Relaxed) >= STARVING;
+                    let more = filler.fill(&mut batch, BATCH, eager);
+                    if !batch.is_empty() {
+                        waiting.fetch_add(1, Ordering::Relaxed);
+                        if to_caller.send(batch).is_err() {
+                            // The caller stopped reading.
+                            break;
+                        }
                     }
                     if !more {
                         break;
@@ -184,6 +198,7 @@ fn run<F: Fill>(
             .context("cannot start the reading thread")?;
         let mut stopped = Ok(());
         for mut batch in batches.iter() {
+            waiting.fetch_sub(1, Ordering::Relaxed);
             match pass_on(&mut batch, f) {
                 Ok(ControlFlow::Continue(())) => {}
                 Ok(ControlFlow::Break(())) => break,
@@ -232,7 +247,7 @@ struct LogFill<'a> {
 }
 
 impl Fill for LogFill<'_> {
-    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize) -> bool {
+    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, eager: bool) -> bool {
         if let Some(a) = self.ahead.as_mut() {
             for m in batch.iter_mut().filter_map(|s| s.spent.take()) {
                 a.reclaim(m);
@@ -270,7 +285,7 @@ impl Fill for LogFill<'_> {
             }
             slot.line = None;
             slot.skipped = None;
-            slot.ahead = self.ahead.as_mut().and_then(|a| a.parse(&slot.ev));
+            slot.ahead = self.ahead.as_mut().and_then(|a| a.parse(&slot.ev, eager));
             filled += 1;
         };
         batch.truncate(filled);
@@ -294,7 +309,7 @@ struct RecordingFill<R> {
 }
 
 impl<R: std::io::BufRead> Fill for RecordingFill<R> {
-    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize) -> bool {
+    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, _eager: bool) -> bool {
         let mut filled = 0;
         let more = loop {
             if filled == max {

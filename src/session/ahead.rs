@@ -30,8 +30,9 @@ pub struct Ahead {
 
 impl Ahead {
     /// The line's message under the protocol its session seems to speak; `None` for other
-    /// events and for sessions whose first line said nothing.
-    pub fn parse(&mut self, ev: &Event) -> Option<Parsed> {
+    /// events and for sessions whose first line said nothing, and when not `eager` (the
+    /// session is still learnt from the line: the decoder parses it itself).
+    pub fn parse(&mut self, ev: &Event, eager: bool) -> Option<Parsed> {
         let dir = match ev.src {
             Source::Gui => Dir::ToEngine,
             Source::Engine => Dir::FromEngine,
@@ -48,6 +49,9 @@ impl Ahead {
                 })
         });
         let protocol = self.per.get(i)?.1?;
+        if !eager {
+            return None;
+        }
         let (msg, diags) = protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare);
         Some(Parsed {
             protocol,
