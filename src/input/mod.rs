@@ -628,7 +628,8 @@ impl Input {
                 let Some(reader) = open_recording(&self.file, Some("recording"))? else {
                     bail!("{}: not a recording", self.shown());
                 };
-                let (stopped, end) = pipeline::read_recording(reader, &mut g)?;
+                let size = std::fs::metadata(self.file.path()).ok().map(|m| m.len());
+                let (stopped, end) = pipeline::read_recording(reader, size, opts, &mut g)?;
                 (stopped.and_then(|()| self.file.check_not_shrunk()), end)
             }
             Body::Stream(_, cell) => {
@@ -636,7 +637,7 @@ impl Input {
                     bail!("{}: standard input can be read only once", self.shown());
                 };
                 // Read as it arrives: a live recording is passed on line by line.
-                pipeline::read_recording(*reader, &mut g)?
+                pipeline::read_recording(*reader, None, opts, &mut g)?
             }
             Body::Log(log) => {
                 let read = pipeline::read_log(log, opts, &mut g)?;

@@ -128,16 +128,22 @@ pub fn read_log(
 }
 
 /// Streams a recording's events and unreadable lines to `f` in file order until `f` stops.
-///
-/// Read in place: a recording's JSON is cheap to read next to decoding its lines, so a
-/// reading thread saved little time (0.17 s against 0.20 s on 300,000 lines of Stockfish)
-/// for half as much CPU again, spent moving the events between the cores.
+/// A recording file of `size` bytes is read on a thread of its own as a log is (with its lines
+/// parsed ahead when `opts` asks); a stream (`size` unknown) in place, line by line.
 pub fn read_recording<R: std::io::BufRead + Send>(
     reader: Reader<R>,
+    size: Option<u64>,
+    opts: ReadOptions,
     f: &mut impl FnMut(&mut Slot) -> std::io::Result<ControlFlow<()>>,
 ) -> Result<(std::io::Result<()>, End)> {
-    let make = move || -> Result<RecordingFill<R>> { Ok(RecordingFill { reader }) };
-    run(make, false, f)
+    let threaded = size.is_some_and(|s| threaded(s, opts));
+    let make = move || -> Result<RecordingFill<R>> {
+        Ok(RecordingFill {
+            reader,
+            ahead: (opts.ahead && threaded).then(Ahead::default),
+        })
+    };
+    run(make, threaded, f)
 }
 
 fn threaded(size: u64, opts: ReadOptions) -> bool {
@@ -306,10 +312,16 @@ impl Fill for LogFill<'_> {
 /// A recording, each slot's event read into again when it comes back.
 struct RecordingFill<R> {
     reader: Reader<R>,
+    ahead: Option<Ahead>,
 }
 
 impl<R: std::io::BufRead> Fill for RecordingFill<R> {
-    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, _eager: bool) -> bool {
+    fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, eager: bool) -> bool {
+        if let Some(a) = self.ahead.as_mut() {
+            for m in batch.iter_mut().filter_map(|s| s.spent.take()) {
+                a.reclaim(m);
+            }
+        }
         let mut filled = 0;
         let more = loop {
             if filled == max {
@@ -326,10 +338,12 @@ impl<R: std::io::BufRead> Fill for RecordingFill<R> {
                 Some(Ok(())) => {
                     slot.line = Some(self.reader.line());
                     slot.skipped = None;
+                    slot.ahead = self.ahead.as_mut().and_then(|a| a.parse(&slot.ev, eager));
                 }
                 Some(Err(issue)) => {
                     slot.line = Some(issue.line);
                     slot.skipped = Some(Skipped::from_issue(&issue));
+                    slot.ahead = None;
                 }
             }
             filled += 1;

@@ -151,7 +151,14 @@ fn read_line_bounded(
             None => (avail.len(), false),
         };
         let room = limit.saturating_sub(buf.len());
-        buf.extend_from_slice(&avail[..take.min(room)]);
+        let keep = take.min(room);
+        if buf.len() + keep > buf.capacity() {
+            // Doubling, but never past the limit: a vector grown past it would ask for twice
+            // the limit to hold what is cut at the limit anyway.
+            let cap = (buf.capacity() * 2).clamp(buf.len() + keep, limit.max(buf.len() + keep));
+            buf.reserve_exact(cap - buf.len());
+        }
+        buf.extend_from_slice(&avail[..keep]);
         len += take as u64;
         r.consume(take);
         if done {

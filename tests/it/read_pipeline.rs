@@ -221,7 +221,8 @@ fn a_big_log_read_on_a_thread_gives_what_reading_in_place_gives() {
     assert!(events.len() > 100_000, "{}", events.len());
     assert!(events == events_in_place, "other events");
     assert!(skipped.is_empty() && skipped_in_place.is_empty());
-    // A recording is read in place, its unreadable lines in their place among the events.
+    // A recording is read on a thread too, its unreadable lines in their place among the
+    // events, as reading it in place gives them.
     let recording = dir.path().join("big.jsonl");
     let out = kibitzer()
         .args(["import", "-o"])
@@ -236,9 +237,13 @@ fn a_big_log_read_on_a_thread_gives_what_reading_in_place_gives() {
     text.insert_str(at, "{\"seq\":1,\"t\":\n");
     std::fs::write(&recording, text).unwrap();
     let (events, skipped, threaded) = everything(&recording, false);
-    assert!(!threaded);
+    assert!(threaded, "the recording was not read on a thread");
     assert_eq!(skipped.len(), 1);
     assert_eq!(events.len(), events_in_place.len());
+    let (recording_in_place, skipped_in_place, threaded) = everything(&recording, true);
+    assert!(!threaded);
+    assert!(events == recording_in_place, "other events");
+    assert_eq!(skipped, skipped_in_place);
     // The one pass on a thread judges as the two passes in place do.
     let opts = options();
     let (one, restarts) = one_pass(&log, &opts);
