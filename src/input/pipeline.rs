@@ -240,6 +240,40 @@ fn pass_on(
     Ok(ControlFlow::Continue(()))
 }
 
+/// Fills `batch` with up to `max` slots where they are, reusing the slots it holds (a slot is
+/// half a kilobyte: moving each new event through a fresh one was a tenth of the reading
+/// side's time). `one` fills a slot and says false once the input is exhausted; the result
+/// is false then.
+fn fill_slots(batch: &mut Vec<Slot>, max: usize, mut one: impl FnMut(&mut Slot) -> bool) -> bool {
+    let mut filled = 0;
+    let more = loop {
+        if filled == max {
+            break true;
+        }
+        if batch.len() == filled {
+            batch.push(Slot::new(Event::line(0, 0, Source::Proxy, String::new())));
+        }
+        let Some(slot) = batch.get_mut(filled) else {
+            break true;
+        };
+        if !one(slot) {
+            break false;
+        }
+        filled += 1;
+    };
+    batch.truncate(filled);
+    more
+}
+
+/// The messages parsed ahead that came back with `batch`, to be parsed into again.
+fn reclaim_spent(ahead: &mut Option<Ahead>, batch: &mut [Slot]) {
+    if let Some(a) = ahead.as_mut() {
+        for m in batch.iter_mut().filter_map(|s| s.spent.take()) {
+            a.reclaim(m);
+        }
+    }
+}
+
 /// A log, parsed as it is read ([`crate::import::EventStream`]).
 struct LogFill<'a> {
     log: &'a MappedLog,
@@ -254,48 +288,37 @@ struct LogFill<'a> {
 
 impl Fill for LogFill<'_> {
     fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, eager: bool) -> bool {
-        if let Some(a) = self.ahead.as_mut() {
-            for m in batch.iter_mut().filter_map(|s| s.spent.take()) {
-                a.reclaim(m);
-            }
-        }
+        reclaim_spent(&mut self.ahead, batch);
         let read = self.events.bytes_read();
         if read >= self.released + super::mapguard::RELEASE_EVERY {
             self.log.release(self.released, read);
             self.released = read;
         }
-        // The slots are filled where they are: a slot is half a kilobyte, and moving each
-        // new event through a fresh one was a tenth of the reading side's time.
-        let mut filled = 0;
-        let more = loop {
-            if filled == max {
-                break true;
-            }
-            if batch.len() == filled {
-                batch.push(Slot::new(Event::line(0, 0, Source::Proxy, String::new())));
-            }
-            let Some(slot) = batch.get_mut(filled) else {
-                break true;
-            };
-            if !self.events.next_into(&mut slot.ev) {
-                self.ended = true;
-                break false;
+        let (events, log, detector, ahead) = (
+            &mut self.events,
+            self.log,
+            &mut self.detector,
+            &mut self.ahead,
+        );
+        let ended = &mut self.ended;
+        fill_slots(batch, max, |slot| {
+            if !events.next_into(&mut slot.ev) {
+                *ended = true;
+                return false;
             }
             // A shrunk file reads as zeros from there on: stop at once rather than pass them
             // on (the caller's check of the map says what happened).
-            if self.log.shrunk() {
-                break false;
+            if log.shrunk() {
+                return false;
             }
-            if let Some(d) = self.detector.as_mut() {
+            if let Some(d) = detector.as_mut() {
                 d.push(&slot.ev);
             }
             slot.line = None;
             slot.skipped = None;
-            slot.ahead = self.ahead.as_mut().and_then(|a| a.parse(&slot.ev, eager));
-            filled += 1;
-        };
-        batch.truncate(filled);
-        more
+            slot.ahead = ahead.as_mut().and_then(|a| a.parse(&slot.ev, eager));
+            true
+        })
     }
 
     fn end(mut self) -> End {
@@ -317,28 +340,15 @@ struct RecordingFill<R> {
 
 impl<R: std::io::BufRead> Fill for RecordingFill<R> {
     fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, eager: bool) -> bool {
-        if let Some(a) = self.ahead.as_mut() {
-            for m in batch.iter_mut().filter_map(|s| s.spent.take()) {
-                a.reclaim(m);
-            }
-        }
-        let mut filled = 0;
-        let more = loop {
-            if filled == max {
-                break true;
-            }
-            if batch.len() == filled {
-                batch.push(Slot::new(Event::line(0, 0, Source::Proxy, String::new())));
-            }
-            let Some(slot) = batch.get_mut(filled) else {
-                break true;
-            };
-            match self.reader.read_into(&mut slot.ev) {
-                None => break false,
+        reclaim_spent(&mut self.ahead, batch);
+        let (reader, ahead) = (&mut self.reader, &mut self.ahead);
+        fill_slots(batch, max, |slot| {
+            match reader.read_into(&mut slot.ev) {
+                None => return false,
                 Some(Ok(())) => {
-                    slot.line = Some(self.reader.line());
+                    slot.line = Some(reader.line());
                     slot.skipped = None;
-                    slot.ahead = self.ahead.as_mut().and_then(|a| a.parse(&slot.ev, eager));
+                    slot.ahead = ahead.as_mut().and_then(|a| a.parse(&slot.ev, eager));
                 }
                 Some(Err(issue)) => {
                     slot.line = Some(issue.line);
@@ -346,10 +356,8 @@ impl<R: std::io::BufRead> Fill for RecordingFill<R> {
                     slot.ahead = None;
                 }
             }
-            filled += 1;
-        };
-        batch.truncate(filled);
-        more
+            true
+        })
     }
 
     fn end(self) -> End {
