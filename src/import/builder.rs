@@ -230,12 +230,9 @@ impl Builder {
             .unwrap_or(u64::MAX)
     }
 
-    /// The first event not handed out yet, moved into `out`, if its line is before `hold`
-    /// ([`Builder::hold_from`]).
-    pub fn pop_before(&mut self, hold: u64, out: &mut Event) -> bool {
-        if !self.ready_before(hold) {
-            return false;
-        }
+    /// The first event not handed out yet, moved into `out`: the caller knows it is ready
+    /// ([`Builder::ready_before`]).
+    pub fn pop_into(&mut self, out: &mut Event) -> bool {
         let Some((_, e)) = self.events.pop_front() else {
             return false;
         };

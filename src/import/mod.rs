@@ -337,7 +337,7 @@ impl EventStream<'_> {
     /// An event is a few hundred bytes; a caller that keeps its slots spares the copies
     /// that returning one by value and storing it again cost.
     pub fn next_into(&mut self, out: &mut Event) -> bool {
-        if !self.refill() || !self.builder.pop_before(self.hold, out) {
+        if !self.refill() || !self.builder.pop_into(out) {
             return false;
         }
         self.seq += 1;

@@ -37,8 +37,8 @@ fn clock_ms(r: &Run) -> u64 {
     if r.quick { 100 } else { 500 }
 }
 
-/// The ponder search: its clock is the bullet clock of [`clock_ms`], so an engine that took it
-/// for an ordinary search would move well within [`PONDER_THINK`].
+/// The ponder searches: the full probe's bullet clock ([`clock_ms`]), so an engine that took
+/// one for an ordinary search would move well within [`PONDER_THINK`].
 const PONDER_GO: &str = "go ponder wtime 500 btime 500 winc 0 binc 0";
 /// Plies the game step plays at most before it calls the game unfinished.
 const GAME_PLIES: usize = 12;
@@ -542,13 +542,7 @@ fn ponder_stop(r: &mut Run, st: &mut State) {
         }
     };
     let t = r.timeouts.answer;
-    open_search(
-        r,
-        "go ponder wtime 500 btime 500",
-        "stop",
-        t,
-        Before::Running,
-    );
+    open_search(r, PONDER_GO, "stop", t, Before::Running);
     // Not while a search that ignored `stop` still runs: that `setoption` would be the
     // probe's own fault (UCI-SETOPTION-WHILE-SEARCHING); the engine is given up on instead.
     if has_option(r, "Ponder") && !r.owes(&Owed::BestMove) {

@@ -8,7 +8,8 @@ use kibitzer::input::judged::JudgeInput;
 use kibitzer::input::pipeline::ReadOptions;
 use kibitzer::input::{ControlFlow, Input, Item};
 use kibitzer::recording::Event;
-use kibitzer::rules::{CheckOptions, Checked, Checker, Profile};
+use kibitzer::rules::report::CheckReport;
+use kibitzer::rules::{CheckOptions, Checked, Checker, Finding, Profile};
 use std::path::{Path, PathBuf};
 
 fn options() -> CheckOptions {
@@ -294,23 +295,10 @@ fn the_viewer_indexes_a_big_log_read_on_a_thread_as_check_judges_it() {
         .arg(&log)
         .output()
         .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut from_check: Vec<(String, u64)> = report["files"][0]["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["rule"].as_str().unwrap().to_owned(),
-                f["line"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect();
-    let mut from_view: Vec<(String, u64)> = doc
-        .findings()
-        .iter()
-        .map(|f| (f.rule.as_str().to_owned(), f.line.unwrap_or(0)))
-        .collect();
+    let report: CheckReport = serde_json::from_slice(&out.stdout).unwrap();
+    let rule_lines = |f: &Finding| (f.rule, f.line);
+    let mut from_check: Vec<_> = report.files[0].findings.iter().map(rule_lines).collect();
+    let mut from_view: Vec<_> = doc.findings().iter().map(rule_lines).collect();
     from_check.sort();
     from_view.sort();
     assert!(!from_check.is_empty());

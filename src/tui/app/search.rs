@@ -175,9 +175,7 @@ impl App {
             return false;
         };
         let start = Instant::now();
-        let n = self.view.len();
-        while c.next < n {
-            let r = self.view.at(c.next) as u32;
+        while let Some(r) = self.view.get(c.next) {
             if c.re.is_match(&doc.text(r as usize)) {
                 c.matches.push(r);
             }

@@ -67,6 +67,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
         return;
     };
     let row = &doc.rows[r];
+    let seq = doc.seq(r);
     let Some(ev) = doc.event(r) else {
         f.render_widget(
             Paragraph::new("the line can no longer be read: the file changed").block(b),
@@ -91,10 +92,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
             },
             dim,
         ),
-        Span::styled(
-            format!("event {} · {:.6} s · ", doc.seq(r), row.t as f64 / 1e9),
-            dim,
-        ),
+        Span::styled(format!("event {seq} · {:.6} s · ", row.t as f64 / 1e9), dim),
         Span::styled(who, Style::default().fg(src_color(app, row.src()))),
         Span::styled(
             format!(" · {}", doc.kind(r)),
@@ -136,7 +134,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
         }
     }
     // The runner's own verdict stated on this line, and what kibitzer found about it.
-    if let Some(v) = session.and_then(|s| s.verdicts.iter().find(|v| v.at.seq == doc.seq(r))) {
+    if let Some(v) = session.and_then(|s| s.verdicts.iter().find(|v| v.at.seq == seq)) {
         let check = match &v.kibitzer {
             Some(crate::session::verdicts::VerdictCheck::Agrees(why)) => {
                 format!(" · kibitzer agrees: {}", visible(why))
@@ -185,7 +183,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
     if let Some(o) = doc
         .decoder()
         .open_obligations(usize::from(row.session))
-        .find(|o| o.opened.seq == doc.seq(r))
+        .find(|o| o.opened.seq == seq)
     {
         lines.push(Line::from(vec![
             Span::styled("opens  ", dim),
