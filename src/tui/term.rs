@@ -8,10 +8,11 @@ use super::draw::draw;
 use super::load::lock;
 use anyhow::{Context, Result};
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
-use crossterm::execute;
 use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen,
+    disable_raw_mode, enable_raw_mode,
 };
+use crossterm::{execute, queue};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::io::Write;
@@ -46,6 +47,10 @@ fn restore() {
     );
 }
 
+/// The screen's frames go out whole: buffered, and marked as one synchronized update, so a
+/// terminal (or a multiplexer, or a slow ssh link) never shows half of one frame over the last.
+type Screen = Terminal<CrosstermBackend<std::io::BufWriter<std::io::Stdout>>>;
+
 /// Restores the terminal when dropped: on return and on unwinding.
 struct Guard;
 
@@ -57,7 +62,7 @@ impl Drop for Guard {
 
 /// Ctrl-Z: the terminal back to the shell, the process stopped (SIGTSTP, as a shell's job
 /// control expects); on `fg` the screen is set up and drawn again.
-fn suspend(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, mouse: bool) -> Result<()> {
+fn suspend(terminal: &mut Screen, mouse: bool) -> Result<()> {
     restore();
     // The whole process stops here until SIGCONT.
     crate::signals::stop_self().context("cannot suspend")?;
@@ -99,7 +104,9 @@ pub fn run(
     let guard = Guard;
     execute!(std::io::stdout(), EnterAlternateScreen).context("cannot set up the terminal")?;
     let mut mouse = false;
-    let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    let mut terminal: Screen = Terminal::new(CrosstermBackend::new(
+        std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()),
+    ))?;
     let input_stop = stop.clone();
     std::thread::spawn(move || {
         while !input_stop.load(Ordering::Relaxed) {
@@ -127,7 +134,9 @@ pub fn run(
             app.set_size(size.width, size.height);
             app.sync(&d);
             let mut areas = app.areas;
+            queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
             terminal.draw(|f| areas = draw(f, &app, &d))?;
+            execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
             app.areas = areas;
             generation = d.generation;
             drop(d);

@@ -85,15 +85,23 @@ impl Tmux {
 
     /// Waits (generously: CI is a loaded 2-core machine) for `what` on the screen.
     fn wait_for(&self, what: &str) -> String {
+        self.wait_for_all(&[what], &[])
+    }
+
+    /// Waits for a screen that shows every one of `shown` and none of `gone`. One capture can
+    /// fall in the middle of a frame being drawn (the top half new, the status bar old), so
+    /// what a frame must show together is waited for together, never asserted on the first
+    /// capture that shows part of it.
+    fn wait_for_all(&self, shown: &[&str], gone: &[&str]) -> String {
         let start = Instant::now();
         loop {
             let s = self.screen();
-            if s.contains(what) {
+            if shown.iter().all(|w| s.contains(w)) && !gone.iter().any(|w| s.contains(w)) {
                 return s;
             }
             assert!(
                 start.elapsed() < Duration::from_secs(60),
-                "no {what:?} on the screen:\n{s}"
+                "no screen with {shown:?} and without {gone:?}:\n{s}"
             );
             std::thread::sleep(Duration::from_millis(100));
         }
@@ -167,13 +175,9 @@ fn finds_the_illegal_move_shows_help_and_quits_cleanly() {
     );
     t.wait_for("traffic ·");
     t.keys(&["e"]);
-    let s = t.wait_for("error[UCI-BESTMOVE-ILLEGAL]");
-    assert!(s.contains("bestmove a1a1"), "{s}");
+    t.wait_for_all(&["error[UCI-BESTMOVE-ILLEGAL]", "bestmove a1a1"], &[]);
     t.keys(&["?"]);
-    // Wait for the help's content, not its title: a capture can fall between the two being
-    // drawn on a loaded machine.
-    let s = t.wait_for("next error");
-    assert!(s.contains("any other key closes"), "{s}");
+    t.wait_for_all(&["next error", "any other key closes"], &[]);
     // Any key closes the help (not Esc: a key right after it would read as Alt+key).
     t.keys(&["h"]);
     t.wait_for_gone("any other key closes");
@@ -210,8 +214,7 @@ fn sigterm_restores_the_terminal() {
 #[test]
 fn standard_input_is_read_and_keys_still_come_from_the_terminal() {
     let t = Tmux::start("stdin", "- < recordings/stockfish-uci-game.jsonl");
-    let s = t.wait_for("traffic · 947 lines");
-    assert!(s.contains("<stdin> · recording"), "{s}");
+    t.wait_for_all(&["traffic · 947 lines", "<stdin> · recording"], &[]);
     t.keys(&["G"]);
     t.wait_for("engine_exit");
     t.keys(&["q"]);
@@ -260,8 +263,7 @@ fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_screen_back() {
     t.wait_for("engine_exit");
     t.keys(&["C-z"]);
     // The shell's job control took over: the viewer is stopped, the terminal is the shell's.
-    let s = t.wait_for("Stopped");
-    assert!(!s.contains("traffic ·"), "{s}");
+    t.wait_for_all(&["Stopped"], &["traffic ·"]);
     t.keys(&["stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'", "Enter"]);
     let s = t.wait_for("icanon\n");
     assert!(
@@ -270,8 +272,7 @@ fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_screen_back() {
     );
     t.keys(&["clear; fg", "Enter"]);
     // Back where it was, with the same line selected.
-    let s = t.wait_for("traffic · 947 lines");
-    assert!(s.contains("engine_exit"), "{s}");
+    t.wait_for_all(&["traffic · 947 lines", "engine_exit"], &[]);
     t.keys(&["q"]);
     t.wait_for_gone("traffic ·");
     t.keys(&["echo EXIT=$?", "Enter"]);
@@ -294,8 +295,7 @@ fn prompts_edit_with_readline_keys_and_remember_the_last_run() {
         t.keys(&[
             "/", "bestmve", "Left", "Left", "o", "C-e", "C-a", "^", "Enter",
         ]);
-        let s = t.wait_for("/^bestmove/ match 1 of");
-        assert!(s.contains("← bestmove"), "{s}");
+        t.wait_for_all(&["/^bestmove/ match 1 of", "← bestmove"], &[]);
         t.keys(&["q"]);
         t.wait_for("EXIT=0");
     }
@@ -327,9 +327,8 @@ fn follow_waits_for_a_log_and_shows_its_lines_as_the_gui_writes_them() {
     .unwrap();
     let first: String = text.lines().take(40).map(|l| format!("{l}\n")).collect();
     std::fs::write(&log, first).unwrap();
-    let s = t.wait_for("← feature");
-    assert!(!s.contains("waiting for"), "{s}");
-    assert!(s.contains("following ●"), "{s}");
+    // The notice goes when the file appears, in the frame its first lines are drawn in.
+    t.wait_for_all(&["← feature", "following ●"], &["waiting for"]);
     t.keys(&["q"]);
     t.assert_ended("0");
 }
