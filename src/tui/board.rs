@@ -25,7 +25,8 @@ pub struct Position {
 }
 
 fn session_of(doc: &Doc, r: usize) -> Option<&Session> {
-    doc.decoder().session(usize::from(doc.rows.get(r)?.session))
+    doc.decoder()
+        .session(usize::from(doc.rows.get(r)?.session()))
 }
 
 fn game_at(s: &Session, game: usize) -> Option<&Game> {
@@ -142,7 +143,7 @@ pub fn search_at(doc: &Doc, r: usize) -> Option<SearchView> {
         .iter()
         .rev()
         .filter(|x| x.start as usize <= r)
-        .find(|x| x.session == row.session)?;
+        .find(|x| x.session == row.session())?;
     let start = search.start as usize;
     let end = search.end as usize;
     let mut v = SearchView {
@@ -154,7 +155,7 @@ pub fn search_at(doc: &Doc, r: usize) -> Option<SearchView> {
     let lo = r.saturating_sub(REPORT_LOOKBACK).max(start);
     for k in (lo..=r.min(end)).rev() {
         let x = &doc.rows[k];
-        if x.session != row.session || !matches!(doc.kind(k), "info" | "thinking") {
+        if x.session() != row.session() || !matches!(doc.kind(k), "info" | "thinking") {
             continue;
         }
         let (msg, _) = protocol::parse(protocol, Dir::FromEngine, &doc.text(k));

@@ -1,5 +1,5 @@
-//! What the viewer shows, built by a reader thread: a compact index of the input (32 bytes a
-//! line), and the one decoder and judge that `decode` and `check` run, fed the same events.
+//! What the viewer shows, built by a reader thread: a compact index of the input (16 bytes a
+//! line, and what changes less often beside it), and the one decoder and judge that `decode` and `check` run, fed the same events.
 //!
 //! The input is memory-mapped and each line's text is read from the map when it is drawn: a
 //! recording's JSON line is parsed as the recording format defines it; a log event's text is
@@ -9,94 +9,21 @@
 //! frame never waits for more than one batch.
 
 use crate::protocol::Protocol;
-use crate::recording::{Eol, Event, Source};
+use crate::recording::Event;
 use crate::rules::{CheckOptions, Checker, Finding, HangVerdict, LatencyStats, Profile, Severity};
 use crate::session::{Decoder, Fact, Owed, PosRef};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-/// One line of the input: 24 bytes. Its event's `seq` is kept apart, in runs
-/// ([`Doc::seq`]): inputs number their events one after the other.
-#[derive(Debug, Clone, Copy)]
-pub struct Row {
-    /// Nanoseconds since the start of the input.
-    pub t: u64,
-    /// Offset of the text (40 bits: in the file for a recording, in the text buffer for a
-    /// log) and the flags below.
-    packed: u64,
-    /// Line of the input file (0: unknown).
-    pub line: u32,
-    pub session: u16,
-    kind: u8,
-    _spare: u8,
-}
+mod marks;
+mod row;
+pub use marks::Answered;
+use marks::{PosAt, owed_code};
+pub use row::Row;
+use row::{ANSWER, IN_MAP, MOVED, OPEN, Runs, T_BITS, T_MASK, TAIL};
 
 /// Rows read before the rest are reserved ([`Doc::reserve_for_the_rest`]).
 const RESERVE_AT: usize = 1 << 16;
-
-const OFFSET_BITS: u32 = 40;
-const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
-const SEV_SHIFT: u32 = 40; // 3 bits: 0 none, 1 + Severity
-const SRC_SHIFT: u32 = 43; // 2 bits
-const EOL_SHIFT: u32 = 45; // 2 bits
-const MOVED: u64 = 1 << 47;
-const OPEN: u64 = 1 << 48;
-const ANSWER: u64 = 1 << 49;
-/// The text is in the map (else in the buffer, after its length as 4 bytes).
-const IN_MAP: u64 = 1 << 50;
-/// A log row's text length in the map (13 bits: longer texts go to the buffer).
-const LEN_SHIFT: u32 = 51;
-const MAX_MAPPED_LEN: usize = (1 << 13) - 1;
-
-impl Row {
-    fn offset(&self) -> u64 {
-        self.packed & OFFSET_MASK
-    }
-
-    pub fn src(&self) -> Source {
-        match (self.packed >> SRC_SHIFT) & 3 {
-            0 => Source::Gui,
-            1 => Source::Engine,
-            2 => Source::Stderr,
-            _ => Source::Proxy,
-        }
-    }
-
-    pub fn eol(&self) -> Eol {
-        match (self.packed >> EOL_SHIFT) & 3 {
-            0 => Eol::Lf,
-            1 => Eol::Crlf,
-            _ => Eol::None,
-        }
-    }
-
-    /// The worst finding on the line.
-    pub fn sev(&self) -> Option<Severity> {
-        match (self.packed >> SEV_SHIFT) & 7 {
-            1 => Some(Severity::Chat),
-            2 => Some(Severity::Note),
-            3 => Some(Severity::Warning),
-            4 => Some(Severity::Error),
-            _ => None,
-        }
-    }
-
-    fn set_sev(&mut self, s: Severity) {
-        if self.sev() < Some(s) {
-            self.packed = (self.packed & !(7 << SEV_SHIFT)) | ((s as u64 + 1) << SEV_SHIFT);
-        }
-    }
-
-    /// The line changed the board.
-    pub fn moved(&self) -> bool {
-        self.packed & MOVED != 0
-    }
-
-    /// The line is a request still owed an answer at the end of the input.
-    pub fn open(&self) -> bool {
-        self.packed & OPEN != 0
-    }
-}
 
 /// The input's map, and what it holds.
 struct Mapped {
@@ -133,15 +60,6 @@ impl Offsets {
     }
 }
 
-/// An obligation once answered or withdrawn.
-#[derive(Debug, Clone)]
-pub struct Answered {
-    pub open_row: u32,
-    pub close_row: u32,
-    pub cancelled: bool,
-    pub owed: Owed,
-}
-
 /// A search: the line that started it and the one that ended it.
 #[derive(Debug, Clone, Copy)]
 pub struct SearchSpan {
@@ -158,21 +76,25 @@ pub struct Doc {
     /// `recording` or the log format.
     pub format: String,
     pub rows: Vec<Row>,
-    /// The rows' event numbers, as runs: (first row, its seq), the rows after it numbered on
-    /// by one until the next run. One run for a recording or a log read whole.
-    seq_runs: Vec<(u32, u64)>,
-    /// Every run starts after the last one's numbers: [`Doc::row_of_seq`] can bisect.
-    seq_sorted: bool,
+    /// The rows' event numbers. One run for a recording or a log read whole.
+    seqs: Runs,
+    /// The rows' line numbers in the input (0: unknown).
+    lines: Runs,
+    /// Where the time's bits above a row's own change: (first row, t >> T_BITS). Empty
+    /// unless the input runs past 78 hours.
+    t_high: Vec<(u32, u64)>,
     map: Option<Mapped>,
     /// Texts not read from the map, each after its length (u32, little-endian).
     buffer: Vec<u8>,
     /// The kinds rows point at.
     kinds: Vec<&'static str>,
     /// Per session: (first row, position) each time the position changes.
-    positions: Vec<Vec<(u32, Option<PosRef>)>>,
+    positions: Vec<Vec<PosAt>>,
     /// Latency of the lines that answered a request: (row, ns), in row order.
     latencies_by_row: Vec<(u32, u64)>,
     pub answered: Vec<Answered>,
+    /// The pongs owed by answered pings (the one thing owed that carries text).
+    pongs: Vec<String>,
     answered_by_open: HashMap<u32, u32>,
     pub searches: Vec<SearchSpan>,
     search_counts: Vec<u64>,
@@ -222,14 +144,16 @@ impl Doc {
             file: file.into(),
             format: format.into(),
             rows: Vec::new(),
-            seq_runs: Vec::new(),
-            seq_sorted: true,
+            seqs: Runs::default(),
+            lines: Runs::default(),
+            t_high: Vec::new(),
             map: None,
             buffer: Vec::new(),
             kinds: vec!["-"],
             positions: Vec::new(),
             latencies_by_row: Vec::new(),
             answered: Vec::new(),
+            pongs: Vec::new(),
             answered_by_open: HashMap::new(),
             searches: Vec::new(),
             search_counts: Vec::new(),
@@ -360,7 +284,7 @@ impl Doc {
     pub fn kind(&self, r: usize) -> &'static str {
         self.rows
             .get(r)
-            .and_then(|row| self.kinds.get(usize::from(row.kind)))
+            .and_then(|row| self.kinds.get(usize::from(row.kind())))
             .copied()
             .unwrap_or("-")
     }
@@ -375,24 +299,16 @@ impl Doc {
                     return at as u64 | IN_MAP;
                 }
             } else if ev.hex.is_none()
-                && ev.text.len() <= MAX_MAPPED_LEN
                 && let Some(at) = ev.line.and_then(|n| m.offsets.of(map, n))
             {
-                // An imported event's text is usually a piece of its log line.
+                // An imported event's text is usually the end of its log line, after the
+                // log's prefix: where it is, nothing is kept but the offset.
                 let rest = map.get(at..).unwrap_or_default();
                 let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
                 let line = &rest[..end];
                 let line = line.strip_suffix(b"\r").unwrap_or(line);
-                let text = ev.text.as_bytes();
-                // Most often the text ends the line, after the log's prefix: no search (a
-                // searcher built per line cost a quarter of the indexing time).
-                let found = if line.ends_with(text) {
-                    Some(line.len() - text.len())
-                } else {
-                    memchr::memmem::find(line, text)
-                };
-                if let Some(i) = found {
-                    return (at + i) as u64 | IN_MAP | ((ev.text.len() as u64) << LEN_SHIFT);
+                if line.ends_with(ev.text.as_bytes()) {
+                    return (at + line.len() - ev.text.len()) as u64 | IN_MAP | TAIL;
                 }
             }
         }
@@ -434,43 +350,39 @@ impl Doc {
             (None, None) => "-",
         };
         let kind = self.intern(kind);
-        let src = match ev.src {
-            Source::Gui => 0,
-            Source::Engine => 1,
-            Source::Stderr => 2,
-            Source::Proxy => 3,
-        };
-        let eol = match ev.eol {
-            Eol::Lf => 0,
-            Eol::Crlf => 1,
-            Eol::None => 2,
-        };
         let d = self.checker.decoded();
-        let mut packed = placed | (src << SRC_SHIFT) | (eol << EOL_SHIFT);
-        if d.moved {
-            packed |= MOVED;
-        }
         let session = d.session;
         let pos = d.position;
+        let moved = d.moved;
         if self.rows.len() == RESERVE_AT {
             self.reserve_for_the_rest();
         }
-        self.number(r, ev.seq);
-        self.rows.push(Row {
-            t: ev.t,
-            packed,
-            line: u32::try_from(line.or(ev.line).unwrap_or(0)).unwrap_or(u32::MAX),
-            session: u16::try_from(session).unwrap_or(u16::MAX),
+        self.seqs.push(r, ev.seq);
+        self.lines.push(r, line.or(ev.line).unwrap_or(0));
+        let high = ev.t >> T_BITS;
+        if self.t_high.last().map_or(0, |&(_, h)| h) != high {
+            self.t_high.push((r, high));
+        }
+        let mut row = Row::new(
+            ev.t,
+            u16::try_from(session).unwrap_or(u16::MAX),
+            placed,
+            ev.src,
+            ev.eol,
             kind,
-            _spare: 0,
-        });
+        );
+        if moved {
+            row.set(MOVED);
+        }
+        self.rows.push(row);
         // Positions, where they change.
         if self.positions.len() <= session {
             self.positions.resize_with(session + 1, Vec::new);
         }
         let changes = &mut self.positions[session];
-        if changes.last().is_none_or(|(_, p)| *p != pos) {
-            changes.push((r, pos));
+        let at = PosAt::new(r, pos);
+        if changes.last().is_none_or(|p| p.pos() != at.pos()) {
+            changes.push(at);
         }
         let earlier: Vec<(u64, &'static str)> = self
             .checker
@@ -482,7 +394,7 @@ impl Doc {
         for (seq, kind) in earlier {
             let k = self.intern(kind);
             if let Some(i) = self.row_of_seq(seq) {
-                self.rows[i].kind = k;
+                self.rows[i].set_kind(k);
             }
         }
         self.track_answers(r, ev.t);
@@ -498,21 +410,18 @@ impl Doc {
             _ => None,
         }) {
             let open_row = self.row_of_seq(o.opened.seq).map_or(u32::MAX, |x| x as u32);
-            if !o.cancelled && open_row != r && self.rows[r as usize].packed & ANSWER == 0 {
+            if !o.cancelled && open_row != r && !self.rows[r as usize].has(ANSWER) {
                 self.latencies_by_row
                     .push((r, t.saturating_sub(o.opened.t)));
-                self.rows[r as usize].packed |= ANSWER;
+                self.rows[r as usize].set(ANSWER);
             }
             self.answered_by_open
                 .insert(open_row, self.answered.len() as u32);
-            self.answered.push(Answered {
-                open_row,
-                close_row: r,
-                cancelled: o.cancelled,
-                owed: o.owed.clone(),
-            });
+            let code = owed_code(&o.owed, &mut self.pongs);
+            self.answered
+                .push(Answered::new(open_row, r, code, o.cancelled));
             if matches!(o.owed, Owed::BestMove | Owed::Move | Owed::NboardMove) {
-                let s = usize::from(self.rows[r as usize].session);
+                let s = usize::from(self.rows[r as usize].session());
                 if let Some(i) = self.running.get_mut(s).and_then(Option::take) {
                     self.searches[i].end = r;
                 }
@@ -550,15 +459,15 @@ impl Doc {
     /// The board after row `r`.
     pub fn pos(&self, r: usize) -> Option<PosRef> {
         let row = self.rows.get(r)?;
-        let changes = self.positions.get(usize::from(row.session))?;
-        let i = changes.partition_point(|(x, _)| *x as usize <= r);
-        changes.get(i.checked_sub(1)?)?.1
+        let changes = self.positions.get(usize::from(row.session()))?;
+        let i = changes.partition_point(|p| p.row as usize <= r);
+        changes.get(i.checked_sub(1)?)?.pos()
     }
 
     /// How long after its request row `r` came, when it answered one.
     pub fn latency(&self, r: usize) -> Option<u64> {
         let row = self.rows.get(r)?;
-        if row.packed & ANSWER == 0 {
+        if !row.has(ANSWER) {
             return None;
         }
         let i = self
@@ -579,10 +488,10 @@ impl Doc {
         let mut v = Vec::new();
         for changes in &self.positions {
             let mut last = None;
-            for (r, p) in changes {
-                if let Some(p) = p {
+            for at in changes {
+                if let Some(p) = at.pos() {
                     if last != Some(p.game) {
-                        v.push(*r);
+                        v.push(at.row);
                     }
                     last = Some(p.game);
                 }
@@ -595,7 +504,7 @@ impl Doc {
     /// The search row `r` belongs to: the last one of its session started at or before it and
     /// not ended before it (looking back over at most a few searches of other sessions).
     pub fn search_of(&self, r: usize) -> Option<&SearchSpan> {
-        let session = self.rows.get(r)?.session;
+        let session = self.rows.get(r)?.session();
         let i = self.searches.partition_point(|x| x.start as usize <= r);
         self.searches[..i]
             .iter()
@@ -603,6 +512,11 @@ impl Doc {
             .take(64)
             .find(|x| x.session == session)
             .filter(|x| x.end as usize >= r)
+    }
+
+    /// What the request of `a` was owed.
+    pub fn owed(&self, a: &Answered) -> Owed {
+        a.owed(&self.pongs)
     }
 
     /// The requests row `r` answered or withdrew.
@@ -624,23 +538,19 @@ impl Doc {
     /// text with the row's source and ending).
     pub fn event(&self, r: usize) -> Option<Event> {
         let row = self.rows.get(r)?;
-        let bytes = match (&self.map, row.packed & IN_MAP != 0) {
+        let bytes = match (&self.map, row.has(IN_MAP)) {
             (Some(m), true) if m.recording => {
                 let rest = m.map.get(row.offset() as usize..)?;
                 let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
                 let line = rest[..end].strip_suffix(b"\r").unwrap_or(&rest[..end]);
                 return serde_json::from_slice::<Event>(line).ok();
             }
-            (Some(m), true) => {
-                let len = (row.packed >> LEN_SHIFT) as usize;
-                m.map
-                    .get(row.offset() as usize..row.offset() as usize + len)?
-            }
+            (Some(m), true) => tail(&m.map, row)?,
             _ => self.kept(row)?,
         };
         let mut ev = Event::line(
             self.seq(r),
-            row.t,
+            self.t(r),
             row.src(),
             String::from_utf8_lossy(bytes),
         );
@@ -656,17 +566,12 @@ impl Doc {
         let Some(row) = self.rows.get(r) else {
             return Cow::Borrowed("");
         };
-        match (&self.map, row.packed & IN_MAP != 0) {
+        match (&self.map, row.has(IN_MAP)) {
             (Some(m), true) if m.recording => Cow::Owned(
                 self.event(r)
                     .map_or_else(|| "(unreadable: the file changed)".to_owned(), |e| e.text),
             ),
-            (Some(m), true) => {
-                let (off, len) = (row.offset() as usize, (row.packed >> LEN_SHIFT) as usize);
-                m.map
-                    .get(off..off + len)
-                    .map_or(Cow::Borrowed(""), String::from_utf8_lossy)
-            }
+            (Some(m), true) => tail(&m.map, row).map_or(Cow::Borrowed(""), String::from_utf8_lossy),
             _ => self
                 .kept(row)
                 .map_or(Cow::Borrowed(""), String::from_utf8_lossy),
@@ -692,22 +597,7 @@ impl Doc {
     /// The row of event `seq` (events come in `seq` order; imported logs of several engines
     /// too, as the importer numbers them in file order).
     pub fn row_of_seq(&self, seq: u64) -> Option<usize> {
-        let run_end = |k: usize| {
-            self.seq_runs
-                .get(k + 1)
-                .map_or(self.rows.len(), |&(r, _)| r as usize)
-        };
-        let row_in = |k: usize| {
-            let (r0, s0) = *self.seq_runs.get(k)?;
-            let r = (r0 as usize).checked_add(usize::try_from(seq.checked_sub(s0)?).ok()?)?;
-            (r < run_end(k)).then_some(r)
-        };
-        if self.seq_sorted {
-            let k = self.seq_runs.partition_point(|&(_, s)| s <= seq);
-            return row_in(k.checked_sub(1)?);
-        }
-        // Numbers out of order (a hand-edited recording): the last row with it.
-        (0..self.seq_runs.len()).rev().find_map(row_in)
+        self.seqs.row_of(seq, self.rows.len())
     }
 
     /// Makes room for the rows of the rest of a mapped input, from the size of the lines read
@@ -726,25 +616,29 @@ impl Doc {
 
     /// The event number of row `r`.
     pub fn seq(&self, r: usize) -> u64 {
-        let k = self
-            .seq_runs
-            .partition_point(|&(r0, _)| r0 as usize <= r)
-            .saturating_sub(1);
-        self.seq_runs
-            .get(k)
-            .map_or(0, |&(r0, s0)| s0.saturating_add((r - r0 as usize) as u64))
+        self.seqs.get(r)
     }
 
-    /// Numbers row `r` (the next one) `seq`: on in its run, or a new run.
-    fn number(&mut self, r: u32, seq: u64) {
-        if let Some(&(r0, s0)) = self.seq_runs.last() {
-            let ran = u64::from(r - r0);
-            if s0.checked_add(ran) == Some(seq) {
-                return;
-            }
-            self.seq_sorted &= seq > s0.saturating_add(ran - 1);
-        }
-        self.seq_runs.push((r, seq));
+    /// The line of the input row `r` was read from (0: unknown).
+    pub fn line(&self, r: usize) -> u64 {
+        self.lines.get(r)
+    }
+
+    /// The first row read from line `n` of the input or a later one.
+    pub fn row_at_line(&self, n: u64) -> Option<usize> {
+        self.lines.first_at_least(n, self.rows.len())
+    }
+
+    /// The time of row `r`, in nanoseconds since the start of the input.
+    pub fn t(&self, r: usize) -> u64 {
+        let Some(row) = self.rows.get(r) else {
+            return 0;
+        };
+        let high = match self.t_high.partition_point(|&(r0, _)| r0 as usize <= r) {
+            0 => 0,
+            k => self.t_high[k - 1].1,
+        };
+        (high << T_BITS) | (row.t_low() & T_MASK)
     }
 
     /// An unreadable line of the input.
@@ -779,7 +673,7 @@ impl Doc {
             .collect();
         for seq in open {
             if let Some(r) = self.row_of_seq(seq) {
-                self.rows[r].packed |= OPEN;
+                self.rows[r].set(OPEN);
             }
         }
         self.done = true;
@@ -815,49 +709,12 @@ impl Doc {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Doc;
-    use crate::recording::{Event, Source};
-    use crate::rules::Profile;
-
-    #[test]
-    fn a_row_is_24_bytes() {
-        assert_eq!(std::mem::size_of::<super::Row>(), 24);
-    }
-
-    fn doc_of(seqs: &[u64]) -> Doc {
-        let mut d = Doc::new(
-            "t",
-            "recording",
-            Doc::new_decoder(None, Vec::new()),
-            Profile::default_profile(),
-        );
-        for &seq in seqs {
-            d.push(&Event::line(seq, 0, Source::Gui, "isready"), None);
-        }
-        d
-    }
-
-    /// Rows keep their events' numbers however a recording numbers them: one after the
-    /// other, with gaps, out of order, or the same number twice.
-    #[test]
-    fn every_row_keeps_its_event_number() {
-        for seqs in [
-            vec![1, 2, 3, 4, 5],
-            vec![1, 2, 7, 8, 20],
-            vec![5, 6, 1, 2, 3],
-            vec![3, 3, 3],
-            vec![u64::MAX - 1, u64::MAX, 0],
-        ] {
-            let d = doc_of(&seqs);
-            for (r, &seq) in seqs.iter().enumerate() {
-                assert_eq!(d.seq(r), seq, "{seqs:?} row {r}");
-                // The last row with the number, as when the rows were searched one by one.
-                let last = seqs.iter().rposition(|&s| s == seq);
-                assert_eq!(d.row_of_seq(seq), last, "{seqs:?} seq {seq}");
-            }
-            assert_eq!(d.row_of_seq(1000), None);
-        }
-    }
+/// The text of a log row that ends its line in the map.
+fn tail<'m>(map: &'m [u8], row: &Row) -> Option<&'m [u8]> {
+    let rest = map.get(row.offset() as usize..)?;
+    let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    Some(rest[..end].strip_suffix(b"\r").unwrap_or(&rest[..end]))
 }
+
+#[cfg(test)]
+mod tests;

@@ -359,7 +359,7 @@ fn term_matches(t: &Term, doc: &Doc, r: usize) -> bool {
         Term::Sev(s) => row.sev().is_some_and(|x| x >= *s),
         Term::Open => row.open(),
         Term::Latency(ns) => doc.latency(r).is_some_and(|l| l > *ns),
-        Term::Session(s) => row.session == *s,
+        Term::Session(s) => row.session() == *s,
         Term::Text(re) => re.is_match(&doc.text(r)),
     }
 }

@@ -167,7 +167,7 @@ fn silence_gaps_and_copy() {
     let mut a = app(&doc);
     keys(&mut a, &doc, "s");
     if let Some(r) = a.selected().filter(|&r| r > 0) {
-        assert!(doc.rows[r].t - doc.rows[r - 1].t > 1_000_000_000);
+        assert!(doc.t(r) - doc.t(r - 1) > 1_000_000_000);
     }
     keys(&mut a, &doc, "g))jjj");
     keys(&mut a, &doc, "y");
@@ -226,7 +226,7 @@ fn sessions_of_a_multi_engine_log_are_switchable() {
     keys(&mut a, &doc, "l");
     keys(&mut a, &doc, "j\n");
     assert!(a.view.len() < all);
-    assert!(a.view.iter().all(|r| doc.rows[r as usize].session == 0));
+    assert!(a.view.iter().all(|r| doc.rows[r as usize].session() == 0));
     keys(&mut a, &doc, "lk\n");
     assert_eq!(a.view.len(), all);
 }
@@ -469,7 +469,7 @@ fn since_the_request_shows_latencies_and_search_time() {
     keys(&mut a, &doc, "k");
     let s = format!("{}", screen(&a, &doc));
     let x = doc.search_of(r - 1).expect("in a search");
-    let since = doc.rows[r - 1].t - doc.rows[x.start as usize].t;
+    let since = doc.t(r - 1) - doc.t(x.start as usize);
     assert!(s.contains(&format!("+{:>10.6}", since as f64 / 1e9)), "{s}");
 }
 
@@ -617,7 +617,7 @@ fn plus_line_opens_the_viewer_at_that_line_of_the_input() {
     a.set_size(W, H);
     a.sync(&doc);
     let row = a.selected().unwrap();
-    assert_eq!(doc.rows[row].line, 40, "{}", selected_text(&a, &doc));
+    assert_eq!(doc.line(row), 40, "{}", selected_text(&a, &doc));
     // A line past the end is said, and leaves the cursor where it was.
     let mut b = App::new(
         KeyMap::default(),

@@ -99,13 +99,11 @@ fn follows_a_live_recording_and_the_hang_verdict_grows_while_the_engine_is_silen
         let d = load::lock(&doc);
         let find = |t: &str| (0..d.rows.len()).find(|&i| d.text(i) == t).unwrap();
         let (di, ui) = (find("debug off"), find("uci"));
-        let (debug, uci) = (&d.rows[di], &d.rows[ui]);
+        let (debug, uci) = (d.t(di), d.t(ui));
         assert_eq!(d.kind(di), "debug", "decoded once the protocol was known");
         assert!(
-            uci.t - debug.t >= 250_000_000,
-            "each line keeps its own time: {} then {}",
-            debug.t,
-            uci.t
+            uci - debug >= 250_000_000,
+            "each line keeps its own time: {debug} then {uci}"
         );
     }
     gui.write_all(b"isready\n").unwrap();

@@ -102,7 +102,7 @@ fn prompts_edit_like_readline_and_remember_across_runs() {
 fn counts_and_the_command_line_go_to_lines_and_times() {
     let doc = open(GAME);
     let mut a = app(&doc);
-    let line_of = |a: &App| doc.rows[a.selected().unwrap()].line;
+    let line_of = |a: &App| doc.line(a.selected().unwrap());
     // Line numbers are the input's (a recording's first line is its header).
     keys(&mut a, &doc, "500G");
     assert_eq!(line_of(&a), 500);
@@ -115,11 +115,11 @@ fn counts_and_the_command_line_go_to_lines_and_times() {
     // Times: seconds since the start, and relative to the selected line.
     keys(&mut a, &doc, ":t 0.5\n");
     let r = a.selected().unwrap();
-    assert!(doc.rows[r].t >= 500_000_000 && doc.rows[r - 1].t < 500_000_000);
+    assert!(doc.t(r) >= 500_000_000 && doc.t(r - 1) < 500_000_000);
     keys(&mut a, &doc, ":t +100ms\n");
     let r2 = a.selected().unwrap();
-    assert!(doc.rows[r2].t >= doc.rows[r].t + 100_000_000);
-    assert!(doc.rows[r2 - 1].t < doc.rows[r].t + 100_000_000);
+    assert!(doc.t(r2) >= doc.t(r) + 100_000_000);
+    assert!(doc.t(r2 - 1) < doc.t(r) + 100_000_000);
     keys(&mut a, &doc, ":t soon\n");
     assert!(complained(&a) && message(&a).contains("a time such as"));
     // Every action by its name, with a count; Tab completes names.
@@ -467,7 +467,7 @@ fn runner_verdicts_and_unreadable_lines_are_listed_where_check_lists_them() {
     a.focus = kibitzer::tui::app::Focus::Violations;
     a.viol_cursor = at;
     keys(&mut a, &doc, "\n");
-    assert_eq!(doc.rows[a.selected().unwrap()].line, 22);
+    assert_eq!(doc.line(a.selected().unwrap()), 22);
     let s = format!("{}", screen(&a, &doc, 120, 36));
     assert!(s.contains("kibitzer agrees: e2e4 is illegal"), "{s}");
     // A recording with two broken lines: listed by line, Enter goes to the line after.
@@ -491,7 +491,7 @@ fn runner_verdicts_and_unreadable_lines_are_listed_where_check_lists_them() {
     a.focus = kibitzer::tui::app::Focus::Violations;
     a.viol_cursor = at;
     keys(&mut a, &doc, "\n");
-    assert_eq!(doc.rows[a.selected().unwrap()].line, 11);
+    assert_eq!(doc.line(a.selected().unwrap()), 11);
     // Near miss: an intact input lists neither.
     let doc = open(GAME);
     let a = app(&doc);

@@ -124,11 +124,7 @@ impl App {
 
     /// Selects the first line at or after line `n` of the input.
     pub(super) fn goto_line(&mut self, doc: &Doc, n: u64) {
-        let r = doc
-            .rows
-            .iter()
-            .position(|row| row.line != 0 && u64::from(row.line) >= n);
-        match r {
+        match doc.row_at_line(n) {
             Some(r) => {
                 self.jump_to_row(doc, r);
                 self.say(format!("line {n}"));
@@ -144,7 +140,7 @@ impl App {
     }
 
     fn goto_time(&mut self, doc: &Doc, arg: &str) {
-        let here = self.selected().map_or(0, |r| doc.rows[r].t);
+        let here = self.selected().map_or(0, |r| doc.t(r));
         let target = if let Some(rel) = arg.strip_prefix('+') {
             duration_secs(rel).map(|d| here.saturating_add(d))
         } else if let Some(rel) = arg.strip_prefix('-') {
@@ -181,13 +177,10 @@ impl App {
         }
         let i = self
             .view
-            .partition_point(|r| doc.rows[r as usize].t < t)
+            .partition_point(|r| doc.t(r as usize) < t)
             .min(self.view.len() - 1);
         self.go(i);
-        self.say(format!(
-            "time {:.3} s",
-            doc.rows[self.view.at(i)].t as f64 / 1e9
-        ));
+        self.say(format!("time {:.3} s", doc.t(self.view.at(i)) as f64 / 1e9));
     }
 
     /// The rows a command takes.

@@ -130,7 +130,7 @@ fn recording_of(doc: &Doc, rows: &[u32]) -> Vec<u8> {
         let mut ev: Event = doc.event(r as usize)?;
         if !recording {
             ev.session = labels
-                .get(usize::from(doc.rows[r as usize].session))
+                .get(usize::from(doc.rows[r as usize].session()))
                 .cloned()
                 .flatten();
             ev.ts = doc.wall_start.map(|w| w + ev.t);

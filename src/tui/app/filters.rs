@@ -155,7 +155,7 @@ impl App {
         let n = doc.rows.len();
         while b.next < n {
             let r = b.next;
-            let shown = self.session.is_none_or(|s| doc.rows[r].session == s)
+            let shown = self.session.is_none_or(|s| doc.rows[r].session() == s)
                 && b.filters.iter().all(|f| !f.on || f.filter.matches(doc, r));
             if shown {
                 b.view.push(r as u32);

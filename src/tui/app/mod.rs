@@ -310,7 +310,7 @@ impl App {
     }
 
     fn shows(&self, doc: &Doc, r: usize) -> bool {
-        self.session.is_none_or(|s| doc.rows[r].session == s)
+        self.session.is_none_or(|s| doc.rows[r].session() == s)
             && self
                 .filters
                 .iter()
@@ -346,16 +346,12 @@ impl App {
                 self.view.push(r as u32);
             }
         }
-        let first_new = self.seen;
         self.seen = doc.rows.len();
         if let Some(want) = self.opts.start_line {
-            let found = doc.rows[first_new..]
-                .iter()
-                .position(|row| row.line != 0 && u64::from(row.line) >= want);
-            if let Some(i) = found {
+            if let Some(r) = doc.row_at_line(want) {
                 self.opts.start_line = None;
                 self.autoscroll = false;
-                self.jump_to_row(doc, first_new + i);
+                self.jump_to_row(doc, r);
             } else if doc.done {
                 self.opts.start_line = None;
                 self.complain(format!("line {want} is past the end of the input"));

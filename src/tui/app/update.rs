@@ -201,8 +201,8 @@ impl App {
             Action::NextGap | Action::PrevGap => {
                 let gap = self.opts.gap_ns;
                 let what = format!("silence longer than {}", secs(gap));
-                self.seek(doc, a == Action::NextGap, &what, |r, row| {
-                    r > 0 && row.t.saturating_sub(doc.rows[r - 1].t) > gap
+                self.seek(doc, a == Action::NextGap, &what, |r, _| {
+                    r > 0 && doc.t(r).saturating_sub(doc.t(r - 1)) > gap
                 })
             }
             Action::NextGame | Action::PrevGame => {
@@ -395,8 +395,8 @@ impl App {
                         .and_then(|v| doc.row_of_seq(v.at.seq)),
                     // The first line read after it (the unreadable line has no row).
                     Some(ViolationItem::Unreadable(i)) => doc.skipped.get(*i).map(|(line, _)| {
-                        doc.rows
-                            .partition_point(|r| u64::from(r.line) < *line)
+                        doc.row_at_line(*line)
+                            .unwrap_or(doc.rows.len())
                             .min(doc.rows.len().saturating_sub(1))
                     }),
                     _ => None,

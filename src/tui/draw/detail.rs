@@ -75,7 +75,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
         );
         return;
     };
-    let session = doc.decoder().session(usize::from(row.session));
+    let session = doc.decoder().session(usize::from(row.session()));
     let dim = Style::default().fg(t.dim);
     let who = match row.src() {
         Source::Gui => "GUI → engine",
@@ -85,14 +85,17 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
     };
     let mut lines = vec![Line::from(vec![
         Span::styled(
-            if row.line > 0 {
-                format!("line {} · ", row.line)
+            if doc.line(r) > 0 {
+                format!("line {} · ", doc.line(r))
             } else {
                 String::new()
             },
             dim,
         ),
-        Span::styled(format!("event {seq} · {:.6} s · ", row.t as f64 / 1e9), dim),
+        Span::styled(
+            format!("event {seq} · {:.6} s · ", doc.t(r) as f64 / 1e9),
+            dim,
+        ),
         Span::styled(who, Style::default().fg(src_color(app, row.src()))),
         Span::styled(
             format!(" · {}", doc.kind(r)),
@@ -157,17 +160,16 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
     }
     // The request this line made: answered (when, by which line), or still owed.
     let line_of = |i: u32| {
-        doc.rows
-            .get(i as usize)
-            .map(|x| x.line)
+        Some(doc.line(i as usize))
             .filter(|&l| l > 0)
             .map(|l| format!(" (line {l})"))
             .unwrap_or_default()
     };
-    let t_of = |i: u32| doc.rows.get(i as usize).map_or(row.t, |x| x.t);
+    let t_of = |i: u32| doc.t(i as usize);
+    let row_t = doc.t(r);
     if let Some(a) = doc.answer_of(r) {
-        let after = secs(t_of(a.close_row).saturating_sub(row.t));
-        let state = if a.cancelled {
+        let after = secs(t_of(a.close_row).saturating_sub(row_t));
+        let state = if a.cancelled() {
             format!("withdrawn after {after}{}", line_of(a.close_row))
         } else {
             format!("answered after {after}{}", line_of(a.close_row))
@@ -175,14 +177,14 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
         lines.push(Line::from(vec![
             Span::styled("opens  ", dim),
             Span::styled(
-                format!("engine owes {}: {state}", a.owed),
+                format!("engine owes {}: {state}", doc.owed(a)),
                 Style::default().fg(t.hang),
             ),
         ]));
     }
     if let Some(o) = doc
         .decoder()
-        .open_obligations(usize::from(row.session))
+        .open_obligations(usize::from(row.session()))
         .find(|o| o.opened.seq == seq)
     {
         lines.push(Line::from(vec![
@@ -203,10 +205,14 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
             Span::styled(
                 format!(
                     "{} `{}`{} after {}",
-                    if a.cancelled { "withdraws" } else { "answers" },
+                    if a.cancelled() {
+                        "withdraws"
+                    } else {
+                        "answers"
+                    },
                     doc.text(a.open_row as usize).trim(),
                     line_of(a.open_row),
-                    secs(row.t.saturating_sub(t_of(a.open_row)))
+                    secs(row_t.saturating_sub(t_of(a.open_row)))
                 ),
                 Style::default().fg(t.hang),
             ),

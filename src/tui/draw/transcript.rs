@@ -14,32 +14,32 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 fn time_cell(app: &App, doc: &Doc, view_i: usize, r: usize) -> String {
-    let row = &doc.rows[r];
+    let t = doc.t(r);
     match app.time_mode {
-        TimeMode::SinceStart => format!("{:>11.6}", row.t as f64 / 1e9),
+        TimeMode::SinceStart => format!("{:>11.6}", t as f64 / 1e9),
         TimeMode::Delta => {
             let prev = view_i
                 .checked_sub(1)
                 .and_then(|i| app.view.get(i))
-                .map_or(row.t, |p| doc.rows[p as usize].t);
-            format!("+{:>10.6}", row.t.saturating_sub(prev) as f64 / 1e9)
+                .map_or(t, |p| doc.t(p as usize));
+            format!("+{:>10.6}", t.saturating_sub(prev) as f64 / 1e9)
         }
         TimeMode::Absolute => match doc.wall_start {
             Some(w) => {
-                let ns = w + row.t;
+                let ns = w + t;
                 chrono::DateTime::from_timestamp(
                     (ns / 1_000_000_000) as i64,
                     (ns % 1_000_000_000) as u32,
                 )
                 .map_or_else(|| "?".into(), |d| d.format("%H:%M:%S%.3f").to_string())
             }
-            None => format!("{:>11.6}", row.t as f64 / 1e9),
+            None => format!("{:>11.6}", t as f64 / 1e9),
         },
         // An answer: since its request; a line of a search: since the search started.
         TimeMode::SinceRequest => match (doc.latency(r), doc.search_of(r)) {
             (Some(l), _) => format!("↳{:>10.6}", l as f64 / 1e9),
             (None, Some(x)) if x.start as usize != r => {
-                let since = row.t.saturating_sub(doc.rows[x.start as usize].t);
+                let since = t.saturating_sub(doc.t(x.start as usize));
                 format!("+{:>10.6}", since as f64 / 1e9)
             }
             _ => " ".repeat(11),
@@ -144,7 +144,7 @@ fn row_lines(
     ];
     if sessions > 1 {
         spans.push(Span::styled(
-            format!("{:<2} ", row.session + 1),
+            format!("{:<2} ", row.session() + 1),
             Style::default().fg(t.dim),
         ));
     }
