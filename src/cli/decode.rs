@@ -668,7 +668,7 @@ fn json_summary(s: &Session, counts: [usize; 4], out: &mut String) {
                 "chess960": g.chess960,
                 "start": g.start,
                 "plies": g.plies.len(),
-                "moves": g.plies.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(),
+                "moves": g.plies.iter().map(|p| p.text()).collect::<Vec<_>>(),
                 "result": g.outcome.as_ref().map(|o| o.result.as_str()),
                 "board_unknown": g.board_unknown,
             })

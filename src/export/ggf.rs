@@ -13,7 +13,7 @@ pub fn ggf_game(session: &Session, game: &Game, ctx: &Context) -> Option<String>
     let mut board = start;
     let mut moves = Vec::with_capacity(game.plies.len());
     for p in &game.plies {
-        let mv = OthelloMove::parse(p.canonical.as_deref()?)?;
+        let mv = OthelloMove::parse(p.canonical()?)?;
         let side = board.turn();
         board.play_move(mv).ok()?;
         moves.push(GgfMove {

@@ -161,7 +161,11 @@ fn same_game(a: &Game, b: &Game) -> bool {
     {
         return false;
     }
-    let key = |p: &crate::session::Ply| p.canonical.clone().unwrap_or_else(|| p.text.clone());
+    let key = |p: &crate::session::Ply| {
+        p.canonical()
+            .map(str::to_owned)
+            .unwrap_or_else(|| p.text().to_owned())
+    };
     if !a.plies.iter().zip(&b.plies).all(|(x, y)| key(x) == key(y)) {
         return false;
     }

@@ -103,7 +103,7 @@ fn pgn_with_players(
     let mut number = start.fullmove();
     let shown = gap.map_or(game.plies.len(), |g| g.after_ply.min(game.plies.len()));
     for (i, p) in game.plies[..shown].iter().enumerate() {
-        let san = p.san.as_deref()?;
+        let san = p.san()?;
         match side {
             Side::White => tokens.push(format!("{number}.")),
             Side::Black if i == 0 => tokens.push(format!("{number}...")),

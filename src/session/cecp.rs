@@ -513,7 +513,7 @@ impl State {
             .games
             .last()
             .and_then(|g| g.plies.last())
-            .is_some_and(|p| p.by == Mover::Gui && p.text == mv)
+            .is_some_and(|p| p.by == Mover::Gui && p.text() == mv)
     }
 
     fn cecp_new_game(&mut self, at: At, fen: Option<&str>) {
@@ -618,20 +618,13 @@ impl State {
             Mover::Engine => self.search.as_ref().and_then(|s| s.last.clone()),
             Mover::Gui => None,
         };
-        let mut ply = Ply {
-            text: mv.to_owned(),
-            canonical: None,
-            san: None,
-            by,
-            at,
-            eval: report.as_ref().and_then(|r| r.eval),
-            depth: report.as_ref().and_then(|r| r.depth),
-        };
+        let mut ply = Ply::new(mv, None, None, by, at);
+        ply.eval = report.as_ref().and_then(|r| r.eval);
+        ply.depth = report.as_ref().and_then(|r| r.depth);
         if let Some(board) = self.board.as_mut() {
             match board.play_cecp(mv) {
                 Ok(p) => {
-                    ply.canonical = Some(p.uci);
-                    ply.san = Some(p.san);
+                    ply.set_spellings(&p.uci, Some(&p.san));
                 }
                 Err(e) if e.reason.is_not_modelled() => {
                     let reason = e.to_string();
@@ -684,7 +677,7 @@ impl State {
         let mut board = g.chess_start();
         if g.board_unknown.is_none() {
             for p in &g.plies {
-                let ok = match (board.as_mut(), p.canonical.as_deref()) {
+                let ok = match (board.as_mut(), p.canonical()) {
                     (Some(b), Some(c)) => b.play_uci(c).is_ok(),
                     _ => false,
                 };

@@ -15,6 +15,7 @@ mod cecp;
 mod decoder;
 mod last_session;
 mod model;
+mod move_text;
 mod nboard;
 mod pv;
 mod uci;

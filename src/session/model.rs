@@ -2,6 +2,7 @@
 //!
 //! Everything here is plain data; the [`super::Decoder`] fills it in line by line.
 
+use super::move_text::MoveText;
 use serde::Serialize;
 
 use crate::game::{ChessBoard, ChessVariant, OthelloBoard, OthelloMove, Side};
@@ -297,20 +298,65 @@ pub enum Mover {
 }
 
 /// One move of a game.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Ply {
-    /// As on the wire (UCI/CECP/NBoard text).
-    pub text: String,
-    /// Canonical UCI for chess (castling in the game's convention), upper-case square or
-    /// `PA` for Othello; `None` when the board is unknown.
-    pub canonical: Option<String>,
-    /// SAN for chess.
-    pub san: Option<String>,
+    /// As on the wire (UCI/CECP/NBoard text), canonical and SAN: [`Ply::text`],
+    /// [`Ply::canonical`], [`Ply::san`].
+    spelt: MoveText,
     pub by: Mover,
     pub at: At,
     /// The engine's evaluation of its own move (last report of the search that chose it).
     pub eval: Option<Eval>,
     pub depth: Option<u32>,
+}
+
+impl Ply {
+    /// A move as sent (`text`), with its spellings once the board has played it.
+    pub fn new(text: &str, canonical: Option<&str>, san: Option<&str>, by: Mover, at: At) -> Ply {
+        Ply {
+            spelt: MoveText::new(text, canonical, san),
+            by,
+            at,
+            eval: None,
+            depth: None,
+        }
+    }
+
+    /// As on the wire (UCI/CECP/NBoard text).
+    pub fn text(&self) -> &str {
+        self.spelt.text()
+    }
+
+    /// Canonical UCI for chess (castling in the game's convention), upper-case square or
+    /// `PA` for Othello; `None` when the board is unknown.
+    pub fn canonical(&self) -> Option<&str> {
+        self.spelt.canonical()
+    }
+
+    /// SAN for chess.
+    pub fn san(&self) -> Option<&str> {
+        self.spelt.san()
+    }
+
+    /// The board's spellings of the move, once it has played it.
+    pub fn set_spellings(&mut self, canonical: &str, san: Option<&str>) {
+        self.spelt = MoveText::new(self.text(), Some(canonical), san);
+    }
+}
+
+impl Serialize for Ply {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Ply", 7)?;
+        st.serialize_field("text", self.text())?;
+        st.serialize_field("canonical", &self.canonical())?;
+        st.serialize_field("san", &self.san())?;
+        st.serialize_field("by", &self.by)?;
+        st.serialize_field("at", &self.at)?;
+        st.serialize_field("eval", &self.eval)?;
+        st.serialize_field("depth", &self.depth)?;
+        st.end()
+    }
 }
 
 /// Which board game.
@@ -424,15 +470,14 @@ impl Game {
             GameKind::Chess => {
                 let mut b = self.chess_start()?;
                 for p in plies {
-                    b.play_uci(p.canonical.as_deref()?).ok()?;
+                    b.play_uci(p.canonical()?).ok()?;
                 }
                 Some(b.fen())
             }
             GameKind::Othello => {
                 let mut b = self.othello_start()?;
                 for p in plies {
-                    b.play_move(OthelloMove::parse(p.canonical.as_deref()?)?)
-                        .ok()?;
+                    b.play_move(OthelloMove::parse(p.canonical()?)?).ok()?;
                 }
                 Some(b.display_string())
             }

@@ -124,7 +124,7 @@ impl State {
                 && g.plies
                     .iter()
                     .zip(&moves)
-                    .all(|(p, m)| p.canonical.as_deref() == Some(m.as_str()))
+                    .all(|(p, m)| p.canonical() == Some(m.as_str()))
         });
         if !same {
             let mut g = Game::new(GameKind::Othello, at, "othello", false);
@@ -230,15 +230,8 @@ impl State {
             self.push_game(Game::new(GameKind::Othello, at, "othello", false));
             self.othello = Some(OthelloBoard::new());
         }
-        let mut ply = Ply {
-            text: text.to_owned(),
-            canonical: None,
-            san: None,
-            by,
-            at,
-            eval,
-            depth: None,
-        };
+        let mut ply = Ply::new(text, None, None, by, at);
+        ply.eval = eval;
         if let Some(board) = self.othello.as_mut() {
             let Some(mv) = OthelloMove::parse(text) else {
                 self.finding(
@@ -256,7 +249,7 @@ impl State {
                 self.gap(text, by, at, e.to_string());
                 return;
             }
-            ply.canonical = Some(mv.to_string());
+            ply.set_spellings(&mv.to_string(), None);
             if let Some(winner) = board.result() {
                 let margin =
                     i64::from(board.discs(Side::Black)) - i64::from(board.discs(Side::White));

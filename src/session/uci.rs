@@ -194,7 +194,7 @@ impl State {
                     g.plies
                         .iter()
                         .zip(moves())
-                        .take_while(|(a, b)| a.text == *b)
+                        .take_while(|(a, b)| a.text() == *b)
                         .count()
                 };
                 // In the usual flow the position cache holds exactly the game's moves (the
@@ -297,15 +297,8 @@ impl State {
                 if p.castling.is_some() {
                     castlings.push((p.castling, text.to_owned()));
                 }
-                g.plies.push(Ply {
-                    text: text.to_owned(),
-                    canonical: Some(p.uci),
-                    san: Some(p.san),
-                    by: Mover::Gui,
-                    at,
-                    eval: None,
-                    depth: None,
-                });
+                g.plies
+                    .push(Ply::new(text, Some(&p.uci), Some(&p.san), Mover::Gui, at));
             }
         }
         self.board = self.cache.board().cloned();
@@ -346,15 +339,7 @@ impl State {
         if let Some(g) = self.s.games.last_mut() {
             g.board_unknown = Some(reason);
             for t in moves.iter().skip(common) {
-                g.plies.push(Ply {
-                    text: (*t).to_owned(),
-                    canonical: None,
-                    san: None,
-                    by: Mover::Gui,
-                    at,
-                    eval: None,
-                    depth: None,
-                });
+                g.plies.push(Ply::new(t, None, None, Mover::Gui, at));
             }
         }
     }
@@ -662,15 +647,15 @@ impl State {
             return;
         }
         let report = search.last.as_ref();
-        let ply = Ply {
-            text: best.to_owned(),
-            canonical: Some(played.uci),
-            san: Some(played.san),
-            by: Mover::Engine,
+        let mut ply = Ply::new(
+            best,
+            Some(&played.uci),
+            Some(&played.san),
+            Mover::Engine,
             at,
-            eval: report.and_then(|r| r.eval),
-            depth: report.and_then(|r| r.depth),
-        };
+        );
+        ply.eval = report.and_then(|r| r.eval);
+        ply.depth = report.and_then(|r| r.depth);
         if let Some(g) = self.game() {
             g.plies.push(ply);
         }

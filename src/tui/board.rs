@@ -39,9 +39,9 @@ pub fn position_at(doc: &Doc, r: usize) -> Option<Position> {
     let g = game_at(session_of(doc, r)?, p.game)?;
     let text = g.position_after(p.ply)?;
     let last_ply = p.ply.checked_sub(1).and_then(|i| g.plies.get(i));
-    let last_san = last_ply.map(|x| x.san.clone().unwrap_or_else(|| x.text.clone()));
+    let last_san = last_ply.map(|x| x.san().unwrap_or(x.text()).to_owned());
     let canonical = last_ply
-        .and_then(|x| x.canonical.clone())
+        .and_then(|x| x.canonical().map(str::to_owned))
         .unwrap_or_default();
     let (cells, to_move, last) = match g.kind {
         GameKind::Chess => {

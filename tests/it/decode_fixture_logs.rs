@@ -49,7 +49,7 @@ fn xboard_game_decodes_without_false_findings() {
             .expect("a game");
         assert_eq!(game.plies.len(), 62, "{label}");
         assert!(
-            game.plies.iter().all(|p| p.canonical.is_some()),
+            game.plies.iter().all(|p| p.canonical().is_some()),
             "{label}: a move was not followed"
         );
     }

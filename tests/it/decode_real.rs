@@ -103,7 +103,11 @@ fn pgn_export_has_the_moves_python_chess_played() {
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
     let g = &s.games[0];
-    let sans: Vec<_> = g.plies.iter().filter_map(|p| p.san.clone()).collect();
+    let sans: Vec<_> = g
+        .plies
+        .iter()
+        .filter_map(|p| p.san().map(str::to_owned))
+        .collect();
     assert_eq!(sans[..14], played[..]);
     assert!(g.plies[14..].iter().all(|p| p.by == Mover::Engine));
 }
@@ -163,9 +167,9 @@ fn cecp_session_with_fairymax_decodes_with_legal_moves_and_right_fens() {
     let g = s.games.last().expect("game");
     // e2e4, reply, d2d4, reply, then `undo` took one back.
     assert_eq!(g.plies.len(), 3);
-    assert_eq!(g.plies[1].text, reply);
+    assert_eq!(g.plies[1].text(), reply);
     assert_eq!(g.plies[1].by, Mover::Engine);
-    assert!(g.plies.iter().all(|p| p.san.is_some()));
+    assert!(g.plies.iter().all(|p| p.san().is_some()));
     let after_e4 = s.lines.iter().find(|l| l.text == "e2e4").expect("line");
     assert_eq!(
         s.position_after(after_e4).as_deref(),

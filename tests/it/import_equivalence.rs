@@ -85,7 +85,12 @@ fn essence(s: &Session) -> Essence {
     let games = s
         .games
         .iter()
-        .map(|g| g.plies.iter().map(|p| p.canonical.clone()).collect())
+        .map(|g| {
+            g.plies
+                .iter()
+                .map(|p| p.canonical().map(str::to_owned))
+                .collect()
+        })
         .collect();
     let diags = s
         .lines

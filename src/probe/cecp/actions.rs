@@ -88,7 +88,7 @@ pub(in crate::probe) fn engine_move(r: &Run) -> Option<String> {
         .iter()
         .rev()
         .find(|p| p.by == Mover::Engine)
-        .map(|p| p.text.clone())
+        .map(|p| p.text().to_owned())
 }
 
 /// Sets the clock for a new game.

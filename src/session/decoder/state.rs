@@ -418,10 +418,7 @@ impl State {
         self.board = start.ok().and_then(|mut b| {
             g.plies
                 .iter()
-                .all(|p| {
-                    b.play_uci(p.canonical.as_deref().unwrap_or(&p.text))
-                        .is_ok()
-                })
+                .all(|p| b.play_uci(p.canonical().unwrap_or(p.text())).is_ok())
                 .then_some(b)
         });
         self.board_from_cache = false;

@@ -68,10 +68,10 @@ fn cecp_game_with_force_edit_undo_and_result() {
     assert_eq!(s.open_obligations().count(), 0, "{:?}", s.obligations);
     assert_eq!(s.games.len(), 2);
     let g = &s.games[0];
-    let moves: Vec<_> = g.plies.iter().map(|p| (p.text.as_str(), p.by)).collect();
+    let moves: Vec<_> = g.plies.iter().map(|p| (p.text(), p.by)).collect();
     assert_eq!(moves, [("e2e4", Mover::Gui)]);
     let g2 = &s.games[1];
-    assert_eq!(g2.plies[0].san.as_deref(), Some("Ra8#"));
+    assert_eq!(g2.plies[0].san(), Some("Ra8#"));
     assert_eq!(g2.outcome.as_ref().map(|o| o.result.as_str()), Some("1-0"));
     assert!(codes(&s).is_empty(), "{:?}", codes(&s));
     // The engine's move got the eval of its last thinking line.
@@ -114,7 +114,7 @@ fn cecp_edit_mode_sets_up_a_position() {
     ");
     let g = s.games.last().expect("game");
     assert_eq!(g.start.as_deref(), Some("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"));
-    assert_eq!(g.plies[0].san.as_deref(), Some("Ra8+"));
+    assert_eq!(g.plies[0].san(), Some("Ra8+"));
 }
 
 #[test]

@@ -26,7 +26,7 @@ fn nboard_game_with_set_game_moves_and_pass() {
     assert_eq!(s.engine_name.as_deref(), Some("Edax"));
     assert_eq!(s.open_obligations().count(), 0, "{:?}", s.obligations);
     let g = &s.games[0];
-    let moves: Vec<_> = g.plies.iter().map(|p| p.text.as_str()).collect();
+    let moves: Vec<_> = g.plies.iter().map(|p| p.text()).collect();
     assert_eq!(moves, ["F5", "D6", "C3", "D3"]);
     // `===` only proposes; the GUI's `move C3` plays it, and it is the engine's ply.
     assert_eq!(g.plies[2].by, Mover::Engine);
@@ -51,11 +51,7 @@ fn nboard_engine_proposal_does_not_move_the_board() {
         < === F5
         > move D3
     ");
-    let moves: Vec<_> = s.games[0]
-        .plies
-        .iter()
-        .map(|p| (p.text.as_str(), p.by))
-        .collect();
+    let moves: Vec<_> = s.games[0].plies.iter().map(|p| (p.text(), p.by)).collect();
     assert_eq!(moves, [("D3", Mover::Gui)]);
     assert!(codes(&s).is_empty(), "{:?}", codes(&s));
 }

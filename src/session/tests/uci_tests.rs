@@ -20,7 +20,7 @@ fn uci_game_handshake_obligations_and_moves() {
     );
     assert_eq!(s.games.len(), 1);
     let g = &s.games[0];
-    let moves: Vec<_> = g.plies.iter().map(|p| (p.text.as_str(), p.by)).collect();
+    let moves: Vec<_> = g.plies.iter().map(|p| (p.text(), p.by)).collect();
     assert_eq!(
         moves,
         [
@@ -32,7 +32,7 @@ fn uci_game_handshake_obligations_and_moves() {
     assert_eq!(g.plies[0].eval, Some(Eval::Cp(25)));
     assert_eq!(g.plies[0].depth, Some(2));
     assert_eq!(g.plies[2].eval, Some(Eval::Mate(2)));
-    assert_eq!(g.plies[2].san.as_deref(), Some("Nf3"));
+    assert_eq!(g.plies[2].san(), Some("Nf3"));
     assert_eq!(g.engine_side, Some(crate::game::Side::White));
     assert_eq!(s.searches.len(), 2);
     assert!(codes(&s).is_empty(), "{:?}", codes(&s));
@@ -179,8 +179,8 @@ fn chess960_castling_both_spellings() {
     assert!(c[0].1.contains("e8g8"));
     let g = &s.games[0];
     assert!(g.chess960);
-    assert_eq!(g.plies[6].san.as_deref(), Some("O-O"));
-    assert_eq!(g.plies[9].san.as_deref(), Some("O-O"));
+    assert_eq!(g.plies[6].san(), Some("O-O"));
+    assert_eq!(g.plies[9].san(), Some("O-O"));
     assert_eq!(g.plies.len(), 11);
 }
 
@@ -214,7 +214,7 @@ fn uci_new_game_takeback_and_ponder_miss() {
         > unknowncommand
     ");
     assert_eq!(s.games.len(), 2);
-    let texts: Vec<_> = s.games[0].plies.iter().map(|p| p.text.as_str()).collect();
+    let texts: Vec<_> = s.games[0].plies.iter().map(|p| p.text()).collect();
     assert_eq!(texts, ["e2e4", "c7c5", "g1f3"]);
     assert_eq!(s.games[1].plies.len(), 2);
     assert!(codes(&s).iter().any(|c| c.0 == RuleId::UciGoWhileSearching));
@@ -310,7 +310,7 @@ fn a_go_sent_during_a_search_leaves_the_running_search_its_position() {
     ");
     let c: Vec<_> = codes(&s).into_iter().map(|c| c.0).collect();
     assert_eq!(c, [RuleId::UciGoWhileSearching]);
-    let texts: Vec<_> = s.games[0].plies.iter().map(|p| p.text.as_str()).collect();
+    let texts: Vec<_> = s.games[0].plies.iter().map(|p| p.text()).collect();
     assert_eq!(texts, ["e2e4", "e7e5", "g1f3"]);
     assert_eq!(s.open_obligations().count(), 0);
 }
@@ -332,7 +332,7 @@ fn an_unconfirmed_ponder_guess_is_no_move_of_the_game() {
     ");
     assert_eq!(s.games.len(), 2);
     for (g, want) in s.games.iter().zip([["e2e4"], ["d2d4"]]) {
-        let texts: Vec<_> = g.plies.iter().map(|p| p.text.as_str()).collect();
+        let texts: Vec<_> = g.plies.iter().map(|p| p.text()).collect();
         assert_eq!(texts, want);
     }
     // A guess the GUI confirmed with ponderhit is a move of the game.
