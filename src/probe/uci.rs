@@ -18,8 +18,9 @@ pub const CULPRIT: &str = "culprit: ";
 const THINK: Duration = Duration::from_millis(200);
 /// Before `ponderhit` in `go ponder`: an engine that leaves a ponder search on its own
 /// (UCI-BESTMOVE-IN-PONDER) does it when its own clock says so, and the clock the probe
-/// ponders with ([`PONDER_GO`]) gives a search a few tens of milliseconds.
-const PONDER_THINK: Duration = Duration::from_millis(200);
+/// ponders with ([`PONDER_GO`]) gives a search a few milliseconds to a few tens (Stockfish
+/// 15.1 moves within 2 ms on it, taken as an ordinary search).
+const PONDER_THINK: Duration = Duration::from_millis(150);
 /// [`THINK`] under `--quick`: an engine that ends an open search on its own only later is
 /// missed there.
 const QUICK_THINK: Duration = Duration::from_millis(150);
