@@ -20,7 +20,7 @@ mod row;
 pub use marks::Answered;
 use marks::{PosAt, owed_code};
 pub use row::Row;
-use row::{ANSWER, IN_MAP, MOVED, OPEN, Runs, T_BITS, T_MASK, TAIL};
+use row::{ANSWER, IN_MAP, MOVED, OPEN, Runs, T_BITS};
 
 /// Rows read before the rest are reserved ([`Doc::reserve_for_the_rest`]).
 const RESERVE_AT: usize = 1 << 16;
@@ -303,12 +303,9 @@ impl Doc {
             {
                 // An imported event's text is usually the end of its log line, after the
                 // log's prefix: where it is, nothing is kept but the offset.
-                let rest = map.get(at..).unwrap_or_default();
-                let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-                let line = &rest[..end];
-                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                let line = rest_of_line(map, at).unwrap_or_default();
                 if line.ends_with(ev.text.as_bytes()) {
-                    return (at + line.len() - ev.text.len()) as u64 | IN_MAP | TAIL;
+                    return (at + line.len() - ev.text.len()) as u64 | IN_MAP;
                 }
             }
         }
@@ -540,12 +537,10 @@ impl Doc {
         let row = self.rows.get(r)?;
         let bytes = match (&self.map, row.has(IN_MAP)) {
             (Some(m), true) if m.recording => {
-                let rest = m.map.get(row.offset() as usize..)?;
-                let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-                let line = rest[..end].strip_suffix(b"\r").unwrap_or(&rest[..end]);
+                let line = rest_of_line(&m.map, row.offset() as usize)?;
                 return serde_json::from_slice::<Event>(line).ok();
             }
-            (Some(m), true) => tail(&m.map, row)?,
+            (Some(m), true) => rest_of_line(&m.map, row.offset() as usize)?,
             _ => self.kept(row)?,
         };
         let mut ev = Event::line(
@@ -571,7 +566,8 @@ impl Doc {
                 self.event(r)
                     .map_or_else(|| "(unreadable: the file changed)".to_owned(), |e| e.text),
             ),
-            (Some(m), true) => tail(&m.map, row).map_or(Cow::Borrowed(""), String::from_utf8_lossy),
+            (Some(m), true) => rest_of_line(&m.map, row.offset() as usize)
+                .map_or(Cow::Borrowed(""), String::from_utf8_lossy),
             _ => self
                 .kept(row)
                 .map_or(Cow::Borrowed(""), String::from_utf8_lossy),
@@ -638,7 +634,7 @@ impl Doc {
             0 => 0,
             k => self.t_high[k - 1].1,
         };
-        (high << T_BITS) | (row.t_low() & T_MASK)
+        (high << T_BITS) | row.t_low()
     }
 
     /// An unreadable line of the input.
@@ -709,9 +705,10 @@ impl Doc {
     }
 }
 
-/// The text of a log row that ends its line in the map.
-fn tail<'m>(map: &'m [u8], row: &Row) -> Option<&'m [u8]> {
-    let rest = map.get(row.offset() as usize..)?;
+/// The map's bytes from `at` to the end of that line, before a `\r`: a recording's JSON line,
+/// or a log row's text (which ends its line: [`IN_MAP`]).
+fn rest_of_line(map: &[u8], at: usize) -> Option<&[u8]> {
+    let rest = map.get(at..)?;
     let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
     Some(rest[..end].strip_suffix(b"\r").unwrap_or(&rest[..end]))
 }

@@ -22,7 +22,7 @@ pub struct Row {
 ///
 /// [`Doc::t`]: super::Doc::t
 pub const T_BITS: u32 = 48;
-pub const T_MASK: u64 = (1 << T_BITS) - 1;
+const T_MASK: u64 = (1 << T_BITS) - 1;
 
 const OFFSET_BITS: u32 = 40;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
@@ -32,12 +32,11 @@ const EOL_SHIFT: u32 = 45; // 2 bits
 pub const MOVED: u64 = 1 << 47;
 pub const OPEN: u64 = 1 << 48;
 pub const ANSWER: u64 = 1 << 49;
-/// The text is in the map (else in the buffer, after its length as 4 bytes).
+/// The text is in the map (else in the buffer, after its length as 4 bytes): a recording's
+/// JSON line, or a log row's text that ends its line (from the offset to the line's end,
+/// before a `\r`: its length is read there, not kept; any other text goes to the buffer).
 pub const IN_MAP: u64 = 1 << 50;
-/// A log row's text is the rest of its line in the map (from the offset to the line's end,
-/// before a `\r`): its length is read there, not kept. Any other text goes to the buffer.
-pub const TAIL: u64 = 1 << 51;
-const KIND_SHIFT: u32 = 52; // 8 bits: index into the document's kinds
+const KIND_SHIFT: u32 = 51; // 8 bits: index into the document's kinds
 
 impl Row {
     pub fn new(t: u64, session: u16, place: u64, src: Source, eol: Eol, kind: u8) -> Row {

@@ -177,7 +177,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
         lines.push(Line::from(vec![
             Span::styled("opens  ", dim),
             Span::styled(
-                format!("engine owes {}: {state}", doc.owed(a)),
+                format!("engine owes {}: {state}", visible(&doc.owed(a).to_string())),
                 Style::default().fg(t.hang),
             ),
         ]));
@@ -190,7 +190,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
         lines.push(Line::from(vec![
             Span::styled("opens  ", dim),
             Span::styled(
-                format!("engine owes {}: still owed", o.owed),
+                format!("engine owes {}: still owed", visible(&o.owed.to_string())),
                 Style::default().fg(t.hang),
             ),
         ]));
