@@ -145,6 +145,7 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
             skipped,
             ahead,
             spent,
+            at: _,
         } = slot;
         match skipped {
             None => {

@@ -9,6 +9,8 @@ pub struct Line<'a> {
     /// 1-based line number in the log.
     pub no: u64,
     pub bytes: &'a [u8],
+    /// Offset of its first byte in the whole input.
+    pub start: usize,
     /// Offset just past this line (and its terminator) in the whole input, for progress.
     pub end: usize,
 }
@@ -41,12 +43,14 @@ impl<'a> Iterator for Lines<'a> {
             Some(i) => (&rest[..i], i + 1),
             None => (rest, rest.len()),
         };
+        let start = self.pos;
         self.pos += step;
         self.no += 1;
         let bytes = raw.strip_suffix(b"\r").unwrap_or(raw);
         Some(Line {
             no: self.no,
             bytes,
+            start,
             end: self.pos,
         })
     }

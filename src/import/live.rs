@@ -51,6 +51,7 @@ impl LiveLog {
             lines::Line {
                 no: self.line,
                 bytes,
+                start: 0,
                 end,
             },
         );

@@ -270,6 +270,8 @@ pub fn stream(data: &[u8], format: Option<LogFormat>) -> Result<EventStream<'_>,
         read: 0,
         batch_lines: STREAM_BATCH_LINES,
         window_lines: STREAM_WINDOW_LINES,
+        spans: None,
+        data,
     })
 }
 
@@ -287,6 +289,10 @@ pub struct EventStream<'a> {
     read: usize,
     batch_lines: usize,
     window_lines: u64,
+    /// With [`EventStream::locate_texts`]: the lines whose events are not all handed out
+    /// yet, as (line number, offset of the line, offset past its text), in line order.
+    spans: Option<std::collections::VecDeque<(u64, usize, usize)>>,
+    data: &'a [u8],
 }
 
 /// Lines parsed between two hand-outs.
@@ -345,6 +351,31 @@ impl EventStream<'_> {
         true
     }
 
+    /// From now on, [`EventStream::text_at`] says where each event's text is in the log.
+    pub fn locate_texts(&mut self) {
+        self.spans.get_or_insert_default();
+    }
+
+    /// Where the text of `e`, the event handed out last, is in the log: its offset when the
+    /// text is the end of its line, verbatim, as an imported line's message usually is (the
+    /// log's prefix before it). A caller that keeps the log mapped then keeps no copy of the
+    /// text, and needs no pass of its own over the log to find it.
+    pub fn text_at(&mut self, e: &Event) -> Option<u64> {
+        let spans = self.spans.as_mut()?;
+        let n = e.line?;
+        // Events come in line order: the lines before this one are done with.
+        while spans.front().is_some_and(|&(no, _, _)| no < n) {
+            spans.pop_front();
+        }
+        let &(no, start, end) = spans.front()?;
+        if no != n || e.hex.is_some() {
+            return None;
+        }
+        let line = self.data.get(start..end)?;
+        line.ends_with(e.text.as_bytes())
+            .then(|| (end - e.text.len()) as u64)
+    }
+
     /// Parses lines until an event is ready: false once the log is exhausted.
     fn refill(&mut self) -> bool {
         loop {
@@ -361,6 +392,9 @@ impl EventStream<'_> {
                     break;
                 };
                 self.read = line.end;
+                if let Some(spans) = self.spans.as_mut() {
+                    spans.push_back((line.no, line.start, line.start + line.bytes.len()));
+                }
                 feed(self.parser.as_mut(), &mut self.builder, line);
             }
             let settled_before = match self.done {

@@ -290,3 +290,68 @@ mod props {
         }
     }
 }
+
+#[test]
+fn a_located_text_is_where_the_log_holds_it_verbatim() {
+    let log = b"1 >Engine(0): uci\r\n2 <Engine(0): id name E\xffgine\n\n3 <Engine(0): uciok\n4 Started game 1 of 2 (A vs B)\n5 <Engine(0): bestmove e2e4\n";
+    let mut s = stream(log, Some(LogFormat::CutechessCli)).unwrap();
+    s.locate_texts();
+    let mut e = crate::recording::Event::line(0, 0, Source::Proxy, String::new());
+    let mut found = Vec::new();
+    while s.next_into(&mut e) {
+        let at = s.text_at(&e);
+        if let Some(a) = at {
+            assert_eq!(
+                &log[a as usize..a as usize + e.text.len()],
+                e.text.as_bytes()
+            );
+        }
+        found.push((e.text.clone(), at.is_some()));
+    }
+    let at = |t: &str| found.iter().find(|(x, _)| x == t).map(|(_, a)| *a);
+    assert_eq!(at("uci"), Some(true), "{found:?}");
+    assert_eq!(at("uciok"), Some(true));
+    assert_eq!(at("bestmove e2e4"), Some(true));
+    // Not valid UTF-8: the text is not the log's bytes.
+    assert_eq!(at("id name E\u{fffd}gine"), Some(false));
+    // Without asking, nothing is located.
+    let mut s = stream(log, Some(LogFormat::CutechessCli)).unwrap();
+    while s.next_into(&mut e) {
+        assert_eq!(s.text_at(&e), None);
+    }
+}
+
+#[test]
+fn every_fixture_log_locates_its_texts_where_they_are() {
+    let mut located = 0;
+    for dir in ["logs", "corpus"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(dir);
+        for f in std::fs::read_dir(dir).unwrap() {
+            let p = f.unwrap().path();
+            if p.extension().is_none_or(|x| x != "log") {
+                continue;
+            }
+            let data = std::fs::read(&p).unwrap();
+            let Ok(mut s) = stream(&data, None) else {
+                continue;
+            };
+            s.locate_texts();
+            let mut e = crate::recording::Event::line(0, 0, Source::Proxy, String::new());
+            while s.next_into(&mut e) {
+                if let Some(a) = s.text_at(&e) {
+                    let a = a as usize;
+                    assert_eq!(
+                        &data[a..a + e.text.len()],
+                        e.text.as_bytes(),
+                        "{}",
+                        p.display()
+                    );
+                    located += 1;
+                }
+            }
+        }
+    }
+    assert!(located > 1000, "{located}");
+}

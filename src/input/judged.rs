@@ -114,6 +114,7 @@ impl JudgeInput<'_> {
             detect,
             ahead: true,
             in_place: !self.read_on_thread,
+            locate: false,
         };
         let (outcome, stopped) = input.read_slots(opts, |slot| {
             let Slot {
@@ -122,6 +123,7 @@ impl JudgeInput<'_> {
                 skipped: unreadable,
                 ahead,
                 spent,
+                at: _,
             } = slot;
             match unreadable {
                 None => {

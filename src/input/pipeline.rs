@@ -51,6 +51,8 @@ pub struct ReadOptions {
     /// Read in place whatever the input's size (the reference the threaded reading is held
     /// to).
     pub in_place: bool,
+    /// Say where each event is in the input file ([`Slot::at`]).
+    pub locate: bool,
 }
 
 /// One event (or unreadable line) as the caller gets it.
@@ -64,6 +66,9 @@ pub struct Slot {
     pub ahead: Option<Parsed>,
     /// A message parsed ahead that the caller is done with, to go back to the reading side.
     pub spent: Option<Msg>,
+    /// With [`ReadOptions::locate`]: the byte offset in the input file of a recording
+    /// event's line, or of a log event's text when that is the end of its line verbatim.
+    pub at: Option<u64>,
 }
 
 impl Slot {
@@ -74,6 +79,7 @@ impl Slot {
             skipped: None,
             ahead: None,
             spent: None,
+            at: None,
         }
     }
 
@@ -114,9 +120,13 @@ pub fn read_log(
 ) -> Result<(std::io::Result<()>, End)> {
     let threaded = threaded(log.size() as u64, opts);
     let make = || -> Result<LogFill<'_>> {
+        let mut events = log.events()?;
+        if opts.locate {
+            events.locate_texts();
+        }
         Ok(LogFill {
             log,
-            events: log.events()?,
+            events,
             detector: opts.detect.then(SessionDetector::default),
             // On one thread the decoder parses as cheaply as a parser ahead of it would.
             ahead: (opts.ahead && threaded).then(Ahead::default),
@@ -141,6 +151,7 @@ pub fn read_recording<R: std::io::BufRead + Send>(
         Ok(RecordingFill {
             reader,
             ahead: (opts.ahead && threaded).then(Ahead::default),
+            locate: opts.locate,
         })
     };
     run(make, threaded, f)
@@ -314,6 +325,7 @@ impl Fill for LogFill<'_> {
             if let Some(d) = detector.as_mut() {
                 d.push(&slot.ev);
             }
+            slot.at = events.text_at(&slot.ev);
             slot.line = None;
             slot.skipped = None;
             slot.ahead = ahead.as_mut().and_then(|a| a.parse(&slot.ev, eager));
@@ -336,21 +348,24 @@ impl Fill for LogFill<'_> {
 struct RecordingFill<R> {
     reader: Reader<R>,
     ahead: Option<Ahead>,
+    locate: bool,
 }
 
 impl<R: std::io::BufRead> Fill for RecordingFill<R> {
     fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, eager: bool) -> bool {
         reclaim_spent(&mut self.ahead, batch);
-        let (reader, ahead) = (&mut self.reader, &mut self.ahead);
+        let (reader, ahead, locate) = (&mut self.reader, &mut self.ahead, self.locate);
         fill_slots(batch, max, |slot| {
             match reader.read_into(&mut slot.ev) {
                 None => return false,
                 Some(Ok(())) => {
+                    slot.at = reader.line_at().filter(|_| locate);
                     slot.line = Some(reader.line());
                     slot.skipped = None;
                     slot.ahead = ahead.as_mut().and_then(|a| a.parse(&slot.ev, eager));
                 }
                 Some(Err(issue)) => {
+                    slot.at = None;
                     slot.line = Some(issue.line);
                     slot.skipped = Some(Skipped::from_issue(&issue));
                     slot.ahead = None;

@@ -59,6 +59,10 @@ pub struct Reader<R> {
     header: Header,
     lineno: u64,
     buf: Vec<u8>,
+    /// Bytes consumed so far; `None` once an I/O error left it unknown.
+    pos: Option<u64>,
+    /// Where the line of the event read last starts in the input, when it is one line.
+    line_at: Option<u64>,
 }
 
 /// The UTF-8 byte-order mark a file saved on Windows may start with.
@@ -177,6 +181,7 @@ impl<R: BufRead> Reader<R> {
             return Err(RecordingError::Empty);
         }
         let mut lineno = 1;
+        let mut pos = n as u64;
         // Windows editors save UTF-8 with a byte-order mark; it is no part of the JSON.
         if buf.starts_with(BOM) {
             buf.drain(..BOM.len());
@@ -188,8 +193,9 @@ impl<R: BufRead> Reader<R> {
                 Err(e)
                     if e.is_eof() && buf.len() < MAX_OBJECT_BYTES && lineno_opens(&buf, lineno) =>
                 {
-                    if inner.read_until(b'\n', &mut buf)? == 0 {
-                        return Err(RecordingError::BadHeader(e.to_string()));
+                    match inner.read_until(b'\n', &mut buf)? {
+                        0 => return Err(RecordingError::BadHeader(e.to_string())),
+                        m => pos += m as u64,
                     }
                     lineno += 1;
                 }
@@ -209,6 +215,8 @@ impl<R: BufRead> Reader<R> {
             header,
             lineno,
             buf,
+            pos: Some(pos),
+            line_at: None,
         })
     }
 
@@ -219,6 +227,17 @@ impl<R: BufRead> Reader<R> {
     /// The line (1-based, the header being line 1) of the event or issue read last.
     pub fn line(&self) -> u64 {
         self.lineno
+    }
+
+    /// The byte offset in the input where the event read last starts: its line, when the
+    /// event is one whole line (not an object spread over several).
+    pub fn line_at(&self) -> Option<u64> {
+        self.line_at
+    }
+
+    /// Counts `n` bytes consumed from the input.
+    fn consumed(&mut self, n: usize) {
+        self.pos = self.pos.map(|p| p + n as u64);
     }
 
     /// Next event, or an issue with a line number. `None` at end of file; blank lines are
@@ -241,13 +260,17 @@ impl<R: BufRead> Reader<R> {
     fn read_raw(&mut self, e: &mut Event) -> Option<Result<(), ReadIssue>> {
         loop {
             self.lineno += 1;
+            self.line_at = self.pos;
             // Usually the whole line is already in the reader's buffer: parse it in place
             // instead of copying it out first.
             let avail = loop {
                 match self.inner.fill_buf() {
                     Ok(b) => break b,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(err) => return Some(Err(read_error(self.lineno, &err))),
+                    Err(err) => {
+                        self.pos = None;
+                        return Some(Err(read_error(self.lineno, &err)));
+                    }
                 }
             };
             if avail.is_empty() {
@@ -258,19 +281,17 @@ impl<R: BufRead> Reader<R> {
                     Some(l) => decode_line(l, self.lineno, e),
                     None => LineOutcome::Blank,
                 };
+                if matches!(outcome, LineOutcome::Spread) {
+                    self.buf.clear();
+                    self.buf.extend_from_slice(&avail[..=nl]);
+                }
+                self.inner.consume(nl + 1);
+                self.consumed(nl + 1);
                 match outcome {
-                    LineOutcome::Blank => {
-                        self.inner.consume(nl + 1);
-                        continue;
-                    }
-                    LineOutcome::Done(item) => {
-                        self.inner.consume(nl + 1);
-                        return Some(item);
-                    }
+                    LineOutcome::Blank => continue,
+                    LineOutcome::Done(item) => return Some(item),
                     LineOutcome::Spread => {
-                        self.buf.clear();
-                        self.buf.extend_from_slice(&avail[..=nl]);
-                        self.inner.consume(nl + 1);
+                        self.line_at = None;
                         let first = self.lineno;
                         return Some(self.read_spread_object(first, e));
                     }
@@ -278,8 +299,12 @@ impl<R: BufRead> Reader<R> {
             }
             self.buf.clear();
             match read_line_bounded(&mut self.inner, &mut self.buf, MAX_LINE_BYTES) {
-                Err(err) => return Some(Err(read_error(self.lineno, &err))),
+                Err(err) => {
+                    self.pos = None;
+                    return Some(Err(read_error(self.lineno, &err)));
+                }
                 Ok(Some(len)) => {
+                    self.pos = self.pos.map(|p| p + len);
                     return Some(Err(ReadIssue {
                         line: self.lineno,
                         kind: IssueKind::Malformed(format!(
@@ -289,12 +314,13 @@ impl<R: BufRead> Reader<R> {
                         )),
                     }));
                 }
-                Ok(None) => {}
+                Ok(None) => self.consumed(self.buf.len()),
             }
             match decode_line(&self.buf, self.lineno, e) {
                 LineOutcome::Blank => {}
                 LineOutcome::Done(item) => return Some(item),
                 LineOutcome::Spread => {
+                    self.line_at = None;
                     let first = self.lineno;
                     return Some(self.read_spread_object(first, e));
                 }
@@ -320,8 +346,14 @@ impl<R: BufRead> Reader<R> {
                                 kind: IssueKind::TornTail,
                             });
                         }
-                        Ok(_) => self.lineno += 1,
-                        Err(io) => return Err(read_error(first_line, &io)),
+                        Ok(n) => {
+                            self.lineno += 1;
+                            self.consumed(n);
+                        }
+                        Err(io) => {
+                            self.pos = None;
+                            return Err(read_error(first_line, &io));
+                        }
                     }
                 }
                 Err(err) => {
@@ -515,6 +547,37 @@ mod tests {
             let small = read_all(io::BufReader::with_capacity(cap, text.as_bytes())).unwrap();
             assert_eq!(small.events, whole.events, "capacity {cap}");
             assert_eq!(small.issues, whole.issues, "capacity {cap}");
+        }
+    }
+
+    #[test]
+    fn each_event_says_where_its_line_starts_whatever_the_read_buffer() {
+        let long = "x".repeat(100);
+        let text = format!(
+            "\u{feff}{HDR}\r\n\n{}\r\nnot json\n{{\"seq\":3,\"t\":1,\"src\":\"gui\",\"text\":\"{long}\"}}\n{{\n\"seq\":4,\"t\":2,\"src\":\"gui\",\"text\":\"spread\"}}\n{}",
+            r#"{"seq":1,"t":5,"src":"gui","text":"uci"}"#,
+            r#"{"seq":2,"t":9,"src":"engine","text":"uciok"}"#
+        );
+        for cap in [1, 7, 64, 8192] {
+            let mut r = Reader::new(io::BufReader::with_capacity(cap, text.as_bytes())).unwrap();
+            let mut found = Vec::new();
+            while let Some(item) = r.next_event() {
+                if let Ok(e) = item {
+                    found.push((e.text, r.line_at()));
+                }
+            }
+            let starts = |needle: &str| text.find(needle).map(|i| i as u64);
+            assert_eq!(
+                found,
+                vec![
+                    ("uci".to_owned(), starts(r#"{"seq":1"#)),
+                    (long.clone(), starts(r#"{"seq":3"#)),
+                    // An object spread over lines is no one line of the file.
+                    ("spread".to_owned(), None),
+                    ("uciok".to_owned(), starts(r#"{"seq":2"#)),
+                ],
+                "capacity {cap}"
+            );
         }
     }
 

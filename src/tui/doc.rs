@@ -35,6 +35,8 @@ struct Mapped {
     offsets: Offsets,
     /// Pages before this were given back after the reader went past them.
     released: usize,
+    /// How far into the map rows have been placed.
+    read_to: usize,
 }
 
 /// Byte offsets of a map's lines, found as increasing line numbers come.
@@ -224,6 +226,7 @@ impl Doc {
             recording,
             offsets: Offsets { line: 1, at: 0 },
             released: 0,
+            read_to: 0,
         });
     }
 
@@ -232,7 +235,7 @@ impl Doc {
     /// again when drawn): a 1 GB input does not stay resident while it is indexed.
     pub fn release_read_pages(&mut self) {
         if let Some(m) = self.map.as_mut() {
-            let at = m.offsets.at;
+            let at = m.read_to;
             if at >= m.released + crate::input::mapguard::RELEASE_EVERY {
                 crate::input::mapguard::release(&m.map, m.released, at);
                 m.released = at;
@@ -241,7 +244,7 @@ impl Doc {
     }
 
     pub fn map(&self) -> Option<(&[u8], usize)> {
-        self.map.as_ref().map(|m| (&m.map[..], m.offsets.at))
+        self.map.as_ref().map(|m| (&m.map[..], m.read_to))
     }
 
     /// Bytes of text kept in memory (the rest is read from the map).
@@ -266,6 +269,12 @@ impl Doc {
     }
 
     fn intern(&mut self, kind: &'static str) -> u8 {
+        // Kinds are a few dozen literals: the same one is the same pointer, compared before
+        // the text (comparing texts was a twentieth of indexing a big log).
+        let same = |k: &&str| std::ptr::eq(k.as_ptr(), kind.as_ptr()) && k.len() == kind.len();
+        if let Some(i) = self.kinds.iter().position(same) {
+            return i as u8;
+        }
         match self.kinds.iter().position(|k| *k == kind) {
             Some(i) => i as u8,
             None if self.kinds.len() < 255 => {
@@ -289,13 +298,19 @@ impl Doc {
             .unwrap_or("-")
     }
 
-    /// Where the event's text is: (offset, flags) in the map, or kept in the buffer.
-    fn place_text(&mut self, ev: &Event, line: Option<u64>) -> u64 {
+    /// Where the event's text is: (offset, flags) in the map, or kept in the buffer. `at`:
+    /// where the reader found it in the file (see [`crate::input::pipeline::Slot::at`]).
+    fn place_text(&mut self, ev: &Event, line: Option<u64>, at: Option<u64>) -> u64 {
         if let Some(m) = self.map.as_mut() {
             let map = &m.map[..];
+            if let Some(at) = at.filter(|&a| a < map.len() as u64) {
+                m.read_to = m.read_to.max(at as usize);
+                return at | IN_MAP;
+            }
             if m.recording {
                 // The JSON line of the event, read again when drawn.
                 if let Some(at) = line.and_then(|n| m.offsets.of(map, n)) {
+                    m.read_to = m.read_to.max(at);
                     return at as u64 | IN_MAP;
                 }
             } else if ev.hex.is_none()
@@ -305,6 +320,7 @@ impl Doc {
                 // log's prefix: where it is, nothing is kept but the offset.
                 let line = rest_of_line(map, at).unwrap_or_default();
                 if line.ends_with(ev.text.as_bytes()) {
+                    m.read_to = m.read_to.max(at);
                     return (at + line.len() - ev.text.len()) as u64 | IN_MAP;
                 }
             }
@@ -325,7 +341,7 @@ impl Doc {
 
     /// Decodes and judges one event and adds its row.
     pub fn push(&mut self, ev: &Event, line: Option<u64>) {
-        self.push_ahead(ev, line, &mut None);
+        self.push_ahead(ev, line, None, &mut None);
     }
 
     /// [`Doc::push`] with the line's message parsed ahead by the reading thread.
@@ -333,9 +349,10 @@ impl Doc {
         &mut self,
         ev: &Event,
         line: Option<u64>,
+        at: Option<u64>,
         ahead: &mut Option<crate::session::Parsed>,
     ) {
-        let placed = self.place_text(ev, line);
+        let placed = self.place_text(ev, line, at);
         let from = self.checker.push_ahead(ev, line, ahead);
         if self.wall_start.is_none() {
             self.wall_start = ev.ts.map(|ts| ts.saturating_sub(ev.t));
@@ -601,7 +618,7 @@ impl Doc {
     /// a 1 GB input that way.
     fn reserve_for_the_rest(&mut self) {
         let Some(m) = &self.map else { return };
-        let (read, total) = (m.offsets.at.max(1), m.map.len());
+        let (read, total) = (m.read_to.max(1), m.map.len());
         let expected = self.rows.len().saturating_mul(total / read + 1);
         // A tenth more for lines shorter than the first ones; an estimate far off is only
         // address space, never touched.

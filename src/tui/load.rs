@@ -80,6 +80,8 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
     // be parsed into again.
     let opts = crate::input::pipeline::ReadOptions {
         ahead: true,
+        // Where each row's text is comes with it: the map is not read again to find it.
+        locate: true,
         ..Default::default()
     };
     let mut since_notice = 0usize;
@@ -91,7 +93,7 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
         let d = held.get_or_insert_with(|| lock(doc));
         match &slot.skipped {
             None => {
-                d.push_ahead(&slot.ev, slot.line, &mut slot.ahead);
+                d.push_ahead(&slot.ev, slot.line, slot.at, &mut slot.ahead);
                 slot.spent = d.take_spent();
             }
             Some(s) => d.skip(s.line, s.reason.clone()),
