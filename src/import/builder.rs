@@ -12,6 +12,8 @@ pub struct Builder {
     index: HashMap<String, usize>,
     pub unclassified: Vec<Unclassified>,
     pub clock: Clock,
+    /// See [`Builder::set_final_events`].
+    final_events: bool,
     /// Line number being parsed, stamped on every event.
     pub line: u64,
     /// The session [`Builder::session_of`] found last.
@@ -55,7 +57,18 @@ impl Builder {
             last: usize::MAX,
             events: VecDeque::new(),
             handed: 0,
+            final_events: false,
         }
+    }
+
+    /// Events are final once pushed: the parser said it never edits an earlier line's
+    /// ([`super::formats::Parser::edits_earlier_lines`]).
+    pub fn set_final_events(&mut self, final_events: bool) {
+        self.final_events = final_events;
+    }
+
+    pub fn events_are_final(&self) -> bool {
+        self.final_events
     }
 
     /// The session with this label, created on first use.
@@ -169,6 +182,10 @@ impl Builder {
 
     /// The last event of a session, to complete it from a continuation line.
     pub fn last_event_mut(&mut self, sid: Sid) -> Option<&mut Event> {
+        debug_assert!(
+            !self.final_events,
+            "a parser that says it never edits an earlier line's event asked for one"
+        );
         let at = self.last_at(sid)?;
         self.events.get_mut(at).map(|(_, e)| e)
     }

@@ -243,12 +243,49 @@ fn pass_on(
     batch: &mut [Slot],
     f: &mut impl FnMut(&mut Slot) -> std::io::Result<ControlFlow<()>>,
 ) -> std::io::Result<ControlFlow<()>> {
-    for slot in batch {
+    for i in 0..batch.len() {
+        if let Some(later) = batch.get(i + PREFETCH_AHEAD) {
+            prefetch(later);
+        }
+        let Some(slot) = batch.get_mut(i) else { break };
         if f(slot)?.is_break() {
             return Ok(ControlFlow::Break(()));
         }
     }
     Ok(ControlFlow::Continue(()))
+}
+
+/// How many slots ahead of the one being decoded its text and message are asked for.
+const PREFETCH_AHEAD: usize = 4;
+
+/// Asks the cache for what the caller reads first of a slot: its text and its message parsed
+/// ahead, written on the reading thread's core moments ago. The slots are read in order and
+/// the hardware fetches them ahead on its own, but not what they point to: the first read of
+/// a line's text was a third of the judge's time on a big log.
+#[inline]
+fn prefetch(slot: &Slot) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let info = match &slot.ahead {
+            Some(Parsed {
+                msg: Msg::Uci(crate::protocol::uci::Msg::Info(info)),
+                ..
+            }) => Some(std::ptr::from_ref::<crate::protocol::uci::Info>(info).cast::<i8>()),
+            _ => None,
+        };
+        // SAFETY: a prefetch is a hint to the cache: it reads nothing the program sees and
+        // cannot fault, whatever the address (SSE, which every x86_64 has).
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(slot.ev.text.as_ptr().cast());
+            if let Some(p) = info {
+                for line in 0..4 {
+                    _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64 * line));
+                }
+            }
+        }
+    }
 }
 
 /// Fills `batch` with up to `max` slots where they are, reusing the slots it holds (a slot is

@@ -332,7 +332,7 @@ class Uci:
         if self.sc == "ignores-movetime" and number("movetime") is not None:
             infinite = True
         if self.sc == "bestmove-in-ponder" and ponder:
-            # At once: the probe's silence before `ponderhit` is 0.2 s, and a busy machine
+            # At once: the probe's silence before `ponderhit` is 0.15 s, and a busy machine
             # may run this script late.
             ponder, length = False, 0.0
         if self.sc == "endless-flood":

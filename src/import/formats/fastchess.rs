@@ -309,6 +309,10 @@ fn game_result(msg: &[u8]) -> Option<String> {
 }
 
 impl Parser for Fastchess {
+    fn edits_earlier_lines(&self) -> bool {
+        true
+    }
+
     fn line(&mut self, line: &[u8], b: &mut Builder) {
         let Some(p) = split_prefix(line) else {
             let t = b.t(None);

@@ -19,6 +19,14 @@ mod xboard;
 pub trait Parser {
     fn line(&mut self, line: &[u8], b: &mut Builder);
     fn finish(&mut self, _b: &mut Builder) {}
+    /// The parser may edit an event of an earlier line ([`Builder::last_event_mut`],
+    /// [`Builder::append_to_last`]: a wrapped line joined to the one before it, a verdict the
+    /// next line completes). A stream then holds each session's last event back for a window
+    /// of lines; the events of a parser that never does go out once their line is parsed,
+    /// while they are still in the cache.
+    fn edits_earlier_lines(&self) -> bool {
+        false
+    }
 }
 
 /// The parser for `format`; `data` lets vocabulary-driven formats look at the whole log first.

@@ -137,6 +137,10 @@ fn message_start(line: &[u8]) -> usize {
 }
 
 impl Parser for PyLog {
+    fn edits_earlier_lines(&self) -> bool {
+        true
+    }
+
     fn line(&mut self, line: &[u8], b: &mut Builder) {
         let stamp = date_time(line).map(|(ns, _)| Stamp::Absolute(ns));
         let t = b.t(stamp);
