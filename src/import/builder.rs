@@ -71,6 +71,11 @@ impl Builder {
         self.final_events
     }
 
+    /// The line of the first event not handed out yet.
+    pub fn first_queued_line(&self) -> Option<u64> {
+        self.events.front().and_then(|(_, e)| e.line)
+    }
+
     /// The session with this label, created on first use.
     pub fn session(&mut self, label: &str) -> Sid {
         if let Some(&i) = self.index.get(label) {

@@ -9,7 +9,8 @@ pub struct Line<'a> {
     /// 1-based line number in the log.
     pub no: u64,
     pub bytes: &'a [u8],
-    /// Offset of its first byte in the whole input.
+    /// Offset of its first byte in the whole input (0 for a line fed alone, as a followed
+    /// log's are).
     pub start: usize,
     /// Offset just past this line (and its terminator) in the whole input, for progress.
     pub end: usize,

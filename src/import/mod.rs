@@ -409,6 +409,14 @@ impl EventStream<'_> {
                 }
                 feed(self.parser.as_mut(), &mut self.builder, line);
             }
+            if let Some(spans) = self.spans.as_mut() {
+                // Lines whose events are all handed out (or that made none) are done with:
+                // a long run of lines without events must not pile up here.
+                let first = self.builder.first_queued_line().unwrap_or(u64::MAX);
+                while spans.front().is_some_and(|&(no, _, _)| no < first) {
+                    spans.pop_front();
+                }
+            }
             let settled_before = match self.done || self.builder.events_are_final() {
                 true => u64::MAX,
                 false => self.builder.line.saturating_sub(self.window_lines),

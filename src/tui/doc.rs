@@ -31,35 +31,10 @@ struct Mapped {
     guard: crate::input::mapguard::MapGuard,
     /// A recording (rows point at JSON lines) or a log (rows point at their text).
     recording: bool,
-    /// Byte offsets of the lines, found as line numbers come.
-    offsets: Offsets,
     /// Pages before this were given back after the reader went past them.
     released: usize,
     /// How far into the map rows have been placed.
     read_to: usize,
-}
-
-/// Byte offsets of a map's lines, found as increasing line numbers come.
-struct Offsets {
-    line: u64,
-    at: usize,
-}
-
-impl Offsets {
-    /// Where line `n` (1-based) starts; `None` for a line before the last one asked for.
-    fn of(&mut self, map: &[u8], n: u64) -> Option<usize> {
-        if n < self.line {
-            return None;
-        }
-        while self.line < n {
-            match memchr::memchr(b'\n', map.get(self.at..).unwrap_or_default()) {
-                Some(i) => self.at += i + 1,
-                None => self.at = map.len(),
-            }
-            self.line += 1;
-        }
-        Some(self.at)
-    }
 }
 
 /// A search: the line that started it and the one that ended it.
@@ -224,7 +199,6 @@ impl Doc {
             map,
             guard,
             recording,
-            offsets: Offsets { line: 1, at: 0 },
             released: 0,
             read_to: 0,
         });
@@ -299,31 +273,16 @@ impl Doc {
     }
 
     /// Where the event's text is: (offset, flags) in the map, or kept in the buffer. `at`:
-    /// where the reader found it in the file (see [`crate::input::pipeline::Slot::at`]).
-    fn place_text(&mut self, ev: &Event, line: Option<u64>, at: Option<u64>) -> u64 {
-        if let Some(m) = self.map.as_mut() {
-            let map = &m.map[..];
-            if let Some(at) = at.filter(|&a| a < map.len() as u64) {
-                m.read_to = m.read_to.max(at as usize);
-                return at | IN_MAP;
-            }
-            if m.recording {
-                // The JSON line of the event, read again when drawn.
-                if let Some(at) = line.and_then(|n| m.offsets.of(map, n)) {
-                    m.read_to = m.read_to.max(at);
-                    return at as u64 | IN_MAP;
-                }
-            } else if ev.hex.is_none()
-                && let Some(at) = ev.line.and_then(|n| m.offsets.of(map, n))
-            {
-                // An imported event's text is usually the end of its log line, after the
-                // log's prefix: where it is, nothing is kept but the offset.
-                let line = rest_of_line(map, at).unwrap_or_default();
-                if line.ends_with(ev.text.as_bytes()) {
-                    m.read_to = m.read_to.max(at);
-                    return (at + line.len() - ev.text.len()) as u64 | IN_MAP;
-                }
-            }
+    /// where the reader found it in the mapped file (see
+    /// [`crate::input::pipeline::Slot::at`]): a recording's line, or a log event's text when
+    /// it is the end of its line verbatim. Anything else (a log line an importer rewrote, a
+    /// recording event spread over several lines) is kept.
+    fn place_text(&mut self, ev: &Event, at: Option<u64>) -> u64 {
+        if let Some(m) = self.map.as_mut()
+            && let Some(at) = at.filter(|&a| a < m.map.len() as u64)
+        {
+            m.read_to = m.read_to.max(at as usize);
+            return at | IN_MAP;
         }
         let at = self.buffer.len() as u64;
         let bytes = ev.line_bytes();
@@ -352,7 +311,7 @@ impl Doc {
         at: Option<u64>,
         ahead: &mut Option<crate::session::Parsed>,
     ) {
-        let placed = self.place_text(ev, line, at);
+        let placed = self.place_text(ev, at);
         let from = self.checker.push_ahead(ev, line, ahead);
         if self.wall_start.is_none() {
             self.wall_start = ev.ts.map(|ts| ts.saturating_sub(ev.t));

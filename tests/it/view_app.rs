@@ -256,6 +256,36 @@ fn themes_colour_the_screen() {
 }
 
 #[test]
+fn a_mapped_recording_keeps_the_text_of_an_event_spread_over_lines() {
+    // jq or a pretty-printer may spread an event over several lines: no one line of the map
+    // holds it, so its text is kept, and the events around it still read from the map.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("spread.jsonl");
+    let header = std::fs::read_to_string("recordings/stockfish-uci-game.jsonl").unwrap();
+    let header = header.lines().next().unwrap();
+    std::fs::write(
+        &f,
+        format!(
+            "{header}\n{}\n{{\n  \"seq\": 2,\n  \"t\": 7,\n  \"src\": \"engine\",\n  \"text\": \"id name Spread\"\n}}\n{}\n",
+            r#"{"seq":1,"t":5,"src":"gui","text":"uci"}"#,
+            r#"{"seq":3,"t":9,"src":"engine","text":"uciok"}"#
+        ),
+    )
+    .unwrap();
+    let p = || Profile::named("cutechess").unwrap();
+    let mapped = kibitzer::tui::load::read_file_with(&f, None, None, p(), true).unwrap();
+    let kept = kibitzer::tui::load::read_file_with(&f, None, None, p(), false).unwrap();
+    assert!(mapped.map().is_some());
+    let texts: Vec<String> = (0..mapped.rows.len())
+        .map(|i| mapped.text(i).into_owned())
+        .collect();
+    assert_eq!(texts, ["uci", "id name Spread", "uciok"]);
+    for i in 0..kept.rows.len() {
+        assert_eq!(mapped.event(i), kept.event(i), "row {i}");
+    }
+}
+
+#[test]
 fn a_mapped_recording_reads_back_every_line_as_kept_text_does() {
     for f in [
         "recordings/stockfish-uci-game.jsonl",
