@@ -244,6 +244,9 @@ fn pass_on(
     f: &mut impl FnMut(&mut Slot) -> std::io::Result<ControlFlow<()>>,
 ) -> std::io::Result<ControlFlow<()>> {
     for i in 0..batch.len() {
+        if let Some(later) = batch.get(i + PREFETCH_SLOT_AHEAD) {
+            prefetch_slot(later);
+        }
         if let Some(later) = batch.get(i + PREFETCH_AHEAD) {
             prefetch(later);
         }
@@ -257,6 +260,29 @@ fn pass_on(
 
 /// How many slots ahead of the one being decoded its text and message are asked for.
 const PREFETCH_AHEAD: usize = 4;
+
+/// How many slots ahead of the one being decoded the slot itself is asked for: it must be
+/// there before its text and message can be asked for.
+const PREFETCH_SLOT_AHEAD: usize = 12;
+
+/// Asks the cache for a slot: the reading thread wrote it on the other core, and the
+/// hardware's own prefetching did not bring it in time (the first read of each slot was
+/// two thirds of this loop's time on a big log).
+#[inline]
+fn prefetch_slot(slot: &Slot) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let p = std::ptr::from_ref(slot).cast::<i8>();
+        for line in 0..std::mem::size_of::<Slot>().div_ceil(64) {
+            // SAFETY: as in `prefetch`; the addresses are within the slot anyway.
+            #[allow(unsafe_code)]
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64 * line));
+            }
+        }
+    }
+}
 
 /// Asks the cache for what the caller reads first of a slot: its text and its message parsed
 /// ahead, written on the reading thread's core moments ago. The slots are read in order and

@@ -17,6 +17,9 @@ pub fn lock(doc: &Mutex<Doc>) -> MutexGuard<'_, Doc> {
     doc.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// How often the screen is told of new lines at most while the input is read.
+const NOTIFY_EVERY: Duration = Duration::from_millis(20);
+
 /// Events looked at to detect the sessions' protocols before the screen opens.
 const PRESCAN: usize = 50_000;
 
@@ -86,6 +89,7 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
     };
     let mut since_notice = 0usize;
     let mut last_notice = Instant::now();
+    let mut notified: Option<Instant> = None;
     // Held over a batch of lines, as long as the screen can wait (a lock per line cost a
     // third more on a 1 GB recording).
     let mut held: Option<MutexGuard<'_, Doc>> = None;
@@ -110,7 +114,12 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
             }
             d.release_read_pages();
             held = None;
-            notify();
+            // The screen draws news at most every 50 ms anyway: waking it for each batch cost
+            // both threads more than the drawing itself.
+            if notified.is_none_or(|n: Instant| n.elapsed() >= NOTIFY_EVERY) {
+                notify();
+                notified = Some(Instant::now());
+            }
             since_notice = 0;
             last_notice = Instant::now();
             if stop.load(Ordering::Relaxed) {

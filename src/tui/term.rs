@@ -19,7 +19,11 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How often the reader's news is drawn at most: a big input's indexing sends news thousands
+/// of times a second, and each frame takes the document from the reader for a while.
+const NEWS_FRAME: Duration = Duration::from_millis(50);
 
 /// What wakes the UI thread.
 pub enum Wake {
@@ -140,7 +144,13 @@ pub fn run(
     let mut generation = u64::MAX;
     let mut gave_back = false;
     let mut dirty = true;
+    // News from the reader that is not drawn yet, and when the screen was last drawn.
+    let mut news = false;
+    let mut drawn = Instant::now();
     loop {
+        if news && drawn.elapsed() >= NEWS_FRAME {
+            dirty = true;
+        }
         if dirty {
             let d = lock(&doc);
             let size = terminal.size()?;
@@ -152,6 +162,8 @@ pub fn run(
             execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
             app.areas = areas;
             generation = d.generation;
+            news = false;
+            drawn = Instant::now();
             let indexed = d.done;
             drop(d);
             if indexed && !gave_back {
@@ -182,6 +194,8 @@ pub fn run(
         };
         let wait = if busy {
             Duration::ZERO
+        } else if news {
+            NEWS_FRAME.saturating_sub(drawn.elapsed())
         } else {
             Duration::from_millis(250)
         };
@@ -219,7 +233,8 @@ pub fn run(
                 }
             }
         }
-        dirty |= d.generation != generation;
+        // The reader's news waits for the next frame; a key is drawn at once.
+        news |= d.generation != generation;
         drop(d);
         if app.quit {
             break;
