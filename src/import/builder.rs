@@ -2,9 +2,10 @@
 
 use super::clock::{Clock, Stamp};
 use super::lines::text;
+use super::queue::Queue;
 use super::{ImportedSession, LogFormat, Unclassified};
 use crate::recording::{Event, Header, ProxyKind, Source};
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 pub struct Builder {
     format: LogFormat,
@@ -21,7 +22,7 @@ pub struct Builder {
     /// Every session's events not handed out yet, each with its session, in line order (same
     /// line: session order). One queue for all sessions: an event is moved in once and out
     /// once, where merging per-session lists moved it twice more.
-    events: VecDeque<(usize, Event)>,
+    events: Queue,
     /// Events handed out of `events` so far: the index, counted from the first event ever
     /// pushed, of `events[0]`.
     handed: u64,
@@ -55,7 +56,7 @@ impl Builder {
             clock: Clock::default(),
             line: 0,
             last: usize::MAX,
-            events: VecDeque::new(),
+            events: Queue::default(),
             handed: 0,
             final_events: false,
         }
@@ -135,13 +136,14 @@ impl Builder {
         }
     }
 
-    fn push(&mut self, sid: Sid, mut e: Event) -> Option<&mut Event> {
-        let s = self.sessions.get_mut(sid.0)?;
-        s.pushed += 1;
-        s.traffic |= e.is_traffic();
-        e.seq = s.pushed;
-        e.session = Some(s.label.clone());
-        e.line = Some(self.line);
+    fn push(&mut self, sid: Sid, e: Event) -> Option<&mut Event> {
+        self.push_with(sid, |spare| *spare = e)
+    }
+
+    /// Queues an event that `fill` writes over a spare one (see [`Queue`]), then stamps it
+    /// with its session, number and line.
+    fn push_with(&mut self, sid: Sid, fill: impl FnOnce(&mut Event)) -> Option<&mut Event> {
+        let line = self.line;
         // Behind the events of this line from later sessions, if any (rare: a line that
         // speaks of two sessions naming the later one first).
         let mut at = self.events.len();
@@ -149,7 +151,7 @@ impl Builder {
             && self
                 .events
                 .get(at - 1)
-                .is_some_and(|(k, prev)| prev.line == e.line && *k > sid.0)
+                .is_some_and(|(k, prev)| prev.line == Some(line) && *k > sid.0)
         {
             at -= 1;
         }
@@ -163,14 +165,28 @@ impl Builder {
                 }
             }
         }
-        self.sessions.get_mut(sid.0)?.last = Some((abs, self.line));
-        self.events.insert(at, (sid.0, e));
+        let s = self.sessions.get_mut(sid.0)?;
+        s.pushed += 1;
+        s.last = Some((abs, line));
+        let (seq, label) = (s.pushed, s.label.clone());
+        let slot = self.events.insert_spare(at)?;
+        slot.0 = sid.0;
+        let e = &mut slot.1;
+        fill(e);
+        e.seq = seq;
+        e.session = Some(label);
+        e.line = Some(line);
+        let traffic = e.is_traffic();
+        if let Some(s) = self.sessions.get_mut(sid.0) {
+            s.traffic |= traffic;
+        }
         self.events.get_mut(at).map(|(_, e)| e)
     }
 
     pub fn traffic(&mut self, sid: Sid, src: Source, t: u64, payload: &[u8]) {
-        let e = Event::from_bytes(0, t, src, payload, crate::recording::Eol::Lf);
-        self.push(sid, e);
+        self.push_with(sid, |e| {
+            e.refill_from_bytes(0, t, src, payload, crate::recording::Eol::Lf)
+        });
     }
 
     /// A line of the tool's own; one that states a verdict on an engine carries it typed.
@@ -255,10 +271,9 @@ impl Builder {
     /// The first event not handed out yet, moved into `out`: the caller knows it is ready
     /// ([`Builder::ready_before`]).
     pub fn pop_into(&mut self, out: &mut Event) -> bool {
-        let Some((_, e)) = self.events.pop_front() else {
+        if !self.events.pop_into(out) {
             return false;
-        };
-        *out = e;
+        }
         self.handed += 1;
         true
     }
@@ -280,7 +295,7 @@ impl Builder {
             .events
             .partition_point(|(_, e)| e.line.unwrap_or(0) < hold);
         self.handed += n as u64;
-        out.extend(self.events.drain(..n).map(|(_, e)| e));
+        out.extend(self.events.take_front(n).map(|(_, e)| e));
     }
 
     pub fn unclassified(&mut self, bytes: &[u8], reason: &'static str) {
@@ -299,7 +314,7 @@ impl Builder {
             .iter()
             .map(|s| Vec::with_capacity(usize::try_from(s.pushed).unwrap_or(0)))
             .collect();
-        for (k, e) in self.events {
+        for (k, e) in self.events.into_queued() {
             if let Some(list) = events.get_mut(k) {
                 list.push(e);
             }

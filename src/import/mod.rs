@@ -28,6 +28,7 @@ mod detect;
 mod formats;
 mod lines;
 pub mod live;
+mod queue;
 pub mod verdict;
 mod vocab;
 

@@ -609,7 +609,7 @@ impl Input {
         let (mut backwards, mut first_backwards, mut latest) = (0, None, 0u64);
         let mut g = |slot: &mut pipeline::Slot| {
             match &slot.skipped {
-                Some(s) => skipped.push(s.clone()),
+                Some(s) => skipped.push(Skipped::clone(s)),
                 // The proxy's clock only moves on: an edited or spliced recording may not.
                 None if slot.line.is_some() => {
                     let t = slot.ev.t;

@@ -60,8 +60,9 @@ pub struct Slot {
     pub ev: Event,
     /// Its line in a recording (a log's events carry their own `line`).
     pub line: Option<u64>,
-    /// Instead of an event: a recording line that could not be read.
-    pub skipped: Option<Skipped>,
+    /// Instead of an event: a recording line that could not be read (boxed: rare, and a
+    /// slot crosses from one core to the other twice per line).
+    pub skipped: Option<Box<Skipped>>,
     /// With [`ReadOptions::ahead`]: the line's message, parsed ahead (take it).
     pub ahead: Option<Parsed>,
     /// A message parsed ahead that the caller is done with, to go back to the reading side.
@@ -261,6 +262,9 @@ fn pass_on(
 /// How many slots ahead of the one being decoded its text and message are asked for.
 const PREFETCH_AHEAD: usize = 4;
 
+/// The bytes of a slot's text asked for at most.
+const TEXT_PREFETCHED: usize = 512;
+
 /// How many slots ahead of the one being decoded the slot itself is asked for: it must be
 /// there before its text and message can be asked for.
 const PREFETCH_SLOT_AHEAD: usize = 12;
@@ -304,7 +308,11 @@ fn prefetch(slot: &Slot) {
         // cannot fault, whatever the address (SSE, which every x86_64 has).
         #[allow(unsafe_code)]
         unsafe {
-            _mm_prefetch::<_MM_HINT_T0>(slot.ev.text.as_ptr().cast());
+            // A PV makes an info line several cache lines long, and each is read.
+            let text = slot.ev.text.as_ptr().cast::<i8>();
+            for line in 0..slot.ev.text.len().min(TEXT_PREFETCHED).div_ceil(64) {
+                _mm_prefetch::<_MM_HINT_T0>(text.wrapping_add(64 * line));
+            }
             if let Some(p) = info {
                 for line in 0..4 {
                     _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64 * line));
@@ -430,7 +438,7 @@ impl<R: std::io::BufRead> Fill for RecordingFill<R> {
                 Some(Err(issue)) => {
                     slot.at = None;
                     slot.line = Some(issue.line);
-                    slot.skipped = Some(Skipped::from_issue(&issue));
+                    slot.skipped = Some(Box::new(Skipped::from_issue(&issue)));
                     slot.ahead = None;
                 }
             }

@@ -44,8 +44,8 @@ pub enum Msg {
     Pong(i64),
     /// `=== MOVE[/eval[/time]]` (also space-separated).
     BestMove(MoveEval),
-    Search(SearchLine),
-    Book(SearchLine),
+    Search(Box<SearchLine>),
+    Book(Box<SearchLine>),
     /// `learned` (also the reference engine's `learn`, with a diagnostic).
     Learned,
     Analysis {
@@ -321,10 +321,11 @@ fn parse_engine(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Op
                 depth,
                 text: toks.rest().to_owned(),
             };
+            // Boxed: the rest of the messages fit in half the room.
             if cmd == "search" {
-                Msg::Search(line)
+                Msg::Search(Box::new(line))
             } else {
-                Msg::Book(line)
+                Msg::Book(Box::new(line))
             }
         }
         "learned" => Msg::Learned,

@@ -189,8 +189,8 @@ fn engine_msg() -> impl Strategy<Value = Msg> {
             .prop_map(|(nodes, seconds)| Msg::NodeStats { nodes, seconds }),
         any::<i64>().prop_map(Msg::Pong),
         move_eval().prop_map(Msg::BestMove),
-        search_line().prop_map(Msg::Search),
-        search_line().prop_map(Msg::Book),
+        search_line().prop_map(|l| Msg::Search(Box::new(l))),
+        search_line().prop_map(|l| Msg::Book(Box::new(l))),
         Just(Msg::Learned),
         (any::<u32>(), num()).prop_map(|(moves_made, eval)| Msg::Analysis { moves_made, eval }),
     ]

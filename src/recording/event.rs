@@ -226,6 +226,10 @@ impl ProxyKind {
     }
 }
 
+/// The most room an event's text keeps when the event is filled again
+/// ([`Event::refill_from_bytes`]).
+const KEPT_TEXT_ROOM: usize = 64 * 1024;
+
 /// The longest text one event holds: a longer line is recorded in pieces of this size, each
 /// but the last marked [`Event::more`].
 pub const PIECE_BYTES: usize = 4 * 1024 * 1024;
@@ -391,6 +395,45 @@ impl Event {
             }
         }
         e
+    }
+
+    /// [`Event::from_bytes`] into an event that is done with: its text keeps its room (an
+    /// importer fills millions of events, each moved and freed before).
+    pub fn refill_from_bytes(&mut self, seq: u64, t: u64, src: Source, bytes: &[u8], eol: Eol) {
+        // Every field named: a field added later must be thought of here too.
+        let Event {
+            seq: e_seq,
+            t: e_t,
+            ts,
+            src: e_src,
+            text,
+            hex,
+            eol: e_eol,
+            more,
+            kind,
+            pid,
+            code,
+            signal,
+            result,
+            session,
+            line,
+            verdict,
+        } = self;
+        (*e_seq, *e_t, *ts, *e_src, *e_eol, *more) = (seq, t, None, src, eol, false);
+        (*kind, *pid, *code, *line) = (None, None, None, None);
+        (*hex, *signal, *result, *session, *verdict) = (None, None, None, None, None);
+        // A huge line's room is not kept for the short lines that follow.
+        if text.capacity() > KEPT_TEXT_ROOM {
+            *text = String::new();
+        }
+        text.clear();
+        match std::str::from_utf8(bytes) {
+            Ok(s) => text.push_str(s),
+            Err(_) => {
+                text.push_str(&String::from_utf8_lossy(bytes));
+                *hex = Some(to_hex(bytes));
+            }
+        }
     }
 
     /// A proxy/importer observation.
