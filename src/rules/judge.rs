@@ -405,7 +405,7 @@ impl Judge {
                 {
                     tr.flood_window = (ev.t, 0);
                 }
-                transport(tr, ev, profile, &mut out);
+                transport(tr, ev, d.text, profile, &mut out);
                 if ev.src == Source::Gui {
                     tr.last_gui_t = Some(ev.t);
                     tr.first_gui_t.get_or_insert(ev.t);
@@ -457,19 +457,6 @@ impl Judge {
 
 pub(crate) fn secs(ns: u64) -> String {
     format!("{:.1} s", ns as f64 / 1e9)
-}
-
-static BESTMOVE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"bestmove "));
-
-/// Control bytes other than tab. Every line is scanned, so in blocks the compiler can
-/// vectorise rather than byte by byte with an early exit.
-fn has_control(b: &[u8]) -> bool {
-    b.chunks(32).any(|c| {
-        c.iter().fold(false, |acc, &x| {
-            acc | ((x < 0x20) & (x != b'\t')) | (x == 0x7f)
-        })
-    })
 }
 
 /// What [`Tracker::first`] remembers: a rule, or a finer key of one (`crlf-gui`).

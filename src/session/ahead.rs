@@ -17,6 +17,8 @@ pub struct Parsed {
     pub dir: Dir,
     pub msg: Msg,
     pub diags: Vec<Diagnostic>,
+    /// The byte rules' facts about the text, worked out here while the text is at hand.
+    pub text: super::LineText,
 }
 
 /// Parses the GUI and engine lines of an input ahead of its decoder.
@@ -58,6 +60,7 @@ impl Ahead {
             dir,
             msg,
             diags,
+            text: super::LineText::of(&ev.text),
         })
     }
 

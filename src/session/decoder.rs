@@ -40,6 +40,8 @@ pub struct Decoded {
     /// Earlier lines of the session decoded only now, because this line decided the protocol
     /// (streaming detection): each with its own time, input line and findings.
     pub earlier: Vec<EarlierLine>,
+    /// The facts about the line's text, when they came with the line parsed ahead.
+    pub text: Option<super::LineText>,
 }
 
 impl Decoded {
@@ -402,6 +404,8 @@ impl Decoder {
             }
         }
         self.msg_from_ahead = false;
+        // Whatever the protocol the line is decoded under: these facts are of its text only.
+        out.text = ahead.as_ref().map(|a| a.text);
         let mut last_session = std::mem::take(&mut self.last_session);
         let idx = last_session.index(&ev.session, |label| self.state_for(label));
         self.last_session = last_session;

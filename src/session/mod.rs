@@ -14,6 +14,7 @@ mod ahead;
 mod cecp;
 mod decoder;
 mod last_session;
+mod line_text;
 mod model;
 mod move_text;
 mod nboard;
@@ -26,6 +27,7 @@ mod tests;
 
 pub use ahead::{Ahead, Parsed};
 pub use decoder::{Decoded, Decoder, EarlierLine};
+pub use line_text::{LineText, trim};
 pub use model::{
     At, Breach, Clocks, Eval, Fact, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake,
     Line, Modes, Mover, Obligation, OptionSet, OutcomeBy, Owed, Party, Ply, PosRef, Request,

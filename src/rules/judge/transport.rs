@@ -2,22 +2,17 @@
 //! kills, write errors), whatever the protocol.
 
 use super::*;
-use crate::session::Session;
-
-/// `str::trim`, which engine lines rarely need: one that starts and ends with a printable
-/// ASCII byte has no whitespace to trim (every other whitespace character is a control byte
-/// or more than one byte long).
-fn trim(text: &str) -> &str {
-    let printable = |b: Option<&u8>| b.is_some_and(|b| (0x21..0x7f).contains(b));
-    if printable(text.as_bytes().first()) && printable(text.as_bytes().last()) {
-        text
-    } else {
-        text.trim()
-    }
-}
+use crate::session::{LineText, Session};
 
 /// Rules of the bytes themselves, whatever the protocol.
-pub(super) fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
+pub(super) fn transport(
+    tr: &mut Tracker,
+    ev: &Event,
+    facts: Option<LineText>,
+    profile: &Profile,
+    out: &mut Out<'_>,
+) {
+    let facts = facts.unwrap_or_else(|| LineText::of(&ev.text));
     let who = if ev.src == Source::Gui {
         "GUI"
     } else {
@@ -62,7 +57,7 @@ pub(super) fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &m
             format!("the {who} sent bytes that are not UTF-8 (reported once)"),
         );
     }
-    if has_control(ev.text.as_bytes()) && tr.first(RuleId::XControlChars) {
+    if facts.control && tr.first(RuleId::XControlChars) {
         out.add(
             RuleId::XControlChars,
             format!("the {who} sent control characters (reported once)"),
@@ -74,35 +69,18 @@ pub(super) fn transport(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &m
     let text = ev.text.as_str();
     match tr.protocol {
         Some(Protocol::Uci) => {
-            let t = trim(text);
-            if text.len() != t.len() && !t.is_empty() && tr.first(RuleId::XLeadingWhitespace) {
+            let t = crate::session::trim(text);
+            if facts.padded && tr.first(RuleId::XLeadingWhitespace) {
                 out.add(
                     RuleId::XLeadingWhitespace,
                     "a line with leading or trailing whitespace (legal in UCI, trips some GUIs; reported once)",
                 );
             }
-            // Two messages run together: `info ... bestmove e2e4`, `0readyok`. One search
-            // for `bestmove` and two suffix tests keep this cheap on every info line.
-            let inner = if t.ends_with("readyok") && t != "readyok" {
-                Some("readyok")
-            } else if t.ends_with("uciok") && t != "uciok" {
-                Some("uciok")
-            } else if BESTMOVE.find(t.as_bytes()).is_some_and(|i| i > 0) {
-                Some("bestmove")
-            } else {
-                None
-            };
-            if let Some(k) = inner
-                && !t.starts_with("info string")
-                && !t.starts_with("id ")
-                && !t.starts_with("option ")
-            {
+            // Two messages run together: `info ... bestmove e2e4`, `0readyok`.
+            if let Some(k) = facts.ran_together {
                 out.add(
                     RuleId::XLineInterleaved,
-                    format!(
-                        "`{}` inside another line: two messages ran together",
-                        k.trim()
-                    ),
+                    format!("`{k}` inside another line: two messages ran together"),
                 );
             }
             if (t.starts_with("feature ") || t == "tellics" || t.starts_with("tellics "))

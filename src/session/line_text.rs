@@ -1,0 +1,98 @@
+//! What the byte rules ask of a line's text, worked out in one pass over it: on the reading
+//! thread when the line is parsed ahead ([`super::Ahead`]), where the text was just written
+//! and the thread has time to spare, or else where the line is judged. The same function
+//! answers in both places, so where it ran never changes a finding.
+
+/// Facts about a line's text, whatever its protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LineText {
+    /// Control bytes other than tab (DEL included).
+    pub control: bool,
+    /// Leading or trailing whitespace around text that is not only whitespace.
+    pub padded: bool,
+    /// A UCI answer inside a line that says something else (`info ... bestmove e2e4`,
+    /// `0readyok`): two messages ran together. `info string`, `id` and `option` lines may
+    /// say anything and never count.
+    pub ran_together: Option<&'static str>,
+}
+
+static BESTMOVE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"bestmove "));
+
+impl LineText {
+    pub fn of(text: &str) -> LineText {
+        let t = trim(text);
+        // One search for `bestmove` and two suffix tests keep this cheap on every info line.
+        let inner = if t.ends_with("readyok") && t != "readyok" {
+            Some("readyok")
+        } else if t.ends_with("uciok") && t != "uciok" {
+            Some("uciok")
+        } else if BESTMOVE.find(t.as_bytes()).is_some_and(|i| i > 0) {
+            Some("bestmove")
+        } else {
+            None
+        };
+        LineText {
+            control: has_control(text.as_bytes()),
+            padded: text.len() != t.len() && !t.is_empty(),
+            ran_together: inner.filter(|_| {
+                !t.starts_with("info string") && !t.starts_with("id ") && !t.starts_with("option ")
+            }),
+        }
+    }
+}
+
+/// `str::trim`, which engine lines rarely need: one that starts and ends with a printable
+/// ASCII byte has no whitespace to trim (every other whitespace character is a control byte
+/// or more than one byte long).
+pub fn trim(text: &str) -> &str {
+    let printable = |b: Option<&u8>| b.is_some_and(|b| (0x21..0x7f).contains(b));
+    if printable(text.as_bytes().first()) && printable(text.as_bytes().last()) {
+        text
+    } else {
+        text.trim()
+    }
+}
+
+/// Control bytes other than tab. Every line is scanned, so in blocks the compiler can
+/// vectorise rather than byte by byte with an early exit.
+fn has_control(b: &[u8]) -> bool {
+    b.chunks(32).any(|c| {
+        c.iter().fold(false, |acc, &x| {
+            acc | ((x < 0x20) & (x != b'\t')) | (x == 0x7f)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_of_lines() {
+        let clean = LineText::of("info depth 3 pv e2e4");
+        assert_eq!(clean, LineText::default());
+        assert!(LineText::of("id name x\u{7}").control);
+        assert!(LineText::of("id name x\u{7f}").control);
+        assert!(
+            !LineText::of("id\tname x").control,
+            "a tab is no control byte here"
+        );
+        assert!(LineText::of(" readyok").padded);
+        assert!(LineText::of("readyok\u{a0}").padded, "Unicode whitespace");
+        assert!(!LineText::of("   ").padded, "only whitespace");
+        assert_eq!(LineText::of("0readyok").ran_together, Some("readyok"));
+        assert_eq!(LineText::of("readyok").ran_together, None);
+        assert_eq!(
+            LineText::of("info depth 9 uciok").ran_together,
+            Some("uciok")
+        );
+        assert_eq!(
+            LineText::of("info depth 9 pv e2e4 bestmove e2e4").ran_together,
+            Some("bestmove")
+        );
+        assert_eq!(LineText::of("bestmove e2e4").ran_together, None);
+        assert_eq!(LineText::of("info string bestmove e2e4").ran_together, None);
+        assert_eq!(LineText::of("option name readyok").ran_together, None);
+    }
+}
