@@ -629,8 +629,31 @@ impl Input {
                     bail!("{}: not a recording", self.shown());
                 };
                 let size = std::fs::metadata(self.file.path()).ok().map(|m| m.len());
-                let (stopped, end) = pipeline::read_recording(reader, size, opts, &mut g)?;
-                (stopped.and_then(|()| self.file.check_not_shrunk()), end)
+                // A big recording is read from its map (no copy through a buffer).
+                let mapped = size
+                    .filter(|&s| pipeline::threaded(s, opts))
+                    .and_then(|_| mapguard::MappedFile::open(self.file.path()));
+                let (stopped, end) = match &mapped {
+                    Some(m) => {
+                        drop(reader);
+                        let reader = Reader::new(m.bytes()).with_context(|| {
+                            format!("{}: not a readable kibitzer recording", self.shown())
+                        })?;
+                        pipeline::read_mapped_recording(reader, m, opts, &mut g)?
+                    }
+                    None => pipeline::read_recording(reader, size, opts, &mut g)?,
+                };
+                let shrunk = mapped.as_ref().is_some_and(mapguard::MappedFile::shrunk);
+                let stopped = stopped.and_then(|()| self.file.check_not_shrunk());
+                let stopped = match stopped {
+                    Ok(()) if shrunk => Err(std::io::Error::other(format!(
+                        "{} shrank while it was read: what was read after the cut is not this \
+                         input",
+                        self.shown()
+                    ))),
+                    other => other,
+                };
+                (stopped, end)
             }
             Body::Stream(_, cell) => {
                 let Some(reader) = cell.borrow_mut().take() else {

@@ -11,6 +11,7 @@
 //! used, to be refilled or freed there: the allocator is cheapest on the thread that
 //! allocated, and that thread is the less busy one.
 
+use super::mapguard::MappedFile;
 use super::{Item, MappedLog, Skipped};
 use crate::import::Unclassified;
 use crate::protocol::{Msg, Protocol};
@@ -147,18 +148,43 @@ pub fn read_recording<R: std::io::BufRead + Send>(
     opts: ReadOptions,
     f: &mut impl FnMut(&mut Slot) -> std::io::Result<ControlFlow<()>>,
 ) -> Result<(std::io::Result<()>, End)> {
+    read_recording_from(reader, size, None, opts, f)
+}
+
+/// [`read_recording`] from the file's map, which `reader` reads: the pages read past are
+/// given back as the reading goes.
+pub fn read_mapped_recording(
+    reader: Reader<&[u8]>,
+    mapped: &MappedFile,
+    opts: ReadOptions,
+    f: &mut impl FnMut(&mut Slot) -> std::io::Result<ControlFlow<()>>,
+) -> Result<(std::io::Result<()>, End)> {
+    let size = Some(mapped.bytes().len() as u64);
+    read_recording_from(reader, size, Some(mapped), opts, f)
+}
+
+fn read_recording_from<R: std::io::BufRead + Send>(
+    reader: Reader<R>,
+    size: Option<u64>,
+    mapped: Option<&MappedFile>,
+    opts: ReadOptions,
+    f: &mut impl FnMut(&mut Slot) -> std::io::Result<ControlFlow<()>>,
+) -> Result<(std::io::Result<()>, End)> {
     let threaded = size.is_some_and(|s| threaded(s, opts));
-    let make = move || -> Result<RecordingFill<R>> {
+    let make = move || -> Result<RecordingFill<'_, R>> {
         Ok(RecordingFill {
             reader,
             ahead: (opts.ahead && threaded).then(Ahead::default),
             locate: opts.locate,
+            mapped,
+            released: 0,
         })
     };
     run(make, threaded, f)
 }
 
-fn threaded(size: u64, opts: ReadOptions) -> bool {
+/// Whether an input of `size` bytes is read on a thread of its own.
+pub fn threaded(size: u64, opts: ReadOptions) -> bool {
     !opts.in_place
         && size >= PARALLEL_FROM_BYTES
         && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
@@ -416,17 +442,34 @@ impl Fill for LogFill<'_> {
 }
 
 /// A recording, each slot's event read into again when it comes back.
-struct RecordingFill<R> {
+struct RecordingFill<'a, R> {
     reader: Reader<R>,
     ahead: Option<Ahead>,
     locate: bool,
+    /// The map the reader reads, if it reads one.
+    mapped: Option<&'a MappedFile>,
+    /// The map's pages before this were given back.
+    released: usize,
 }
 
-impl<R: std::io::BufRead> Fill for RecordingFill<R> {
+impl<R: std::io::BufRead> Fill for RecordingFill<'_, R> {
     fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, eager: bool) -> bool {
         reclaim_spent(&mut self.ahead, batch);
-        let (reader, ahead, locate) = (&mut self.reader, &mut self.ahead, self.locate);
+        if let (Some(m), Some(read)) = (self.mapped, self.reader.bytes_read()) {
+            let read = usize::try_from(read).unwrap_or(usize::MAX);
+            if read >= self.released + super::mapguard::RELEASE_EVERY {
+                m.release(self.released, read);
+                self.released = read;
+            }
+        }
+        let (reader, ahead, locate, mapped) =
+            (&mut self.reader, &mut self.ahead, self.locate, self.mapped);
         fill_slots(batch, max, |slot| {
+            // A shrunk file reads as zeros from there on: stop at once (the caller's check of
+            // the map says what happened).
+            if mapped.is_some_and(MappedFile::shrunk) {
+                return false;
+            }
             match reader.read_into(&mut slot.ev) {
                 None => return false,
                 Some(Ok(())) => {

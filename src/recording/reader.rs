@@ -231,6 +231,11 @@ impl<R: BufRead> Reader<R> {
 
     /// The byte offset in the input where the event read last starts: its line, when the
     /// event is one whole line (not an object spread over several).
+    /// Bytes consumed from the input so far; `None` once an I/O error left it unknown.
+    pub fn bytes_read(&self) -> Option<u64> {
+        self.pos
+    }
+
     pub fn line_at(&self) -> Option<u64> {
         self.line_at
     }
@@ -276,7 +281,9 @@ impl<R: BufRead> Reader<R> {
             if avail.is_empty() {
                 return None;
             }
-            if let Some(nl) = memchr::memchr(b'\n', avail) {
+            // A line past the limit goes the bounded way, whatever the buffer holds (a map
+            // holds all of it).
+            if let Some(nl) = memchr::memchr(b'\n', avail).filter(|&nl| nl < MAX_LINE_BYTES) {
                 let outcome = match avail.get(..=nl) {
                     Some(l) => decode_line(l, self.lineno, e),
                     None => LineOutcome::Blank,

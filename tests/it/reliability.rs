@@ -216,34 +216,48 @@ fn a_skipped_line_shows_in_every_command_and_exits_2() {
 #[test]
 fn a_log_that_shrinks_while_read_is_an_error_not_a_crash() {
     let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("rotating.log");
+    assert!(
+        shrinks_while_decoded(&log, &big_xboard_log()),
+        "the log was never truncated while being read"
+    );
+}
+
+/// The shipped xboard.debug repeated 400 times: big enough to be mapped and read on a thread.
+fn big_xboard_log() -> Vec<u8> {
     let one = std::fs::read(repo(
         "tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log",
     ))
     .unwrap();
-    let big: Vec<u8> = one.iter().copied().cycle().take(one.len() * 400).collect();
-    let mut shrunk_seen = false;
+    one.iter().copied().cycle().take(one.len() * 400).collect()
+}
+
+/// Writes `bytes` to `path` and truncates it under `decode` once the file is mapped, up to six
+/// times, until the truncation lands while it is read: true then. Each run must end with an
+/// exit status (never a signal): 0 when it finished first, 2 naming the cut otherwise.
+fn shrinks_while_decoded(path: &Path, bytes: &[u8]) -> bool {
+    let name = path.file_name().unwrap().to_str().unwrap().to_owned();
     for _ in 0..6 {
-        let log = dir.path().join("rotating.log");
-        std::fs::write(&log, &big).unwrap();
+        std::fs::write(path, bytes).unwrap();
         let child = kibitzer()
             .args(["decode", "--summary-only"])
-            .arg(&log)
+            .arg(path)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // Truncate once the log is mapped (event-driven: a loaded machine may take long to
+        // Truncate once the file is mapped (event-driven: a loaded machine may take long to
         // get there), not after a fixed pause.
         let maps = format!("/proc/{}/maps", child.id());
         let begun = Instant::now();
-        while !std::fs::read_to_string(&maps).is_ok_and(|m| m.contains("rotating.log"))
+        while !std::fs::read_to_string(&maps).is_ok_and(|m| m.contains(&name))
             && begun.elapsed() < Duration::from_secs(30)
         {
             std::thread::sleep(Duration::from_millis(2));
         }
         std::fs::OpenOptions::new()
             .write(true)
-            .open(&log)
+            .open(path)
             .unwrap()
             .set_len(1000)
             .unwrap();
@@ -252,12 +266,11 @@ fn a_log_that_shrinks_while_read_is_an_error_not_a_crash() {
         assert_ne!(o.status.code(), None, "killed by a signal: {:?}", o.status);
         if err.contains("shrank while it was read") {
             assert_eq!(o.status.code(), Some(2), "{err}");
-            shrunk_seen = true;
-            break;
+            return true;
         }
         assert_eq!(o.status.code(), Some(0), "{err}");
     }
-    assert!(shrunk_seen, "the log was never truncated while being read");
+    false
 }
 
 fn spool_files(dir: &Path) -> Vec<String> {
@@ -729,6 +742,34 @@ fn a_position_broken_by_an_illegal_move_and_then_corrected_is_no_game_of_its_own
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("a1a8"));
+}
+
+/// A big recording is read from its map, as a log is: truncated under the reader, it is an
+/// error naming the cut, never a crash (SIGBUS) or zeros decoded as lines.
+#[test]
+fn a_big_recording_that_shrinks_while_read_is_an_error_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("big.log");
+    std::fs::write(&log, big_xboard_log()).unwrap();
+    let whole = dir.path().join("whole.jsonl");
+    let o = run(&[
+        "import",
+        "-o",
+        whole.to_str().unwrap(),
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bytes = std::fs::read(&whole).unwrap();
+    assert!(
+        bytes.len() > 8 << 20,
+        "big enough to be mapped: {}",
+        bytes.len()
+    );
+    let rec = dir.path().join("rewritten.jsonl");
+    assert!(
+        shrinks_while_decoded(&rec, &bytes),
+        "the recording was never truncated while being read"
+    );
 }
 
 /// A recording rewritten shorter while it is read (a GUI restarting its engine onto the same
