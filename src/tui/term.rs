@@ -148,7 +148,8 @@ pub fn run(
     let mut news = false;
     let mut drawn = Instant::now();
     loop {
-        if news && drawn.elapsed() >= NEWS_FRAME {
+        // The first lines are drawn at once: the first screen is what a user waits for.
+        if news && (generation == 0 || drawn.elapsed() >= NEWS_FRAME) {
             dirty = true;
         }
         if dirty {
