@@ -20,8 +20,8 @@ pub struct Builder {
     /// The session [`Builder::session_of`] found last.
     last: usize,
     /// Every session's events not handed out yet, each with its session, in line order (same
-    /// line: session order). One queue for all sessions: an event is moved in once and out
-    /// once, where merging per-session lists moved it twice more.
+    /// line: session order). One queue for all sessions (merging per-session lists moved
+    /// each event twice more), whose events are filled in place and swapped out.
     events: Queue,
     /// Events handed out of `events` so far: the index, counted from the first event ever
     /// pushed, of `events[0]`.

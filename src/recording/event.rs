@@ -228,7 +228,7 @@ impl ProxyKind {
 
 /// The most room an event's text keeps when the event is filled again
 /// ([`Event::refill_from_bytes`]).
-const KEPT_TEXT_ROOM: usize = 64 * 1024;
+const KEPT_TEXT_ROOM: usize = 4 * 1024;
 
 /// The longest text one event holds: a longer line is recorded in pieces of this size, each
 /// but the last marked [`Event::more`].
@@ -509,6 +509,26 @@ mod tests {
         assert_eq!(from_hex(&to_hex(&b)).unwrap(), b);
         assert_eq!(from_hex("abc"), None);
         assert_eq!(from_hex("zz"), None);
+    }
+
+    #[test]
+    fn an_event_filled_again_is_what_a_new_one_would_be() {
+        let mut used = Event::proxy(7, 9, ProxyKind::EngineExit, "x".repeat(5000));
+        used.ts = Some(1);
+        used.hex = Some("00".into());
+        (used.more, used.eol, used.pid, used.code) = (true, Eol::Crlf, Some(1), Some(2));
+        (used.signal, used.result) = (Some("SIGINT".into()), Some("1-0".into()));
+        used.session = Some("s".into());
+        used.line = Some(3);
+        for bytes in [&b"info depth 1"[..], b"bad \xff byte"] {
+            used.refill_from_bytes(1, 2, Source::Engine, bytes, Eol::Lf);
+            assert_eq!(
+                used,
+                Event::from_bytes(1, 2, Source::Engine, bytes, Eol::Lf)
+            );
+        }
+        // A long line's room is not kept for the short ones after it.
+        assert!(used.text.capacity() < 5000, "{}", used.text.capacity());
     }
 
     #[test]
