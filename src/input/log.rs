@@ -10,16 +10,14 @@ use anyhow::{Context, Result, bail};
 /// A log (not a recording) mapped in memory, whose events are parsed as they are read.
 pub struct MappedLog {
     shown: String,
-    /// Declared before the map: it must be unregistered before the map goes away.
-    guard: mapguard::MapGuard,
-    map: memmap2::Mmap,
+    map: mapguard::MappedFile,
     format: LogFormat,
 }
 
 impl MappedLog {
     /// A page of the map vanished (the file shrank) while it was read.
     pub(super) fn shrunk(&self) -> bool {
-        self.guard.shrunk()
+        self.map.shrunk()
     }
 
     pub fn format(&self) -> LogFormat {
@@ -29,24 +27,24 @@ impl MappedLog {
     /// Gives back the resident pages of `from..to` (already parsed): see
     /// [`mapguard::release`].
     pub fn release(&self, from: usize, to: usize) {
-        mapguard::release(&self.map, from, to);
+        self.map.release(from, to);
     }
 
     /// Size of the log in bytes.
     pub fn size(&self) -> usize {
-        self.map.len()
+        self.map.bytes().len()
     }
 
     /// The events in log order, parsed as they are taken ([`import::stream`]); each call
     /// starts again from the top.
     pub fn events(&self) -> Result<import::EventStream<'_>> {
-        import::stream(&self.map, Some(self.format)).with_context(|| self.shown.clone())
+        import::stream(self.map.bytes(), Some(self.format)).with_context(|| self.shown.clone())
     }
 
     /// An error when the file shrank while it was read: what was read past its new end is
     /// not the log, so the output cannot be trusted.
     pub fn check_unchanged(&self) -> Result<()> {
-        if self.guard.shrunk() {
+        if self.map.shrunk() {
             bail!(
                 "{}: the file shrank while it was read (a program is still writing or rotating \
                  it); the output above is incomplete: copy the log and read the copy",
@@ -81,23 +79,14 @@ pub fn open_log(file: &InputFile, format: Option<&str>) -> Result<MappedLog> {
     if f.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
         bail!("{shown}: the file is empty");
     }
-    // SAFETY: the map is read-only. A log truncated while we read it would fault (SIGBUS): the
-    // guard registered next turns that into pages of zeros and a flag the commands check.
-    #[allow(unsafe_code)]
-    let map = unsafe { memmap2::Mmap::map(&f) }.with_context(|| format!("cannot map {shown}"))?;
-    let guard = mapguard::MapGuard::new(&map);
-    let format = import::stream(&map, forced)
+    let map = mapguard::MappedFile::map(&f).with_context(|| format!("cannot map {shown}"))?;
+    let format = import::stream(map.bytes(), forced)
         .with_context(|| shown.clone())?
         .format();
     if let Some(forced) = forced {
-        refuse_wrong_format(&map, forced, &shown)?;
+        refuse_wrong_format(map.bytes(), forced, &shown)?;
     }
-    Ok(MappedLog {
-        shown,
-        guard,
-        map,
-        format,
-    })
+    Ok(MappedLog { shown, map, format })
 }
 
 /// A forced `--input-format` under which the first lines of the log hold no traffic, while

@@ -133,9 +133,9 @@ pub fn release(map: &memmap2::Mmap, from: usize, to: usize) {
     }
 }
 
-/// A file mapped for one pass, with its guard: a big recording is read from its map rather
-/// than copied through a buffer (the kernel's copy was a sixth of the reading thread's time
-/// on a 1 GB recording), and its pages are given back behind the reader as a log's are.
+/// A file mapped for one pass, with its guard: a log, and a big recording (read from its map
+/// rather than copied through a buffer: the kernel's copy was a sixth of the reading thread's
+/// time on a 1 GB recording); the pages read past are given back behind the reader.
 pub struct MappedFile {
     /// Declared before the map: it must be unregistered before the map goes away.
     guard: MapGuard,
@@ -149,12 +149,17 @@ impl MappedFile {
         if !f.metadata().ok()?.is_file() {
             return None;
         }
+        MappedFile::map(&f).ok()
+    }
+
+    /// Maps `f` and registers the map with the guard.
+    pub fn map(f: &std::fs::File) -> std::io::Result<MappedFile> {
         // SAFETY: the map is read-only. A file truncated while it is read would fault
         // (SIGBUS): the guard registered next maps zeros instead and says so (`shrunk`).
         #[allow(unsafe_code)]
-        let map = unsafe { memmap2::Mmap::map(&f) }.ok()?;
+        let map = unsafe { memmap2::Mmap::map(f) }?;
         let guard = MapGuard::new(&map);
-        Some(MappedFile { guard, map })
+        Ok(MappedFile { guard, map })
     }
 
     pub fn bytes(&self) -> &[u8] {
