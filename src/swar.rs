@@ -2,6 +2,10 @@
 //! strings are scanned with a few integer operations per eight bytes instead of a branch per
 //! byte.
 
+mod text;
+
+pub(crate) use text::scan_line;
+
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
 pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
 

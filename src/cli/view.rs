@@ -2,7 +2,7 @@
 
 use crate::input::Input;
 use crate::tui::{self, App, Doc, Options};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -116,31 +116,36 @@ pub fn run(a: ViewArgs) -> Result<i32> {
         let stop = stop.clone();
         let path = a.file.clone();
         let follow = a.follow;
-        std::thread::spawn(move || {
-            let notify = || {
-                let _ = tx.send(tui::term::Wake::Doc);
-            };
-            // A bug in the reader must not take the screen with it: the viewer shows what
-            // was read and says what happened.
-            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &input {
-                Some(input) if !follow => tui::load::load(input, &doc, &stop, &notify),
-                _ => tui::load::follow(&path, follow_format, &doc, &stop, &notify),
-            }));
-            if let Err(p) = read {
-                let what = p
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| p.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                let mut d = tui::load::lock(&doc);
-                d.error = Some(format!("internal error while reading {}: {what}", d.file));
-                d.done = true;
-                drop(d);
-                notify();
-            }
-            // The input (and its temporary copy, for standard input and gzip) goes here.
-            drop(input);
-        })
+        // Named for profiles and for scripts/view-race.py, which times indexing by it.
+        std::thread::Builder::new()
+            .name("kibitzer-index".into())
+            .spawn(move || {
+                let notify = || {
+                    let _ = tx.send(tui::term::Wake::Doc);
+                };
+                // A bug in the reader must not take the screen with it: the viewer shows what
+                // was read and says what happened.
+                let read =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &input {
+                        Some(input) if !follow => tui::load::load(input, &doc, &stop, &notify),
+                        _ => tui::load::follow(&path, follow_format, &doc, &stop, &notify),
+                    }));
+                if let Err(p) = read {
+                    let what = p
+                        .downcast_ref::<&str>()
+                        .map(|s| (*s).to_owned())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    let mut d = tui::load::lock(&doc);
+                    d.error = Some(format!("internal error while reading {}: {what}", d.file));
+                    d.done = true;
+                    drop(d);
+                    notify();
+                }
+                // The input (and its temporary copy, for standard input and gzip) goes here.
+                drop(input);
+            })
+            .context("cannot start the reading thread")?
     };
     let status = tui::term::run(app, doc, tx, rx, stop);
     // Quit while reading: the reader stops at its next batch and removes its temporary copy.

@@ -22,18 +22,20 @@ static BESTMOVE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
 impl LineText {
     pub fn of(text: &str) -> LineText {
         let t = trim(text);
-        // One search for `bestmove` and two suffix tests keep this cheap on every info line.
+        let scan = crate::swar::scan_line(text.as_bytes());
+        // Two suffix tests, and a search for `bestmove` only where `be` occurs, keep this
+        // cheap on every info line.
         let inner = if t.ends_with("readyok") && t != "readyok" {
             Some("readyok")
         } else if t.ends_with("uciok") && t != "uciok" {
             Some("uciok")
-        } else if BESTMOVE.find(t.as_bytes()).is_some_and(|i| i > 0) {
+        } else if scan.be && BESTMOVE.find(t.as_bytes()).is_some_and(|i| i > 0) {
             Some("bestmove")
         } else {
             None
         };
         LineText {
-            control: has_control(text.as_bytes()),
+            control: scan.control,
             padded: text.len() != t.len() && !t.is_empty(),
             ran_together: inner.filter(|_| {
                 !t.starts_with("info string") && !t.starts_with("id ") && !t.starts_with("option ")
@@ -52,16 +54,6 @@ pub fn trim(text: &str) -> &str {
     } else {
         text.trim()
     }
-}
-
-/// Control bytes other than tab. Every line is scanned, so in blocks the compiler can
-/// vectorise rather than byte by byte with an early exit.
-fn has_control(b: &[u8]) -> bool {
-    b.chunks(32).any(|c| {
-        c.iter().fold(false, |acc, &x| {
-            acc | ((x < 0x20) & (x != b'\t')) | (x == 0x7f)
-        })
-    })
 }
 
 #[cfg(test)]

@@ -114,7 +114,7 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
             }
             d.release_read_pages();
             held = None;
-            // The screen draws news at most every 50 ms anyway: waking it for each batch cost
+            // The screen draws news at most every 100 ms anyway: waking it for each batch cost
             // both threads more than the drawing itself.
             if notified.is_none_or(|n: Instant| n.elapsed() >= NOTIFY_EVERY) {
                 notify();

@@ -21,8 +21,13 @@ pub struct Cutechess;
 /// while real engine names with `(digits):` inside have not been seen.)
 pub fn split_label(rest: &[u8]) -> Option<(&[u8], &[u8])> {
     let mut from = 0;
-    while let Some(off) = rest.get(from..).and_then(|r| find(r, b"):")) {
+    // Labels are short: a byte loop reaches their `)` before a vector search is set up.
+    while let Some(off) = rest.get(from..)?.iter().position(|&c| c == b')') {
         let close = from + off;
+        if rest.get(close + 1) != Some(&b':') {
+            from = close + 1;
+            continue;
+        }
         let open = rest.get(..close)?.iter().rposition(|&c| c == b'(');
         if let Some(open) = open {
             let id = rest.get(open + 1..close)?;

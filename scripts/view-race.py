@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Times `kibitzer view` indexing a big file against `lnav -n -q` loading it, in turns.
+
+Each viewer runs on a pseudo-terminal of 160x40 that this script drains; its indexing time is
+from the start of the process to the end of its `kibitzer-index` thread, which ends when the
+whole input is read, decoded and judged (the status bar's "indexing" goes at the next frame,
+at most 50 ms later). That end is seen by looking for the thread in /proc every 2 ms, from
+this one process: scripts/view-turns.sh instead asks tmux for the screen every 50 ms, and the
+tmux and grep processes it starts took about 0.23 s of CPU over a 2 s run, on a machine whose
+two cores the viewer's two threads keep busy. lnav's time is its whole run.
+
+Usage: scripts/view-race.py ROUNDS FILE BINARY [BINARY ...]
+Prints every round, then each one's median and its ratio to lnav's median.
+"""
+import os, pty, select, statistics, subprocess, sys, time, fcntl, termios, struct
+
+
+def index_time(binary, path):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(binary, [binary, "view", path])
+    start = time.monotonic()
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
+    os.kill(pid, 28)  # SIGWINCH: the size above
+    task = f"/proc/{pid}/task"
+    seen = None
+    end = None
+    while end is None:
+        r, _, _ = select.select([fd], [], [], 0.002)
+        if r:
+            try:
+                os.read(fd, 1 << 16)
+            except OSError:
+                break
+        try:
+            names = set()
+            for t in os.listdir(task):
+                try:
+                    with open(f"{task}/{t}/comm") as f:
+                        names.add(f.read().strip())
+                except OSError:
+                    pass
+        except OSError:
+            break
+        if "kibitzer-index" in names:
+            seen = True
+        elif seen:
+            end = time.monotonic()
+        elif time.monotonic() - start > 5 and seen is None:
+            # Never saw it (an older binary without the name): say so rather than guess.
+            break
+    os.write(fd, b"q")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if r:
+            try:
+                if not os.read(fd, 1 << 16):
+                    break
+            except OSError:
+                break
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    os.close(fd)
+    if end is None:
+        sys.exit(f"{binary}: no kibitzer-index thread seen; is it a binary from before it was named?")
+    return end - start
+
+
+def lnav_time(path):
+    start = time.monotonic()
+    subprocess.run(["lnav", "-n", "-q", path], stdout=subprocess.DEVNULL, check=True)
+    return time.monotonic() - start
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    rounds, path, binaries = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    times = {b: [] for b in binaries}
+    times["lnav"] = []
+    for n in range(rounds):
+        row = []
+        for b in binaries:
+            times[b].append(index_time(b, path))
+            row.append(f"{b} {times[b][-1]:.3f}")
+            time.sleep(0.5)
+        times["lnav"].append(lnav_time(path))
+        row.append(f"lnav {times['lnav'][-1]:.3f}")
+        print(f"round {n + 1}: " + " | ".join(row), flush=True)
+        time.sleep(0.5)
+    base = statistics.median(times["lnav"])
+    for k, v in times.items():
+        m = statistics.median(v)
+        print(f"{k}: median {m:.2f} s ({m / base:.2f}x lnav)")
+
+
+main()
