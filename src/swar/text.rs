@@ -112,7 +112,10 @@ mod tests {
     fn finds_what_lines_hold() {
         let clean = b"info depth 20 seldepth 28 score cp 31 nodes 1234567 pv e2e4 e7e5 g1f3";
         assert_eq!(scan_line(clean), LineScan::default());
-        assert!(!scan_line(b"info depth 1\tpv").control, "a tab is no control byte");
+        assert!(
+            !scan_line(b"info depth 1\tpv").control,
+            "a tab is no control byte"
+        );
         assert!(scan_line(b"id name x\x07").control);
         assert!(scan_line(b"id name x\x7f").control);
         assert!(scan_line(b"info depth 9 bestmove e2e4").be);

@@ -15,6 +15,7 @@ use crate::session::{Decoder, Fact, Owed, PosRef};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+mod by_row;
 mod marks;
 mod row;
 pub use marks::Answered;
@@ -72,7 +73,7 @@ pub struct Doc {
     pub answered: Vec<Answered>,
     /// The pongs owed by answered pings (the one thing owed that carries text).
     pongs: Vec<String>,
-    answered_by_open: HashMap<u32, u32>,
+    answered_by_open: by_row::ByRow,
     pub searches: Vec<SearchSpan>,
     search_counts: Vec<u64>,
     /// Per session, the search still running (index in `searches`).
@@ -131,7 +132,7 @@ impl Doc {
             latencies_by_row: Vec::new(),
             answered: Vec::new(),
             pongs: Vec::new(),
-            answered_by_open: HashMap::new(),
+            answered_by_open: by_row::ByRow::default(),
             searches: Vec::new(),
             search_counts: Vec::new(),
             running: Vec::new(),
@@ -452,7 +453,7 @@ impl Doc {
 
     /// The request row `r` opened, once answered or withdrawn.
     pub fn answer_of(&self, r: usize) -> Option<&Answered> {
-        let i = *self.answered_by_open.get(&(r as u32))?;
+        let i = self.answered_by_open.get(r as u32)?;
         self.answered.get(i as usize)
     }
 
