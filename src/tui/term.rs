@@ -236,8 +236,10 @@ pub fn run(
                 }
             }
         }
-        // The reader's news waits for the next frame; a key is drawn at once.
+        // The reader's news waits for the next frame; a key is drawn at once, and so is the
+        // end of indexing (the status bar says so without waiting for a frame).
         news |= d.generation != generation;
+        dirty |= d.done && !gave_back;
         drop(d);
         if app.quit {
             break;
