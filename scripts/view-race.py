@@ -12,17 +12,21 @@ two cores the viewer's two threads keep busy. lnav's time is its whole run.
 Usage: scripts/view-race.py ROUNDS FILE BINARY [BINARY ...]
 Prints every round, then each one's median and its ratio to lnav's median.
 """
-import os, pty, select, statistics, subprocess, sys, time, fcntl, termios, struct
+import fcntl, os, pty, select, signal, statistics, struct, subprocess, sys, termios, time
 
 
 def index_time(binary, path):
     pid, fd = pty.fork()
     if pid == 0:
         os.environ["TERM"] = "xterm-256color"
-        os.execv(binary, [binary, "view", path])
+        try:
+            os.execv(binary, [binary, "view", path])
+        finally:
+            # Only reached when the exec failed: the child must not go on as this script.
+            os._exit(127)
     start = time.monotonic()
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
-    os.kill(pid, 28)  # SIGWINCH: the size above
+    os.kill(pid, signal.SIGWINCH)  # the size above
     task = f"/proc/{pid}/task"
     seen = None
     end = None

@@ -145,7 +145,7 @@ pub fn run(a: ViewArgs) -> Result<i32> {
                 // The input (and its temporary copy, for standard input and gzip) goes here.
                 drop(input);
             })
-            .context("cannot start the reading thread")?
+            .context("cannot start the indexing thread")?
     };
     let status = tui::term::run(app, doc, tx, rx, stop);
     // Quit while reading: the reader stops at its next batch and removes its temporary copy.

@@ -229,13 +229,13 @@ impl<R: BufRead> Reader<R> {
         self.lineno
     }
 
-    /// The byte offset in the input where the event read last starts: its line, when the
-    /// event is one whole line (not an object spread over several).
     /// Bytes consumed from the input so far; `None` once an I/O error left it unknown.
     pub fn bytes_read(&self) -> Option<u64> {
         self.pos
     }
 
+    /// The byte offset in the input where the event read last starts: its line, when the
+    /// event is one whole line (not an object spread over several).
     pub fn line_at(&self) -> Option<u64> {
         self.line_at
     }

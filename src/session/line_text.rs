@@ -14,6 +14,9 @@ pub struct LineText {
     /// `0readyok`): two messages ran together. `info string`, `id` and `option` lines may
     /// say anything and never count.
     pub ran_together: Option<&'static str>,
+    /// The line reads as CECP's `feature` or `tellics`: an engine answering a UCI GUI in
+    /// the other protocol.
+    pub cecp_answer: bool,
 }
 
 static BESTMOVE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
@@ -40,6 +43,7 @@ impl LineText {
             ran_together: inner.filter(|_| {
                 !t.starts_with("info string") && !t.starts_with("id ") && !t.starts_with("option ")
             }),
+            cecp_answer: t.starts_with("feature ") || t == "tellics" || t.starts_with("tellics "),
         }
     }
 }
@@ -47,7 +51,7 @@ impl LineText {
 /// `str::trim`, which engine lines rarely need: one that starts and ends with a printable
 /// ASCII byte has no whitespace to trim (every other whitespace character is a control byte
 /// or more than one byte long).
-pub fn trim(text: &str) -> &str {
+fn trim(text: &str) -> &str {
     let printable = |b: Option<&u8>| b.is_some_and(|b| (0x21..0x7f).contains(b));
     if printable(text.as_bytes().first()) && printable(text.as_bytes().last()) {
         text
@@ -86,5 +90,9 @@ mod tests {
         assert_eq!(LineText::of("bestmove e2e4").ran_together, None);
         assert_eq!(LineText::of("info string bestmove e2e4").ran_together, None);
         assert_eq!(LineText::of("option name readyok").ran_together, None);
+        assert!(LineText::of(" feature myname=\"x\"").cecp_answer);
+        assert!(LineText::of("tellics say hi").cecp_answer);
+        assert!(!LineText::of("info string feature x").cecp_answer);
+        assert!(!LineText::of("features").cecp_answer);
     }
 }

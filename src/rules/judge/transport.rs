@@ -66,10 +66,8 @@ pub(super) fn transport(
     if ev.src != Source::Engine {
         return;
     }
-    let text = ev.text.as_str();
     match tr.protocol {
         Some(Protocol::Uci) => {
-            let t = crate::session::trim(text);
             if facts.padded && tr.first(RuleId::XLeadingWhitespace) {
                 out.add(
                     RuleId::XLeadingWhitespace,
@@ -83,9 +81,7 @@ pub(super) fn transport(
                     format!("`{k}` inside another line: two messages ran together"),
                 );
             }
-            if (t.starts_with("feature ") || t == "tellics" || t.starts_with("tellics "))
-                && tr.first(RuleId::XProtocolMismatch)
-            {
+            if facts.cecp_answer && tr.first(RuleId::XProtocolMismatch) {
                 out.add(
                     RuleId::XProtocolMismatch,
                     "the engine answers with CECP (`feature`) in a UCI session",
@@ -93,7 +89,7 @@ pub(super) fn transport(
             }
         }
         Some(Protocol::Cecp) => {
-            let t = text.trim();
+            let t = ev.text.trim();
             let lower = t.to_ascii_lowercase();
             // `Error (unknown command): protover` in CECP's own form is a protocol-1 engine,
             // which the spec still serves; a UCI engine refuses in its own words.
