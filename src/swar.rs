@@ -6,6 +6,23 @@ mod text;
 
 pub(crate) use text::scan_line;
 
+/// Asks the cache for the 64-byte line holding `p`; nothing elsewhere.
+#[inline(always)]
+pub(crate) fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is a hint to the cache: it reads nothing the program sees and
+        // cannot fault, whatever the address (SSE, which every x86_64 has).
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(p.cast::<i8>());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
 pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
 

@@ -134,6 +134,7 @@ pub fn read_log(
             ahead: (opts.ahead && threaded).then(Ahead::default),
             ended: false,
             released: 0,
+            read_ahead: Default::default(),
         })
     };
     run(make, threaded, f)
@@ -178,6 +179,7 @@ fn read_recording_from<R: std::io::BufRead + Send>(
             locate: opts.locate,
             mapped,
             released: 0,
+            read_ahead: Default::default(),
         })
     };
     run(make, threaded, f)
@@ -296,7 +298,6 @@ const PREFETCH_AHEAD: usize = 4;
 const PREFETCH_PV_AHEAD: usize = 2;
 
 /// The cache lines an `info` line's fields may span.
-#[cfg(target_arch = "x86_64")]
 const INFO_LINES: usize = std::mem::size_of::<crate::protocol::uci::Info>().div_ceil(64) + 1;
 
 /// The bytes of a slot's text asked for at most.
@@ -311,18 +312,7 @@ const PREFETCH_SLOT_AHEAD: usize = 12;
 /// two thirds of this loop's time on a big log).
 #[inline]
 fn prefetch_slot(slot: &Slot) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let p = std::ptr::from_ref(slot).cast::<i8>();
-        for line in 0..std::mem::size_of::<Slot>().div_ceil(64) {
-            // SAFETY: as in `prefetch`; the addresses are within the slot anyway.
-            #[allow(unsafe_code)]
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64 * line));
-            }
-        }
-    }
+    prefetch_lines(std::ptr::from_ref(slot).cast(), std::mem::size_of::<Slot>());
 }
 
 /// Asks the cache for what the caller reads first of a slot: its text and its message parsed
@@ -331,34 +321,19 @@ fn prefetch_slot(slot: &Slot) {
 /// a line's text was a third of the judge's time on a big log.
 #[inline]
 fn prefetch(slot: &Slot) {
-    #[cfg(target_arch = "x86_64")]
+    // A PV makes an info line several cache lines long, and each is read.
+    let text = &slot.ev.text;
+    prefetch_lines(text.as_ptr(), text.len().min(TEXT_PREFETCHED));
+    if let Some(Parsed {
+        msg: Msg::Uci(crate::protocol::uci::Msg::Info(info)),
+        ..
+    }) = &slot.ahead
     {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let info = match &slot.ahead {
-            Some(Parsed {
-                msg: Msg::Uci(crate::protocol::uci::Msg::Info(info)),
-                ..
-            }) => Some(std::ptr::from_ref::<crate::protocol::uci::Info>(info).cast::<i8>()),
-            _ => None,
-        };
-        // SAFETY: a prefetch is a hint to the cache: it reads nothing the program sees and
-        // cannot fault, whatever the address (SSE, which every x86_64 has).
-        #[allow(unsafe_code)]
-        unsafe {
-            // A PV makes an info line several cache lines long, and each is read.
-            let text = slot.ev.text.as_ptr().cast::<i8>();
-            for line in 0..slot.ev.text.len().min(TEXT_PREFETCHED).div_ceil(64) {
-                _mm_prefetch::<_MM_HINT_T0>(text.wrapping_add(64 * line));
-            }
-            if let Some(p) = info {
-                // All of it (a line more than its size, for a box not 64-byte aligned): with
-                // its first four lines only, the first read of the fields past them was the
-                // hottest spot of `uci_engine` on a 1 GB log.
-                for line in 0..INFO_LINES {
-                    _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64 * line));
-                }
-            }
-        }
+        // All of it (a line more than its size, for a box not 64-byte aligned): with its
+        // first four lines only, the first read of the fields past them was the hottest spot
+        // of `uci_engine` on a 1 GB log.
+        let p = std::ptr::from_ref::<crate::protocol::uci::Info>(info).cast();
+        prefetch_lines(p, 64 * INFO_LINES);
     }
 }
 
@@ -367,24 +342,22 @@ fn prefetch(slot: &Slot) {
 /// viewer's samples on a 1 GB log, and under 1% with this).
 #[inline]
 fn prefetch_pv(slot: &Slot) {
-    #[cfg(target_arch = "x86_64")]
+    if let Some(Parsed {
+        msg: Msg::Uci(crate::protocol::uci::Msg::Info(info)),
+        ..
+    }) = &slot.ahead
+        && let Some(pv) = &info.pv
     {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        if let Some(Parsed {
-            msg: Msg::Uci(crate::protocol::uci::Msg::Info(info)),
-            ..
-        }) = &slot.ahead
-            && let Some(pv) = &info.pv
-        {
-            let p = pv.as_str().as_ptr().cast::<i8>();
-            for line in 0..pv.as_str().len().min(TEXT_PREFETCHED).div_ceil(64) {
-                // SAFETY: as in `prefetch`.
-                #[allow(unsafe_code)]
-                unsafe {
-                    _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64 * line));
-                }
-            }
-        }
+        let pv = pv.as_str();
+        prefetch_lines(pv.as_ptr(), pv.len().min(TEXT_PREFETCHED));
+    }
+}
+
+/// Asks the cache for the 64-byte lines from `p` on that `len` bytes span.
+#[inline(always)]
+fn prefetch_lines(p: *const u8, len: usize) {
+    for line in 0..len.div_ceil(64) {
+        crate::swar::prefetch(p.wrapping_add(64 * line));
     }
 }
 
@@ -432,6 +405,7 @@ struct LogFill<'a> {
     ended: bool,
     /// The map's pages before this were given back (parsed, never read again by this pass).
     released: usize,
+    read_ahead: super::mapguard::ReadAhead,
 }
 
 impl Fill for LogFill<'_> {
@@ -442,11 +416,12 @@ impl Fill for LogFill<'_> {
             self.log.release(self.released, read);
             self.released = read;
         }
-        let (events, log, detector, ahead) = (
+        let (events, log, detector, ahead, read_ahead) = (
             &mut self.events,
             self.log,
             &mut self.detector,
             &mut self.ahead,
+            &mut self.read_ahead,
         );
         let ended = &mut self.ended;
         fill_slots(batch, max, |slot| {
@@ -454,6 +429,7 @@ impl Fill for LogFill<'_> {
                 *ended = true;
                 return false;
             }
+            log.read_ahead(read_ahead, events.bytes_read());
             // A shrunk file reads as zeros from there on: stop at once rather than pass them
             // on (the caller's check of the map says what happened).
             if log.shrunk() {
@@ -490,6 +466,7 @@ struct RecordingFill<'a, R> {
     mapped: Option<&'a MappedFile>,
     /// The map's pages before this were given back.
     released: usize,
+    read_ahead: super::mapguard::ReadAhead,
 }
 
 impl<R: std::io::BufRead> Fill for RecordingFill<'_, R> {
@@ -502,8 +479,13 @@ impl<R: std::io::BufRead> Fill for RecordingFill<'_, R> {
                 self.released = read;
             }
         }
-        let (reader, ahead, locate, mapped) =
-            (&mut self.reader, &mut self.ahead, self.locate, self.mapped);
+        let (reader, ahead, locate, mapped, read_ahead) = (
+            &mut self.reader,
+            &mut self.ahead,
+            self.locate,
+            self.mapped,
+            &mut self.read_ahead,
+        );
         fill_slots(batch, max, |slot| {
             // A shrunk file reads as zeros from there on: stop at once (the caller's check of
             // the map says what happened).
@@ -513,6 +495,9 @@ impl<R: std::io::BufRead> Fill for RecordingFill<'_, R> {
             match reader.read_into(&mut slot.ev) {
                 None => return false,
                 Some(Ok(())) => {
+                    if let (Some(m), Some(read)) = (mapped, reader.bytes_read()) {
+                        m.read_ahead(read_ahead, usize::try_from(read).unwrap_or(usize::MAX));
+                    }
                     slot.at = reader.line_at().filter(|_| locate);
                     slot.line = Some(reader.line());
                     slot.skipped = None;
