@@ -21,6 +21,7 @@ pub struct Lines<'a> {
     data: &'a [u8],
     pos: usize,
     no: u64,
+    ahead: crate::swar::ReadAhead,
 }
 
 impl<'a> Lines<'a> {
@@ -29,6 +30,7 @@ impl<'a> Lines<'a> {
             data,
             pos: 0,
             no: 0,
+            ahead: Default::default(),
         }
     }
 }
@@ -44,6 +46,8 @@ impl<'a> Iterator for Lines<'a> {
             Some(i) => (&rest[..i], i + 1),
             None => (rest, rest.len()),
         };
+        self.ahead
+            .passed(step, rest.get(step..).unwrap_or_default());
         let start = self.pos;
         self.pos += step;
         self.no += 1;

@@ -30,12 +30,6 @@ impl MappedLog {
         self.map.release(from, to);
     }
 
-    /// See [`mapguard::ReadAhead`].
-    #[inline]
-    pub fn read_ahead(&self, ahead: &mut mapguard::ReadAhead, read: usize) {
-        self.map.read_ahead(ahead, read);
-    }
-
     /// Size of the log in bytes.
     pub fn size(&self) -> usize {
         self.map.bytes().len()

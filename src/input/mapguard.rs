@@ -133,33 +133,6 @@ pub fn release(map: &memmap2::Mmap, from: usize, to: usize) {
     }
 }
 
-/// Bytes of a map asked for ahead of the reader.
-const READ_AHEAD: usize = 4096;
-
-/// Asks the cache for the bytes of a map a little ahead of where a pass reads it. The
-/// hardware fetches a plain scan ahead on its own, but a pass that does a few thousand
-/// instructions of work on each line between reads of the map finds every line's bytes still
-/// in memory: the first read of each line (the newline search) was a tenth of the viewer's
-/// samples while it indexed a 1 GB recording.
-#[derive(Debug, Default)]
-pub struct ReadAhead {
-    /// The bytes before this were asked for.
-    upto: usize,
-}
-
-impl ReadAhead {
-    #[inline]
-    fn ask(&mut self, map: &[u8], read: usize) {
-        let want = read.saturating_add(READ_AHEAD).min(map.len());
-        let mut at = self.upto.max(read);
-        while at < want {
-            crate::swar::prefetch(map.as_ptr().wrapping_add(at));
-            at += 64;
-        }
-        self.upto = self.upto.max(at);
-    }
-}
-
 /// A file mapped for one pass, with its guard: a log, and a big recording (read from its map
 /// rather than copied through a buffer: the kernel's copy was a sixth of the reading thread's
 /// time on a 1 GB recording); the pages read past are given back behind the reader.
@@ -196,12 +169,6 @@ impl MappedFile {
     /// See [`release`].
     pub fn release(&self, from: usize, to: usize) {
         release(&self.map, from, to);
-    }
-
-    /// See [`ReadAhead`].
-    #[inline]
-    pub fn read_ahead(&self, ahead: &mut ReadAhead, read: usize) {
-        ahead.ask(&self.map, read);
     }
 
     /// A page vanished (the file shrank) while it was read.

@@ -134,7 +134,6 @@ pub fn read_log(
             ahead: (opts.ahead && threaded).then(Ahead::default),
             ended: false,
             released: 0,
-            read_ahead: Default::default(),
         })
     };
     run(make, threaded, f)
@@ -179,7 +178,6 @@ fn read_recording_from<R: std::io::BufRead + Send>(
             locate: opts.locate,
             mapped,
             released: 0,
-            read_ahead: Default::default(),
         })
     };
     run(make, threaded, f)
@@ -405,7 +403,6 @@ struct LogFill<'a> {
     ended: bool,
     /// The map's pages before this were given back (parsed, never read again by this pass).
     released: usize,
-    read_ahead: super::mapguard::ReadAhead,
 }
 
 impl Fill for LogFill<'_> {
@@ -416,12 +413,11 @@ impl Fill for LogFill<'_> {
             self.log.release(self.released, read);
             self.released = read;
         }
-        let (events, log, detector, ahead, read_ahead) = (
+        let (events, log, detector, ahead) = (
             &mut self.events,
             self.log,
             &mut self.detector,
             &mut self.ahead,
-            &mut self.read_ahead,
         );
         let ended = &mut self.ended;
         fill_slots(batch, max, |slot| {
@@ -429,7 +425,6 @@ impl Fill for LogFill<'_> {
                 *ended = true;
                 return false;
             }
-            log.read_ahead(read_ahead, events.bytes_read());
             // A shrunk file reads as zeros from there on: stop at once rather than pass them
             // on (the caller's check of the map says what happened).
             if log.shrunk() {
@@ -466,7 +461,6 @@ struct RecordingFill<'a, R> {
     mapped: Option<&'a MappedFile>,
     /// The map's pages before this were given back.
     released: usize,
-    read_ahead: super::mapguard::ReadAhead,
 }
 
 impl<R: std::io::BufRead> Fill for RecordingFill<'_, R> {
@@ -479,13 +473,8 @@ impl<R: std::io::BufRead> Fill for RecordingFill<'_, R> {
                 self.released = read;
             }
         }
-        let (reader, ahead, locate, mapped, read_ahead) = (
-            &mut self.reader,
-            &mut self.ahead,
-            self.locate,
-            self.mapped,
-            &mut self.read_ahead,
-        );
+        let (reader, ahead, locate, mapped) =
+            (&mut self.reader, &mut self.ahead, self.locate, self.mapped);
         fill_slots(batch, max, |slot| {
             // A shrunk file reads as zeros from there on: stop at once (the caller's check of
             // the map says what happened).
@@ -495,9 +484,6 @@ impl<R: std::io::BufRead> Fill for RecordingFill<'_, R> {
             match reader.read_into(&mut slot.ev) {
                 None => return false,
                 Some(Ok(())) => {
-                    if let (Some(m), Some(read)) = (mapped, reader.bytes_read()) {
-                        m.read_ahead(read_ahead, usize::try_from(read).unwrap_or(usize::MAX));
-                    }
                     slot.at = reader.line_at().filter(|_| locate);
                     slot.line = Some(reader.line());
                     slot.skipped = None;
