@@ -378,6 +378,10 @@ fn main() {
     let dir = std::env::var_os("KIBITZER_BENCH_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| temp.path().to_path_buf());
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("cannot create {}: {e}", dir.display());
+        std::process::exit(2);
+    }
     type Builder = fn(&std::path::Path, usize) -> (usize, u64);
     let files: [(&str, Builder, bool); 2] = [
         ("real Stockfish games, replayed", build_real, false),
