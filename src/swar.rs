@@ -23,36 +23,6 @@ pub(crate) fn prefetch(p: *const u8) {
     let _ = p;
 }
 
-/// Bytes of an input asked for ahead of a pass through it ([`ReadAhead`]).
-const READ_AHEAD: usize = 4096;
-
-/// Asks the cache for the bytes a little ahead of a pass that reads an input line by line.
-/// The hardware fetches a plain scan ahead on its own, but a pass that does a few thousand
-/// instructions of work on each line between reads of the input finds every line still in
-/// memory: the first read of each line (the newline search) was a tenth of the viewer's
-/// samples while it indexed a 1 GB recording. 1 KB ahead won less, 16 KB lost (it pushes out
-/// what the work itself reads).
-#[derive(Debug, Default, Clone)]
-pub(crate) struct ReadAhead {
-    /// Bytes past the pass's position already asked for.
-    asked: usize,
-}
-
-impl ReadAhead {
-    /// The pass moved `n` bytes on; `rest` is the input from there (as much of it as is at
-    /// hand: a reader's buffer will do).
-    #[inline]
-    pub(crate) fn passed(&mut self, n: usize, rest: &[u8]) {
-        let want = rest.len().min(READ_AHEAD);
-        let mut at = self.asked.saturating_sub(n);
-        while at < want {
-            prefetch(rest.as_ptr().wrapping_add(at));
-            at += 64;
-        }
-        self.asked = at;
-    }
-}
-
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
 pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
 

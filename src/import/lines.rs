@@ -21,7 +21,6 @@ pub struct Lines<'a> {
     data: &'a [u8],
     pos: usize,
     no: u64,
-    ahead: crate::swar::ReadAhead,
 }
 
 impl<'a> Lines<'a> {
@@ -30,7 +29,6 @@ impl<'a> Lines<'a> {
             data,
             pos: 0,
             no: 0,
-            ahead: Default::default(),
         }
     }
 }
@@ -46,8 +44,6 @@ impl<'a> Iterator for Lines<'a> {
             Some(i) => (&rest[..i], i + 1),
             None => (rest, rest.len()),
         };
-        self.ahead
-            .passed(step, rest.get(step..).unwrap_or_default());
         let start = self.pos;
         self.pos += step;
         self.no += 1;

@@ -63,7 +63,6 @@ pub struct Reader<R> {
     pos: Option<u64>,
     /// Where the line of the event read last starts in the input, when it is one line.
     line_at: Option<u64>,
-    ahead: crate::swar::ReadAhead,
 }
 
 /// The UTF-8 byte-order mark a file saved on Windows may start with.
@@ -218,7 +217,6 @@ impl<R: BufRead> Reader<R> {
             buf,
             pos: Some(pos),
             line_at: None,
-            ahead: Default::default(),
         })
     }
 
@@ -294,8 +292,6 @@ impl<R: BufRead> Reader<R> {
                     self.buf.clear();
                     self.buf.extend_from_slice(&avail[..=nl]);
                 }
-                self.ahead
-                    .passed(nl + 1, avail.get(nl + 1..).unwrap_or_default());
                 self.inner.consume(nl + 1);
                 self.consumed(nl + 1);
                 match outcome {
