@@ -351,7 +351,7 @@ fn prefetch_pv(slot: &Slot) {
     }
 }
 
-/// Asks the cache for the 64-byte lines from `p` on that `len` bytes span.
+/// Asks the cache for each 64-byte line of the `len` bytes from `p`.
 #[inline(always)]
 fn prefetch_lines(p: *const u8, len: usize) {
     for line in 0..len.div_ceil(64) {
