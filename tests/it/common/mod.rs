@@ -289,12 +289,17 @@ pub fn xboard_game(dir: &Path, first: &str, second: &str, pgn: &Path) -> (Vec<St
         // Polls a file xboard writes once the game is over; nothing races it.
         std::thread::sleep(Duration::from_millis(250));
     };
-    // xboard stays up after the match under -noGUI.
-    let _ = nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGTERM,
-    );
+    // xboard stays up after the match under -noGUI, and can outlive xvfb-run's exit on
+    // SIGTERM (one was found still running an hour after its test): TERM the group, give it
+    // a while to go, then KILL what is left of it.
+    let group = nix::unistd::Pid::from_raw(child.id() as i32);
+    let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGTERM);
     let _ = child.wait();
+    let gone_by = Instant::now() + Duration::from_secs(10);
+    while nix::sys::signal::killpg(group, None).is_ok() && Instant::now() < gone_by {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
     game
 }
 
