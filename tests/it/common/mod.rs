@@ -290,7 +290,7 @@ pub fn xboard_game(dir: &Path, first: &str, second: &str, pgn: &Path) -> (Vec<St
         std::thread::sleep(Duration::from_millis(250));
     };
     // xboard stays up after the match under -noGUI, and can outlive xvfb-run's exit on
-    // SIGTERM (one was found still running an hour after its test): TERM the group, give it
+    // SIGTERM (one was found still running 51 minutes after its test): TERM the group, give it
     // a while to go, then KILL what is left of it.
     let group = nix::unistd::Pid::from_raw(child.id() as i32);
     let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGTERM);
