@@ -144,13 +144,13 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
             line,
             skipped,
             ahead,
-            spent,
             at: _,
         } = slot;
         match skipped {
             None => {
                 out.line(&mut checker, ev, *line, ahead)?;
-                *spent = checker.take_spent();
+                let spent = checker.take_spent();
+                slot.give_back(spent);
             }
             Some(s) => out.skipped(&shown, s)?,
         }

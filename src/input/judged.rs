@@ -122,7 +122,6 @@ impl JudgeInput<'_> {
                 line,
                 skipped: unreadable,
                 ahead,
-                spent,
                 at: _,
             } = slot;
             match unreadable {
@@ -132,7 +131,8 @@ impl JudgeInput<'_> {
                         return Ok(ControlFlow::Break(()));
                     }
                     checker.push_ahead(ev, *line, ahead);
-                    *spent = checker.take_spent();
+                    let spent = checker.take_spent();
+                    slot.give_back(spent);
                     each(&mut checker);
                     if detect && checker.decoder().detected_late() {
                         // This pass cannot stand for the detection over the whole log: no

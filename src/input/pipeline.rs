@@ -57,20 +57,27 @@ pub struct ReadOptions {
 }
 
 /// One event (or unreadable line) as the caller gets it.
+///
+/// A slot is filled on the reading thread's core and read on the caller's, then comes back to
+/// be filled again: it is laid out as declared (`repr(C)`), from a cache-line boundary, so
+/// that a line's round trip moves few cache lines: the message (two lines, written on both
+/// sides), the event's everyday fields (one), where the line is (one); the event's rare fields
+/// are written only when they change.
+#[repr(C, align(64))]
 pub struct Slot {
+    /// With [`ReadOptions::ahead`]: the line's message, parsed ahead (take it). Once the line
+    /// is decoded, the message the caller is done with goes back in its place
+    /// ([`Slot::give_back`]), to be parsed into again on the reading side.
+    pub ahead: Option<Parsed>,
     pub ev: Event,
     /// Its line in a recording (a log's events carry their own `line`).
     pub line: Option<u64>,
-    /// Instead of an event: a recording line that could not be read (boxed: rare, and a
-    /// slot crosses from one core to the other twice per line).
-    pub skipped: Option<Box<Skipped>>,
-    /// With [`ReadOptions::ahead`]: the line's message, parsed ahead (take it).
-    pub ahead: Option<Parsed>,
-    /// A message parsed ahead that the caller is done with, to go back to the reading side.
-    pub spent: Option<Msg>,
     /// With [`ReadOptions::locate`]: the byte offset in the input file of a recording
     /// event's line, or of a log event's text when that is the end of its line verbatim.
     pub at: Option<u64>,
+    /// Instead of an event: a recording line that could not be read (boxed: rare, and a
+    /// slot crosses from one core to the other twice per line).
+    pub skipped: Option<Box<Skipped>>,
 }
 
 impl Slot {
@@ -80,8 +87,17 @@ impl Slot {
             line: None,
             skipped: None,
             ahead: None,
-            spent: None,
             at: None,
+        }
+    }
+
+    /// Hands back a message parsed ahead that the caller is done with (the decoder's
+    /// `take_spent`), in the slot's `ahead`, which the caller has taken: the reading side
+    /// parses into it again. A message parsed ahead and left untaken stays (it is reused as
+    /// well), and `msg` is dropped.
+    pub fn give_back(&mut self, msg: Option<Msg>) {
+        if self.ahead.is_none() {
+            self.ahead = msg.map(Parsed::returned);
         }
     }
 
@@ -384,12 +400,12 @@ fn fill_slots(batch: &mut Vec<Slot>, max: usize, mut one: impl FnMut(&mut Slot) 
     more
 }
 
-/// The messages parsed ahead that came back with `batch`, to be parsed into again.
-fn reclaim_spent(ahead: &mut Option<Ahead>, batch: &mut [Slot]) {
-    if let Some(a) = ahead.as_mut() {
-        for m in batch.iter_mut().filter_map(|s| s.spent.take()) {
-            a.reclaim(m);
-        }
+/// The message that came back in `slot` (spent, or never taken), to be parsed into again:
+/// taken as the slot is filled, while its cache lines are at hand.
+#[inline]
+fn take_back(ahead: &mut Option<Ahead>, slot: &mut Slot) {
+    if let (Some(a), Some(p)) = (ahead.as_mut(), slot.ahead.take()) {
+        a.reclaim(p.msg);
     }
 }
 
@@ -407,7 +423,6 @@ struct LogFill<'a> {
 
 impl Fill for LogFill<'_> {
     fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, eager: bool) -> bool {
-        reclaim_spent(&mut self.ahead, batch);
         let read = self.events.bytes_read();
         if read >= self.released + super::mapguard::RELEASE_EVERY {
             self.log.release(self.released, read);
@@ -421,6 +436,7 @@ impl Fill for LogFill<'_> {
         );
         let ended = &mut self.ended;
         fill_slots(batch, max, |slot| {
+            take_back(ahead, slot);
             if !events.next_into(&mut slot.ev) {
                 *ended = true;
                 return false;
@@ -465,7 +481,6 @@ struct RecordingFill<'a, R> {
 
 impl<R: std::io::BufRead> Fill for RecordingFill<'_, R> {
     fn fill(&mut self, batch: &mut Vec<Slot>, max: usize, eager: bool) -> bool {
-        reclaim_spent(&mut self.ahead, batch);
         if let (Some(m), Some(read)) = (self.mapped, self.reader.bytes_read()) {
             let read = usize::try_from(read).unwrap_or(usize::MAX);
             if read >= self.released + super::mapguard::RELEASE_EVERY {
@@ -476,6 +491,7 @@ impl<R: std::io::BufRead> Fill for RecordingFill<'_, R> {
         let (reader, ahead, locate, mapped) =
             (&mut self.reader, &mut self.ahead, self.locate, self.mapped);
         fill_slots(batch, max, |slot| {
+            take_back(ahead, slot);
             // A shrunk file reads as zeros from there on: stop at once (the caller's check of
             // the map says what happened).
             if mapped.is_some_and(MappedFile::shrunk) {

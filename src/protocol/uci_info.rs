@@ -87,27 +87,33 @@ impl fmt::Display for Extra {
 }
 
 /// Every field of `info`.
+///
+/// Laid out in memory as declared (`repr(C)`), cache-line aligned, with the fields every
+/// engine sends on each line in the first three cache lines and the rare ones after: a box
+/// parsed into again on one core and read on the other then carries only the lines a line's
+/// fields were written to ([`Info::parse_reusing`] clears only what was set).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[repr(C, align(64))]
 pub struct Info {
     pub depth: Option<u32>,
     pub seldepth: Option<u32>,
+    pub multipv: Option<u32>,
+    /// Permill.
+    pub hashfull: Option<u32>,
     /// Milliseconds.
     pub time: Option<u64>,
     pub nodes: Option<u64>,
+    pub nps: Option<u64>,
+    pub tbhits: Option<u64>,
     pub pv: Option<Moves>,
-    pub multipv: Option<u32>,
+    pub currmovenumber: Option<u32>,
     pub score: Option<Score>,
     /// Win/draw/loss in permill (`wdl W D L`, Stockfish and Lc0 with `UCI_ShowWDL`).
     pub wdl: Option<[u32; 3]>,
-    pub currmove: Option<String>,
-    pub currmovenumber: Option<u32>,
-    /// Permill.
-    pub hashfull: Option<u32>,
-    pub nps: Option<u64>,
-    pub tbhits: Option<u64>,
     pub sbhits: Option<u64>,
     /// Permill.
     pub cpuload: Option<u32>,
+    pub currmove: Option<String>,
     /// `string`: the rest of the line.
     pub string: Option<String>,
     pub refutation: Option<Moves>,
@@ -182,6 +188,57 @@ fn is_info_keyword(t: &str) -> bool {
 }
 
 impl Info {
+    /// Empties every field. The fields of the first three cache lines (numbers, the PV and
+    /// the score, which nearly every line sets) are simply written; the rare ones after them
+    /// only when they hold something (see the layout note).
+    fn clear(&mut self) {
+        #[inline(always)]
+        fn none<T>(x: &mut Option<T>) {
+            if x.is_some() {
+                set_none(x);
+            }
+        }
+        // Out of line: the drops it takes would otherwise fill the everyday path.
+        #[cold]
+        #[inline(never)]
+        fn set_none<T>(x: &mut Option<T>) {
+            *x = None;
+        }
+        // Every field named: a field added later must be cleared too.
+        let Info {
+            depth,
+            seldepth,
+            multipv,
+            hashfull,
+            time,
+            nodes,
+            nps,
+            tbhits,
+            pv,
+            currmovenumber,
+            score,
+            wdl,
+            sbhits,
+            cpuload,
+            currmove,
+            string,
+            refutation,
+            currline,
+            extra,
+        } = self;
+        (*depth, *seldepth, *multipv, *hashfull) = (None, None, None, None);
+        (*time, *nodes, *nps, *tbhits) = (None, None, None, None);
+        (*currmovenumber, *score, *wdl, *sbhits, *cpuload) = (None, None, None, None, None);
+        none(pv);
+        none(currmove);
+        none(string);
+        none(refutation);
+        none(currline);
+        if !extra.is_empty() {
+            extra.clear();
+        }
+    }
+
     /// True when no field at all was recognised.
     pub fn is_empty(&self) -> bool {
         *self == Info::default()
@@ -216,7 +273,7 @@ impl Info {
                 {
                     spare.pv.push(pv);
                 }
-                *i = Info::default();
+                i.clear();
                 i
             }
             None => Box::<Info>::default(),

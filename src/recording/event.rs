@@ -240,6 +240,7 @@ pub const PIECE_BYTES: usize = 4 * 1024 * 1024;
 /// UTF-8, in which case `hex` holds the exact bytes). `bytes()` gives back exactly what went
 /// over the wire, terminator included.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct Event {
     pub seq: u64,
     /// Nanoseconds since the header's `started`, from a monotonic clock.
@@ -419,9 +420,11 @@ impl Event {
             line,
             verdict,
         } = self;
-        (*e_seq, *e_t, *ts, *e_src, *e_eol, *more) = (seq, t, None, src, eol, false);
-        (*kind, *pid, *code, *line) = (None, None, None, None);
-        (*hex, *signal, *result, *session, *verdict) = (None, None, None, None, None);
+        (*e_seq, *e_t, *ts, *e_src) = (seq, t, None, src);
+        clear_rare(
+            hex, e_eol, more, kind, pid, code, signal, result, session, line, verdict,
+        );
+        *e_eol = eol;
         // A huge line's room is not kept for the short lines that follow.
         if text.capacity() > KEPT_TEXT_ROOM {
             *text = String::new();
@@ -442,6 +445,33 @@ impl Event {
                 *hex = Some(to_hex(bytes));
             }
         }
+    }
+
+    /// Makes a reused event a plain traffic line (its text left as it is).
+    #[inline]
+    pub fn reset_line(&mut self, seq: u64, t: u64, ts: Option<u64>, src: Source) {
+        let Event {
+            seq: e_seq,
+            t: e_t,
+            ts: e_ts,
+            src: e_src,
+            text: _,
+            hex,
+            eol,
+            more,
+            kind,
+            pid,
+            code,
+            signal,
+            result,
+            session,
+            line,
+            verdict,
+        } = self;
+        (*e_seq, *e_t, *e_ts, *e_src) = (seq, t, ts, src);
+        clear_rare(
+            hex, eol, more, kind, pid, code, signal, result, session, line, verdict,
+        );
     }
 
     /// A proxy/importer observation.
@@ -475,6 +505,54 @@ impl Event {
         b.extend_from_slice(self.eol.bytes());
         b
     }
+}
+
+/// Sets the fields a plain traffic line leaves empty to their empty values, writing only the
+/// ones that are not: they sit in their own cache lines (the event is `repr(C)`, its
+/// everyday fields first), which then stay unwritten when an event is filled again on one
+/// core and read on another.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn clear_rare(
+    hex: &mut Option<String>,
+    eol: &mut Eol,
+    more: &mut bool,
+    kind: &mut Option<ProxyKind>,
+    pid: &mut Option<u32>,
+    code: &mut Option<i32>,
+    signal: &mut Option<String>,
+    result: &mut Option<String>,
+    session: &mut Option<std::sync::Arc<str>>,
+    line: &mut Option<u64>,
+    verdict: &mut Option<Box<RunnerVerdict>>,
+) {
+    #[inline(always)]
+    fn clear<T>(x: &mut Option<T>) {
+        if x.is_some() {
+            set_none(x);
+        }
+    }
+    // Out of line: the drops it takes would otherwise fill the everyday path.
+    #[cold]
+    #[inline(never)]
+    fn set_none<T>(x: &mut Option<T>) {
+        *x = None;
+    }
+    clear(hex);
+    if *eol != Eol::Lf {
+        *eol = Eol::Lf;
+    }
+    if *more {
+        *more = false;
+    }
+    clear(kind);
+    clear(pid);
+    clear(code);
+    clear(signal);
+    clear(result);
+    clear(session);
+    clear(line);
+    clear(verdict);
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";

@@ -21,6 +21,21 @@ pub struct Parsed {
     pub text: super::LineText,
 }
 
+impl Parsed {
+    /// A message the decoder is done with, on its way back to the parser that made it (in the
+    /// slot its line came in: see `input::pipeline::Slot::give_back`). Only `msg` means
+    /// anything.
+    pub fn returned(msg: Msg) -> Parsed {
+        Parsed {
+            protocol: Protocol::Uci,
+            dir: Dir::FromEngine,
+            msg,
+            diags: Vec::new(),
+            text: super::LineText::default(),
+        }
+    }
+}
+
 /// Parses the GUI and engine lines of an input ahead of its decoder.
 #[derive(Default)]
 pub struct Ahead {

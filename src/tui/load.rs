@@ -98,7 +98,8 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
         match &slot.skipped {
             None => {
                 d.push_ahead(&slot.ev, slot.line, slot.at, &mut slot.ahead);
-                slot.spent = d.take_spent();
+                let spent = d.take_spent();
+                slot.give_back(spent);
             }
             Some(s) => d.skip(s.line, s.reason.clone()),
         }

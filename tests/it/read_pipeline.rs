@@ -197,7 +197,7 @@ fn everything(path: &Path, in_place: bool) -> (Vec<Event>, Vec<u64>, bool) {
             }
             // Messages parsed ahead are handed back, as the judge does.
             if let Some(p) = slot.ahead.take() {
-                slot.spent = Some(p.msg);
+                slot.give_back(Some(p.msg));
             }
             Ok(ControlFlow::Continue(()))
         })

@@ -35,11 +35,9 @@ fn fields(line: &[u8], e: &mut Event) -> Option<()> {
     c.lit(b",\"src\":\"")?;
     let src = c.source()?;
     c.lit(b",\"text\":\"")?;
-    let mut text = std::mem::take(&mut e.text);
-    text.clear();
-    c.string_into(&mut text)?;
-    *e = Event::line(seq, t, src, text);
-    e.ts = ts;
+    e.text.clear();
+    c.string_into(&mut e.text)?;
+    e.reset_line(seq, t, ts, src);
     if c.lit(b",\"hex\":\"").is_some() {
         let mut hex = String::new();
         c.string_into(&mut hex)?;
@@ -115,11 +113,19 @@ impl Cursor<'_> {
         let rest = self.rest();
         let end = memchr::memchr2(b'"', b'\\', rest)?;
         let span = rest.get(..end)?;
-        if has_control(span) {
+        let (control, ascii) = scan_string(span);
+        if control {
             return None;
         }
         if rest.get(end) == Some(&b'"') {
-            out.push_str(std::str::from_utf8(span).ok()?);
+            if ascii {
+                // SAFETY: ASCII bytes are valid UTF-8 (the scan that looked for control bytes
+                // saw no byte with its high bit set).
+                #[allow(unsafe_code)]
+                out.push_str(unsafe { std::str::from_utf8_unchecked(span) });
+            } else {
+                out.push_str(std::str::from_utf8(span).ok()?);
+            }
             self.i += end + 1;
             return Some(());
         }
@@ -129,7 +135,7 @@ impl Cursor<'_> {
             let tail = rest.get(i..)?;
             let end = memchr::memchr2(b'"', b'\\', tail)?;
             let span = tail.get(..end)?;
-            if has_control(span) {
+            if scan_string(span).0 {
                 return None;
             }
             bytes.extend_from_slice(span);
@@ -170,17 +176,21 @@ impl Cursor<'_> {
     }
 }
 
-/// Does `span` hold a byte JSON forbids unescaped in a string? Without an early exit, so the
-/// compiler can check many bytes per instruction: this runs over every recorded line.
-fn has_control(span: &[u8]) -> bool {
+/// Does `span` hold a byte JSON forbids unescaped in a string, and is it all ASCII? Without an
+/// early exit, so the compiler can check many bytes per instruction: this runs over every
+/// recorded line, and the second answer spares nearly every text its UTF-8 validation.
+fn scan_string(span: &[u8]) -> (bool, bool) {
     let mut words = span.chunks_exact(8);
-    let flags = words.by_ref().fold(0u64, |acc, w| {
-        acc | crate::swar::below(
-            u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8])),
-            0x20,
-        )
+    let (control, high) = words.by_ref().fold((0u64, 0u64), |(control, high), w| {
+        let x = u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8]));
+        // `below` flags only bytes whose high bit is clear: the high bits are looked at apart.
+        (control | crate::swar::below(x, 0x20), high | x)
     });
-    flags != 0 || words.remainder().iter().any(|&b| b < 0x20)
+    let rest = words.remainder();
+    (
+        control != 0 || rest.iter().any(|&b| b < 0x20),
+        high & crate::swar::HIGH == 0 && rest.is_ascii(),
+    )
 }
 
 #[cfg(test)]
@@ -266,22 +276,39 @@ mod tests {
     }
 
     #[test]
-    fn control_bytes_are_found_anywhere() {
+    fn control_and_non_ascii_bytes_are_found_anywhere() {
         for len in 0..40 {
             let clean = vec![b'a'; len];
-            assert!(!has_control(&clean));
+            assert_eq!(scan_string(&clean), (false, true));
             for at in 0..len {
                 for bad in [0x00u8, 0x09, 0x1f] {
                     let mut b = clean.clone();
                     b[at] = bad;
-                    assert!(has_control(&b), "{len} {at} {bad}");
+                    assert_eq!(scan_string(&b), (true, true), "{len} {at} {bad}");
                 }
-                let mut b = clean.clone();
-                b[at] = 0xff;
-                b[len - 1] = 0x20;
-                assert!(!has_control(&b));
+                for high in [0x80u8, 0xc3, 0xff] {
+                    let mut b = clean.clone();
+                    b[at] = high;
+                    b[len - 1] = 0x20;
+                    assert!(!scan_string(&b).0, "{len} {at} {high}");
+                    // The last byte was set to a space after: a high byte there is gone.
+                    assert_eq!(scan_string(&b).1, at == len - 1, "{len} {at} {high}");
+                }
             }
         }
+    }
+
+    #[test]
+    fn non_ascii_text_is_still_checked_as_utf8() {
+        // Not UTF-8 (a lone continuation byte): the fast path leaves the line to serde,
+        // which refuses it, as before.
+        let bad = b"{\"seq\":1,\"t\":5,\"src\":\"engine\",\"text\":\"a\x80b\"}";
+        assert_eq!(parse(bad), None);
+        let good = "{\"seq\":1,\"t\":5,\"src\":\"engine\",\"text\":\"caf\u{e9}\"}";
+        assert_eq!(
+            parse(good.as_bytes()).map(|e| e.text),
+            Some("caf\u{e9}".to_owned())
+        );
     }
 
     #[test]
