@@ -15,6 +15,38 @@ fn info(line: &str) -> (Info, Vec<String>) {
     }
 }
 
+/// A box parsed into again is cleared field by field (only what was set): whatever the line
+/// before held, the next line reads as it does into a new box.
+#[test]
+fn a_reused_info_box_keeps_nothing_of_the_line_before() {
+    let lines = [
+        "info depth 5 seldepth 7 multipv 1 score cp 13 nodes 100 nps 1000 hashfull 1 tbhits 0 time 5 pv e2e4 e7e5",
+        "info currmove e2e4 currmovenumber 1",
+        "info string hello world",
+        "info depth 3 refutation d1h5 g6h5 currline 1 e2e4 e7e5 sbhits 4 cpuload 500 wdl 100 800 100",
+        "info movesleft 30 depth 2",
+        "info depth 9 score mate 3 lowerbound pv e2e4",
+        "info nodes 5",
+        "info depth x pv",
+    ];
+    for before in lines {
+        for line in lines {
+            let mut spare = InfoSpare::default();
+            let mut d = Vec::new();
+            match parse_reusing(FromEngine, before, &mut d, &mut spare) {
+                Msg::Info(i) => spare.reclaim(i),
+                other => panic!("not info: {other:?}"),
+            }
+            let mut reused_d = Vec::new();
+            let reused = parse_reusing(FromEngine, line, &mut reused_d, &mut spare);
+            let mut fresh_d = Vec::new();
+            let fresh = parse(FromEngine, line, &mut fresh_d);
+            assert_eq!(reused, fresh, "{line} after {before}");
+            assert_eq!(reused_d, fresh_d, "{line} after {before}");
+        }
+    }
+}
+
 #[test]
 fn realistic_info_line_decodes_every_field() {
     // cutechess-gui__mess-36

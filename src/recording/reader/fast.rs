@@ -298,6 +298,41 @@ mod tests {
         }
     }
 
+    /// The fast path writes only the rare fields that hold something: an event filled again
+    /// after one that had them must still come out as serde reads the line.
+    #[test]
+    fn an_event_filled_again_keeps_nothing_of_the_one_before() {
+        let plain = Event::line(7, 8, Source::Engine, "info depth 1");
+        let mut odd = Event::from_bytes(3, 4, Source::Gui, b"go\xff", Eol::Crlf);
+        odd.ts = Some(99);
+        odd.more = true;
+        let mut proxy = Event::proxy(5, 6, crate::recording::ProxyKind::EngineExit, "exit");
+        proxy.pid = Some(42);
+        proxy.code = Some(1);
+        proxy.signal = Some("SIGKILL".into());
+        proxy.result = Some("1-0".into());
+        proxy.session = Some("sf".into());
+        proxy.line = Some(12);
+        let events = [plain, odd, proxy];
+        for before in &events {
+            for e in &events {
+                let line = encoded(e);
+                let mut reused = before.clone();
+                if parse_into(&line, &mut reused) {
+                    assert_eq!(
+                        Some(&reused),
+                        serde(&line).as_ref(),
+                        "{e:?} after {before:?}"
+                    );
+                }
+            }
+        }
+        // The plain line is one the fast path reads, whatever came before.
+        let mut reused = events[2].clone();
+        assert!(parse_into(&encoded(&events[0]), &mut reused));
+        assert_eq!(reused, events[0]);
+    }
+
     #[test]
     fn non_ascii_text_is_still_checked_as_utf8() {
         // Not UTF-8 (a lone continuation byte): the fast path leaves the line to serde,
