@@ -192,18 +192,7 @@ impl Info {
     /// the score, which nearly every line sets) are simply written; the rare ones after them
     /// only when they hold something (see the layout note).
     fn clear(&mut self) {
-        #[inline(always)]
-        fn none<T>(x: &mut Option<T>) {
-            if x.is_some() {
-                set_none(x);
-            }
-        }
-        // Out of line: the drops it takes would otherwise fill the everyday path.
-        #[cold]
-        #[inline(never)]
-        fn set_none<T>(x: &mut Option<T>) {
-            *x = None;
-        }
+        use crate::recording::event::empty as none;
         // Every field named: a field added later must be cleared too.
         let Info {
             depth,

@@ -401,30 +401,10 @@ impl Event {
     /// [`Event::from_bytes`] into an event that is done with: its text keeps its room (an
     /// importer fills millions of events, each moved and freed before).
     pub fn refill_from_bytes(&mut self, seq: u64, t: u64, src: Source, bytes: &[u8], eol: Eol) {
-        // Every field named: a field added later must be thought of here too.
-        let Event {
-            seq: e_seq,
-            t: e_t,
-            ts,
-            src: e_src,
-            text,
-            hex,
-            eol: e_eol,
-            more,
-            kind,
-            pid,
-            code,
-            signal,
-            result,
-            session,
-            line,
-            verdict,
-        } = self;
-        (*e_seq, *e_t, *ts, *e_src) = (seq, t, None, src);
-        clear_rare(
-            hex, e_eol, more, kind, pid, code, signal, result, session, line, verdict,
-        );
-        *e_eol = eol;
+        // `reset_line` names every field: a field added later is thought of there.
+        self.reset_line(seq, t, None, src);
+        self.eol = eol;
+        let (text, hex) = (&mut self.text, &mut self.hex);
         // A huge line's room is not kept for the short lines that follow.
         if text.capacity() > KEPT_TEXT_ROOM {
             *text = String::new();
@@ -469,9 +449,24 @@ impl Event {
             verdict,
         } = self;
         (*e_seq, *e_t, *e_ts, *e_src) = (seq, t, ts, src);
-        clear_rare(
-            hex, eol, more, kind, pid, code, signal, result, session, line, verdict,
-        );
+        // The rare fields sit in their own cache lines (the event is `repr(C)`, its everyday
+        // fields first): written only when they hold something, those lines stay unwritten
+        // when an event is filled again on one core and read on another.
+        empty(hex);
+        if *eol != Eol::Lf {
+            *eol = Eol::Lf;
+        }
+        if *more {
+            *more = false;
+        }
+        empty(kind);
+        empty(pid);
+        empty(code);
+        empty(signal);
+        empty(result);
+        empty(session);
+        empty(line);
+        empty(verdict);
     }
 
     /// A proxy/importer observation.
@@ -507,52 +502,20 @@ impl Event {
     }
 }
 
-/// Sets the fields a plain traffic line leaves empty to their empty values, writing only the
-/// ones that are not: they sit in their own cache lines (the event is `repr(C)`, its
-/// everyday fields first), which then stay unwritten when an event is filled again on one
-/// core and read on another.
-#[allow(clippy::too_many_arguments)]
+/// Empties `x`, writing it only when it holds something: a field left alone stays out of the
+/// cache lines a refilled structure carries from one core to another.
 #[inline(always)]
-fn clear_rare(
-    hex: &mut Option<String>,
-    eol: &mut Eol,
-    more: &mut bool,
-    kind: &mut Option<ProxyKind>,
-    pid: &mut Option<u32>,
-    code: &mut Option<i32>,
-    signal: &mut Option<String>,
-    result: &mut Option<String>,
-    session: &mut Option<std::sync::Arc<str>>,
-    line: &mut Option<u64>,
-    verdict: &mut Option<Box<RunnerVerdict>>,
-) {
-    #[inline(always)]
-    fn clear<T>(x: &mut Option<T>) {
-        if x.is_some() {
-            set_none(x);
-        }
+pub(crate) fn empty<T>(x: &mut Option<T>) {
+    if x.is_some() {
+        set_none(x);
     }
-    // Out of line: the drops it takes would otherwise fill the everyday path.
-    #[cold]
-    #[inline(never)]
-    fn set_none<T>(x: &mut Option<T>) {
-        *x = None;
-    }
-    clear(hex);
-    if *eol != Eol::Lf {
-        *eol = Eol::Lf;
-    }
-    if *more {
-        *more = false;
-    }
-    clear(kind);
-    clear(pid);
-    clear(code);
-    clear(signal);
-    clear(result);
-    clear(session);
-    clear(line);
-    clear(verdict);
+}
+
+// Out of line: the drops it takes would otherwise fill the everyday path.
+#[cold]
+#[inline(never)]
+fn set_none<T>(x: &mut Option<T>) {
+    *x = None;
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
