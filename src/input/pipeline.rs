@@ -61,8 +61,10 @@ pub struct ReadOptions {
 /// A slot is filled on the reading thread's core and read on the caller's, then comes back to
 /// be filled again: it is laid out as declared (`repr(C)`), from a cache-line boundary, so
 /// that a line's round trip moves few cache lines: the message (two lines, written on both
-/// sides), the event's everyday fields (one), where the line is (one); the event's rare fields
-/// are written only when they change.
+/// sides), the event's everyday fields (one), where the line is (one). A recording's event has
+/// its rare fields written only when they hold something ([`Event::reset_line`]); a log's
+/// event is swapped in whole out of the importer's queue (swapping only the fields that differ
+/// was tried: the compares cost what it saved).
 #[repr(C, align(64))]
 pub struct Slot {
     /// With [`ReadOptions::ahead`]: the line's message, parsed ahead (take it). Once the line

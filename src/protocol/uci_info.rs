@@ -91,7 +91,7 @@ impl fmt::Display for Extra {
 /// Laid out in memory as declared (`repr(C)`), cache-line aligned, with the fields every
 /// engine sends on each line in the first three cache lines and the rare ones after: a box
 /// parsed into again on one core and read on the other then carries only the lines a line's
-/// fields were written to ([`Info::parse_reusing`] clears only what was set).
+/// fields were written to (`Info::parse_reusing` clears the rare fields only when set).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[repr(C, align(64))]
 pub struct Info {
@@ -192,7 +192,7 @@ impl Info {
     /// the score, which nearly every line sets) are simply written; the rare ones after them
     /// only when they hold something (see the layout note).
     fn clear(&mut self) {
-        use crate::recording::event::empty as none;
+        use crate::recording::event::empty;
         // Every field named: a field added later must be cleared too.
         let Info {
             depth,
@@ -218,11 +218,11 @@ impl Info {
         (*depth, *seldepth, *multipv, *hashfull) = (None, None, None, None);
         (*time, *nodes, *nps, *tbhits) = (None, None, None, None);
         (*currmovenumber, *score, *wdl, *sbhits, *cpuload) = (None, None, None, None, None);
-        none(pv);
-        none(currmove);
-        none(string);
-        none(refutation);
-        none(currline);
+        empty(pv);
+        empty(currmove);
+        empty(string);
+        empty(refutation);
+        empty(currline);
         if !extra.is_empty() {
             extra.clear();
         }

@@ -239,6 +239,10 @@ pub const PIECE_BYTES: usize = 4 * 1024 * 1024;
 /// `text` is the line without its terminator, decoded as UTF-8 (lossily when it is not valid
 /// UTF-8, in which case `hex` holds the exact bytes). `bytes()` gives back exactly what went
 /// over the wire, terminator included.
+///
+/// Laid out as declared (`repr(C)`, which is also the order of its JSON keys): the everyday
+/// fields, `seq` to `text`, fill the first 64 bytes, and [`Event::reset_line`] writes the
+/// rare ones after them only when they hold something.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[repr(C)]
 pub struct Event {
