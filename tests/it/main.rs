@@ -48,6 +48,7 @@ mod record_lifecycle;
 mod record_nboard;
 mod record_real_engines;
 mod record_transparency;
+mod release_profile;
 mod reliability;
 mod replay_as_engine;
 mod replay_deterministic;
