@@ -111,45 +111,15 @@ repeat_log("tests/fixtures/logs/xboard-debug__fairymax-vs-polyglot-stockfish.log
 repeat_log("tests/fixtures/fastchess/concurrent.log.gz", f"{work}/fastchess.log", 24 * MB, False)
 PY
 
-# The viewer indexing FILE to the end, on a terminal of its own, then quitting.
+# The viewer indexing FILE to the end on a terminal of its own, then quitting: the same run
+# scripts/view-race.py times.
 view_index() {
   python3 - "$k" "$1" <<'PY'
-import os, pty, select, sys, time
-binary, path = sys.argv[1:3]
-pid, fd = pty.fork()
-if pid == 0:
-    os.environ["TERM"] = "xterm-256color"
-    os.execv(binary, [binary, "view", path])
-task, seen, start = f"/proc/{pid}/task", False, time.monotonic()
-while time.monotonic() - start < 600:
-    r, _, _ = select.select([fd], [], [], 0.02)
-    if r:
-        try:
-            os.read(fd, 1 << 16)
-        except OSError:
-            break
-    names = set()
-    for t in os.listdir(task):
-        try:
-            names.add(open(f"{task}/{t}/comm").read().strip())
-        except OSError:
-            pass
-    running = "kibitzer-index" in names
-    if seen and not running:
-        break
-    seen = seen or running
-    # A file read in place has no indexing thread: its screen is up within a second.
-    if not seen and time.monotonic() - start > 1:
-        break
-os.write(fd, b"q")
-end = time.monotonic() + 10
-while time.monotonic() < end and os.waitpid(pid, os.WNOHANG) == (0, 0):
-    r, _, _ = select.select([fd], [], [], 0.05)
-    if r:
-        try:
-            os.read(fd, 1 << 16)
-        except OSError:
-            pass
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("view_race", "scripts/view-race.py")
+race = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(race)
+race.index_time(*sys.argv[1:3])
 PY
 }
 

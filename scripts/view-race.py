@@ -151,4 +151,5 @@ def main():
         print(f"{first} / {k}: median of the rounds' ratios {statistics.median(ratios):.2f}x")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -85,6 +85,15 @@ fn an_optimized_build_of_kibitzer_gets_the_profile() {
     assert!(args.contains(&profile_arg()), "{args:?}");
     // The arguments cargo gave come first, unchanged and in order.
     assert_eq!(&args[..RELEASE_KIBITZER.len()], RELEASE_KIBITZER);
+    // A checkout whose path happens to hold the flag's name is still an ordinary build.
+    let odd_path = [
+        "--crate-name",
+        "kibitzer",
+        "-C",
+        "opt-level=3",
+        "/home/profile-users/kibitzer/src/lib.rs",
+    ];
+    assert!(through_wrapper(&rustc, &odd_path, &[]).contains(&profile_arg()));
 }
 
 #[test]
@@ -107,6 +116,17 @@ fn every_other_build_runs_as_given() {
             "-C",
             "opt-level=3",
             "-Cprofile-generate=/tmp/x",
+        ],
+        &[],
+    );
+    as_given(
+        &[
+            "--crate-name",
+            "kibitzer",
+            "-C",
+            "opt-level=3",
+            "-C",
+            "profile-use=/tmp/own.profdata",
         ],
         &[],
     );
