@@ -17,8 +17,18 @@ fn fake_rustc(dir: &Path, llvm: &str) -> PathBuf {
         "#!/usr/bin/env bash\nif [ \"$1\" = -vV ]; then echo 'LLVM version: {llvm}.1.2'; exit 0; fi\n\
          printf '%s\\n' \"$@\"\n"
     );
-    std::fs::write(&path, script).unwrap();
-    let _ = Command::new("chmod").arg("+x").arg(&path).status();
+    // Written here, installed as an executable by another process: a file this test process
+    // held open for writing could be inherited by a child another test is starting, and
+    // executing it would then fail with "text file busy".
+    let text = dir.join(format!("rustc-llvm{llvm}.txt"));
+    std::fs::write(&text, script).unwrap();
+    let installed = Command::new("install")
+        .args(["-m", "755"])
+        .arg(&text)
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(installed.success());
     path
 }
 
