@@ -123,21 +123,33 @@ race.index_time(*sys.argv[1:3])
 PY
 }
 
+# A kibitzer command on the traffic. Findings (exit status 1) and inputs it refuses (2) are
+# part of the traffic; any other status (a crash) stops the training rather than leave the
+# profile without the rest of the run.
+run() {
+  local status=0
+  "$k" "$@" > /dev/null 2>&1 || status=$?
+  if [ "$status" -gt 2 ]; then
+    echo "error: kibitzer $* exited with status $status" >&2
+    exit 1
+  fi
+}
+
 echo "running it over real traffic" >&2
 for f in "$work"/uci.jsonl "$work"/cecp.jsonl "$work"/variant.jsonl "$work"/cutechess.log \
          "$work"/xboard.debug "$work"/fastchess.log; do
-  "$k" check --summary-only "$f" > /dev/null || true
+  run check --summary-only "$f"
   view_index "$f"
 done
-"$k" decode "$work/variant.jsonl" > /dev/null || true
+run decode "$work/variant.jsonl"
 while IFS= read -r -d '' f; do
-  "$k" check "$f" > /dev/null 2>&1 || true
-  "$k" decode "$f" > /dev/null 2>&1 || true
-  "$k" dump "$f" > /dev/null 2>&1 || true
+  run check "$f"
+  run decode "$f"
+  run dump "$f"
 done < <(find recordings tests/fixtures/real tests/fixtures/corpus tests/fixtures/logs \
            tests/fixtures/fastchess -type f \( -name '*.jsonl' -o -name '*.log' -o -name '*.gz' \
            -o -name '*.debug' -o -name '*.txt' \) -print0)
-"$k" report tests/fixtures/real tests/fixtures/tournament > /dev/null || true
+run report tests/fixtures/real tests/fixtures/tournament
 
 "$profdata" merge --sparse -o pgo/kibitzer.profdata "$work/raw"
 rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p' > pgo/llvm-major
