@@ -6,8 +6,15 @@
 //! detection would take it. The decoder uses a message parsed ahead only when it decodes
 //! that line under the same protocol and direction ([`super::Decoder::push_ahead_into`]), and
 //! parses the line itself otherwise, so what the decoder makes of a line never depends on it.
+//!
+//! A UCI engine's PVs are checked here too, from the standard chess position of the GUI's last
+//! `position` command ([`PvAhead`]): on a long analysis that check is a good part of the
+//! decoding as well. The verdict names the position it holds for, and the decoder takes it only
+//! for the same position ([`super::pv::PvCache::agrees`]).
 
-use crate::protocol::{self, Diagnostic, Dir, Msg, Protocol, Spare};
+use super::pv::{PvCache, RootKey};
+use crate::game::{ChessVariant, PositionCache};
+use crate::protocol::{self, Diagnostic, Dir, Msg, Protocol, Spare, uci};
 use crate::recording::{Event, Source};
 
 /// A line parsed ahead: what [`protocol::parse_reusing`] gives for it under `protocol`.
@@ -19,6 +26,8 @@ pub struct Parsed {
     pub diags: Vec<Diagnostic>,
     /// The byte rules' facts about the text, worked out here while the text is at hand.
     pub text: super::LineText,
+    /// For a UCI `info` line: every move of its PV is legal from the position with this key.
+    pub pv_legal_from: Option<RootKey>,
 }
 
 impl Parsed {
@@ -32,15 +41,58 @@ impl Parsed {
             msg,
             diags: Vec::new(),
             text: super::LineText::default(),
+            pv_legal_from: None,
         }
+    }
+}
+
+/// One UCI session's PVs checked ahead: the position of its GUI's last `position` command,
+/// played as standard chess (a session in another variant or in Chess960 gets keys its
+/// decoder's positions never have), and the PV cache over it.
+#[derive(Default)]
+struct PvAhead {
+    positions: PositionCache,
+    /// Bumped with every `position` command, for the PV cache.
+    root_id: u64,
+    /// `None` when the last command did not set up a position.
+    key: Option<RootKey>,
+    pv: PvCache,
+}
+
+impl PvAhead {
+    fn position(&mut self, p: &uci::Position) {
+        self.root_id += 1;
+        let set = self.positions.apply(
+            p.fen.as_deref(),
+            p.moves.as_str(),
+            &ChessVariant::Standard,
+            false,
+        );
+        self.key = match set {
+            Ok(_) => self.positions.board().and_then(RootKey::of),
+            Err(_) => None,
+        };
+    }
+
+    fn info(&mut self, info: &uci::Info) -> Option<RootKey> {
+        // The decoder leaves the other lines of a multi-PV search unchecked: checking them
+        // here would only make the cache forget the main line.
+        if info.multipv.is_some_and(|n| n > 1) {
+            return None;
+        }
+        let (key, pv, board) = (self.key?, info.pv.as_ref()?, self.positions.board()?);
+        self.pv
+            .verify(self.root_id, board, pv.as_str())
+            .then_some(key)
     }
 }
 
 /// Parses the GUI and engine lines of an input ahead of its decoder.
 #[derive(Default)]
 pub struct Ahead {
-    /// Per session label: the protocol its first GUI or engine line says, if it says one.
-    per: Vec<(Option<String>, Option<Protocol>)>,
+    /// Per session label: the protocol its first GUI or engine line says, if it says one, and
+    /// its PVs checked ahead.
+    per: Vec<(Option<String>, Option<Protocol>, PvAhead)>,
     last: super::last_session::LastSession,
     spare: Spare,
 }
@@ -58,24 +110,36 @@ impl Ahead {
         let per = &mut self.per;
         let i = self.last.index(&ev.session, |label| {
             per.iter()
-                .rposition(|(l, _)| l.as_deref() == label)
+                .rposition(|(l, _, _)| l.as_deref() == label)
                 .unwrap_or_else(|| {
                     let first = protocol::detect([(dir, ev.text.as_str())]).map(|d| d.protocol);
-                    per.push((label.map(str::to_owned), first));
+                    per.push((label.map(str::to_owned), first, PvAhead::default()));
                     per.len() - 1
                 })
         });
-        let protocol = self.per.get(i)?.1?;
+        let (_, protocol, pvs) = self.per.get_mut(i)?;
+        let protocol = (*protocol)?;
         if !eager {
+            // A `position` command left to the decoder leaves these verdicts with a stale key,
+            // which no decoder position has.
             return None;
         }
         let (msg, diags) = protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare);
+        let pv_legal_from = match &msg {
+            Msg::Uci(uci::Msg::Position(p)) if dir == Dir::ToEngine => {
+                pvs.position(p);
+                None
+            }
+            Msg::Uci(uci::Msg::Info(info)) if dir == Dir::FromEngine => pvs.info(info),
+            _ => None,
+        };
         Some(Parsed {
             protocol,
             dir,
             msg,
             diags,
             text: super::LineText::of(&ev.text),
+            pv_legal_from,
         })
     }
 

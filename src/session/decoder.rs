@@ -83,8 +83,14 @@ impl State {
         ahead: &mut Option<super::ahead::Parsed>,
     ) -> Msg {
         let (msg, parse_diags) = match ahead.take_if(|a| a.protocol == protocol && a.dir == dir) {
-            Some(a) => (a.msg, a.diags),
-            None => protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare),
+            Some(a) => {
+                self.pv_legal_from = a.pv_legal_from;
+                (a.msg, a.diags)
+            }
+            None => {
+                self.pv_legal_from = None;
+                protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare)
+            }
         };
         for d in parse_diags {
             let id = d.rule.unwrap_or(match protocol {

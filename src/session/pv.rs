@@ -8,8 +8,18 @@
 //! the next and several new moves per line are the rule. A move the fast path refuses is
 //! re-checked by `ChessBoard::check_line`, which knows every notation and variant rule and
 //! words the reason.
+//!
+//! The same cache runs on the reading thread for a long input ([`super::ahead`]): there a PV
+//! is verified from the position the GUI's last `position` command set up, and the verdict
+//! comes with that position's [`RootKey`]. The decoder takes the verdict only when its own
+//! root has the same key ([`PvCache::agrees`]), and checks the PV itself otherwise.
 
-use shakmaty::{CastlingMode, Position, uci::UciMove, variant::VariantPosition};
+use std::num::NonZeroU64;
+
+use shakmaty::{
+    CastlingMode, EnPassantMode, Position, uci::UciMove, variant::VariantPosition,
+    zobrist::Zobrist128,
+};
 
 use crate::game::chess::fast_legal::Light;
 use crate::game::{ChessBoard, IllegalMove};
@@ -29,6 +39,31 @@ pub(crate) struct PvCache {
     root_light: Option<Light>,
     /// The root's castling notation is Chess960's (for turning light positions back).
     chess960: bool,
+    /// The `ChessBoard` id `key` was worked out for, and that root's key.
+    key_root: Option<u64>,
+    key: Option<RootKey>,
+}
+
+/// What a PV's legality depends on in a standard chess position: the board, the side to move,
+/// the castling rights, the en passant square and the castling notation, hashed (Zobrist, 128
+/// bits: two different positions share a key with odds of 2^-128). Other variants have none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RootKey(NonZeroU64, u64);
+
+impl RootKey {
+    pub(crate) fn of(root: &ChessBoard) -> Option<RootKey> {
+        let VariantPosition::Chess(pos) = root.position() else {
+            return None;
+        };
+        let z: Zobrist128 = pos.zobrist_hash(EnPassantMode::Always);
+        let mut h = z.0;
+        if root.is_chess960() {
+            // Any fixed odd constant: the same position under the other notation differs.
+            h ^= 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
+        }
+        let high = NonZeroU64::new((h >> 64) as u64).unwrap_or(NonZeroU64::MIN);
+        Some(RootKey(high, h as u64))
+    }
 }
 
 impl PvCache {
@@ -40,6 +75,26 @@ impl PvCache {
         root: &ChessBoard,
         pv: &str,
     ) -> Result<(), (usize, IllegalMove)> {
+        if self.verify(root_id, root, pv) {
+            return Ok(());
+        }
+        // The authoritative check; the cache keeps only what the fast path verified.
+        root.check_line(pv.split_ascii_whitespace()).map(|_| ())
+    }
+
+    /// Whether a verdict worked out ahead from the position with `key` holds for `root`.
+    pub(crate) fn agrees(&mut self, root_id: u64, root: &ChessBoard, key: RootKey) -> bool {
+        if self.key_root != Some(root_id) {
+            self.key_root = Some(root_id);
+            self.key = RootKey::of(root);
+        }
+        self.key == Some(key)
+    }
+
+    /// Whether every move of `pv` is legal from `root`, as far as this cache can tell: `false`
+    /// for an illegal move and for the odd move it cannot follow (a null move, bad spacing),
+    /// which [`PvCache::check`] leaves to the board's own rules.
+    pub(crate) fn verify(&mut self, root_id: u64, root: &ChessBoard, pv: &str) -> bool {
         if root_id != self.root {
             self.root = root_id;
             let new_root = match root.position() {
@@ -68,24 +123,19 @@ impl PvCache {
         let covered = common.checked_sub(1).map_or(0, |k| self.ends[k]);
         if covered == new.len() {
             // The PV is the cached line or a prefix of it: already verified.
-            return Ok(());
+            return true;
         }
         self.text.truncate(covered);
         self.ends.truncate(common);
         self.light.truncate(common);
         self.positions.truncate(common);
         let rest = pv.get(covered..).unwrap_or("");
-        self.extend(root, pv, rest.strip_prefix(' ').unwrap_or(rest))
+        self.extend(root, rest.strip_prefix(' ').unwrap_or(rest))
     }
 
     /// Plays the moves of `rest` (single-spaced) after the cached line, keeping each verified
-    /// one; `pv` is the whole line for the authoritative check when one fails.
-    fn extend(
-        &mut self,
-        root: &ChessBoard,
-        pv: &str,
-        rest: &str,
-    ) -> Result<(), (usize, IllegalMove)> {
+    /// one; false when one could not be.
+    fn extend(&mut self, root: &ChessBoard, rest: &str) -> bool {
         let mode = match self.chess960 {
             true => CastlingMode::Chess960,
             false => CastlingMode::Standard,
@@ -100,15 +150,14 @@ impl PvCache {
             let legal = uci_move(tok).is_some_and(|u| self.play(root, &u, mode));
             if !legal {
                 self.keep(rest, verified);
-                // The authoritative check; the cache keeps only what the fast path verified.
-                return root.check_line(pv.split_ascii_whitespace()).map(|_| ());
+                return false;
             }
             verified = at + tok.len();
             self.ends.push(base + verified);
             at = verified + 1;
         }
         self.keep(rest, verified);
-        Ok(())
+        true
     }
 
     /// Plays `u` after the cached line and keeps the position; false when the move is not
@@ -451,5 +500,33 @@ mod tests {
         let b = start();
         let mut c = PvCache::default();
         assert!(c.check(1, &b, "e2e4 0000 d2d4").is_ok());
+    }
+
+    #[test]
+    fn a_root_key_tells_apart_everything_a_pv_is_legal_by() {
+        let fen = |f: &str, chess960| {
+            let b = ChessBoard::from_fen(f, ChessVariant::Standard, chess960).expect("fen");
+            RootKey::of(&b).expect("standard chess")
+        };
+        let base = "r3k2r/ppp1qppp/8/3pP3/8/8/PPPQ1PPP/R3K2R w KQkq d6 0 1";
+        // The clocks do not change what is legal.
+        assert_eq!(
+            fen(base, false),
+            fen(
+                "r3k2r/ppp1qppp/8/3pP3/8/8/PPPQ1PPP/R3K2R w KQkq d6 7 30",
+                false
+            )
+        );
+        for other in [
+            "r3k2r/ppp1qppp/8/3pP3/8/8/PPPQ1PPP/R3K2R b KQkq - 0 1",
+            "r3k2r/ppp1qppp/8/3pP3/8/8/PPPQ1PPP/R3K2R w Qkq d6 0 1",
+            "r3k2r/ppp1qppp/8/3pP3/8/8/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            "r3k2r/ppp1qppp/8/3pP3/8/8/PPP2PPP/R2QK2R w KQkq d6 0 1",
+        ] {
+            assert_ne!(fen(base, false), fen(other, false), "{other}");
+        }
+        assert_ne!(fen(base, false), fen(base, true), "castling notation");
+        let atomic = ChessBoard::startpos(ChessVariant::Atomic).expect("atomic");
+        assert_eq!(RootKey::of(&atomic), None);
     }
 }

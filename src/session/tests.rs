@@ -4,6 +4,7 @@
 //! `tests/<protocol>_tests.rs`; their names end in `_tests` like every test file of the crate,
 //! which keeps them out of the layering check in `layers.rs`.
 
+mod ahead_tests;
 mod cecp_tests;
 mod nboard_tests;
 mod uci_tests;

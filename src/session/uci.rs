@@ -469,6 +469,10 @@ impl State {
                 None => return,
             },
         };
+        let ahead = self.pv_legal_from.take();
+        if ahead.is_some_and(|key| self.pv.agrees(board_id, board, key)) {
+            return;
+        }
         if let Err((index, e)) = self.pv.check(board_id, board, pv.as_str()) {
             // The position the offending move is played in: the root after the PV's moves
             // before it (all legal), not the root itself.

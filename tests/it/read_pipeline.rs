@@ -8,6 +8,7 @@ use kibitzer::input::judged::JudgeInput;
 use kibitzer::input::pipeline::ReadOptions;
 use kibitzer::input::{ControlFlow, Input, Item};
 use kibitzer::recording::Event;
+use kibitzer::rules::catalogue::RuleId;
 use kibitzer::rules::report::CheckReport;
 use kibitzer::rules::{CheckOptions, Checked, Checker, Finding, Profile};
 use std::path::{Path, PathBuf};
@@ -273,6 +274,125 @@ fn check_and_decode_say_the_same_on_one_core_and_on_two() {
         assert!(both.stdout == one.stdout, "{args:?}: the outputs differ");
         assert!(both.stdout.len() > 1000, "{args:?}");
     }
+}
+
+/// A cutechess-cli log of `games` games whose PVs the reading side checks ahead and gets
+/// wrong on purpose: every third game is antichess (the reading side plays chess), some PVs
+/// end in an illegal move, and in every fourth game the GUI sends the next position while
+/// the engine still searches the last one, whose PVs the reading side checks from the new one.
+fn big_log_with_pv_faults(path: &Path, games: usize) {
+    let moves = [
+        "e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6",
+    ];
+    let mut out = String::new();
+    let mut ms = 0u64;
+    for g in 0..games {
+        let label = |side: usize| format!("Engine{}({})", side + 1, g * 2 + side);
+        for side in 0..2 {
+            let mut lines = vec![
+                ('>', "uci".to_owned()),
+                (
+                    '<',
+                    "option name UCI_Variant type combo default chess var chess var antichess"
+                        .to_owned(),
+                ),
+                ('<', "uciok".to_owned()),
+            ];
+            if g % 3 == 2 {
+                lines.push(('>', "setoption name UCI_Variant value antichess".to_owned()));
+            }
+            lines.extend([('>', "isready".to_owned()), ('<', "readyok".to_owned())]);
+            for (dir, text) in lines {
+                out.push_str(&format!("{ms} {dir}{}: {text}\n", label(side)));
+            }
+        }
+        for ply in 0..moves.len() {
+            let l = label(ply % 2);
+            let position =
+                |ply: usize| format!("position startpos moves {}", moves[..ply].join(" "));
+            out.push_str(&format!(
+                "{ms} >{l}: {}\n{ms} >{l}: go wtime 60000 btime 60000\n",
+                position(ply)
+            ));
+            let early = g % 4 == 1 && ply == 4;
+            for d in 1..=12 {
+                ms += 3;
+                if early && d == 6 {
+                    out.push_str(&format!(
+                        "{ms} >{l}: {}\n{ms} >{l}: go wtime 60000 btime 60000\n",
+                        position(ply + 1)
+                    ));
+                }
+                let mut pv = moves[ply..].join(" ");
+                if (g + ply + d) % 29 == 0 {
+                    pv.push_str(" e1e3");
+                }
+                out.push_str(&format!(
+                    "{ms} <{l}: info depth {d} score cp {} pv {pv}\n",
+                    20 - d
+                ));
+            }
+            out.push_str(&format!("{ms} <{l}: bestmove {}\n", moves[ply]));
+        }
+        out.push_str(&format!(
+            "{ms} Finished game {} (Engine1 vs Engine2): 1/2-1/2 {{Draw by adjudication}}\n",
+            g + 1
+        ));
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// The PVs the reading side checked ahead change nothing: `check` on one core, where nothing
+/// is checked ahead, finds the same illegal PVs.
+#[test]
+fn pvs_checked_ahead_are_judged_as_on_one_core() {
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        panic!("this test needs two cores (the reading thread is used only then)");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("faults.log");
+    big_log_with_pv_faults(&log, 500);
+    assert!(std::fs::metadata(&log).unwrap().len() > 5 << 20);
+    let check = |one_core: bool| {
+        let mut cmd = if one_core {
+            let mut c = std::process::Command::new("taskset");
+            c.args(["-c", "0", env!("CARGO_BIN_EXE_kibitzer")]);
+            c
+        } else {
+            kibitzer()
+        };
+        let out = cmd
+            .args(["check", "--format", "json"])
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let (both, one) = (check(false), check(true));
+    let report: CheckReport = serde_json::from_slice(&both).unwrap();
+    let found = |rule: RuleId, why: &str| {
+        report.files[0]
+            .findings
+            .iter()
+            .filter(|f| f.rule == rule && f.message.contains(why))
+            .count()
+    };
+    // Each fault is there to be found: the illegal last move; a7a6, legal in chess, where
+    // antichess has Black capture; the position sent during a search.
+    let e1e3 = found(RuleId::UciInfoPvIllegal, "'e1e3'");
+    let a7a6 = found(RuleId::UciInfoPvIllegal, "'a7a6'");
+    let early = found(RuleId::UciPositionWhileSearching, "");
+    assert!(
+        e1e3 > 100 && a7a6 > 100 && early > 100,
+        "{e1e3} {a7a6} {early}"
+    );
+    assert!(both == one, "the outputs differ");
 }
 
 /// The viewer reads a big log the same way (its lines parsed ahead on the reading thread,

@@ -13,7 +13,7 @@ use crate::session::model::{
     At, Breach, Eval, Fact, Game, GameKind, GameOutcome, Obligation, OutcomeBy, Owed, Party,
     Request, Search, Session,
 };
-use crate::session::pv::PvCache;
+use crate::session::pv::{PvCache, RootKey};
 
 /// Live per-session state besides the public model.
 pub(crate) struct State {
@@ -72,6 +72,8 @@ pub(crate) struct State {
     pub(crate) othello: Option<OthelloBoard>,
     pub(crate) editor: Option<ChessEditor>,
     pub(crate) pv: PvCache,
+    /// The PV of the line being decoded was found legal ahead, from the position with this key.
+    pub(crate) pv_legal_from: Option<RootKey>,
     /// Check the legality of PV moves (game moves are always checked).
     pub(crate) check_pv: bool,
     /// The running search (pushed into `s.searches` when it ends).
@@ -163,6 +165,7 @@ impl State {
             othello: None,
             editor: None,
             pv: PvCache::default(),
+            pv_legal_from: None,
             check_pv: true,
             search: None,
             search_board: None,
