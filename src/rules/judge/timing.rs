@@ -227,13 +227,40 @@ impl Tracker {
     }
 }
 
+/// Why a request was allowed the time it was, put in words only for a finding: a deadline is
+/// worked out for every request and every line that may pass it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Allowance {
+    /// The profile named sets the time.
+    Profile(&'static str),
+    /// CECP `feature done=0`.
+    DoneZero,
+    /// The side's clock.
+    Clock,
+    /// The search's time limit, plus the profile's overrun.
+    TimeLimit { overrun_ms: u128 },
+}
+
+impl std::fmt::Display for Allowance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Allowance::Profile(name) => write!(f, "{name} profile"),
+            Allowance::DoneZero => f.write_str("done=0 extends the wait to an hour"),
+            Allowance::Clock => f.write_str("the side's remaining clock"),
+            Allowance::TimeLimit { overrun_ms } => {
+                write!(f, "its time limit plus {overrun_ms} ms")
+            }
+        }
+    }
+}
+
 /// The rule, the allowed time (ns) and why, for an obligation under a profile.
 pub(super) fn deadline(
     tr: &Tracker,
     profile: &Profile,
     o: &Obligation,
     p: &Pending,
-) -> Option<(RuleId, u64, String)> {
+) -> Option<(RuleId, u64, Allowance)> {
     let ns = |d: std::time::Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
     let ms_ns = |ms: i64| {
         u64::try_from(ms.max(0))
@@ -241,7 +268,7 @@ pub(super) fn deadline(
             .saturating_mul(1_000_000)
     };
     let named = |d: Option<std::time::Duration>, rule: RuleId| {
-        d.map(|d| (rule, ns(d), format!("{} profile", profile.name)))
+        d.map(|d| (rule, ns(d), Allowance::Profile(profile.name)))
     };
     match &o.owed {
         Owed::UciOk => named(profile.uciok, RuleId::UciUciokTimeout),
@@ -259,7 +286,7 @@ pub(super) fn deadline(
                 Some((
                     RuleId::CecpFeatureTimeout,
                     3_600_000_000_000,
-                    "done=0 extends the wait to an hour".into(),
+                    Allowance::DoneZero,
                 ))
             } else {
                 named(profile.features, RuleId::CecpFeatureTimeout)
@@ -271,11 +298,7 @@ pub(super) fn deadline(
         Owed::BestMove | Owed::Move => {
             let budget = p.budget_ms?;
             if p.budget_is_clock {
-                Some((
-                    RuleId::XClockUnderflow,
-                    ms_ns(budget),
-                    "the side's remaining clock".into(),
-                ))
+                Some((RuleId::XClockUnderflow, ms_ns(budget), Allowance::Clock))
             } else {
                 let rule = if o.owed == Owed::Move {
                     RuleId::CecpStExceeded
@@ -285,7 +308,9 @@ pub(super) fn deadline(
                 Some((
                     rule,
                     ms_ns(budget).saturating_add(ns(profile.overrun)),
-                    format!("its time limit plus {} ms", profile.overrun.as_millis()),
+                    Allowance::TimeLimit {
+                        overrun_ms: profile.overrun.as_millis(),
+                    },
                 ))
             }
         }

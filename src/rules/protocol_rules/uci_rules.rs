@@ -89,6 +89,8 @@ pub(crate) struct UciRules {
     multipv: u32,
     /// The GUI's last `position`, as `startpos|FEN moves ...`.
     last_position: String,
+    /// The one before, its buffer kept for the next (GUIs resend the whole game every move).
+    spare_position: String,
     /// A bestmove that came after the GUI had moved on to another position: (the position
     /// it was for, the move).
     stale: Option<(String, String)>,
@@ -98,14 +100,15 @@ pub(crate) struct UciRules {
     pub nondeterministic: Vec<&'static str>,
 }
 
-/// `startpos moves e2e4 e7e5` / `FEN moves ...`, comparable by prefix.
-fn position_key(p: &uci::Position) -> String {
+/// `startpos moves e2e4 e7e5` / `FEN moves ...`, comparable by prefix, written over `key`.
+fn position_key(p: &uci::Position, key: &mut String) {
     let start = p.fen.as_deref().unwrap_or("startpos").trim();
     let moves = p.moves.as_str().trim();
-    if moves.is_empty() {
-        start.to_owned()
-    } else {
-        format!("{start} moves {moves}")
+    key.clear();
+    key.push_str(start);
+    if !moves.is_empty() {
+        key.push_str(" moves ");
+        key.push_str(moves);
     }
 }
 
@@ -268,7 +271,8 @@ impl Tracker {
     ) {
         // GUIs resend the whole game every move: only the moves past the last
         // position's need looking at.
-        let key = position_key(p);
+        let mut key = std::mem::take(&mut self.uci.spare_position);
+        position_key(p, &mut key);
         let last = &self.uci.last_position;
         let fresh = match key.strip_prefix(last.as_str()) {
             Some(rest) if !last.is_empty() && (rest.is_empty() || rest.starts_with(' ')) => {
@@ -320,7 +324,7 @@ impl Tracker {
                 ),
             );
         }
-        r.last_position = key;
+        r.spare_position = std::mem::replace(&mut r.last_position, key);
     }
 
     /// `go`: what must come before a search, and the search it starts (or queues).
