@@ -13,10 +13,28 @@ pub struct LineText {
     /// A UCI answer inside a line that says something else (`info ... bestmove e2e4`,
     /// `0readyok`): two messages ran together. `info string`, `id` and `option` lines may
     /// say anything and never count.
-    pub ran_together: Option<&'static str>,
+    pub ran_together: Option<RanTogether>,
     /// The line reads as CECP's `feature` or `tellics`: an engine answering a UCI GUI in
     /// the other protocol.
     pub cecp_answer: bool,
+}
+
+/// The UCI answer found inside another line ([`LineText::ran_together`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RanTogether {
+    Readyok,
+    Uciok,
+    Bestmove,
+}
+
+impl RanTogether {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RanTogether::Readyok => "readyok",
+            RanTogether::Uciok => "uciok",
+            RanTogether::Bestmove => "bestmove",
+        }
+    }
 }
 
 static BESTMOVE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
@@ -29,11 +47,11 @@ impl LineText {
         // Two suffix tests, and a search for `bestmove` only where `be` occurs, keep this
         // cheap on every info line.
         let inner = if t.ends_with("readyok") && t != "readyok" {
-            Some("readyok")
+            Some(RanTogether::Readyok)
         } else if t.ends_with("uciok") && t != "uciok" {
-            Some("uciok")
+            Some(RanTogether::Uciok)
         } else if scan.be && BESTMOVE.find(t.as_bytes()).is_some_and(|i| i > 0) {
-            Some("bestmove")
+            Some(RanTogether::Bestmove)
         } else {
             None
         };
@@ -77,15 +95,18 @@ mod tests {
         assert!(LineText::of(" readyok").padded);
         assert!(LineText::of("readyok\u{a0}").padded, "Unicode whitespace");
         assert!(!LineText::of("   ").padded, "only whitespace");
-        assert_eq!(LineText::of("0readyok").ran_together, Some("readyok"));
+        assert_eq!(
+            LineText::of("0readyok").ran_together,
+            Some(RanTogether::Readyok)
+        );
         assert_eq!(LineText::of("readyok").ran_together, None);
         assert_eq!(
             LineText::of("info depth 9 uciok").ran_together,
-            Some("uciok")
+            Some(RanTogether::Uciok)
         );
         assert_eq!(
             LineText::of("info depth 9 pv e2e4 bestmove e2e4").ran_together,
-            Some("bestmove")
+            Some(RanTogether::Bestmove)
         );
         assert_eq!(LineText::of("bestmove e2e4").ran_together, None);
         assert_eq!(LineText::of("info string bestmove e2e4").ran_together, None);

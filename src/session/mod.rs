@@ -27,7 +27,7 @@ mod tests;
 
 pub use ahead::{Ahead, Parsed};
 pub use decoder::{Decoded, Decoder, EarlierLine};
-pub use line_text::LineText;
+pub use line_text::{LineText, RanTogether};
 pub use model::{
     At, Breach, Clocks, Eval, Fact, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake,
     Line, Modes, Mover, Obligation, OptionSet, OutcomeBy, Owed, Party, Ply, PosRef, Request,

@@ -78,7 +78,10 @@ pub(super) fn transport(
             if let Some(k) = facts.ran_together {
                 out.add(
                     RuleId::XLineInterleaved,
-                    format!("`{k}` inside another line: two messages ran together"),
+                    format!(
+                        "`{}` inside another line: two messages ran together",
+                        k.as_str()
+                    ),
                 );
             }
             if facts.cecp_answer && tr.first(RuleId::XProtocolMismatch) {
