@@ -87,14 +87,23 @@ impl PvAhead {
     }
 }
 
+/// Sessions whose PVs are checked ahead at a time. A tournament log brings two sessions a
+/// game, and only those in play need a board: the least recently used one is forgotten (a
+/// session that comes back starts afresh, which costs time, never a verdict).
+const PV_SESSIONS: usize = 32;
+
 /// Parses the GUI and engine lines of an input ahead of its decoder.
 #[derive(Default)]
 pub struct Ahead {
-    /// Per session label: the protocol its first GUI or engine line says, if it says one, and
-    /// its PVs checked ahead.
-    per: Vec<(Option<String>, Option<Protocol>, PvAhead)>,
+    /// Per session label: the protocol its first GUI or engine line says, if it says one.
+    per: Vec<(Option<String>, Option<Protocol>)>,
     last: super::last_session::LastSession,
     spare: Spare,
+    /// PVs checked ahead, per session (its index in `per`), with when each was last used.
+    pvs: Vec<(usize, u64, PvAhead)>,
+    /// Where in `pvs` the last session used is: runs of lines of one session find it there.
+    last_pvs: usize,
+    uses: u64,
 }
 
 impl Ahead {
@@ -110,15 +119,14 @@ impl Ahead {
         let per = &mut self.per;
         let i = self.last.index(&ev.session, |label| {
             per.iter()
-                .rposition(|(l, _, _)| l.as_deref() == label)
+                .rposition(|(l, _)| l.as_deref() == label)
                 .unwrap_or_else(|| {
                     let first = protocol::detect([(dir, ev.text.as_str())]).map(|d| d.protocol);
-                    per.push((label.map(str::to_owned), first, PvAhead::default()));
+                    per.push((label.map(str::to_owned), first));
                     per.len() - 1
                 })
         });
-        let (_, protocol, pvs) = self.per.get_mut(i)?;
-        let protocol = (*protocol)?;
+        let protocol = self.per.get(i)?.1?;
         if !eager {
             // A `position` command left to the decoder leaves these verdicts with a stale key,
             // which no decoder position has.
@@ -127,10 +135,10 @@ impl Ahead {
         let (msg, diags) = protocol::parse_reusing(protocol, dir, &ev.text, &mut self.spare);
         let pv_legal_from = match &msg {
             Msg::Uci(uci::Msg::Position(p)) if dir == Dir::ToEngine => {
-                pvs.position(p);
+                self.pvs_of(i).position(p);
                 None
             }
-            Msg::Uci(uci::Msg::Info(info)) if dir == Dir::FromEngine => pvs.info(info),
+            Msg::Uci(uci::Msg::Info(info)) if dir == Dir::FromEngine => self.pvs_of(i).info(info),
             _ => None,
         };
         Some(Parsed {
@@ -143,8 +151,81 @@ impl Ahead {
         })
     }
 
+    /// The PVs checked ahead for session `i`, made (in place of the least recently used
+    /// session's, when [`PV_SESSIONS`] have some) if it has none.
+    fn pvs_of(&mut self, i: usize) -> &mut PvAhead {
+        self.uses += 1;
+        let k = match self.pvs.get(self.last_pvs) {
+            Some((s, ..)) if *s == i => self.last_pvs,
+            _ => match self.pvs.iter().position(|(s, ..)| *s == i) {
+                Some(k) => k,
+                None if self.pvs.len() < PV_SESSIONS => {
+                    self.pvs.push((i, 0, PvAhead::default()));
+                    self.pvs.len() - 1
+                }
+                None => {
+                    let k = (0..self.pvs.len())
+                        .min_by_key(|&k| self.pvs[k].1)
+                        .unwrap_or(0);
+                    self.pvs[k] = (i, 0, PvAhead::default());
+                    k
+                }
+            },
+        };
+        self.last_pvs = k;
+        let entry = &mut self.pvs[k];
+        entry.1 = self.uses;
+        &mut entry.2
+    }
+
     /// Takes back a message the decoder is done with, so later lines reuse what it owns.
     pub fn reclaim(&mut self, msg: Msg) {
         self.spare.reclaim(msg);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(session: &str, src: Source, text: &str) -> Event {
+        let mut ev = Event::line(1, 0, src, text);
+        ev.session = Some(session.into());
+        ev
+    }
+
+    /// Plays one search of `session` through `ahead`: whether its PV was vouched for.
+    fn search(ahead: &mut Ahead, session: &str) -> bool {
+        for text in ["position startpos moves e2e4", "go movetime 100"] {
+            ahead.parse(&line(session, Source::Gui, text), true);
+        }
+        let info = line(
+            session,
+            Source::Engine,
+            "info depth 1 score cp 20 pv e7e5 g1f3",
+        );
+        ahead
+            .parse(&info, true)
+            .is_some_and(|p| p.pv_legal_from.is_some())
+    }
+
+    #[test]
+    fn only_the_sessions_in_play_keep_a_board() {
+        let mut ahead = Ahead::default();
+        for s in 0..100 {
+            assert!(search(&mut ahead, &format!("E({s})")), "session {s}");
+        }
+        assert_eq!(ahead.pvs.len(), PV_SESSIONS);
+        // The oldest went first; the last ones are kept.
+        assert!(ahead.pvs.iter().all(|(s, ..)| *s >= 100 - PV_SESSIONS));
+        // A forgotten session that comes back starts afresh and is vouched for again.
+        assert!(search(&mut ahead, "E(0)"));
+        assert!(ahead.pvs.iter().any(|(s, ..)| *s == 0));
+        assert!(!ahead.pvs.iter().any(|(s, ..)| *s == 100 - PV_SESSIONS));
+        // Two sessions taking turns keep theirs.
+        for _ in 0..3 {
+            assert!(search(&mut ahead, "E(98)") && search(&mut ahead, "E(99)"));
+        }
+        assert_eq!(ahead.pvs.len(), PV_SESSIONS);
     }
 }
