@@ -47,6 +47,21 @@ fn illegal_pvs(found: &[(RuleId, String)]) -> Vec<&str> {
         .collect()
 }
 
+/// The decoder alone finds one illegal PV in `events`, and finds the same when fed through
+/// [`Ahead`] (lines `eager`), after the reading side vouched for `vouched` PVs (`why`).
+fn one_illegal_pv_found_anyway(
+    events: &[Event],
+    eager: impl Fn(usize) -> bool,
+    vouched: usize,
+    why: &str,
+) {
+    let want = alone(events);
+    assert_eq!(illegal_pvs(&want).len(), 1, "{want:?}");
+    let (got, vouched_here) = through_ahead(events, eager);
+    assert_eq!(vouched_here, vouched, "{why}");
+    assert_eq!(got, want);
+}
+
 /// A game whose PVs are legal, then shortened, grown, followed by the game, castle, take en
 /// passant, and twice break the rules.
 const GAME: &str = "
@@ -116,17 +131,18 @@ fn a_pv_vouched_for_in_another_position_is_checked_again() {
         < bestmove g1f3
         ",
     );
-    let want = alone(&events);
-    assert_eq!(illegal_pvs(&want).len(), 1, "{want:?}");
     // The second `position` is left to the decoder: the reading side still stands in the
     // first, where Black's d7d5 is legal, and says so.
     let second = events
         .iter()
         .position(|e| e.text.ends_with("e7e5") && e.src == Source::Gui)
         .expect("second position");
-    let (got, vouched) = through_ahead(&events, |i| i != second);
-    assert_eq!(vouched, 2, "e7e5, then d7d5 from the first position");
-    assert_eq!(got, want);
+    one_illegal_pv_found_anyway(
+        &events,
+        |i| i != second,
+        2,
+        "e7e5, then d7d5 from the first position",
+    );
 }
 
 #[test]
@@ -145,11 +161,7 @@ fn a_pv_vouched_for_by_the_rules_of_chess_is_checked_again_in_a_variant() {
         < bestmove e4d5
         ",
     );
-    let want = alone(&events);
-    assert_eq!(illegal_pvs(&want).len(), 1, "{want:?}");
-    let (got, vouched) = through_ahead(&events, |_| true);
-    assert_eq!(vouched, 1, "g1f3 is legal in chess");
-    assert_eq!(got, want);
+    one_illegal_pv_found_anyway(&events, |_| true, 1, "g1f3 is legal in chess");
 }
 
 #[test]
@@ -171,12 +183,10 @@ fn a_position_sent_during_a_search_does_not_vouch_for_the_running_search() {
         < bestmove d7d5
         ",
     );
-    let want = alone(&events);
-    assert_eq!(illegal_pvs(&want).len(), 1, "{want:?}");
-    let (got, vouched) = through_ahead(&events, |_| true);
-    assert_eq!(
-        vouched, 2,
-        "d7d5 from the first position, e4d5 from the second"
+    one_illegal_pv_found_anyway(
+        &events,
+        |_| true,
+        2,
+        "d7d5 from the first position, e4d5 from the second",
     );
-    assert_eq!(got, want);
 }
