@@ -2,7 +2,10 @@
 //! strings are scanned with a few integer operations per eight bytes instead of a branch per
 //! byte.
 
+mod json;
 mod text;
+
+pub(crate) use json::{StringSpan, string_span};
 
 pub(crate) use text::scan_line;
 
@@ -104,22 +107,20 @@ pub(crate) fn digits(b: &[u8], at: usize) -> Option<(u64, usize)> {
     long_digits(b, at, v)
 }
 
-/// [`digits`] past the first eight.
+/// [`digits`] past the first eight: a recording's times, of 11 and 19 digits on every line.
+/// Two more words at most, unrolled: a 20th digit could overflow a `u64`.
 #[inline(never)]
 fn long_digits(b: &[u8], at: usize, first8: u64) -> Option<(u64, usize)> {
-    let mut v = first8;
-    let mut len = 8;
-    loop {
-        let (w, m) = digits_in_word(load8(b, at + len));
-        if len + m > 19 {
-            return None;
-        }
-        v = v * POW10[m] + w;
-        len += m;
-        if m < 8 {
-            return Some((v, len));
-        }
+    let (w, m) = digits_in_word(load8(b, at + 8));
+    if m < 8 {
+        return Some((first8 * POW10[m] + w, 8 + m));
     }
+    let v = first8 * 100_000_000 + w;
+    let (w, m) = digits_in_word(load8(b, at + 16));
+    if m > 3 {
+        return None;
+    }
+    Some((v * POW10[m] + w, 16 + m))
 }
 
 /// What a run of space-separated words (the moves of a PV) holds.

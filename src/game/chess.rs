@@ -9,6 +9,7 @@ mod end;
 mod error;
 pub(crate) mod fast_legal;
 mod giveaway;
+pub(crate) mod light;
 mod notation;
 mod position_cache;
 mod variant;

@@ -17,11 +17,11 @@
 use std::num::NonZeroU64;
 
 use shakmaty::{
-    CastlingMode, EnPassantMode, Position, uci::UciMove, variant::VariantPosition,
+    CastlingMode, EnPassantMode, Position, Role, Square, uci::UciMove, variant::VariantPosition,
     zobrist::Zobrist128,
 };
 
-use crate::game::chess::fast_legal::Light;
+use crate::game::chess::light::Light;
 use crate::game::{ChessBoard, IllegalMove};
 
 #[derive(Default)]
@@ -142,52 +142,65 @@ impl PvCache {
         };
         // Where `rest` will start in the cached text.
         let base = self.text.len() + usize::from(!self.text.is_empty());
+        let (verified, all) = match self.root_light {
+            Some(root_light) => self.extend_light(root_light, rest.as_bytes(), base, mode),
+            None => self.extend_full(root, rest.as_bytes(), base),
+        };
+        self.keep(rest, verified);
+        all
+    }
+
+    /// [`PvCache::extend`] over light positions: the bytes of `b` verified, and whether that is
+    /// all of them. The loop every new PV move of a standard chess game goes through: the
+    /// position it plays on stays in this frame, and only ordinary moves are played here.
+    fn extend_light(
+        &mut self,
+        root: Light,
+        b: &[u8],
+        base: usize,
+        mode: CastlingMode,
+    ) -> (usize, bool) {
+        let mut here = self.light.last().copied().unwrap_or(root);
         let mut verified = 0;
-        let b = rest.as_bytes();
         let mut at = 0;
         while at < b.len() {
             let tok = b.get(at..at + word_len(b, at)).unwrap_or(&[]);
-            let legal = uci_move(tok).is_some_and(|u| self.play(root, &u, mode));
-            if !legal {
-                self.keep(rest, verified);
-                return false;
+            let played =
+                plain_move(tok).is_some_and(|(from, to, promotion)| here.play(from, to, promotion));
+            if !played {
+                // Castling, en passant, odd notation or an illegal move: the full position
+                // decides.
+                match play_in_full(&here, tok, mode) {
+                    Some(next) => here = next,
+                    None => return (verified, false),
+                }
             }
+            self.light.push(here);
             verified = at + tok.len();
             self.ends.push(base + verified);
             at = verified + 1;
         }
-        self.keep(rest, verified);
-        true
+        (verified, true)
     }
 
-    /// Plays `u` after the cached line and keeps the position; false when the move is not
-    /// legal there (or not one this cache can follow).
-    fn play(&mut self, root: &ChessBoard, u: &UciMove, mode: CastlingMode) -> bool {
-        let Some(root_light) = &self.root_light else {
+    /// [`PvCache::extend`] over the full positions of a variant.
+    fn extend_full(&mut self, root: &ChessBoard, b: &[u8], base: usize) -> (usize, bool) {
+        let mut verified = 0;
+        let mut at = 0;
+        while at < b.len() {
+            let tok = b.get(at..at + word_len(b, at)).unwrap_or(&[]);
             let here = self.positions.last().unwrap_or(root.position());
-            let Ok(m) = u.to_move(here) else {
-                return false;
+            let Some(m) = uci_move(tok).and_then(|u| u.to_move(here).ok()) else {
+                return (verified, false);
             };
             let mut next = here.clone();
             next.play_unchecked(m);
             self.positions.push(next);
-            return true;
-        };
-        let here = self.light.last().unwrap_or(root_light);
-        let next = match here.ordinary_move(u) {
-            Some(m) => {
-                let mut next = here.clone();
-                next.play(&m);
-                Some(next)
-            }
-            // Castling, en passant, or an illegal move: the full position decides.
-            None => here.to_chess(mode).and_then(|mut full| {
-                let m = u.to_move(&full).ok()?;
-                full.play_unchecked(m);
-                Some(Light::of(&full))
-            }),
-        };
-        next.map(|n| self.light.push(n)).is_some()
+            verified = at + tok.len();
+            self.ends.push(base + verified);
+            at = verified + 1;
+        }
+        (verified, true)
     }
 
     /// Appends the first `len` bytes of `rest`, the moves just verified, to the cached line.
@@ -242,23 +255,34 @@ fn word_len(b: &[u8], at: usize) -> usize {
     }
 }
 
+/// The usual UCI move, `e2e4` or `e7e8q`, read directly: its squares and promotion. `None`
+/// for anything else (castling is two squares too, and the light position leaves it to the
+/// full one).
+#[inline(always)]
+fn plain_move(tok: &[u8]) -> Option<(Square, Square, Option<Role>)> {
+    let promotion = match tok.get(4) {
+        None => None,
+        Some(b'q') if tok.len() == 5 => Some(Role::Queen),
+        Some(b'r') if tok.len() == 5 => Some(Role::Rook),
+        Some(b'b') if tok.len() == 5 => Some(Role::Bishop),
+        Some(b'n') if tok.len() == 5 => Some(Role::Knight),
+        Some(_) => return None,
+    };
+    // File, rank, file, rank: each byte minus its `a` or `1` must be below 8. A byte below its
+    // base borrows, which leaves high bits in that byte (or, for the last, wraps the word).
+    let v = u32::from_le_bytes(*tok.first_chunk::<4>()?).wrapping_sub(u32::from_le_bytes(*b"a1a1"));
+    if v & 0xf8f8_f8f8 != 0 {
+        return None;
+    }
+    let from = (v & 7) | ((v >> 5) & 0o70);
+    let to = ((v >> 16) & 7) | ((v >> 21) & 0o70);
+    (from != to).then(|| (Square::new(from), Square::new(to), promotion))
+}
+
 /// A UCI move: the usual `e2e4` / `e7e8q` read directly, anything else by shakmaty.
 #[inline]
 fn uci_move(tok: &[u8]) -> Option<UciMove> {
-    let square = |f: u8, r: u8| {
-        let (f, r) = (f.wrapping_sub(b'a'), r.wrapping_sub(b'1'));
-        (f < 8 && r < 8).then(|| shakmaty::Square::new(u32::from(r) * 8 + u32::from(f)))
-    };
-    let plain = match *tok {
-        [a, b, c, d] => Some((a, b, c, d, None)),
-        [a, b, c, d, p @ (b'q' | b'r' | b'b' | b'n')] => Some((a, b, c, d, Some(p))),
-        _ => None,
-    };
-    if let Some((a, b, c, d, p)) = plain
-        && let (Some(from), Some(to)) = (square(a, b), square(c, d))
-        && from != to
-    {
-        let promotion = p.and_then(|p| shakmaty::Role::from_char(char::from(p)));
+    if let Some((from, to, promotion)) = plain_move(tok) {
         return Some(UciMove::Normal {
             from,
             to,
@@ -266,6 +290,17 @@ fn uci_move(tok: &[u8]) -> Option<UciMove> {
         });
     }
     UciMove::from_ascii(tok).ok()
+}
+
+/// The light position after `tok` played on the full position `here` stands for: castling,
+/// en passant and every move the light test leaves alone. `None` when it is not legal there.
+#[cold]
+#[inline(never)]
+fn play_in_full(here: &Light, tok: &[u8], mode: CastlingMode) -> Option<Light> {
+    let mut full = here.to_chess(mode)?;
+    let m = uci_move(tok)?.to_move(&full).ok()?;
+    full.play_unchecked(m);
+    Some(Light::of(&full))
 }
 
 /// Length of the longest common prefix of `a` and `b`, eight bytes at a time.

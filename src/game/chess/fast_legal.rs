@@ -6,13 +6,11 @@
 //! pseudo-legal and leaves the mover's king unattacked, and both are a few bitboard lookups.
 //! This module only ever *accepts*: anything it is not sure of (castling, en passant, odd
 //! positions, illegal moves) gets `None` and the caller asks shakmaty, which also words the
-//! reason. [`Light`] is the position the PV cache plays these moves on, and
-//! [`has_ordinary_move`] rules out mate and stalemate the same way. Tested against shakmaty
-//! below.
+//! reason. [`has_ordinary_move`] rules out mate and stalemate the same way. The PV cache
+//! plays its moves on the lighter positions of [`super::light`]. Tested against shakmaty below.
 
 use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
-    Rank, Role, Setup, Square, attacks, uci::UciMove,
+    Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square, attacks, uci::UciMove,
 };
 
 /// The move `uci` stands for when it is an ordinary legal move in `pos`; `None` when the move
@@ -148,91 +146,6 @@ pub(crate) fn has_ordinary_move(pos: &Chess) -> bool {
     false
 }
 
-/// A standard chess position as far as move legality needs it: the board, the side to move,
-/// the castling rights and the en passant square. Half the size of a [`Chess`] and played
-/// without its bookkeeping, for the positions along a PV. Moves other than ordinary ones are
-/// played on the full position it turns back into.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Light {
-    board: Board,
-    turn: Color,
-    /// Rooks that may still castle, as shakmaty keeps them.
-    castling: Bitboard,
-    /// The square a pawn just passed over with a double step.
-    ep: Option<Square>,
-}
-
-impl Light {
-    pub(crate) fn of(pos: &Chess) -> Light {
-        Light {
-            board: pos.board().clone(),
-            turn: pos.turn(),
-            castling: pos.castles().castling_rights(),
-            ep: pos.ep_square(EnPassantMode::Always),
-        }
-    }
-
-    /// The full position; `None` if shakmaty finds it inconsistent (then the caller checks
-    /// the slow way from a position it trusts).
-    pub(crate) fn to_chess(&self, mode: CastlingMode) -> Option<Chess> {
-        let setup = Setup {
-            board: self.board.clone(),
-            promoted: Bitboard::EMPTY,
-            pockets: None,
-            turn: self.turn,
-            castling_rights: self.castling,
-            ep_square: self.ep,
-            remaining_checks: None,
-            halfmoves: 0,
-            fullmoves: std::num::NonZeroU32::MIN,
-        };
-        <Chess as FromSetup>::from_setup(setup, mode).ok()
-    }
-
-    /// The move `uci` stands for when it is an ordinary legal move here ([`ordinary_move`]).
-    #[inline]
-    pub(crate) fn ordinary_move(&self, uci: &UciMove) -> Option<Move> {
-        ordinary_move_on(&self.board, self.turn, uci)
-    }
-
-    /// Plays an ordinary move [`Light::ordinary_move`] returned.
-    #[inline]
-    pub(crate) fn play(&mut self, m: &Move) {
-        let Move::Normal {
-            role,
-            from,
-            to,
-            promotion,
-            ..
-        } = *m
-        else {
-            return;
-        };
-        let color = self.turn;
-        self.board.discard_piece_at(from);
-        self.board.set_piece_at(
-            to,
-            Piece {
-                color,
-                role: promotion.unwrap_or(role),
-            },
-        );
-        // A rook that moves or is taken loses its castling; a king that moves loses both.
-        self.castling = self.castling.without(from).without(to);
-        if role == Role::King {
-            self.castling &= !Bitboard::from_rank(color.fold_wb(Rank::First, Rank::Eighth));
-        }
-        self.ep = match role {
-            // Pawns move along files here: two squares is sixteen apart.
-            Role::Pawn if u32::from(from).abs_diff(u32::from(to)) == 16 => {
-                from.offset(color.fold_wb(8, -8))
-            }
-            _ => None,
-        };
-        self.turn = !color;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,61 +230,6 @@ mod tests {
             }
             // The point of the fast path: nearly every ordinary legal move takes it.
             prop_assert!(accepted * 10 >= legal_total * 9 || legal_total < 20);
-        }
-    }
-
-    /// What legality depends on, for comparing a `Light` walk with shakmaty's.
-    fn state(pos: &Chess) -> (String, Bitboard, Option<Square>) {
-        (
-            Fen::from_position(pos, EnPassantMode::Always)
-                .to_string()
-                .rsplitn(3, ' ')
-                .nth(2)
-                .unwrap_or_default()
-                .to_owned(),
-            pos.castles().castling_rights(),
-            pos.ep_square(EnPassantMode::Always),
-        )
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
-        /// A game played along a `Light` (ordinary moves on it, the rest on the full position it
-        /// turns back into) stays the game shakmaty plays, and the light test accepts exactly
-        /// the moves the full one does.
-        #[test]
-        fn light_positions_follow_shakmaty(
-            picks in proptest::collection::vec(0..256usize, 0..120),
-            chess960 in any::<bool>(),
-        ) {
-            let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-            let mut pos = Chess::default();
-            let mut light = Light::of(&pos);
-            for pick in picks {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                for m in &legal {
-                    let uci = m.to_uci(mode);
-                    prop_assert_eq!(light.ordinary_move(&uci), ordinary_move(&pos, &uci));
-                }
-                let m = legal[pick % legal.len()];
-                let uci = m.to_uci(mode);
-                match light.ordinary_move(&uci) {
-                    Some(fast) => light.play(&fast),
-                    None => {
-                        let mut full = light.to_chess(mode).ok_or_else(|| {
-                            TestCaseError::fail(format!("no position for {light:?}"))
-                        })?;
-                        prop_assert_eq!(state(&full), state(&pos));
-                        full.play_unchecked(uci.to_move(&full).map_err(|e| TestCaseError::fail(e.to_string()))?);
-                        light = Light::of(&full);
-                    }
-                }
-                pos.play_unchecked(m);
-                prop_assert_eq!(state(&light.to_chess(mode).expect("position")), state(&pos));
-            }
         }
     }
 

@@ -111,9 +111,12 @@ impl Cursor<'_> {
     /// serde.
     fn string_into(&mut self, out: &mut String) -> Option<()> {
         let rest = self.rest();
-        let end = memchr::memchr2(b'"', b'\\', rest)?;
+        let crate::swar::StringSpan {
+            end,
+            control,
+            ascii,
+        } = crate::swar::string_span(rest)?;
         let span = rest.get(..end)?;
-        let (control, ascii) = scan_string(span);
         if control {
             return None;
         }
@@ -133,9 +136,9 @@ impl Cursor<'_> {
         let mut i = 0;
         loop {
             let tail = rest.get(i..)?;
-            let end = memchr::memchr2(b'"', b'\\', tail)?;
-            let span = tail.get(..end)?;
-            if scan_string(span).0 {
+            let found = crate::swar::string_span(tail)?;
+            let (end, span) = (found.end, tail.get(..found.end)?);
+            if found.control {
                 return None;
             }
             bytes.extend_from_slice(span);
@@ -174,23 +177,6 @@ impl Cursor<'_> {
         self.i += i;
         Some(())
     }
-}
-
-/// Does `span` hold a byte JSON forbids unescaped in a string, and is it all ASCII? Without an
-/// early exit, so the compiler can check many bytes per instruction: this runs over every
-/// recorded line, and the second answer spares nearly every text its UTF-8 validation.
-fn scan_string(span: &[u8]) -> (bool, bool) {
-    let mut words = span.chunks_exact(8);
-    let (control, high) = words.by_ref().fold((0u64, 0u64), |(control, high), w| {
-        let x = u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8]));
-        // `below` flags only bytes whose high bit is clear: the high bits are looked at apart.
-        (control | crate::swar::below(x, 0x20), high | x)
-    });
-    let rest = words.remainder();
-    (
-        control != 0 || rest.iter().any(|&b| b < 0x20),
-        high & crate::swar::HIGH == 0 && rest.is_ascii(),
-    )
 }
 
 #[cfg(test)]
@@ -273,6 +259,15 @@ mod tests {
             let line = encoded(&e);
             prop_assert_eq!(parse(&line), Some(e));
         }
+    }
+
+    /// What the string scan says of `body` followed by its closing quote.
+    fn scan_string(body: &[u8]) -> (bool, bool) {
+        let mut b = body.to_vec();
+        b.extend_from_slice(b"\"}");
+        let span = crate::swar::string_span(&b).expect("closing quote");
+        assert_eq!(span.end, body.len());
+        (span.control, span.ascii)
     }
 
     #[test]
