@@ -424,3 +424,110 @@ fn the_viewer_indexes_a_big_log_read_on_a_thread_as_check_judges_it() {
     assert!(!from_check.is_empty());
     assert_eq!(from_view, from_check);
 }
+
+/// A recording of `games` UCI games over 4 MB, so that it is read on a thread of its own,
+/// whose engine lines hold what the byte rules look for, in every kind of text: messages run
+/// together (`info ... bestmove e2e4`, `0readyok`), DEL, a control byte written as a JSON
+/// escape, leading spaces, and text with other escapes.
+fn big_recording_with_text_faults(path: &Path, games: usize) {
+    use std::io::Write;
+    let header = r#"{"kibitzer":"recording","version":1,"tool":"kibitzer 0.1.0","started":"2026-11-22T02:37:31.690212505Z","argv":["/usr/games/stockfish"],"cwd":"/","pid":1,"host":"vm","protocol":"uci"}"#;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    writeln!(out, "{header}").unwrap();
+    let (mut seq, mut t) = (0u64, 0u64);
+    let mut line = |out: &mut std::io::BufWriter<std::fs::File>, src: &str, text: &str| {
+        seq += 1;
+        t += 1_000_000;
+        let text = serde_json::to_string(text).unwrap();
+        writeln!(
+            out,
+            r#"{{"seq":{seq},"t":{t},"ts":{},"src":"{src}","text":{text}}}"#,
+            1_795_315_051_763_825_583 + t
+        )
+        .unwrap();
+    };
+    let moves = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6",
+    ];
+    for g in 0..games {
+        for (src, text) in [
+            ("gui", "uci"),
+            ("engine", "id name Faulty"),
+            ("engine", "uciok"),
+            ("gui", "isready"),
+            ("engine", "readyok"),
+        ] {
+            line(&mut out, src, text);
+        }
+        for ply in 0..moves.len() {
+            let position = format!("position startpos moves {}", moves[..ply].join(" "));
+            line(&mut out, "gui", position.trim_end());
+            line(&mut out, "gui", "go movetime 100");
+            for d in 1..=12 {
+                let pv = moves[ply..].join(" ");
+                let info = format!("info depth {d} score cp {d} nodes {} pv {pv}", d * 1000);
+                let text = match (g + ply * 7 + d) % 29 {
+                    0 => format!("{info} bestmove {}", moves[ply]),
+                    1 => format!("{info}\u{7f}"),
+                    2 => format!("{info}\u{7}"),
+                    3 => format!(" {info}"),
+                    4 => format!("info string \"quoted\" \\ {d}"),
+                    5 => "0readyok".to_owned(),
+                    _ => info,
+                };
+                line(&mut out, "engine", &text);
+            }
+            line(&mut out, "engine", &format!("bestmove {}", moves[ply]));
+        }
+    }
+}
+
+/// The facts of a big recording's texts that the reading thread works out for the lines it
+/// parses ahead are the ones the decoder works out alone: the same findings on two cores and
+/// on one, for every kind of text.
+#[test]
+fn a_big_recordings_text_faults_are_judged_as_on_one_core() {
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        panic!("this test needs two cores (the reading thread is used only then)");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("faults.jsonl");
+    big_recording_with_text_faults(&rec, 400);
+    assert!(std::fs::metadata(&rec).unwrap().len() > 5 << 20);
+    let check = |one_core: bool| {
+        let mut cmd = if one_core {
+            let mut c = std::process::Command::new("taskset");
+            c.args(["-c", "0", env!("CARGO_BIN_EXE_kibitzer")]);
+            c
+        } else {
+            kibitzer()
+        };
+        let out = cmd
+            .args(["check", "--format", "json", "--every"])
+            .arg(&rec)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let (both, one) = (check(false), check(true));
+    let report: CheckReport = serde_json::from_slice(&both).unwrap();
+    let found = |rule: RuleId| {
+        report.files[0]
+            .findings
+            .iter()
+            .filter(|f| f.rule == rule)
+            .count()
+    };
+    // Messages run together are reported on every line; control bytes and padding once.
+    let interleaved = found(RuleId::XLineInterleaved);
+    assert!(interleaved > 2000, "{interleaved}");
+    assert_eq!(found(RuleId::XControlChars), 1);
+    assert_eq!(found(RuleId::XLeadingWhitespace), 1);
+    assert!(both == one, "the outputs differ");
+}
