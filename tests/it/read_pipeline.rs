@@ -276,6 +276,35 @@ fn check_and_decode_say_the_same_on_one_core_and_on_two() {
     }
 }
 
+/// `check --format json` and `extra` on `path` by the real binary, on two cores (the input
+/// read on a thread of its own) or on one (`taskset -c 0`: no reading thread); the report,
+/// which must say there are findings.
+fn check_json_on(path: &Path, one_core: bool, extra: &[&str]) -> Vec<u8> {
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        panic!("this test needs two cores (the reading thread is used only then)");
+    }
+    let mut cmd = if one_core {
+        let mut c = std::process::Command::new("taskset");
+        c.args(["-c", "0", env!("CARGO_BIN_EXE_kibitzer")]);
+        c
+    } else {
+        kibitzer()
+    };
+    let out = cmd
+        .args(["check", "--format", "json"])
+        .args(extra)
+        .arg(path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// A cutechess-cli log of `games` games whose PVs the reading side checks ahead and gets
 /// wrong on purpose: every third game is antichess (the reading side plays chess), some PVs
 /// end in an illegal move, and in every fourth game the GUI sends the next position while
@@ -346,35 +375,14 @@ fn big_log_with_pv_faults(path: &Path, games: usize) {
 /// is checked ahead, finds the same illegal PVs.
 #[test]
 fn pvs_checked_ahead_are_judged_as_on_one_core() {
-    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
-        panic!("this test needs two cores (the reading thread is used only then)");
-    }
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("faults.log");
     big_log_with_pv_faults(&log, 500);
     assert!(std::fs::metadata(&log).unwrap().len() > 5 << 20);
-    let check = |one_core: bool| {
-        let mut cmd = if one_core {
-            let mut c = std::process::Command::new("taskset");
-            c.args(["-c", "0", env!("CARGO_BIN_EXE_kibitzer")]);
-            c
-        } else {
-            kibitzer()
-        };
-        let out = cmd
-            .args(["check", "--format", "json"])
-            .arg(&log)
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
-    };
-    let (both, one) = (check(false), check(true));
+    let (both, one) = (
+        check_json_on(&log, false, &[]),
+        check_json_on(&log, true, &[]),
+    );
     let report: CheckReport = serde_json::from_slice(&both).unwrap();
     let found = |rule: RuleId, why: &str| {
         report.files[0]
@@ -487,35 +495,15 @@ fn big_recording_with_text_faults(path: &Path, games: usize) {
 /// on one, for every kind of text.
 #[test]
 fn a_big_recordings_text_faults_are_judged_as_on_one_core() {
-    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
-        panic!("this test needs two cores (the reading thread is used only then)");
-    }
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("faults.jsonl");
     big_recording_with_text_faults(&rec, 400);
     assert!(std::fs::metadata(&rec).unwrap().len() > 5 << 20);
-    let check = |one_core: bool| {
-        let mut cmd = if one_core {
-            let mut c = std::process::Command::new("taskset");
-            c.args(["-c", "0", env!("CARGO_BIN_EXE_kibitzer")]);
-            c
-        } else {
-            kibitzer()
-        };
-        let out = cmd
-            .args(["check", "--format", "json", "--every"])
-            .arg(&rec)
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
-    };
-    let (both, one) = (check(false), check(true));
+    let every = ["--every"];
+    let (both, one) = (
+        check_json_on(&rec, false, &every),
+        check_json_on(&rec, true, &every),
+    );
     let report: CheckReport = serde_json::from_slice(&both).unwrap();
     let found = |rule: RuleId| {
         report.files[0]

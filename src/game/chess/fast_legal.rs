@@ -39,7 +39,14 @@ fn ordinary_move_on(board: &Board, turn: Color, uci: &UciMove) -> Option<Move> {
     }
     let capture = board.role_at(to);
     let reaches = match piece.role {
-        Role::Pawn => pawn_reaches(board, turn, from, to, capture.is_some(), promotion)?,
+        Role::Pawn => pawn_reaches(
+            turn,
+            from,
+            to,
+            capture.is_some(),
+            promotion,
+            board.occupied(),
+        )?,
         // King steps only: two-square moves and king-takes-own-rook are castling.
         Role::King => promotion.is_none() && attacks::king_attacks(from).contains(to),
         _ => promotion.is_none() && attacks::attacks(from, piece, board.occupied()).contains(to),
@@ -64,16 +71,17 @@ fn ordinary_move_on(board: &Board, turn: Color, uci: &UciMove) -> Option<Move> {
     })
 }
 
-/// Whether a pawn of `turn` on `from` may go to `to` (en passant excluded), with the
-/// promotion rules; `None` for en passant, which the caller leaves to shakmaty.
-#[inline]
-fn pawn_reaches(
-    board: &Board,
+/// Whether a pawn of `turn` on `from` may go to `to` (en passant excluded) on a board whose
+/// occupied squares are `occupied`, with the promotion rules; `None` for en passant, which the
+/// caller leaves to shakmaty. Shared with the light positions of [`super::light`].
+#[inline(always)]
+pub(super) fn pawn_reaches(
     turn: Color,
     from: Square,
     to: Square,
     captures: bool,
     promotion: Option<Role>,
+    occupied: Bitboard,
 ) -> Option<bool> {
     let last = turn.fold_wb(Rank::Eighth, Rank::First);
     let promotes_ok = if to.rank() == last {
@@ -95,7 +103,6 @@ fn pawn_reaches(
     }
     let step = turn.fold_wb(8, -8);
     let one = from.offset(step);
-    let occupied = board.occupied();
     let reaches = if one == Some(to) {
         true
     } else {
@@ -147,7 +154,7 @@ pub(crate) fn has_ordinary_move(pos: &Chess) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use proptest::prelude::*;
     use shakmaty::{CastlingMode, fen::Fen};
@@ -177,7 +184,8 @@ mod tests {
         Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
     }
 
-    fn any_uci() -> impl Strategy<Value = UciMove> {
+    /// Any move on the board's squares, a promotion (to any role) now and then.
+    pub(in crate::game::chess) fn any_uci() -> impl Strategy<Value = UciMove> {
         (
             0..64u32,
             0..64u32,
@@ -278,7 +286,8 @@ mod tests {
         assert!(found * 100 >= positions * 98, "{found} of {positions}");
     }
 
-    fn parse(fen: &str) -> Chess {
+    /// The standard chess position of `fen`.
+    pub(in crate::game::chess) fn parse(fen: &str) -> Chess {
         fen.parse::<Fen>()
             .expect("fen")
             .into_position(CastlingMode::Standard)

@@ -9,6 +9,7 @@
 //! anything illegal go back to the full position ([`Light::to_chess`]), which also words the
 //! reason. Tested against shakmaty below.
 
+use super::fast_legal::pawn_reaches;
 use shakmaty::{
     Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, EnPassantMode, FromSetup,
     Position, Rank, Role, Setup, Square, attacks,
@@ -125,7 +126,7 @@ impl Light {
         let reaches = match role {
             PAWN => {
                 let captures = theirs & to_bb != 0;
-                match self.pawn_reaches(from, to, captures, promotion, occupied) {
+                match pawn_reaches(self.turn, from, to, captures, promotion, occupied) {
                     Some(r) => r,
                     None => return false,
                 }
@@ -185,55 +186,15 @@ impl Light {
         self.turn = !self.turn;
         true
     }
-
-    /// Whether a pawn on `from` may go to `to` (en passant excluded), with the promotion
-    /// rules; `None` for en passant, which the caller leaves to the full position.
-    #[inline(always)]
-    fn pawn_reaches(
-        &self,
-        from: Square,
-        to: Square,
-        captures: bool,
-        promotion: Option<Role>,
-        occupied: Bitboard,
-    ) -> Option<bool> {
-        let turn = self.turn;
-        let last = turn.fold_wb(Rank::Eighth, Rank::First);
-        let promotes_ok = if to.rank() == last {
-            matches!(
-                promotion,
-                Some(Role::Knight | Role::Bishop | Role::Rook | Role::Queen)
-            )
-        } else {
-            promotion.is_none()
-        };
-        if from.file() != to.file() {
-            if !captures {
-                return None;
-            }
-            return Some(promotes_ok && attacks::pawn_attacks(turn, from).contains(to));
-        }
-        if captures {
-            return Some(false);
-        }
-        let step = turn.fold_wb(8, -8);
-        let one = from.offset(step);
-        let reaches = if one == Some(to) {
-            true
-        } else {
-            let start = turn.fold_wb(Rank::Second, Rank::Seventh);
-            from.rank() == start
-                && from.offset(2 * step) == Some(to)
-                && one.is_some_and(|s| !occupied.contains(s))
-        };
-        Some(reaches && promotes_ok)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::chess::fast_legal::ordinary_move;
+    use crate::game::chess::fast_legal::{
+        ordinary_move,
+        tests::{any_uci, parse},
+    };
     use proptest::prelude::*;
     use shakmaty::{fen::Fen, uci::UciMove};
 
@@ -260,29 +221,6 @@ mod tests {
             } => light.after(from, to, promotion),
             _ => None,
         }
-    }
-
-    fn any_uci() -> impl Strategy<Value = UciMove> {
-        (
-            0..64u32,
-            0..64u32,
-            prop::option::weighted(
-                0.1,
-                prop::sample::select(vec![
-                    Role::Pawn,
-                    Role::Knight,
-                    Role::Bishop,
-                    Role::Rook,
-                    Role::Queen,
-                    Role::King,
-                ]),
-            ),
-        )
-            .prop_map(|(f, t, promotion)| UciMove::Normal {
-                from: Square::new(f),
-                to: Square::new(t),
-                promotion,
-            })
     }
 
     proptest! {
@@ -334,13 +272,6 @@ mod tests {
                 prop_assert_eq!(state(&light.to_chess(mode).expect("position")), state(&pos));
             }
         }
-    }
-
-    fn parse(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .expect("fen")
-            .into_position(CastlingMode::Standard)
-            .expect("position")
     }
 
     #[test]
