@@ -21,8 +21,7 @@ pub(crate) fn ordinary_move(pos: &Chess, uci: &UciMove) -> Option<Move> {
     ordinary_move_on(pos.board(), pos.turn(), uci)
 }
 
-/// [`ordinary_move`] on a bare board with `turn` to move. Inlined: the PV flood calls it
-/// millions of times from one loop.
+/// [`ordinary_move`] on a bare board with `turn` to move: [`ordinary_on`] over its bitboards.
 #[inline(always)]
 fn ordinary_move_on(board: &Board, turn: Color, uci: &UciMove) -> Option<Move> {
     let UciMove::Normal {
@@ -33,49 +32,102 @@ fn ordinary_move_on(board: &Board, turn: Color, uci: &UciMove) -> Option<Move> {
     else {
         return None;
     };
-    let piece = board.piece_at(from)?;
-    if piece.color != turn || board.by_color(turn).contains(to) {
+    let roles = Role::ALL.map(|r| board.by_role(r).0);
+    let colors = [board.black().0, board.white().0];
+    let (role, taken) = ordinary_on(&roles, &colors, turn, from, to, promotion)?;
+    Some(Move::Normal {
+        role: Role::ALL[role],
+        from,
+        capture: taken.map(|t| Role::ALL[t]),
+        to,
+        promotion,
+    })
+}
+
+/// Indices of `Role::ALL` (shakmaty's order, pawn first), as [`ordinary_on`]'s boards are.
+pub(super) const PAWN: usize = 0;
+pub(super) const KNIGHT: usize = 1;
+pub(super) const BISHOP: usize = 2;
+pub(super) const ROOK: usize = 3;
+pub(super) const QUEEN: usize = 4;
+pub(super) const KING: usize = 5;
+
+/// The legality test itself, on a board given as bitboards: `roles` by role (indexed as
+/// `Role::ALL`), `colors` by colour (black, white). When `from`-`to` (promoting to
+/// `promotion`) is an ordinary legal move of `turn`, the roles (as indices) of the piece it
+/// moves and of the piece it takes. Shared by shakmaty positions ([`ordinary_move`]) and the
+/// light positions of a PV ([`super::light`]), which keep these bitboards themselves.
+#[inline(always)]
+pub(super) fn ordinary_on(
+    roles: &[u64; 6],
+    colors: &[u64; 2],
+    turn: Color,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<(usize, Option<usize>)> {
+    let us = turn as usize;
+    let (from_bb, to_bb) = (1u64 << u32::from(from), 1u64 << u32::from(to));
+    let (ours, theirs) = (colors[us], colors[us ^ 1]);
+    if ours & from_bb == 0 || ours & to_bb != 0 {
         return None;
     }
-    let capture = board.role_at(to);
-    let reaches = match piece.role {
-        Role::Pawn => pawn_reaches(
-            turn,
-            from,
-            to,
-            capture.is_some(),
-            promotion,
-            board.occupied(),
-        )?,
+    let role = role_index(roles, from_bb);
+    let occupied = Bitboard(ours | theirs);
+    let reaches = match role {
+        PAWN => pawn_reaches(turn, from, to, theirs & to_bb != 0, promotion, occupied)?,
         // King steps only: two-square moves and king-takes-own-rook are castling.
-        Role::King => promotion.is_none() && attacks::king_attacks(from).contains(to),
-        _ => promotion.is_none() && attacks::attacks(from, piece, board.occupied()).contains(to),
+        KING => promotion.is_none() && attacks::king_attacks(from).contains(to),
+        KNIGHT => promotion.is_none() && attacks::knight_attacks(from).contains(to),
+        BISHOP => promotion.is_none() && attacks::bishop_attacks(from, occupied).contains(to),
+        ROOK => promotion.is_none() && attacks::rook_attacks(from, occupied).contains(to),
+        _ => promotion.is_none() && attacks::queen_attacks(from, occupied).contains(to),
     };
     if !reaches {
         return None;
     }
     // The mover's king after the move, against the board after it: the moved piece leaves
     // `from` and stands on `to`, and a piece captured there attacks nothing any more.
-    let king = match piece.role {
-        Role::King => to,
-        _ => board.king_of(turn)?,
+    let king = match role {
+        KING => to,
+        _ => Bitboard(roles[KING] & ours).first()?,
     };
-    let occupied = board.occupied().without(from).with(to);
-    let attackers = board.attacks_to(king, !turn, occupied).without(to);
-    attackers.is_empty().then_some(Move::Normal {
-        role: piece.role,
-        from,
-        capture,
-        to,
-        promotion,
-    })
+    let after = Bitboard((occupied.0 ^ from_bb) | to_bb);
+    let attackers = (attacks::rook_attacks(king, after).0 & (roles[ROOK] | roles[QUEEN]))
+        | (attacks::bishop_attacks(king, after).0 & (roles[BISHOP] | roles[QUEEN]))
+        | (attacks::knight_attacks(king).0 & roles[KNIGHT])
+        | (attacks::king_attacks(king).0 & roles[KING])
+        | (attacks::pawn_attacks(turn, king).0 & roles[PAWN]);
+    if attackers & theirs & !to_bb != 0 {
+        return None;
+    }
+    let taken = (theirs & to_bb != 0).then(|| role_index(roles, to_bb));
+    Some((role, taken))
+}
+
+/// The index into `roles` of the piece on the square `bit`, which must be occupied.
+#[inline(always)]
+fn role_index(roles: &[u64; 6], bit: u64) -> usize {
+    if roles[PAWN] & bit != 0 {
+        PAWN
+    } else if roles[KNIGHT] & bit != 0 {
+        KNIGHT
+    } else if roles[BISHOP] & bit != 0 {
+        BISHOP
+    } else if roles[ROOK] & bit != 0 {
+        ROOK
+    } else if roles[QUEEN] & bit != 0 {
+        QUEEN
+    } else {
+        KING
+    }
 }
 
 /// Whether a pawn of `turn` on `from` may go to `to` (en passant excluded) on a board whose
 /// occupied squares are `occupied`, with the promotion rules; `None` for en passant, which the
-/// caller leaves to shakmaty. Shared with the light positions of [`super::light`].
+/// caller leaves to shakmaty.
 #[inline(always)]
-pub(super) fn pawn_reaches(
+fn pawn_reaches(
     turn: Color,
     from: Square,
     to: Square,

@@ -9,17 +9,17 @@
 //! anything illegal go back to the full position ([`Light::to_chess`]), which also words the
 //! reason. Tested against shakmaty below.
 
-use super::fast_legal::pawn_reaches;
+use super::fast_legal::{KING, PAWN, ordinary_on};
 use shakmaty::{
     Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, EnPassantMode, FromSetup,
-    Position, Rank, Role, Setup, Square, attacks,
+    Position, Rank, Role, Setup, Square,
 };
 
 /// A standard chess position as far as move legality needs it: the board, the side to move,
 /// the castling rights and the en passant square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Light {
-    /// Squares of each role, in shakmaty's order (pawn first): `roles[role as usize - 1]`.
+    /// Squares of each role, indexed as `Role::ALL` (pawn first): `roles[role as usize - 1]`.
     roles: [u64; 6],
     /// Squares of each colour, indexed by shakmaty's `Color as usize` (black 0, white 1).
     colors: [u64; 2],
@@ -29,13 +29,6 @@ pub(crate) struct Light {
     /// The square a pawn just passed over with a double step.
     ep: Option<Square>,
 }
-
-const PAWN: usize = 0;
-const KNIGHT: usize = 1;
-const BISHOP: usize = 2;
-const ROOK: usize = 3;
-const QUEEN: usize = 4;
-const KING: usize = 5;
 
 impl Light {
     pub(crate) fn of(pos: &Chess) -> Light {
@@ -79,25 +72,6 @@ impl Light {
         <Chess as FromSetup>::from_setup(setup, mode).ok()
     }
 
-    /// The index into `roles` of the piece on the square `bit`, which must be occupied.
-    #[inline(always)]
-    fn role_index(&self, bit: u64) -> usize {
-        let r = &self.roles;
-        if r[PAWN] & bit != 0 {
-            PAWN
-        } else if r[KNIGHT] & bit != 0 {
-            KNIGHT
-        } else if r[BISHOP] & bit != 0 {
-            BISHOP
-        } else if r[ROOK] & bit != 0 {
-            ROOK
-        } else if r[QUEEN] & bit != 0 {
-            QUEEN
-        } else {
-            KING
-        }
-    }
-
     /// The position after the move `from`-`to` (promoting to `promotion`) when it is an
     /// ordinary legal move here: not castling, not en passant. `None` for anything else; the
     /// caller then asks the full position.
@@ -113,58 +87,17 @@ impl Light {
     /// and copies it once a move.
     #[inline]
     pub(crate) fn play(&mut self, from: Square, to: Square, promotion: Option<Role>) -> bool {
+        let Some((role, taken)) =
+            ordinary_on(&self.roles, &self.colors, self.turn, from, to, promotion)
+        else {
+            return false;
+        };
         let us = self.turn as usize;
-        let them = us ^ 1;
         let (from_bb, to_bb) = (1u64 << u32::from(from), 1u64 << u32::from(to));
-        let ours = self.colors[us];
-        let theirs = self.colors[them];
-        if ours & from_bb == 0 || ours & to_bb != 0 {
-            return false;
-        }
-        let role = self.role_index(from_bb);
-        let occupied = Bitboard(ours | theirs);
-        let reaches = match role {
-            PAWN => {
-                let captures = theirs & to_bb != 0;
-                match pawn_reaches(self.turn, from, to, captures, promotion, occupied) {
-                    Some(r) => r,
-                    None => return false,
-                }
-            }
-            // King steps only: two-square moves and king-takes-own-rook are castling.
-            KING => promotion.is_none() && attacks::king_attacks(from).contains(to),
-            KNIGHT => promotion.is_none() && attacks::knight_attacks(from).contains(to),
-            BISHOP => promotion.is_none() && attacks::bishop_attacks(from, occupied).contains(to),
-            ROOK => promotion.is_none() && attacks::rook_attacks(from, occupied).contains(to),
-            _ => promotion.is_none() && attacks::queen_attacks(from, occupied).contains(to),
-        };
-        if !reaches {
-            return false;
-        }
-        // The mover's king after the move, against the board after it: the moved piece leaves
-        // `from` and stands on `to`, and a piece captured there attacks nothing any more.
-        let king = match role {
-            KING => to,
-            _ => match Bitboard(self.roles[KING] & ours).first() {
-                Some(k) => k,
-                None => return false,
-            },
-        };
-        let after = Bitboard((occupied.0 ^ from_bb) | to_bb);
-        let r = &self.roles;
-        let attackers = (attacks::rook_attacks(king, after).0 & (r[ROOK] | r[QUEEN]))
-            | (attacks::bishop_attacks(king, after).0 & (r[BISHOP] | r[QUEEN]))
-            | (attacks::knight_attacks(king).0 & r[KNIGHT])
-            | (attacks::king_attacks(king).0 & r[KING])
-            | (attacks::pawn_attacks(self.turn, king).0 & r[PAWN]);
-        if attackers & theirs & !to_bb != 0 {
-            return false;
-        }
         // The taken piece first: it may be of the mover's own role.
-        if theirs & to_bb != 0 {
-            let taken = self.role_index(to_bb);
-            self.roles[taken] ^= to_bb;
-            self.colors[them] ^= to_bb;
+        if let Some(t) = taken {
+            self.roles[t] ^= to_bb;
+            self.colors[us ^ 1] ^= to_bb;
         }
         let lands_as = promotion.map_or(role, |p| p as usize - 1);
         self.roles[role] ^= from_bb;
