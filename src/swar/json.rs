@@ -1,7 +1,8 @@
 //! One pass over a JSON string body for the recording reader: where it ends or its first
 //! escape is, and whether the bytes before that hold a byte JSON forbids unescaped (below
-//! 0x20) or any byte that is not ASCII. A search for the end and a second scan for the byte
-//! classes cost about twice this, on every line of a recording.
+//! 0x20) or any byte that is not ASCII, on every line of a recording. It replaced a search for
+//! the end (`memchr2`) and a second scan for the byte classes: reading each line's text took
+//! 16% fewer instructions (callgrind, docs/performance.md, session 24).
 
 /// What [`string_span`] found in a string body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
