@@ -52,6 +52,8 @@ pub mod schemas;
 mod serde_static;
 pub mod session;
 mod signals;
+/// For the binary's constructor, which runs before `main` (see `signals`).
+pub use signals::note_inherited_sigpipe;
 mod swar;
 pub mod tui;
 pub mod untrusted;

@@ -7,6 +7,19 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// it).
 const MI_OPTION_ARENA_RESERVE: libmimalloc_sys::mi_option_t = 23;
 
+/// Runs before `main`, and so before Rust's runtime sets SIGPIPE to SIG_IGN: the disposition
+/// the process was started with is what `record` gives the engine back.
+extern "C" fn note_inherited_signals() {
+    kibitzer::note_inherited_sigpipe();
+}
+
+// SAFETY: `.init_array` holds plain `extern "C" fn()` pointers that the loader calls once,
+// before `main`, on the only thread; the function only reads a signal disposition.
+#[allow(unsafe_code)]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_INHERITED_SIGNALS: extern "C" fn() = note_inherited_signals;
+
 #[allow(unsafe_code)]
 fn main() {
     // Address space is reserved 64 MiB at a time, not mimalloc's 1 GiB: under a `ulimit -v` a

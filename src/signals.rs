@@ -152,6 +152,33 @@ fn is_ignored(sig: Signal) -> bool {
     }
 }
 
+/// SIGPIPE's disposition as the process was started with it: 0 not noted, 1 default, 2 ignored.
+static INHERITED_SIGPIPE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Notes SIGPIPE's disposition before Rust's runtime sets it to SIG_IGN at start (the binary
+/// calls this from a constructor that runs before `main`). `record` gives the engine back what
+/// the GUI gave: an engine started bare by a GUI that ignores SIGPIPE inherits SIG_IGN and
+/// gets EPIPE from a write to a closed pipe; one started by any other GUI dies of SIGPIPE.
+pub fn note_inherited_sigpipe() {
+    let noted = if is_ignored(Signal::SIGPIPE) { 2 } else { 1 };
+    INHERITED_SIGPIPE.store(noted, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Puts SIGPIPE back as it was inherited (default when it was not noted), just before an
+/// `exec` that must get what the process itself was given.
+pub fn restore_inherited_sigpipe() {
+    let handler = if INHERITED_SIGPIPE.load(std::sync::atomic::Ordering::Relaxed) == 2 {
+        SigHandler::SigIgn
+    } else {
+        SigHandler::SigDfl
+    };
+    // SAFETY: SIG_IGN and SIG_DFL run no handler code.
+    #[allow(unsafe_code)]
+    unsafe {
+        let _ = nix::sys::signal::signal(Signal::SIGPIPE, handler);
+    }
+}
+
 /// Stops the whole process as Ctrl-Z does in a shell (SIGTSTP to itself); returns when the
 /// shell continues it (`fg`).
 pub fn stop_self() -> nix::Result<()> {

@@ -43,6 +43,10 @@ pub fn create_recording(path: &Path, follow: bool) -> std::io::Result<std::fs::F
         return std::fs::OpenOptions::new().write(true).open(&target);
     }
     let (temp, f) = create_temp_beside(&target)?;
+    // Held until the file is closed (see `input::wait_for_recorder`); taken before the name
+    // exists, so no reader ever sees the file unmarked. A file system without locks only
+    // loses the wait.
+    let _ = f.lock_shared();
     if let Err(e) = std::fs::rename(&temp, &target) {
         let _ = std::fs::remove_file(&temp);
         return Err(e);

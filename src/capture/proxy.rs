@@ -1,34 +1,27 @@
 //! `kibitzer record`: the transparent tee proxy between a GUI and an engine.
 //!
-//! The hot path is one blocking thread per direction that reads whatever is available, has the
-//! recorder encode it and write it to the file, and then forwards it. Blocking threads beat
-//! async tasks here: a forwarded read costs exactly one `read` and one `write` syscall, and
-//! `stdin` reads could not be cancelled under tokio anyway. A small tokio runtime on the main
-//! thread only waits for signals and for the engine to exit.
+//! The process the GUI started becomes the engine ([`launch`]); the recorder, forked off before
+//! that, runs the pumps ([`pumps`]) on one thread per stream and watches the engine from below
+//! ([`process`]) on the main thread: its exit, what it left running, and the optional
+//! `--eof-grace` deadline. Nothing here writes to the GUI but the engine's own bytes.
 
-use super::reaper;
+use super::launch::{self, Started};
+use super::process::{Descendant, EngineProcess, descendants};
+use super::pumps::{self, GuiPumpEnd};
 use super::recorder::{Recorder, Sink};
 use crate::recording::{Header, ProxyKind, Source};
-use nix::sys::signal::{Signal, kill, killpg};
-use nix::unistd::Pid;
+use nix::sys::signal::Signal;
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io;
 use std::os::fd::AsFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, oneshot};
-
-/// Bytes per read. A pipe holds 64 KiB, so one read can take everything an engine has
-/// written so far.
-const CHUNK: usize = 64 * 1024;
-
-/// How long to wait for the engine's stdout/stderr to drain after it exited. Longer only if a
-/// grandchild kept the pipe open, in which case we stop waiting for it.
-const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 
 pub struct ProxyConfig {
     /// Engine command and arguments, run without a shell.
@@ -40,9 +33,11 @@ pub struct ProxyConfig {
     pub output_named: bool,
     pub label: Option<String>,
     pub protocol: Option<String>,
-    /// How long an engine may outlive the GUI closing our stdin before it is terminated;
-    /// `None` waits forever.
+    /// How long an engine may outlive the GUI closing its input before it is terminated;
+    /// `None` (the default) leaves it alone, as the bare engine would be.
     pub eof_grace: Option<Duration>,
+    /// End what the engine left running when it exits (`--kill-leftovers`).
+    pub kill_leftovers: bool,
     /// The engine's working directory (`record --c2w`: the profile's EnginePath, where the
     /// engine finds its ini and book files); `None` keeps the proxy's.
     pub engine_dir: Option<PathBuf>,
@@ -53,164 +48,265 @@ pub struct ProxyConfig {
 /// After SIGTERM, how long the engine gets before SIGKILL.
 const TERM_GRACE: Duration = Duration::from_secs(2);
 
-/// Runs the proxy to completion and returns the exit status to leave with.
+/// How often the recorder notes which processes the engine has started: a process still
+/// running when the engine exits is a leftover only if it was seen before (by then it has
+/// lost its parent and cannot be told from any other process).
+const SCAN_EVERY: Duration = Duration::from_millis(200);
+
+/// How long the engine's output may stay open after the engine exited before whoever holds
+/// it is named as a leftover.
+const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(100);
+
+/// Runs the engine in this process and the recorder in a forked one. Returns only in the
+/// recorder, with its exit status (nobody waits for it: the GUI waits for the engine).
 pub fn run(cfg: ProxyConfig) -> i32 {
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
+    let start = Instant::now();
+    match launch::start(&cfg.argv, cfg.engine_dir.as_deref()) {
+        Started::Recorder(side) => record(cfg, side, start),
+        Started::NoRecorder(why) => {
+            crate::eprintln_safe!("kibitzer: warning: {why}; running the engine without recording");
+            launch::run_unrecorded(&cfg.argv, cfg.engine_dir.as_deref())
+        }
+    }
+}
+
+fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i32 {
+    // The recorder shares the GUI's process group (it must read a terminal as the foreground
+    // job does): a signal sent to the group reaches the engine by itself, and here it is only
+    // noted. Ctrl-Z stops the engine, not the recorder's forwarding of what was already said.
+    let (recorder, file) = open_recorder(&cfg, start);
+    // Exclusive while the recorder runs: a reader that finds it so asks whether the engine
+    // still runs (input::wait_for_recorder), and waits for the rest if it does not.
+    if let Some(f) = &file {
+        let _ = f.lock();
+    }
+    let recorder = Arc::new(recorder);
+    note_group_signals(&recorder);
+    crate::signals::ignore(&[Signal::SIGTSTP]);
+
+    if let Err(e) = side.started() {
+        let program = cfg
+            .argv
+            .first()
+            .map(|p| p.to_string_lossy())
+            .unwrap_or_default();
+        let msg = format!("cannot start engine {program}: {e}");
+        crate::eprintln_safe!("kibitzer: {msg}");
+        recorder.proxy_event(ProxyKind::SpawnFailed, &msg, |_| {});
+        return launch::shell_status(&e);
+    }
+    let launch::RecorderSide {
+        engine_in,
+        engine_out,
+        engine_err,
+        engine,
+        ..
+    } = side;
+    let pid = engine.pid();
+    recorder.proxy_event(ProxyKind::Spawned, &display_argv(&cfg.argv), |e| {
+        e.pid = u32::try_from(pid).ok()
+    });
+    let engine = Arc::new(engine);
+
+    let (gone_r, gone_w) = match io::pipe() {
+        Ok(p) => p,
         Err(e) => {
-            crate::eprintln_safe!("kibitzer: cannot start the runtime: {e}");
+            crate::eprintln_safe!("kibitzer: cannot make a pipe: {e}");
             return 70;
         }
     };
-    rt.block_on(run_async(cfg))
-}
-
-async fn run_async(cfg: ProxyConfig) -> i32 {
-    // Handlers first: had the proxy been started with SIGINT ignored, a child spawned before
-    // this point would inherit SIG_IGN and a forwarded SIGINT would be lost.
-    let mut signals = catch_signals();
-
-    let start = Instant::now();
-    let recorder = Arc::new(open_recorder(&cfg, start));
-    reaper::become_subreaper();
-
-    let Some(program) = cfg.argv.first() else {
-        crate::eprintln_safe!("kibitzer: no engine command given");
-        return 2;
-    };
-    let mut child = match spawn_engine(program, &cfg.argv[1..], cfg.engine_dir.as_deref()) {
-        Ok(c) => c,
-        Err(e) => {
-            let msg = format!("cannot start engine {}: {e}", program.to_string_lossy());
-            crate::eprintln_safe!("kibitzer: {msg}");
-            recorder.proxy_event(ProxyKind::SpawnFailed, &msg, |_| {});
-            return if e.kind() == io::ErrorKind::NotFound {
-                127
-            } else {
-                126
-            };
-        }
-    };
-    let pid = child.id();
-    recorder.proxy_event(ProxyKind::Spawned, &display_argv(&cfg.argv), |e| {
-        e.pid = Some(pid)
-    });
-    let guard = reaper::Guard::spawn(pid);
-
-    let (Some(engine_in), Some(engine_out), Some(engine_err)) =
-        (child.stdin.take(), child.stdout.take(), child.stderr.take())
-    else {
-        crate::eprintln_safe!("kibitzer: engine pipes missing");
-        let _ = child.kill();
-        return 70;
-    };
-
-    let (eof_tx, mut eof_rx) = oneshot::channel::<()>();
-    match dup_std(io::stdin().as_fd()) {
+    let (done_tx, done_rx) = mpsc::channel::<Option<GuiPumpEnd>>();
+    match std_handle(io::stdin().as_fd()) {
         Ok(gui_in) => {
-            let rec = Arc::clone(&recorder);
+            let (rec, engine, done) = (Arc::clone(&recorder), Arc::clone(&engine), done_tx.clone());
             std::thread::spawn(move || {
-                pump_gui_to_engine(gui_in, engine_in, &rec);
-                let _ = eof_tx.send(());
+                let end = pumps::gui_to_engine(gui_in, engine_in, &gone_r, &engine, &rec);
+                let _ = done.send(Some(end));
             });
         }
         Err(e) => crate::eprintln_safe!("kibitzer: cannot read stdin: {e}"),
     }
-    let out_done = spawn_pump(engine_out, io::stdout().as_fd(), Source::Engine, &recorder);
-    let err_done = spawn_pump(engine_err, io::stderr().as_fd(), Source::Stderr, &recorder);
-
-    let (exit_tx, mut exit_rx) = oneshot::channel();
-    std::thread::spawn(move || {
-        let _ = exit_tx.send(child.wait());
-    });
-
-    // Once the GUI has closed our stdin, an engine that does not exit (GNU Chess 6.2.7 spins
-    // on EOF) would otherwise run forever with nobody left to stop it.
-    let mut deadline: Option<(std::pin::Pin<Box<tokio::time::Sleep>>, Signal)> = None;
-    let mut eof_seen = false;
-    let status = loop {
-        tokio::select! {
-            Some(sig) = recv(&mut signals) => forward(&recorder, pid, sig),
-            Ok(()) = &mut eof_rx, if !eof_seen => {
-                eof_seen = true;
-                if let Some(grace) = cfg.eof_grace {
-                    deadline = Some((Box::pin(tokio::time::sleep(grace)), Signal::SIGTERM));
-                }
+    for (from, fd, src) in [
+        (engine_out, nix::libc::STDOUT_FILENO, Source::Engine),
+        (engine_err, nix::libc::STDERR_FILENO, Source::Stderr),
+    ] {
+        // SAFETY: 1 and 2 are open for the whole life of the process (retire_std leaves
+        // /dev/null there, never a closed number).
+        #[allow(unsafe_code)]
+        let target = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+        let (rec, done) = (Arc::clone(&recorder), done_tx.clone());
+        match std_handle(target) {
+            Ok(to) => {
+                std::thread::spawn(move || {
+                    pumps::engine_to_gui(from, to, fd, src, &rec);
+                    let _ = done.send(None);
+                });
             }
-            () = async { if let Some((d, _)) = deadline.as_mut() { d.await } }, if deadline.is_some() => {
-                let Some((_, sig)) = deadline.take() else { continue };
-                terminate(&recorder, pid, sig, cfg.eof_grace.unwrap_or_default());
-                if sig == Signal::SIGTERM {
-                    deadline = Some((Box::pin(tokio::time::sleep(TERM_GRACE)), Signal::SIGKILL));
-                }
-            }
-            status = &mut exit_rx => break status,
+            Err(e) => crate::eprintln_safe!("kibitzer: cannot forward to fd {fd}: {e}"),
         }
-    };
-
-    // Whatever the engine started and left running goes now (recorded before engine_exit,
-    // which stays the last event); that also closes pipes a grandchild kept open.
-    let except: Vec<i32> = guard.iter().map(reaper::Guard::pid).collect();
-    reaper::sweep(&recorder, pid, &except);
-    for done in [out_done, err_done] {
-        let _ = tokio::time::timeout(DRAIN_TIMEOUT, done).await;
     }
-    if let Some(g) = guard {
-        g.release();
-    }
+    drop(done_tx);
 
+    let watch = watch_until_exit(&cfg, &engine, &recorder, &done_rx);
+    drop(gone_w);
+    let status = engine.exit_status();
+
+    // Whatever the pumps still hold arrives now, unless a process the engine left holds its
+    // output open: that one is named, and its output is forwarded (and recorded) until it
+    // closes, as the GUI would read it from the bare engine's pipe.
+    let mut pending = watch.pumps_left;
+    drain(&done_rx, &mut pending, DRAIN_AFTER_EXIT);
+    let leftovers: Vec<Descendant> = watch.seen.into_iter().filter(Descendant::alive).collect();
+    if !leftovers.is_empty() {
+        super::leftovers::record(&recorder, &leftovers, cfg.kill_leftovers);
+        if cfg.kill_leftovers {
+            drain(&done_rx, &mut pending, Duration::from_secs(1));
+        }
+    }
+    group_signals_recorded();
     match status {
-        Ok(Ok(status)) => record_exit(&recorder, status),
-        Ok(Err(e)) => {
-            crate::eprintln_safe!("kibitzer: cannot wait for the engine: {e}");
-            70
+        Some(status) => {
+            record_exit(&recorder, status);
         }
-        Err(_) => 70,
+        None => recorder.proxy_event(
+            ProxyKind::EngineExit,
+            "engine exited; its exit status was collected by the GUI before kibitzer could read it (Linux before 6.15)",
+            |_| {},
+        ),
+    }
+    // What a leftover still writes is recorded too, but a reader need not wait for it.
+    if pending > 0
+        && let Some(f) = &file
+    {
+        let _ = f.lock_shared();
+    }
+    while pending > 0 && done_rx.recv().is_ok() {
+        pending -= 1;
+    }
+    recorder.flush();
+    0
+}
+
+/// Counts the pumps that end within `limit`.
+fn drain(done: &mpsc::Receiver<Option<GuiPumpEnd>>, pending: &mut usize, limit: Duration) {
+    let deadline = Instant::now() + limit;
+    while *pending > 0 {
+        match done.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(_) => *pending -= 1,
+            Err(_) => break,
+        }
     }
 }
 
-/// SIGINT, SIGTERM and SIGHUP from now on, for the loop to forward to the engine; `None`
-/// (they keep their default action) when they cannot be caught.
-fn catch_signals() -> Option<mpsc::UnboundedReceiver<Signal>> {
-    let (tx, rx) = mpsc::unbounded_channel();
-    crate::signals::on_thread(&crate::signals::TERMINATING, move |sig| {
-        let _ = tx.send(sig);
-    })
-    .ok()
-    .map(|()| rx)
+/// What the recorder knows when the engine has exited.
+struct Watched {
+    /// Processes the engine started, as last seen.
+    seen: Vec<Descendant>,
+    /// Pumps still running.
+    pumps_left: usize,
 }
 
-async fn recv(s: &mut Option<mpsc::UnboundedReceiver<Signal>>) -> Option<Signal> {
-    match s {
-        Some(s) => s.recv().await,
-        None => std::future::pending().await,
-    }
-}
-
-fn forward(recorder: &Recorder, pid: u32, sig: Signal) {
-    let target = Pid::from_raw(i32::try_from(pid).unwrap_or(i32::MAX));
-    let outcome = kill(target, sig);
-    recorder.proxy_event(
-        ProxyKind::Signal,
-        &format!("{} forwarded to engine", sig.as_str()),
-        |e| {
-            e.signal = Some(sig.as_str().to_owned());
-            e.pid = Some(pid);
-            if let Err(err) = outcome {
-                e.text = format!("{} could not be forwarded: {err}", sig.as_str());
+/// Waits for the engine's exit; meanwhile notes what it starts and, with `--eof-grace`, ends
+/// an engine that outlives the GUI's input by that long.
+fn watch_until_exit(
+    cfg: &ProxyConfig,
+    engine: &EngineProcess,
+    recorder: &Recorder,
+    done: &mpsc::Receiver<Option<GuiPumpEnd>>,
+) -> Watched {
+    let me = i32::try_from(std::process::id()).unwrap_or(-1);
+    let mut seen: Vec<Descendant> = Vec::new();
+    let mut pumps_left = 3;
+    let mut deadline: Option<(Instant, Signal)> = None;
+    loop {
+        let mut wait = SCAN_EVERY;
+        if let Some((at, _)) = deadline {
+            wait = wait.min(at.saturating_duration_since(Instant::now()));
+        }
+        if engine.exited_within(wait) {
+            break;
+        }
+        while let Ok(end) = done.try_recv() {
+            pumps_left -= 1;
+            if end == Some(GuiPumpEnd::GuiEof)
+                && let Some(grace) = cfg.eof_grace
+            {
+                deadline = Some((Instant::now() + grace, Signal::SIGTERM));
             }
-        },
-    );
+        }
+        if let Some((at, sig)) = deadline
+            && Instant::now() >= at
+        {
+            terminate(recorder, engine, sig, cfg.eof_grace.unwrap_or_default());
+            deadline =
+                (sig == Signal::SIGTERM).then(|| (Instant::now() + TERM_GRACE, Signal::SIGKILL));
+        }
+        for d in descendants(engine.pid(), me) {
+            if !seen.iter().any(|s| s.pid == d.pid && s.start == d.start) {
+                seen.push(d);
+            }
+        }
+        seen.retain(Descendant::alive);
+    }
+    Watched { seen, pumps_left }
 }
 
-/// Sends `sig` to the process group of an engine that outlived the GUI's EOF (a wrapper's
-/// children included), and records why.
-fn terminate(recorder: &Recorder, pid: u32, sig: Signal, grace: Duration) {
-    let target = Pid::from_raw(i32::try_from(pid).unwrap_or(i32::MAX));
-    let outcome = killpg(target, sig);
+/// Signals sent to the process group the engine and the recorder share, as delivered (counted
+/// in the handler) and as recorded: the recorder waits for the two to meet before it writes the
+/// engine's exit, which such a signal may have caused.
+static GROUP_SIGNALS_DELIVERED: AtomicUsize = AtomicUsize::new(0);
+static GROUP_SIGNALS_RECORDED: AtomicUsize = AtomicUsize::new(0);
+
+const GROUP_SIGNALS: [Signal; 6] = [
+    Signal::SIGHUP,
+    Signal::SIGINT,
+    Signal::SIGQUIT,
+    Signal::SIGTERM,
+    Signal::SIGUSR1,
+    Signal::SIGUSR2,
+];
+
+/// Notes signals sent to the process group the engine and the recorder share (the engine got
+/// them itself); they do not end the recorder, which ends with the engine.
+fn note_group_signals(recorder: &Arc<Recorder>) {
+    for sig in GROUP_SIGNALS {
+        // SAFETY: the action only increments an atomic, which is async-signal-safe.
+        #[allow(unsafe_code)]
+        let _ = unsafe {
+            signal_hook::low_level::register(sig as i32, || {
+                GROUP_SIGNALS_DELIVERED.fetch_add(1, Ordering::SeqCst);
+            })
+        };
+    }
+    let rec = Arc::clone(recorder);
+    let caught = crate::signals::on_thread(&GROUP_SIGNALS, move |sig| {
+        rec.proxy_event(
+            ProxyKind::Signal,
+            &format!("{} sent to the engine's process group", sig.as_str()),
+            |e| e.signal = Some(sig.as_str().to_owned()),
+        );
+        GROUP_SIGNALS_RECORDED.fetch_add(1, Ordering::SeqCst);
+    });
+    if caught.is_err() {
+        crate::signals::ignore(&GROUP_SIGNALS);
+    }
+}
+
+/// Waits (briefly: deliveries of one signal may have been merged into one record) until every
+/// group signal delivered so far is in the recording.
+fn group_signals_recorded() {
+    let deadline = Instant::now() + Duration::from_millis(100);
+    while GROUP_SIGNALS_RECORDED.load(Ordering::SeqCst)
+        < GROUP_SIGNALS_DELIVERED.load(Ordering::SeqCst)
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Sends `sig` to an engine that outlived the GUI's EOF by `--eof-grace`, and records why.
+fn terminate(recorder: &Recorder, engine: &EngineProcess, sig: Signal, grace: Duration) {
+    let outcome = engine.signal(sig);
     let why = match sig {
         Signal::SIGTERM => format!(
             "engine still running {:.1} s after the GUI closed the input; sent SIGTERM",
@@ -224,11 +320,16 @@ fn terminate(recorder: &Recorder, pid: u32, sig: Signal, grace: Duration) {
     };
     recorder.proxy_event(ProxyKind::Killed, &why, |e| {
         e.signal = Some(sig.as_str().to_owned());
-        e.pid = Some(pid);
+        e.pid = u32::try_from(engine.pid()).ok();
         if let Err(err) = outcome {
             e.text = format!("{why} (failed: {err})");
         }
     });
+}
+
+/// Our own file handle on a standard stream, so reads and writes skip std's buffering.
+fn std_handle(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<File> {
+    Ok(File::from(fd.try_clone_to_owned()?))
 }
 
 /// Starts the engine as the proxy does (and `replay` and `probe` after it): piped stdio, its
@@ -285,121 +386,6 @@ pub fn games_fallback(program: &std::ffi::OsStr) -> Option<PathBuf> {
     p.is_file().then_some(p)
 }
 
-/// Our own file handle on a standard stream, so reads and writes skip std's buffering.
-fn dup_std(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<File> {
-    Ok(File::from(fd.try_clone_to_owned()?))
-}
-
-fn pump_gui_to_engine(mut gui: File, engine: std::process::ChildStdin, recorder: &Recorder) {
-    let mut engine = Some(engine);
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = match gui.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                recorder.proxy_event(
-                    ProxyKind::WriteError,
-                    &format!("reading from the GUI failed: {e}"),
-                    |_| {},
-                );
-                break;
-            }
-        };
-        // In the file before it is forwarded: the engine's answer cannot be recorded before
-        // it, and a SIGKILLed proxy has recorded everything the engine was sent.
-        recorder.chunk(Source::Gui, recorder.now(), &buf[..n]);
-        recorder.flush();
-        if let Some(w) = engine.as_mut()
-            && let Err(e) = w.write_all(&buf[..n])
-        {
-            // The engine is gone or closed its stdin. Keep draining the GUI so it never blocks
-            // on a full pipe, and keep recording what it says to the dead engine.
-            recorder.proxy_event(
-                ProxyKind::WriteError,
-                &format!("writing to the engine failed: {e}"),
-                |_| {},
-            );
-            engine = None;
-        }
-    }
-    recorder.end_of_stream(Source::Gui);
-    recorder.gui_gone();
-    drop(engine);
-    recorder.proxy_event(
-        ProxyKind::GuiEof,
-        "GUI closed the input; engine stdin closed",
-        |_| {},
-    );
-}
-
-fn spawn_pump(
-    from: impl Read + Send + 'static,
-    to: std::os::fd::BorrowedFd<'_>,
-    src: Source,
-    recorder: &Arc<Recorder>,
-) -> oneshot::Receiver<()> {
-    let (tx, rx) = oneshot::channel();
-    let rec = Arc::clone(recorder);
-    let to = dup_std(to);
-    std::thread::spawn(move || {
-        pump_engine_output(from, to, src, &rec);
-        let _ = tx.send(());
-    });
-    rx
-}
-
-fn pump_engine_output(mut from: impl Read, to: io::Result<File>, src: Source, recorder: &Recorder) {
-    let mut to = match to {
-        Ok(f) => Some(f),
-        Err(e) => {
-            recorder.proxy_event(
-                ProxyKind::WriteError,
-                &format!("cannot open {} for forwarding: {e}", target_name(src)),
-                |_| {},
-            );
-            None
-        }
-    };
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = match from.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        };
-        // Recorded (handed to the kernel) before the GUI can see it: whatever the GUI has
-        // received is in the recording even if the proxy is SIGKILLed the next moment.
-        recorder.chunk(src, recorder.now(), &buf[..n]);
-        recorder.flush();
-        if let Some(w) = to.as_mut()
-            && let Err(e) = w.write_all(&buf[..n])
-        {
-            // The GUI stopped reading. Keep draining so the engine never blocks on a full pipe.
-            recorder.proxy_event(
-                ProxyKind::WriteError,
-                &format!("writing to {} failed: {e}", target_name(src)),
-                |_| {},
-            );
-            to = None;
-        }
-    }
-    recorder.end_of_stream(src);
-    if src == Source::Engine {
-        recorder.proxy_event(ProxyKind::EngineEof, "engine closed its output", |_| {});
-    }
-}
-
-fn target_name(src: Source) -> &'static str {
-    if src == Source::Stderr {
-        "stderr"
-    } else {
-        "the GUI"
-    }
-}
-
 /// The header of a session kibitzer runs an engine for (`record`, `replay`, `probe`): this
 /// tool, the start time (now), the engine's command line, the working directory, the pid and
 /// the host.
@@ -422,18 +408,23 @@ pub fn session_header(argv: &[std::ffi::OsString]) -> Header {
     header
 }
 
-fn open_recorder(cfg: &ProxyConfig, start: Instant) -> Recorder {
+/// The recorder, and a handle on its file for the lock that tells readers it is finishing.
+fn open_recorder(cfg: &ProxyConfig, start: Instant) -> (Recorder, Option<File>) {
     let mut header = session_header(&cfg.argv);
     header.label = cfg.label.clone();
     header.protocol = cfg.protocol.clone();
     header.c2w = cfg.c2w.clone();
 
+    let mut lock = None;
     let (sink, shown): (Option<Box<dyn Sink>>, String) = match &cfg.output {
         None => (None, String::new()),
         Some(path) => {
             let shown = path.display().to_string();
             match super::output_path::create_recording(path, cfg.output_named) {
-                Ok(f) => (Some(Box::new(f)), shown),
+                Ok(f) => {
+                    lock = f.try_clone().ok();
+                    (Some(Box::new(f)), shown)
+                }
                 Err(e) => {
                     crate::eprintln_safe!(
                         "kibitzer: warning: cannot create recording {shown}: {e}; running the engine without recording"
@@ -443,7 +434,7 @@ fn open_recorder(cfg: &ProxyConfig, start: Instant) -> Recorder {
             }
         }
     };
-    Recorder::new(start, sink, shown, &header)
+    (Recorder::new(start, sink, shown, &header), lock)
 }
 
 /// Records the engine's end (`engine_exit`, always the last event) and returns the exit

@@ -1,4 +1,4 @@
-//! Nothing the engine starts outlives the proxy.
+//! Nothing the engine starts outlives `replay` (and `probe`), which run engines themselves.
 //!
 //! Engines are often started through a wrapper (`sh -c`, `wine engine.exe`, PolyGlot), so the
 //! process the proxy spawned is not the only one to stop. Three mechanisms cover the cases:

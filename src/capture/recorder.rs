@@ -36,9 +36,6 @@ struct State {
     stderr: LineAssembler,
     /// Encoded events not yet written.
     buf: Vec<u8>,
-    /// `engine_exit` was recorded: it stays the last event, whatever the pumps still see
-    /// in the moment before the process exits.
-    closed: bool,
 }
 
 /// What writing needs.
@@ -84,7 +81,6 @@ impl Recorder {
                 engine: LineAssembler::default(),
                 stderr: LineAssembler::default(),
                 buf,
-                closed: false,
             }),
             output: Mutex::new(Output {
                 sink,
@@ -154,9 +150,6 @@ impl Recorder {
     ) {
         let mut guard = lock(&self.state);
         let st = &mut *guard;
-        if st.closed {
-            return;
-        }
         let t = st.stamp(t);
         let ts = self.epoch.map(|e| e + t);
         let State {
@@ -183,10 +176,6 @@ impl Recorder {
         let t = self.now();
         {
             let mut st = lock(&self.state);
-            if st.closed {
-                return;
-            }
-            st.closed = kind == ProxyKind::EngineExit;
             let t = st.stamp(t);
             st.seq += 1;
             let mut e = Event::proxy(st.seq, t, kind, message).with_epoch(self.epoch);
@@ -288,22 +277,6 @@ mod tests {
         );
         assert!(texts[2].1 >= 5);
         assert_eq!(parsed.events[2].eol, crate::recording::Eol::None);
-    }
-
-    #[test]
-    fn engine_exit_is_the_last_event() {
-        let out = Shared::default();
-        let rec = recorder_into(Box::new(out.clone()));
-        rec.proxy_event(ProxyKind::EngineExit, "engine exited with code 0", |e| {
-            e.code = Some(0)
-        });
-        rec.chunk(Source::Gui, 9, b"late\n");
-        rec.flush();
-        rec.proxy_event(ProxyKind::GuiEof, "", |_| {});
-        let all = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        let parsed = crate::recording::read_all(all.as_bytes()).unwrap();
-        assert_eq!(parsed.events.len(), 1);
-        assert_eq!(parsed.events[0].kind, Some(ProxyKind::EngineExit));
     }
 
     #[test]

@@ -42,7 +42,7 @@ enum Command {
     Replay(replay::ReplayArgs),
     Probe(probe::ProbeArgs),
     C2w(c2w_cmd::C2wArgs),
-    /// Internal: the guard `record` starts to kill the engine's process group if the proxy is
+    /// Internal: the guard `replay` starts to kill the engine's process group if the proxy is
     /// SIGKILLed.
     #[command(name = "__guard", hide = true)]
     Guard {

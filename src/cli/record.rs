@@ -9,9 +9,8 @@ use std::path::PathBuf;
 ///
 /// Use `kibitzer record [OPTIONS] -- ENGINE [ARGS...]` as the engine command in your GUI, or
 /// `kibitzer record --c2w PROFILE.c2w` to start the engine a Chess Academy profile names.
-/// Bytes pass through unchanged; nothing but the engine's output is ever written to stdout.
 #[derive(Args)]
-#[command(arg_required_else_help = true)]
+#[command(arg_required_else_help = true, after_long_help = GUARANTEES)]
 pub struct RecordArgs {
     /// Write the recording to FILE, the command's product (replaced if it exists, as a new
     /// file: a reader of the old one keeps it whole; a directory means a new file in it).
@@ -29,9 +28,15 @@ pub struct RecordArgs {
     #[arg(short, long, value_enum, ignore_case = true, value_name = "PROTOCOL")]
     protocol: Option<super::judging::ProtocolArg>,
     /// Seconds an engine may keep running after the GUI closed its input before it gets
-    /// SIGTERM (then SIGKILL 2 s later); `none` waits forever
-    #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_grace)]
+    /// SIGTERM (then SIGKILL 2 s later) [default: none, the engine is left alone as the bare
+    /// engine would be]
+    #[arg(long, value_name = "SECS", default_value = "none", hide_default_value = true, value_parser = parse_grace)]
     eof_grace: Grace,
+    /// End the processes the engine left running when it exits (SIGTERM, then SIGKILL after
+    /// 0.5 s); without it they are only named in the recording, and run on as they would
+    /// after the bare engine
+    #[arg(long)]
+    kill_leftovers: bool,
     /// Start the engine this Chess Academy `.c2w` profile names (EnginePath + EngineSwitch, run
     /// in EnginePath) instead of ENGINE, and note the profile in the recording's header
     #[arg(long, value_name = "PROFILE", conflicts_with = "engine")]
@@ -98,10 +103,30 @@ pub fn run(mut a: RecordArgs) -> Result<i32> {
             .protocol
             .map(|p| crate::protocol::Protocol::from(p).name().to_owned()),
         eof_grace: a.eof_grace.0,
+        kill_leftovers: a.kill_leftovers,
         engine_dir,
         c2w: note,
     }))
 }
+
+/// `record --help`: what a GUI sees, row by row (docs/proxy.md has the measurements).
+const GUARANTEES: &str = "\
+What the GUI sees (the process it started becomes the engine; a recorder forked off before
+that holds the pipes):
+  bytes        every byte both ways, unchanged and unbuffered (no wait for a newline)
+  pid          the engine's own: signals (SIGINT, SIGQUIT, SIGUSR1, SIGWINCH, SIGSTOP/SIGCONT,
+               SIGKILL ...), ps, a debugger, CPU time all reach or show the engine itself
+  exit status  the engine's, at the moment it ends: a death by signal is that signal
+  signals      ignored signals, the signal mask and the process group are the GUI's, as given
+  engine EOF   the GUI sees the engine close its output at once, and its own writes fail once
+               the engine closed its input or died (EPIPE, or SIGPIPE if it does not ignore it)
+  GUI EOF      the engine sees EOF at once and is left alone (--eof-grace to end it)
+  GUI gone     the engine's next write fails when the GUI closed its end or died
+  children     what the engine started is left running and its output forwarded
+               (--kill-leftovers to end it); the recording names each one
+Differences that remain: the GUI's writes block after its pipe plus 4 KiB (one page) instead
+of its pipe alone; each line costs two more pipe hops; a GUI that is a child subreaper
+inherits the recorder for the moment between the engine's exit and the recording's end.";
 
 /// The hint is stored by its canonical name, so `cecp` and `WinBoard` read back as `xboard`;
 /// a misspelt one is refused here rather than ignored when the recording is decoded.

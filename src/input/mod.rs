@@ -49,6 +49,68 @@ pub struct InputFile {
     _cleanup: Option<cleanup::Registered>,
 }
 
+/// How long a reader waits for a recorder that is finishing a recording.
+pub const RECORDER_FINISHING: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Waits (up to `limit`) while `kibitzer record` is finishing the recording at `path`.
+///
+/// The GUI sees the engine's exit the moment it happens (the engine is the GUI's own child),
+/// so the GUI, or a script after it, may read the file while the recorder still writes its
+/// last events. The recorder holds an exclusive lock on the file while it runs; a reader that
+/// finds it held asks whether the engine still runs (the recorder is the engine's child until
+/// the engine exits): a live recording is read at once, a finishing one when it is complete.
+/// True when the file is free or became free.
+pub fn wait_for_recorder(path: &Path, limit: std::time::Duration) -> bool {
+    let Ok(f) = std::fs::File::open(path) else {
+        return true;
+    };
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        match f.try_lock_shared() {
+            Ok(()) => return true,
+            Err(std::fs::TryLockError::WouldBlock)
+                if std::time::Instant::now() < deadline && recorder_finishing(&f) =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            Err(_) => return false,
+        }
+    }
+}
+
+/// Has the engine of the recording being written to `f` exited? The header names the
+/// recorder's pid, the `spawned` event the engine's; while the engine runs it is the
+/// recorder's parent (the kernel reparents the recorder before the engine's exit is visible).
+fn recorder_finishing(f: &std::fs::File) -> bool {
+    use std::io::{BufRead, Seek};
+    let mut r = BufReader::new(f);
+    if r.seek(std::io::SeekFrom::Start(0)).is_err() {
+        return false;
+    }
+    let pid_in = |line: &str| {
+        serde_json::from_str::<serde_json::Value>(line)
+            .ok()
+            .and_then(|v| v.get("pid")?.as_i64())
+    };
+    let mut lines = r.lines().take(64).map_while(Result::ok);
+    let Some(recorder) = lines.next().as_deref().and_then(pid_in) else {
+        return false;
+    };
+    let Some(engine) = lines
+        .find(|l| l.contains("\"kind\":\"spawned\""))
+        .as_deref()
+        .and_then(pid_in)
+    else {
+        return false;
+    };
+    let stat = std::fs::read_to_string(format!("/proc/{recorder}/stat")).unwrap_or_default();
+    let ppid = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_ascii_whitespace().nth(1))
+        .and_then(|p| p.parse::<i64>().ok());
+    ppid.is_some_and(|p| p != engine)
+}
+
 impl InputFile {
     /// `format` is the forced input format, if any (it decides whether a spooled input can be
     /// rejected early).
@@ -63,6 +125,7 @@ impl InputFile {
             bail!("{shown} is a directory, not a log or a recording");
         }
         if meta.is_file() && !is_gzip_file(path) {
+            wait_for_recorder(path, RECORDER_FINISHING);
             return Ok(InputFile {
                 path: path.to_path_buf(),
                 shown,

@@ -180,12 +180,17 @@ pub enum ProxyKind {
     Signal,
     /// Writing to the engine or to the GUI failed (`message`); the bytes were recorded anyway.
     WriteError,
+    /// The engine closed its stdin and ran on: the GUI's writes fail from then on.
+    EngineStdinClosed,
     /// The proxy killed the engine (e.g. it outlived the GUI's EOF past the grace period).
     Killed,
     /// The proxy killed what the engine left running (children still alive after the engine
     /// itself exited): it follows the engine's end and is no sign that the GUI or the proxy
     /// gave up on the engine.
     LeftoverKilled,
+    /// Processes the engine started were still running when it exited (names and pids in
+    /// `text`); the proxy left them running.
+    Leftover,
     /// The proxy stopped the engine because it printed more than a run may keep (`text`
     /// says the bound); the `killed` events that stop it follow.
     FloodStopped,
@@ -213,8 +218,10 @@ impl ProxyKind {
             ProxyKind::EngineExit => "engine_exit",
             ProxyKind::Signal => "signal",
             ProxyKind::WriteError => "write_error",
+            ProxyKind::EngineStdinClosed => "engine_stdin_closed",
             ProxyKind::Killed => "killed",
             ProxyKind::LeftoverKilled => "leftover_killed",
+            ProxyKind::Leftover => "leftover",
             ProxyKind::FloodStopped => "flood_stopped",
             ProxyKind::EngineStarted => "engine_started",
             ProxyKind::GameStarted => "game_started",

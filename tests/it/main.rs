@@ -37,6 +37,7 @@ mod probe_faults;
 mod probe_restart;
 mod probe_slow;
 mod probe_wrapped;
+mod proxy_differential;
 mod read_pipeline;
 mod real_gui_xboard;
 mod real_sessions;

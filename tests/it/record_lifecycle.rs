@@ -5,6 +5,7 @@ use crate::common;
 use common::*;
 use kibitzer::recording::Source;
 use std::io::Write;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -48,9 +49,9 @@ fn exit_code_is_mirrored() {
 }
 
 #[test]
-fn signal_death_becomes_128_plus_signal() {
+fn a_death_by_signal_is_that_signal_to_the_gui() {
     let (out, r) = run_engine("echo dying; kill -SEGV $$");
-    assert_eq!(out.status.code(), Some(128 + 11));
+    assert_eq!(out.status.signal(), Some(11));
     let last = r.events.last().unwrap();
     assert_eq!(last.kind.unwrap().as_str(), "engine_exit");
     assert_eq!(last.signal.as_deref(), Some("SIGSEGV"));
@@ -82,8 +83,9 @@ fn signal_round_trip(wrapper_ignores_int: bool) {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("r.jsonl");
     let bin = env!("CARGO_BIN_EXE_kibitzer");
-    // With the wrapper, the proxy starts with SIGINT ignored, as after `cmd &` in a script: a
-    // proxy that spawned the engine before installing its handler would lose the forwarded INT.
+    // With the wrapper, kibitzer starts with SIGINT ignored, as after `cmd &` in a script: the
+    // engine inherits that, as it would from the GUI (a shell cannot trap a signal ignored on
+    // entry, so the engine's trap stays silent).
     let mut cmd = if wrapper_ignores_int {
         let mut c = std::process::Command::new("sh");
         c.arg("-c").arg("trap '' INT; exec \"$0\" \"$@\"").arg(bin);
@@ -103,8 +105,55 @@ fn signal_round_trip(wrapper_ignores_int: bool) {
     lines.until("ready", Duration::from_secs(5), |l| l == "ready");
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
-    lines.until("got-INT", Duration::from_secs(5), |l| l == "got-INT");
+    if wrapper_ignores_int {
+        let seen = lines.until_within(Duration::from_millis(500), |l| l == "got-INT");
+        assert!(!seen.iter().any(|l| l == "got-INT"), "{seen:?}");
+    } else {
+        lines.until("got-INT", Duration::from_secs(5), |l| l == "got-INT");
+    }
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    lines.until("got-TERM", Duration::from_secs(5), |l| l == "got-TERM");
+    assert_eq!(child.wait().unwrap().code(), Some(3));
+    // Sent to the engine's pid, not to its process group: the recorder does not see them,
+    // and records none it did not see.
+    let r = read_recording(&rec);
+    assert!(
+        r.events.iter().all(|e| e.signal.is_none()),
+        "{:?}",
+        r.events
+    );
+    assert_eq!(proxy_kinds(&r).last(), Some(&"engine_exit"));
+}
+
+#[test]
+fn sigint_and_sigterm_reach_the_engine_itself() {
+    signal_round_trip(false);
+}
+
+#[test]
+fn a_signal_the_gui_ignored_stays_ignored_by_the_engine() {
+    signal_round_trip(true);
+}
+
+#[test]
+fn a_signal_to_the_process_group_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.jsonl");
+    // A GUI in a group of its own, as a job-control shell starts it: the group is the GUI's,
+    // the engine's and the recorder's.
+    let mut child = kibitzer()
+        .args(["record", "-o"])
+        .arg(&rec)
+        .args(["--", "sh", "-c", SIGNAL_REPORTER])
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = Lines::new(child.stdout.take().unwrap());
+    lines.until("ready", Duration::from_secs(5), |l| l == "ready");
+    let group = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGTERM).unwrap();
     lines.until("got-TERM", Duration::from_secs(5), |l| l == "got-TERM");
     assert_eq!(child.wait().unwrap().code(), Some(3));
     let r = read_recording(&rec);
@@ -113,21 +162,13 @@ fn signal_round_trip(wrapper_ignores_int: bool) {
         .iter()
         .filter_map(|e| e.signal.as_deref())
         .collect();
-    assert_eq!(sigs, vec!["SIGINT", "SIGTERM"]);
+    assert_eq!(sigs, vec!["SIGTERM"]);
+    let kinds = proxy_kinds(&r);
+    assert_eq!(kinds.last(), Some(&"engine_exit"));
 }
 
 #[test]
-fn sigint_and_sigterm_are_forwarded() {
-    signal_round_trip(false);
-}
-
-#[test]
-fn sigint_is_forwarded_even_when_the_proxy_started_with_it_ignored() {
-    signal_round_trip(true);
-}
-
-#[test]
-fn sigkilled_proxy_leaves_a_readable_recording_and_no_orphan_engine() {
+fn a_sigkilled_engine_leaves_a_complete_recording() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("r.jsonl");
     let mut child = spawn_proxy(
@@ -164,7 +205,11 @@ fn sigkilled_proxy_leaves_a_readable_recording_and_no_orphan_engine() {
             .take(50)
             .all(|e| e.src == Source::Engine && e.text.starts_with("info depth 12"))
     );
-    // The kernel kills the engine when its parent dies (PR_SET_PDEATHSIG).
+    // The process the GUI killed is the engine itself; the recorder notes its end.
+    assert_eq!(
+        r.events.last().and_then(|e| e.signal.as_deref()),
+        Some("SIGKILL")
+    );
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let stat = std::fs::read_to_string(format!("/proc/{engine_pid}/stat")).unwrap_or_default();
@@ -217,6 +262,8 @@ fn unwritable_recording_path_still_forwards_everything() {
     }
 }
 
+/// The engine's exit status as the GUI sees it (a code, or `128 + signal` for a death by
+/// signal), how long it took, and the recording.
 fn record_with_grace(
     grace: &str,
     script: &str,
@@ -231,7 +278,8 @@ fn record_with_grace(
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    (out.status.code(), started.elapsed(), read_recording(&rec))
+    let code = out.status.code().or(out.status.signal().map(|s| 128 + s));
+    (code, started.elapsed(), read_recording(&rec))
 }
 
 #[test]

@@ -504,9 +504,9 @@ fn wait_gone(marker: &str) {
 }
 
 #[test]
-fn children_of_a_wrapper_script_do_not_outlive_the_proxy() {
+fn a_wrapper_scripts_children_are_named_and_ended_only_on_request() {
     // Both a background child and the foreground one ignore SIGTERM, as `trap "" TERM` makes
-    // them; the wrapper shell itself is what the proxy spawned.
+    // them; the wrapper shell itself is the engine.
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("r.jsonl");
     // The GUI's input closes only once the shell has set its trap (`ready`): on a loaded
@@ -514,7 +514,7 @@ fn children_of_a_wrapper_script_do_not_outlive_the_proxy() {
     // ignored one is the subject.
     let mut child = proxy_command(
         &rec,
-        &["--eof-grace", "0.3"],
+        &["--eof-grace", "0.3", "--kill-leftovers"],
         &[
             "sh",
             "-c",
@@ -527,39 +527,58 @@ fn children_of_a_wrapper_script_do_not_outlive_the_proxy() {
     let lines = Lines::new(child.stdout.take().unwrap());
     lines.until("ready", Duration::from_secs(60), |l| l == "ready");
     drop(child.stdin.take());
-    assert_eq!(child.wait().unwrap().code(), Some(137));
+    let status = child.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9)
+    );
     wait_gone("1231");
     wait_gone("1232");
     let r = read_recording(&rec);
+    assert!(
+        proxy_kinds(&r).contains(&"leftover_killed"),
+        "{:?}",
+        proxy_kinds(&r)
+    );
     assert_eq!(proxy_kinds(&r).last(), Some(&"engine_exit"));
 
-    // A wrapper whose own child survives it: the orphan is found and killed at the end.
+    // Without the flag a child that survives the engine runs on, as after the bare engine,
+    // and the recording names it.
     let o = proxy_command(
         &rec,
         &[],
-        &["sh", "-c", "trap '' TERM; sleep 1233 & echo started"],
+        &[
+            "sh",
+            "-c",
+            "sleep 1233 >/dev/null 2>&1 & echo started; sleep 0.6",
+        ],
     )
     .stdin(Stdio::null())
     .stderr(Stdio::null())
     .output()
     .unwrap();
     assert_eq!(o.status.code(), Some(0));
-    wait_gone("1233");
     let r = read_recording(&rec);
-    let killed: Vec<&str> = r
+    let left: Vec<&str> = r
         .events
         .iter()
-        .filter(|e| e.kind.map(|k| k.as_str()) == Some("leftover_killed"))
+        .filter(|e| e.kind.map(|k| k.as_str()) == Some("leftover"))
         .map(|e| e.text.as_str())
         .collect();
-    assert!(
-        killed.iter().any(|t| t.contains("sleep [pid")),
-        "{killed:?}"
+    assert!(left.iter().any(|t| t.contains("sleep [pid")), "{left:?}");
+    let survivor = alive_with_arg("1233");
+    assert_eq!(survivor.len(), 1, "the child runs on");
+    let _ = nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(survivor[0]),
+        nix::sys::signal::Signal::SIGKILL,
     );
-    assert_eq!(proxy_kinds(&r).last(), Some(&"engine_exit"));
 
-    // A SIGKILLed proxy: the guard kills the whole group.
-    let mut child = spawn_proxy(&rec, &["sh", "-c", "trap '' TERM; sleep 1234 & sleep 1235"]);
+    // A SIGKILLed engine: with --kill-leftovers, what it started goes too.
+    let mut child = crate::common::spawn_proxy_with(
+        &rec,
+        &["--kill-leftovers"],
+        &["sh", "-c", "trap '' TERM; sleep 1234 & sleep 1235"],
+    );
     let deadline = Instant::now() + Duration::from_secs(30);
     while alive_with_arg("1234").is_empty() || alive_with_arg("1235").is_empty() {
         assert!(
@@ -568,6 +587,8 @@ fn children_of_a_wrapper_script_do_not_outlive_the_proxy() {
         );
         std::thread::sleep(Duration::from_millis(10));
     }
+    // The recorder looks for new descendants every 200 ms: give it ample time to see these.
+    std::thread::sleep(Duration::from_secs(1));
     child.kill().unwrap();
     child.wait().unwrap();
     wait_gone("1234");
@@ -575,12 +596,16 @@ fn children_of_a_wrapper_script_do_not_outlive_the_proxy() {
 }
 
 #[test]
-fn a_setsid_grandchild_does_not_outlive_a_sigkilled_proxy() {
+fn a_setsid_grandchild_does_not_outlive_a_sigkilled_engine_with_kill_leftovers() {
     // `setsid` takes the grandchild out of the engine's process group (and session): a group
-    // kill misses it, so the guard kills each descendant it saw.
+    // kill would miss it, so the recorder ends each descendant it saw.
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("r.jsonl");
-    let mut child = spawn_proxy(&rec, &["sh", "-c", "setsid sleep 1241 & sleep 1242"]);
+    let mut child = crate::common::spawn_proxy_with(
+        &rec,
+        &["--kill-leftovers"],
+        &["sh", "-c", "setsid sleep 1241 & sleep 1242"],
+    );
     let deadline = Instant::now() + Duration::from_secs(30);
     while alive_with_arg("1241").is_empty() || alive_with_arg("1242").is_empty() {
         assert!(
@@ -589,7 +614,7 @@ fn a_setsid_grandchild_does_not_outlive_a_sigkilled_proxy() {
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    // The guard looks for new descendants every 100 ms: give it ample time to see this one.
+    // The recorder looks for new descendants every 200 ms: give it ample time to see this one.
     std::thread::sleep(Duration::from_secs(2));
     child.kill().unwrap();
     child.wait().unwrap();

@@ -187,7 +187,7 @@ pub(super) static ROWS: &[Rule] = &[
         group: "Lifecycle",
         side: Side::Engine,
         severity: Severity::Warning,
-        check: "a process the engine started (a child, or one it detached with setsid) still ran after the engine exited, and the proxy had to end it (`leftover_killed`)",
+        check: "a process the engine started (a child, or one it detached with setsid) still ran after the engine exited (`leftover`, or `leftover_killed` when the proxy ended it)",
         source: "(kibitzer) issue 22: GUIs wait on the engine's process only; what it leaves behind runs on unseen, holding CPU, files or the engine's pipes",
         decidable: Decidable::Traffic,
         implemented: true,

@@ -217,7 +217,9 @@ pub(super) fn proxy_event(
                 ),
             );
         }
-        Some(ProxyKind::LeftoverKilled) if tr.first(RuleId::XLeftoverProcess) => {
+        Some(ProxyKind::LeftoverKilled | ProxyKind::Leftover)
+            if tr.first(RuleId::XLeftoverProcess) =>
+        {
             out.side = Some(Party::Engine);
             out.add(RuleId::XLeftoverProcess, ev.text.clone());
         }

@@ -66,6 +66,8 @@ pub fn fairymax_c2w_recording_breaking_its_profile(dir: &Path) -> PathBuf {
 }
 
 pub fn read_recording(path: &Path) -> Recording {
+    // The GUI (this test) sees the engine's exit before the recorder has written it.
+    kibitzer::input::wait_for_recorder(path, std::time::Duration::from_secs(30));
     let f = std::fs::File::open(path)
         .unwrap_or_else(|e| panic!("recording {} missing: {e}", path.display()));
     read_all(BufReader::new(f)).expect("recording header")
