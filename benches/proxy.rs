@@ -4,7 +4,9 @@
 //! - round trip: 10,000 request/answer pairs through an echo engine (`cat`), one at a time;
 //! - flood: 1,000,000 `info` lines written by the engine as fast as it can (`cat FILE`).
 //!
-//! Set `KIBITZER_BENCH_QUICK=1` for a short run (1,000 pairs, 100,000 lines).
+//! Set `KIBITZER_BENCH_QUICK=1` for a short run (1,000 pairs, 100,000 lines), and
+//! `KIBITZER_BENCH_BASELINE=PATH` to time another kibitzer binary (the previous build) in the
+//! same run, interleaved with this one: its rows follow the table, with the ratios.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
@@ -19,6 +21,8 @@ enum Via {
     PythonTee,
     /// `cat | ENGINE | cat`: two more pipe hops and nothing else, the floor of any relay.
     CatRelay,
+    /// `$KIBITZER_BENCH_BASELINE record`: another build, for an A/B in one run.
+    Baseline,
 }
 
 fn command(via: Via, rec_dir: &std::path::Path, engine: &[&str]) -> Command {
@@ -40,8 +44,12 @@ fn command(via: Via, rec_dir: &std::path::Path, engine: &[&str]) -> Command {
         .arg(rec_dir.join("python-tee.log"))
         .args(engine);
         c
-    } else if via == Via::Kibitzer {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_kibitzer"));
+    } else if via == Via::Kibitzer || via == Via::Baseline {
+        let bin = match std::env::var_os("KIBITZER_BENCH_BASELINE") {
+            Some(b) if via == Via::Baseline => std::path::PathBuf::from(b),
+            _ => std::path::PathBuf::from(env!("CARGO_BIN_EXE_kibitzer")),
+        };
+        let mut c = Command::new(bin);
         c.arg("record")
             .arg("--dir")
             .arg(rec_dir)
@@ -160,8 +168,11 @@ fn main() {
     }
 
     // Interleave the ways so machine noise hits them alike.
-    let vias = [Via::Direct, Via::Kibitzer, Via::PythonTee, Via::CatRelay];
-    let mut rt: [Vec<u64>; 4] = Default::default();
+    let mut vias = vec![Via::Direct, Via::Kibitzer, Via::PythonTee, Via::CatRelay];
+    if std::env::var_os("KIBITZER_BENCH_BASELINE").is_some() {
+        vias.push(Via::Baseline);
+    }
+    let mut rt: Vec<Vec<u64>> = vec![Vec::new(); vias.len()];
     for _ in 0..runs.min(3) {
         for (i, via) in vias.iter().enumerate() {
             rt[i].extend(round_trips(*via, pairs, &rec_dir));
@@ -176,13 +187,17 @@ fn main() {
     let bulk: &[&str] = &["cat", flood_file.to_str().expect("utf-8 path")];
     let mut rates = Vec::new();
     for engine in [per_line, bulk] {
-        let mut secs: [Vec<f64>; 4] = Default::default();
+        let mut secs: Vec<Vec<f64>> = vec![Vec::new(); vias.len()];
         for _ in 0..runs {
             for (i, via) in vias.iter().enumerate() {
                 secs[i].push(flood(*via, engine, lines, &rec_dir));
             }
         }
-        rates.push(secs.map(|mut s| lines as f64 / median_f(&mut s)));
+        let rate: Vec<f64> = secs
+            .into_iter()
+            .map(|mut s| lines as f64 / median_f(&mut s))
+            .collect();
+        rates.push(rate);
     }
 
     println!(
@@ -204,10 +219,29 @@ fn main() {
             py - d
         );
     }
-    for ([d, k, py, c], what) in rates.into_iter().zip([
+    let baseline_rows: Vec<String> = if vias.len() > 4 {
+        let (bm, km) = (pct(&rt[4], 0.5), pct(&rt[1], 0.5));
+        let mut rows = vec![format!(
+            "round trip median: baseline {bm:.1} µs, this build {km:.1} µs, ratio {:.2}",
+            km / bm
+        )];
+        for (r, what) in rates.iter().zip(["per-line flood", "bulk flood"]) {
+            rows.push(format!(
+                "{what}: baseline {:.2} M lines/s, this build {:.2} M lines/s, ratio {:.2}",
+                r[4] / 1e6,
+                r[1] / 1e6,
+                r[1] / r[4]
+            ));
+        }
+        rows
+    } else {
+        Vec::new()
+    };
+    for (r, what) in rates.into_iter().zip([
         "one write per line, like engines",
         "bulk 64 KiB writes (`cat FILE`)",
     ]) {
+        let (d, k, py, c) = (r[0], r[1], r[2], r[3]);
         println!(
             "| flood of {lines} lines, {what}, median of {runs} | {:.2} M lines/s | {:.2} M lines/s | {:.2} M lines/s | {:.2}x | {:.2}x | {:.2} M lines/s | {:.2}x |",
             d / 1e6,
@@ -230,5 +264,8 @@ fn main() {
         "\n(recordings written: {:.1} MB; sleeping 0 between runs)",
         rec_bytes as f64 / 1e6
     );
+    for row in baseline_rows {
+        println!("{row}");
+    }
     let _ = std::fs::remove_dir_all(&tmp);
 }

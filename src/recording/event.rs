@@ -206,6 +206,10 @@ pub enum ProxyKind {
     Adjudication,
     /// Importer: any other non-traffic line of the producing tool, kept as text.
     Note,
+    /// Importer: the producing tool's log stops for this session (the tool was stopped, and a
+    /// new run of it begins, appended to the same log). Nothing after it was observed: what
+    /// the session still owed is judged at this moment, never measured into the next run.
+    LogEnds,
 }
 
 impl ProxyKind {
@@ -229,6 +233,7 @@ impl ProxyKind {
             ProxyKind::Warning => "warning",
             ProxyKind::Adjudication => "adjudication",
             ProxyKind::Note => "note",
+            ProxyKind::LogEnds => "log_ends",
         }
     }
 }

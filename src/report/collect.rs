@@ -403,11 +403,22 @@ fn runner_line(
     None
 }
 
-/// The engine of a session label: without cutechess's `(id)` and fastchess's ` [thread K]`.
+/// The engine of a session label: without cutechess's `(id)` and fastchess's ` [thread K]`,
+/// ` [run N]` or ` [thread K, run N]` (a later run appended to the same log).
 fn base_name(label: &str) -> &str {
     let l = crate::export::without_id(label);
-    match l.strip_suffix(']').and_then(|x| x.rsplit_once(" [thread ")) {
-        Some((base, k)) if k.bytes().all(|b| b.is_ascii_digit()) => base,
+    let numbered = |part: &str, word: &str| {
+        part.strip_prefix(word)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    match l.strip_suffix(']').and_then(|x| x.rsplit_once(" [")) {
+        Some((base, inner))
+            if inner
+                .split(", ")
+                .all(|p| numbered(p, "thread ") || numbered(p, "run ")) =>
+        {
+            base
+        }
         _ => l,
     }
 }

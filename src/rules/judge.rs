@@ -76,6 +76,8 @@ pub(crate) struct Tracker {
     pub quit: Option<Place>,
     pub exit: Option<(u64, String)>,
     pub engine_eof: Option<u64>,
+    /// The runner's log stops for this session (`log_ends`): its end, for the verdicts.
+    pub log_ends: Option<u64>,
     once: Vec<&'static str>,
     flood_window: (u64, u32),
     /// Engine lines read at one instant: (time, bytes).
@@ -124,6 +126,7 @@ impl Tracker {
             quit: None,
             exit: None,
             engine_eof: None,
+            log_ends: None,
             once: Vec::new(),
             flood_window: (0, 0),
             burst: (u64::MAX, 0),

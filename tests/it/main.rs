@@ -59,6 +59,7 @@ mod report;
 mod rules_c2w;
 mod rules_cecp_nboard_x;
 mod rules_uci;
+mod runner_logs;
 mod untrusted_output;
 mod variants_vs_fairy_stockfish;
 mod view_app;

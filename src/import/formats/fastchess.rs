@@ -35,6 +35,11 @@ pub struct Fastchess {
     /// Since 2025 a game's end is two trace lines, `Game N between A and B finished` then
     /// `Game N finished with result R`: the players of the first, by game number.
     players: HashMap<Vec<u8>, Vec<u8>>,
+    /// Which run of fastchess the lines belong to: `-log ... append=true` (or a log named
+    /// twice) keeps every run in one file, each starting with fastchess naming itself.
+    run: u32,
+    /// The time of the last line read: where the previous run's log stops.
+    last_t: u64,
 }
 
 #[derive(Default)]
@@ -162,9 +167,11 @@ impl Fastchess {
             }
         }
         let plain = String::from_utf8_lossy(name);
-        let label = match engine.each.len() {
-            0 => plain.into_owned(),
-            n => format!("{plain} [thread {}]", n + 1),
+        let label = match (engine.each.len(), self.run) {
+            (0, 0 | 1) => plain.into_owned(),
+            (n, 0 | 1) => format!("{plain} [thread {}]", n + 1),
+            (0, run) => format!("{plain} [run {run}]"),
+            (n, run) => format!("{plain} [thread {}, run {run}]", n + 1),
         };
         engine.each.push((tid.to_vec(), label.clone(), false));
         b.session(&label)
@@ -198,8 +205,35 @@ impl Fastchess {
         dup
     }
 
+    /// A run of fastchess begins (it names itself and its version). Engines of an earlier
+    /// run in the same log are done with: their logs stop where that run's lines stop, and
+    /// the new run's engines are sessions of their own (`NAME [run N]`).
+    fn run_begins(&mut self, b: &mut Builder) {
+        self.run = self.run.max(1) + u32::from(!self.instances.is_empty());
+        let mut labels: Vec<String> = self
+            .instances
+            .drain()
+            .flat_map(|(_, i)| i.each.into_iter().map(|(_, label, _)| label))
+            .collect();
+        labels.sort();
+        for label in labels {
+            let sid = b.session(&label);
+            b.proxy(
+                sid,
+                ProxyKind::LogEnds,
+                self.last_t,
+                b"the runner's log stops here: a new run of fastchess begins in the same log",
+            );
+        }
+        self.players.clear();
+        self.recent.clear();
+    }
+
     fn tool_line(&mut self, level: &[u8], body: &[u8], t: u64, b: &mut Builder) {
         let msg = body.strip_prefix(b"fastchess --- ").unwrap_or(body);
+        if is_banner(msg) {
+            self.run_begins(b);
+        }
         if let Some(rest) = msg.strip_prefix(b"Game ") {
             let number_end = rest.iter().position(|&c| c == b' ').unwrap_or(rest.len());
             let (number, after) = rest.split_at(number_end);
@@ -301,6 +335,18 @@ impl Quoted {
     }
 }
 
+/// `fastchess alpha 1.8.2 261129`, `fastchess 1.4.0-alpha`: the first line of a run, the
+/// program's name and a version (a word that starts with a digit) and little else.
+fn is_banner(msg: &[u8]) -> bool {
+    msg.strip_prefix(b"fastchess ").is_some_and(|rest| {
+        let words: Vec<&[u8]> = rest.split(|&c| c == b' ').collect();
+        words.len() <= 4
+            && words
+                .iter()
+                .any(|w| w.first().is_some_and(u8::is_ascii_digit))
+    })
+}
+
 fn game_result(msg: &[u8]) -> Option<String> {
     ["1/2-1/2", "1-0", "0-1"]
         .into_iter()
@@ -331,8 +377,13 @@ impl Parser for Fastchess {
         };
         let t = b.t(p.tod.map(Stamp::TimeOfDay));
         let body = p.body;
+        let previous_t = std::mem::replace(&mut self.last_t, t);
         if body.starts_with(b"fastchess --- ") || p.level != b"Engine" && !p.level.is_empty() {
+            if is_banner(body.strip_prefix(b"fastchess --- ").unwrap_or(body)) {
+                self.last_t = previous_t;
+            }
             self.tool_line(p.level, body, t, b);
+            self.last_t = t;
             return;
         }
         let (err, body) = match body.strip_prefix(b"<stderr> ") {

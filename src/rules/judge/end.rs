@@ -11,6 +11,12 @@ use crate::rules::finding::{Finding, Place};
 use crate::rules::hang::{self, HangVerdict};
 use crate::session::{Decoder, Obligation, Owed};
 
+/// Where a session's observation ends: the end of the input, or earlier where the runner's
+/// log stops for it (`log_ends`: a new run of the runner begins in the same log).
+fn session_end(tr: &super::Tracker, input_now: u64) -> u64 {
+    tr.log_ends.map_or(input_now, |t| t.min(input_now))
+}
+
 impl Judge {
     /// The hang verdict of every session at `now` (ns since the start) without ending the
     /// input: what a live view shows while a recording is still being written. A deadline
@@ -18,7 +24,9 @@ impl Judge {
     /// no finding is added and nothing is changed.
     pub fn verdicts_at(&mut self, dec: &Decoder, now: u64) -> Vec<HangVerdict> {
         let mut verdicts = Vec::new();
+        let input_now = now;
         for (i, tr) in self.trackers.iter_mut().enumerate() {
+            let now = session_end(tr, input_now);
             let open: Vec<Obligation> = dec.open_obligations(i).cloned().collect();
             let mut marked = Vec::new();
             for o in &open {
@@ -59,7 +67,10 @@ impl Judge {
             ..self.last
         };
         let mut verdicts = Vec::new();
+        let input_now = now;
         for (i, tr) in self.trackers.iter_mut().enumerate() {
+            let now = session_end(tr, input_now);
+            let end = Place { t: now, ..end };
             let label = tr.label.clone();
             let mut out = Out {
                 findings,
@@ -129,6 +140,12 @@ impl Judge {
                 }
             }
             if let Some(mut v) = hang::diagnose(tr, &open, &self.profile, now) {
+                if tr.log_ends.is_some() {
+                    v.summary.push_str(
+                        "; the runner's log stops here (a new run begins in the same log), so \
+                         nothing later was seen",
+                    );
+                }
                 if !owed_at_quit.is_empty() {
                     v.summary.push_str(&format!(
                         "; owed when the GUI sent `quit`: {owed_at_quit}; the engine then had to \

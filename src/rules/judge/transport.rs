@@ -165,6 +165,7 @@ pub(super) fn proxy_event(
             tr.saw_start = true;
         }
         Some(ProxyKind::GuiEof) => tr.gui_eof = Some(ev.t),
+        Some(ProxyKind::LogEnds) => tr.log_ends = Some(ev.t),
         Some(ProxyKind::EngineEof | ProxyKind::EngineExit)
             if tr.engine_eof.is_none() && tr.exit.is_none() && unflushed_until_exit(tr, ev.t) =>
         {
