@@ -1,6 +1,7 @@
 //! The layering of the crate, enforced: a module may use modules of its own layer or below,
-//! never one above. Read from the sources, so a path from the viewer into the command-line
-//! front end (or any path that runs up) fails the build's tests with the file and line.
+//! never one above. Read from the sources, grouped imports (`use crate::{a, b}`) included, so
+//! a path from the viewer into the command-line front end (or any path that runs up) fails
+//! the build's tests with the file and line.
 //! `rules::catalogue` (the rule ids) is its own layer, the bottom one, though it lives in
 //! `rules/`.
 
@@ -32,6 +33,42 @@ const LAYERS: &[&[&str]] = &[
 
 fn layer(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
+}
+
+/// The top-level module names a path after `crate::` names: one, or each of a group's
+/// (`{a, b::c}`).
+fn named(after: &str) -> Vec<String> {
+    let word = |p: &str| -> String {
+        let p = p.trim_start();
+        let p = p
+            .strip_prefix("rules::")
+            .filter(|p| p.starts_with("catalogue"))
+            .unwrap_or(p);
+        p.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let Some(group) = after.strip_prefix('{') else {
+        return vec![word(after)];
+    };
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                out.push(word(&group[start..i]));
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(word(&group[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Every `crate::NAME` in the non-test code of `src/`, as (file, line, user, used).
@@ -66,19 +103,28 @@ fn uses() -> Vec<(String, usize, String, String)> {
             };
             let text = std::fs::read_to_string(&path).unwrap();
             let code = text.split("#[cfg(test)]").next().unwrap_or("");
-            for (n, line) in code.lines().enumerate() {
+            let lines: Vec<&str> = code.lines().collect();
+            for (n, line) in lines.iter().enumerate() {
                 let line = line.split("//").next().unwrap_or("");
+                // A group may run over several lines (`use crate::{` ... `};`): read on to
+                // its end.
+                let joined;
+                let line = if line.contains("crate::{") && !line.contains('}') {
+                    joined = lines[n..]
+                        .iter()
+                        .take(40)
+                        .map(|l| l.split("//").next().unwrap_or(""))
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    joined.as_str()
+                } else {
+                    line
+                };
                 for piece in line.split("crate::").skip(1) {
-                    let piece = piece
-                        .strip_prefix("rules::")
-                        .filter(|p| p.starts_with("catalogue"))
-                        .unwrap_or(piece);
-                    let used: String = piece
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                        .collect();
-                    if !used.is_empty() && used != user {
-                        found.push((rel.clone(), n + 1, user.clone(), used));
+                    for used in named(piece) {
+                        if !used.is_empty() && used != user {
+                            found.push((rel.clone(), n + 1, user.clone(), used));
+                        }
                     }
                 }
             }

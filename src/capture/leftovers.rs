@@ -25,6 +25,17 @@ fn names(ls: &[Descendant]) -> String {
 /// Records the processes the engine left running (`left`, all alive a moment ago), and ends
 /// them when `end` is set.
 pub fn record(recorder: &Recorder, left: &[Descendant], end: bool) {
+    // Named as they are now (a process may have exec'd since it was last seen).
+    let left: Vec<Descendant> = left
+        .iter()
+        .map(|d| Descendant {
+            name: super::process::stat_fields(d.pid)
+                .filter(|s| s.start == Some(d.start))
+                .map_or_else(|| d.name.clone(), |s| s.name),
+            ..d.clone()
+        })
+        .collect();
+    let left = left.as_slice();
     if !end {
         recorder.proxy_event(
             ProxyKind::Leftover,
@@ -55,12 +66,17 @@ pub fn record(recorder: &Recorder, left: &[Descendant], end: bool) {
         std::thread::sleep(Duration::from_millis(20));
     }
     signal_all(&rest, Signal::SIGKILL);
+    record_sigkill(recorder, SWEEP_GRACE, &names(&rest));
+}
+
+/// Records that leftovers (`names`) ignored SIGTERM for `grace` and were sent SIGKILL: the
+/// words `record --kill-leftovers` and `replay`'s sweep share.
+pub fn record_sigkill(recorder: &Recorder, grace: Duration, names: &str) {
     recorder.proxy_event(
         ProxyKind::LeftoverKilled,
         &format!(
-            "ignored SIGTERM for {} ms: {}; sent SIGKILL",
-            SWEEP_GRACE.as_millis(),
-            names(&rest)
+            "ignored SIGTERM for {} ms: {names}; sent SIGKILL",
+            grace.as_millis()
         ),
         |e| e.signal = Some("SIGKILL".into()),
     );

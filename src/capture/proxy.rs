@@ -218,8 +218,24 @@ fn watch_until_exit(
     let mut seen: Vec<Descendant> = Vec::new();
     let mut pumps_left = 3;
     let mut deadline: Option<(Instant, Signal)> = None;
+    // Engines start their helpers (a wrapper's child, a book server) as they start: look
+    // often at first, then every SCAN_EVERY.
+    let mut every = Duration::from_millis(5);
     loop {
-        let mut wait = SCAN_EVERY;
+        for d in descendants(engine.pid(), me) {
+            // The name as last seen: a child seen between its fork and its exec still bore
+            // its parent's.
+            match seen
+                .iter_mut()
+                .find(|s| s.pid == d.pid && s.start == d.start)
+            {
+                Some(s) => s.name = d.name,
+                None => seen.push(d),
+            }
+        }
+        seen.retain(Descendant::alive);
+        let mut wait = every;
+        every = (every * 2).min(SCAN_EVERY);
         if let Some((at, _)) = deadline {
             wait = wait.min(at.saturating_duration_since(Instant::now()));
         }
@@ -241,12 +257,6 @@ fn watch_until_exit(
             deadline =
                 (sig == Signal::SIGTERM).then(|| (Instant::now() + TERM_GRACE, Signal::SIGKILL));
         }
-        for d in descendants(engine.pid(), me) {
-            if !seen.iter().any(|s| s.pid == d.pid && s.start == d.start) {
-                seen.push(d);
-            }
-        }
-        seen.retain(Descendant::alive);
     }
     Watched { seen, pumps_left }
 }

@@ -32,6 +32,12 @@ const DYING_WAIT: Duration = Duration::from_millis(50);
 /// The most a pump reads, without waiting, from a pipe whose other end is gone.
 const DRAIN_LIMIT: usize = 1 << 20;
 
+/// How long the GUI's writes still succeed after the engine died. A GUI checks that the engine
+/// lives (`waitpid`) and then writes: on the bare pipe, a death between the two kills a GUI
+/// that keeps SIGPIPE at its default. Under the proxy the write fails only this long after
+/// the death, so no GUI dies of that race; what it wrote is recorded.
+const GONE_GRACE: Duration = Duration::from_millis(100);
+
 /// How the GUI-to-engine pump ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GuiPumpEnd {
@@ -183,9 +189,9 @@ pub fn gui_to_engine(
         }
         GuiPumpEnd::EngineGone => {
             drop(engine);
-            // What the GUI wrote that the engine never read; from now on its writes fail, as
-            // they would on the bare engine's pipe.
-            if drain_into(&mut gui, &mut buf, Source::Gui, rec) {
+            // What the GUI wrote that the engine never read, and what it writes in the moment
+            // after the death; from then on its writes fail, as on the bare engine's pipe.
+            if drain_for(&mut gui, &mut buf, GONE_GRACE, rec) {
                 rec.proxy_event(
                     ProxyKind::WriteError,
                     "writing to the engine failed: the engine was gone (not delivered)",
@@ -230,6 +236,37 @@ fn drain_into(from: &mut impl ReadNow, buf: &mut [u8], src: Source, rec: &Record
     let any = taken > 0;
     rec.end_of_stream(src);
     any
+}
+
+/// Records what the GUI writes for `grace` (at most [`DRAIN_LIMIT`] bytes), then the end of
+/// its stream; true if it wrote anything.
+fn drain_for(gui: &mut File, buf: &mut [u8], grace: Duration, rec: &Recorder) -> bool {
+    let deadline = std::time::Instant::now() + grace;
+    let mut taken = 0;
+    while taken < DRAIN_LIMIT {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let mut p = [libc::pollfd {
+            fd: gui.as_raw_fd(),
+            events: IN,
+            revents: 0,
+        }];
+        let ms = libc::c_int::try_from(left.as_millis()).unwrap_or(libc::c_int::MAX);
+        // SAFETY: one live pollfd.
+        #[allow(unsafe_code)]
+        let n = unsafe { libc::poll(p.as_mut_ptr(), 1, ms) };
+        if n <= 0 || p[0].revents & IN == 0 {
+            break;
+        }
+        match gui.read(buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                rec.chunk(Source::Gui, rec.now(), &buf[..n]);
+                taken += n;
+            }
+        }
+    }
+    rec.end_of_stream(Source::Gui);
+    taken > 0
 }
 
 /// A read that returns `None` instead of waiting.

@@ -271,15 +271,7 @@ pub fn sweep(recorder: &Recorder, pgid: u32, except: &[i32]) {
     }
     if !rest.is_empty() {
         signal_all(pgid, &rest, Signal::SIGKILL);
-        recorder.proxy_event(
-            ProxyKind::LeftoverKilled,
-            &format!(
-                "ignored SIGTERM for {} ms: {}; sent SIGKILL",
-                SWEEP_GRACE.as_millis(),
-                names(&rest)
-            ),
-            |e| e.signal = Some("SIGKILL".into()),
-        );
+        super::leftovers::record_sigkill(recorder, SWEEP_GRACE, &names(&rest));
         std::thread::sleep(Duration::from_millis(20));
     }
     reap();

@@ -119,7 +119,8 @@ that holds the pipes):
   exit status  the engine's, at the moment it ends: a death by signal is that signal
   signals      ignored signals, the signal mask and the process group are the GUI's, as given
   engine EOF   the GUI sees the engine close its output at once, and its own writes fail once
-               the engine closed its input or died (EPIPE, or SIGPIPE if it does not ignore it)
+               the engine closed its input, or 100 ms after it died (EPIPE, or SIGPIPE if it
+               does not ignore it): never while waitpid says the engine runs
   GUI EOF      the engine sees EOF at once and is left alone (--eof-grace to end it)
   GUI gone     the engine's next write fails when the GUI closed its end or died
   children     what the engine started is left running and its output forwarded

@@ -389,7 +389,36 @@ def sc_round_trip(proxied, runs):
     return {"median_us": round(statistics.median(times) * 1e6, 1)}
 
 
+# As fastchess talks to an engine: check that the process lives (waitpid WNOHANG), write,
+# then wait (up to a second) for the answer or the end of its output; SIGPIPE at its default.
 FASTCHESS_GUI = r"""
+import os, select, signal, subprocess, sys, time
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+fd, out = p.stdin.fileno(), p.stdout.fileno()
+os.write(fd, b"uci\nisready\ngo infinite\n")
+buf = b""
+while True:
+    pid, st = os.waitpid(p.pid, os.WNOHANG)
+    if pid:
+        sys.exit(0)
+    os.write(fd, b"isready\n")
+    end = time.monotonic() + 1
+    while time.monotonic() < end:
+        if not select.select([out], [], [], max(0, end - time.monotonic()))[0]:
+            break
+        data = os.read(out, 65536)
+        if not data:
+            break
+        buf += data
+        if buf.count(b"readyok") > 1:
+            buf = buf[buf.rindex(b"readyok"):]
+            break
+"""
+
+# A GUI that writes as fast as it can, checking waitpid before each write: with the bare
+# engine it dies whenever the engine dies between its check and its write.
+TIGHT_GUI = r"""
 import os, signal, subprocess, sys, threading
 signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -404,15 +433,16 @@ while True:
 """
 
 
-def sc_crash_storm(proxied, runs):
+def sc_crash_storm(proxied, runs, gui=None):
     """A fastchess-like GUI against an engine that dies by SIGSEGV mid-search, `runs` times:
     how many times the GUI itself died."""
+    gui = gui or FASTCHESS_GUI
     deaths = 0
     errors = 0
     for i in range(runs):
         cmd, _ = command(proxied, "crash", "SIGSEGV")
         env = dict(os.environ, DIFF_CRASH_AFTER=str(0.005 + (i % 10) * 0.003))
-        r = subprocess.run([sys.executable, "-c", FASTCHESS_GUI, *cmd], env=env,
+        r = subprocess.run([sys.executable, "-c", gui, *cmd], env=env,
                            capture_output=True, timeout=60)
         if r.returncode == -signal.SIGPIPE:
             deaths += 1
@@ -482,12 +512,21 @@ SCENARIOS = {
     "round-trip": (lambda p, a: sc_round_trip(p, a.runs or 300),
                    lambda b, p: (p["median_us"] <= b["median_us"] * 10 + 2000,
                                  "round trip far slower than the bare engine's")),
-    # The bare engine's own pipe closes a moment before waitpid can tell (the kernel closes a
-    # dying process's files first): a GUI writing in that moment dies even without the proxy.
-    # Under the proxy the GUI's input stays open until the engine can be reaped: never a death.
-    "crash-storm": (lambda p, a: sc_crash_storm(p, (a.runs or 200) if p else 20),
+    # Under the proxy the GUI's input stays open until the engine can be reaped, and the end
+    # of the engine's output reaches the GUI no earlier: a GUI that checks, writes and waits
+    # for the answer never dies.
+    "crash-storm": (lambda p, a: sc_crash_storm(p, (a.runs or 200) if p else 50),
                     lambda b, p: (p["gui_deaths"] == 0 and p["gui_errors"] == 0,
                                   "the GUI died")),
+    # One that never waits can die either way, when the engine dies between its check and
+    # its write; never more often under the proxy (the write fails only once the engine is
+    # dead, and later than on the bare pipe).
+    "crash-storm-tight": (lambda p, a: sc_crash_storm(p, (a.runs or 200) if p else 50,
+                                                      TIGHT_GUI),
+                          lambda b, p: (p["gui_deaths"] / p["runs"]
+                                        <= b["gui_deaths"] / b["runs"]
+                                        and p["gui_errors"] == 0,
+                                        "the GUI died more often than with the bare engine")),
 }
 
 

@@ -63,4 +63,5 @@ scenarios! {
     a_subreaper_gui_is_left_no_live_stray => "subreaper";
     round_trip_stays_near_the_bare_engines => "round-trip", 200;
     a_crashing_engine_never_kills_a_fastchess_like_gui => "crash-storm", 200;
+    a_gui_that_writes_without_pause_dies_no_more_often_than_bare => "crash-storm-tight", 100;
 }

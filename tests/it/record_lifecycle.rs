@@ -79,6 +79,24 @@ fn unknown_engine_fails_like_a_shell() {
 const SIGNAL_REPORTER: &str = "trap 'echo got-INT' INT; trap 'echo got-TERM; exit 3' TERM; echo ready; \
                                while :; do sleep 0.02; done";
 
+/// `record -o REC -- sh -c SIGNAL_REPORTER` started by `cmd`, once the engine said `ready`.
+fn start_reporter(
+    cmd: &mut std::process::Command,
+    rec: &std::path::Path,
+) -> (std::process::Child, Lines) {
+    let mut child = cmd
+        .args(["record", "-o"])
+        .arg(rec)
+        .args(["--", "sh", "-c", SIGNAL_REPORTER])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = Lines::new(child.stdout.take().unwrap());
+    lines.until("ready", Duration::from_secs(5), |l| l == "ready");
+    (child, lines)
+}
+
 fn signal_round_trip(wrapper_ignores_int: bool) {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("r.jsonl");
@@ -93,16 +111,7 @@ fn signal_round_trip(wrapper_ignores_int: bool) {
     } else {
         std::process::Command::new(bin)
     };
-    let mut child = cmd
-        .args(["record", "-o"])
-        .arg(&rec)
-        .args(["--", "sh", "-c", SIGNAL_REPORTER])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let lines = Lines::new(child.stdout.take().unwrap());
-    lines.until("ready", Duration::from_secs(5), |l| l == "ready");
+    let (mut child, lines) = start_reporter(&mut cmd, &rec);
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
     if wrapper_ignores_int {
@@ -141,17 +150,7 @@ fn a_signal_to_the_process_group_is_recorded() {
     let rec = dir.path().join("r.jsonl");
     // A GUI in a group of its own, as a job-control shell starts it: the group is the GUI's,
     // the engine's and the recorder's.
-    let mut child = kibitzer()
-        .args(["record", "-o"])
-        .arg(&rec)
-        .args(["--", "sh", "-c", SIGNAL_REPORTER])
-        .process_group(0)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let lines = Lines::new(child.stdout.take().unwrap());
-    lines.until("ready", Duration::from_secs(5), |l| l == "ready");
+    let (mut child, lines) = start_reporter(kibitzer().process_group(0), &rec);
     let group = nix::unistd::Pid::from_raw(child.id() as i32);
     nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGTERM).unwrap();
     lines.until("got-TERM", Duration::from_secs(5), |l| l == "got-TERM");
