@@ -75,6 +75,7 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
     // job does): a signal sent to the group reaches the engine by itself, and here it is only
     // noted. Ctrl-Z stops the engine, not the recorder's forwarding of what was already said.
     let (recorder, file) = open_recorder(&cfg, start);
+    recorder.record_after_exit();
     // Exclusive while the recorder runs: a reader that finds it so asks whether the engine
     // still runs (input::wait_for_recorder), and waits for the rest if it does not.
     if let Some(f) = &file {
@@ -154,7 +155,7 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
     // Whatever the pumps still hold arrives now, unless a process the engine left holds its
     // output open: that one is named, and its output is forwarded (and recorded) until it
     // closes, as the GUI would read it from the bare engine's pipe.
-    let mut pending = watch.pumps_left;
+    let mut pending = watch.pumps;
     drain(&done_rx, &mut pending, DRAIN_AFTER_EXIT);
     let leftovers: Vec<Descendant> = watch.seen.into_iter().filter(Descendant::alive).collect();
     if !leftovers.is_empty() {
@@ -175,24 +176,38 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
         ),
     }
     // What a leftover still writes is recorded too, but a reader need not wait for it.
-    if pending > 0
+    if pending.outputs > 0
         && let Some(f) = &file
     {
         let _ = f.lock_shared();
     }
-    while pending > 0 && done_rx.recv().is_ok() {
-        pending -= 1;
+    while pending.outputs + pending.gui > 0 {
+        match done_rx.recv() {
+            Ok(Some(_)) => pending.gui = pending.gui.saturating_sub(1),
+            Ok(None) => pending.outputs = pending.outputs.saturating_sub(1),
+            Err(_) => break,
+        }
     }
     recorder.flush();
     0
 }
 
 /// Counts the pumps that end within `limit`.
-fn drain(done: &mpsc::Receiver<Option<GuiPumpEnd>>, pending: &mut usize, limit: Duration) {
+/// Pumps still running: the two that forward the engine's output, and the GUI's.
+#[derive(Clone, Copy)]
+struct Pumps {
+    outputs: usize,
+    gui: usize,
+}
+
+/// Counts the pumps that end within `limit`, until the engine's output pumps have ended (the
+/// GUI's may run on for its grace after the engine's death: its lines follow the exit).
+fn drain(done: &mpsc::Receiver<Option<GuiPumpEnd>>, pending: &mut Pumps, limit: Duration) {
     let deadline = Instant::now() + limit;
-    while *pending > 0 {
+    while pending.outputs > 0 {
         match done.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok(_) => *pending -= 1,
+            Ok(Some(_)) => pending.gui = pending.gui.saturating_sub(1),
+            Ok(None) => pending.outputs -= 1,
             Err(_) => break,
         }
     }
@@ -203,7 +218,7 @@ struct Watched {
     /// Processes the engine started, as last seen.
     seen: Vec<Descendant>,
     /// Pumps still running.
-    pumps_left: usize,
+    pumps: Pumps,
 }
 
 /// Waits for the engine's exit; meanwhile notes what it starts and, with `--eof-grace`, ends
@@ -216,7 +231,7 @@ fn watch_until_exit(
 ) -> Watched {
     let me = i32::try_from(std::process::id()).unwrap_or(-1);
     let mut seen: Vec<Descendant> = Vec::new();
-    let mut pumps_left = 3;
+    let mut pumps = Pumps { outputs: 2, gui: 1 };
     let mut deadline: Option<(Instant, Signal)> = None;
     // Engines start their helpers (a wrapper's child, a book server) as they start: look
     // often at first, then every SCAN_EVERY.
@@ -243,7 +258,10 @@ fn watch_until_exit(
             break;
         }
         while let Ok(end) = done.try_recv() {
-            pumps_left -= 1;
+            match end {
+                Some(_) => pumps.gui = pumps.gui.saturating_sub(1),
+                None => pumps.outputs = pumps.outputs.saturating_sub(1),
+            }
             if end == Some(GuiPumpEnd::GuiEof)
                 && let Some(grace) = cfg.eof_grace
             {
@@ -258,7 +276,7 @@ fn watch_until_exit(
                 (sig == Signal::SIGTERM).then(|| (Instant::now() + TERM_GRACE, Signal::SIGKILL));
         }
     }
-    Watched { seen, pumps_left }
+    Watched { seen, pumps }
 }
 
 /// Signals sent to the process group the engine and the recorder share, as delivered (counted

@@ -36,6 +36,8 @@ struct State {
     stderr: LineAssembler,
     /// Encoded events not yet written.
     buf: Vec<u8>,
+    /// `engine_exit` was recorded and nothing may follow it (see [`Recorder::record_after_exit`]).
+    closed: bool,
 }
 
 /// What writing needs.
@@ -50,6 +52,11 @@ struct Output {
 pub const AFTER_GUI_EOF_LIMIT: u64 = 16 << 20;
 
 pub struct Recorder {
+    /// What comes after `engine_exit` is recorded too (`record`: the GUI's lines in the moment
+    /// after the death, a leftover's output); otherwise `engine_exit` stays the last event
+    /// (`probe`, `replay`, `c2w suggest`: kibitzer is the GUI, and what it still sends after
+    /// the engine's end reached no one).
+    after_exit: AtomicBool,
     gui_gone: AtomicBool,
     after_gui_eof: AtomicU64,
     start: Instant,
@@ -70,6 +77,7 @@ impl Recorder {
         let mut buf = Vec::with_capacity(128 * 1024);
         encode_header(&mut buf, header);
         let rec = Recorder {
+            after_exit: AtomicBool::new(false),
             gui_gone: AtomicBool::new(false),
             after_gui_eof: AtomicU64::new(0),
             start,
@@ -81,6 +89,7 @@ impl Recorder {
                 engine: LineAssembler::default(),
                 stderr: LineAssembler::default(),
                 buf,
+                closed: false,
             }),
             output: Mutex::new(Output {
                 sink,
@@ -90,6 +99,11 @@ impl Recorder {
         };
         rec.flush();
         rec
+    }
+
+    /// Keep recording after `engine_exit` (`record`).
+    pub fn record_after_exit(&self) {
+        self.after_exit.store(true, Ordering::Release);
     }
 
     /// Monotonic nanoseconds since the recording's start.
@@ -150,6 +164,9 @@ impl Recorder {
     ) {
         let mut guard = lock(&self.state);
         let st = &mut *guard;
+        if st.closed {
+            return;
+        }
         let t = st.stamp(t);
         let ts = self.epoch.map(|e| e + t);
         let State {
@@ -176,6 +193,10 @@ impl Recorder {
         let t = self.now();
         {
             let mut st = lock(&self.state);
+            if st.closed {
+                return;
+            }
+            st.closed = kind == ProxyKind::EngineExit && !self.after_exit.load(Ordering::Acquire);
             let t = st.stamp(t);
             st.seq += 1;
             let mut e = Event::proxy(st.seq, t, kind, message).with_epoch(self.epoch);
@@ -277,6 +298,26 @@ mod tests {
         );
         assert!(texts[2].1 >= 5);
         assert_eq!(parsed.events[2].eol, crate::recording::Eol::None);
+    }
+
+    #[test]
+    fn engine_exit_is_the_last_event_unless_asked_otherwise() {
+        for after in [false, true] {
+            let out = Shared::default();
+            let rec = recorder_into(Box::new(out.clone()));
+            if after {
+                rec.record_after_exit();
+            }
+            rec.proxy_event(ProxyKind::EngineExit, "engine exited with code 0", |e| {
+                e.code = Some(0)
+            });
+            rec.chunk(Source::Gui, 9, b"late\n");
+            rec.flush();
+            let all = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+            let parsed = crate::recording::read_all(all.as_bytes()).unwrap();
+            assert_eq!(parsed.events.len(), if after { 2 } else { 1 });
+            assert_eq!(parsed.events[0].kind, Some(ProxyKind::EngineExit));
+        }
     }
 
     #[test]
