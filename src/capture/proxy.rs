@@ -2,7 +2,7 @@
 //!
 //! The process the GUI started becomes the engine ([`launch`]); the recorder, forked off before
 //! that, runs the pumps ([`pumps`]) on one thread per stream and watches the engine from below
-//! ([`process`]) on the main thread: its exit, what it left running, and the optional
+//! ([`super::process`]) on the main thread: its exit, what it left running, and the optional
 //! `--eof-grace` deadline. Nothing here writes to the GUI but the engine's own bytes.
 
 use super::launch::{self, Started};

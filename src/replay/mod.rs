@@ -7,7 +7,7 @@
 //! - [`driver`]: a running engine behind `capture/`'s plumbing, decoded live (reused by `probe`);
 //! - [`run`]: pacing and the watchdog;
 //! - [`compare`] (protocol behaviour, hangs, the verdict), [`searches`] (search by search) and
-//!   [`mask`] (the volatile fields), [`preflight`] (drift warnings): the semantic diff;
+//!   [`mask`] (the volatile fields), and `rules::replay_drift` (drift warnings): the semantic diff;
 //! - [`report`]: the typed report;
 //! - [`answers`] and [`as_engine`]: `--as-engine`, the recorded engine answering a real GUI.
 
@@ -17,7 +17,6 @@ pub mod as_engine;
 pub mod compare;
 pub mod driver;
 pub mod mask;
-pub mod preflight;
 pub mod report;
 pub mod rewrite;
 pub mod run;
@@ -104,7 +103,7 @@ pub fn prepare(o: &Analysis, deterministic: bool, subset: Subset) -> Result<Prep
     Ok(Prepared {
         script,
         rewrites,
-        warnings: preflight::before(o, deterministic),
+        warnings: crate::rules::replay_drift::before(&o.findings, deterministic),
     })
 }
 
@@ -128,7 +127,7 @@ pub fn execute(
         if !cfg.warn_early {
             return;
         }
-        for w in preflight::drift(&o.session, s) {
+        for w in crate::rules::replay_drift::drift(&o.session, s) {
             crate::eprintln_safe!(
                 "kibitzer: {}[{}]: {}",
                 w.severity.as_str(),
@@ -147,7 +146,7 @@ pub fn execute(
     )?;
     let cmp = compare::compare(o, &r, &prepared.script, &outcome);
     let mut preflight = prepared.warnings;
-    preflight.extend(preflight::drift(&o.session, &r.session));
+    preflight.extend(crate::rules::replay_drift::drift(&o.session, &r.session));
     let lines_sent = prepared
         .script
         .steps

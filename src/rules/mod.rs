@@ -16,6 +16,7 @@ pub mod hang;
 pub mod judge;
 pub mod profile;
 mod protocol_rules;
+pub mod replay_drift;
 pub mod report;
 
 pub use crate::rules::catalogue::{

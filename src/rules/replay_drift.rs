@@ -1,15 +1,17 @@
-//! Drift between the recorded engine and the replayed one, and recorded setups that cannot
-//! give the same searches twice: warnings, never a verdict of their own.
+//! `replay`'s rules over two sessions: drift between the recorded engine and the replayed one,
+//! and recorded setups that cannot give the same searches twice. Warnings, never a verdict of
+//! their own; judged here, with the other rules, from the two decoded sessions `replay` hands
+//! over.
 
-use super::analysis::Analysis;
 use crate::rules::catalogue::{RuleId, Side};
 use crate::rules::{Finding, Place};
 use crate::session::{Handshake, Session};
 
 /// What the original alone tells, known before anything runs: the judge's findings of the
-/// `REPLAY-NONDETERMINISTIC-SETUP` rule, where they are in the original.
-pub fn before(o: &Analysis, deterministic: bool) -> Vec<Finding> {
-    o.findings
+/// `REPLAY-NONDETERMINISTIC-SETUP` rule among `original` (the original's findings), each
+/// saying what `--deterministic` does about it.
+pub fn before(original: &[Finding], deterministic: bool) -> Vec<Finding> {
+    original
         .iter()
         .filter(|f| f.rule == RuleId::ReplayNondeterministicSetup)
         .map(|f| Finding {
