@@ -2,7 +2,7 @@
 //! escape is, and whether the bytes before that hold a byte JSON forbids unescaped (below
 //! 0x20) or any byte that is not ASCII, on every line of a recording. It replaced a search for
 //! the end (`memchr2`) and a second scan for the byte classes: reading each line's text took
-//! 16% fewer instructions (callgrind, docs/performance.md, session 24).
+//! 16% fewer instructions (callgrind, 2026-11-28).
 
 /// What [`string_span`] found in a string body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
