@@ -36,18 +36,7 @@ faulty="$root/tests/engines/fastchess_faulty.py"
 die() { echo "$0: $*" >&2; exit 2; }
 
 make_openings() { # FILE: 400 EPD positions 4..8 random legal plies from the start, seeded
-  python3 - "$1" <<'PY'
-import chess, random, sys
-random.seed(7)
-out = set()
-while len(out) < 400:
-    b = chess.Board()
-    for _ in range(random.randint(4, 8)):
-        b.push(random.choice(list(b.legal_moves)))
-    if not b.is_game_over():
-        out.add(b.epd())
-open(sys.argv[1], "w").write("\n".join(sorted(out)) + "\n")
-PY
+  python3 "$root/scripts/openings.py" 400 "$1"
 }
 
 # wrapper FILE KIBITZER DIR LABEL ENGINE [ARGS...]: a shell script that execs the engine

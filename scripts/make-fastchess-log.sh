@@ -15,18 +15,7 @@ out="$root/tests/fixtures/fastchess"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
-python3 - "$work/open.epd" <<'PY'
-import chess, random, sys
-random.seed(7)
-out = set()
-while len(out) < 600:
-    b = chess.Board()
-    for _ in range(random.randint(4, 8)):
-        b.push(random.choice(list(b.legal_moves)))
-    if not b.is_game_over():
-        out.add(b.epd())
-open(sys.argv[1], "w").write("\n".join(sorted(out)) + "\n")
-PY
+python3 "$root/scripts/openings.py" 600 "$work/open.epd"
 cd "$work"
 "$fastchess" -engine cmd=/usr/games/stockfish name=sf -engine cmd=/usr/games/toga2 name=toga \
   -each tc=0.5+0.01 option.Hash=8 -openings file=open.epd format=epd order=random \
