@@ -171,7 +171,7 @@ fn check_file(
     }
     .run(
         path,
-        |_| {},
+        |_, _| {},
         |shown, s| crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason),
         || {},
     )?;

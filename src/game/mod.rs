@@ -8,6 +8,7 @@
 pub mod chess;
 pub mod ggf;
 pub mod othello;
+pub mod pgn;
 
 pub use chess::{
     BoardError, CastlingNotation, ChessBoard, ChessEditor, ChessVariant, DrawClaim, EditDiagnostic,

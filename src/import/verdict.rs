@@ -25,6 +25,7 @@ pub fn classify(msg: &str) -> Option<RunnerVerdict> {
         || has("not responsive")
         || has("didn't respond")
         || has("did not respond")
+        || has("failed to respond")
         || has("timed out")
     {
         VerdictKind::Stall

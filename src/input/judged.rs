@@ -21,6 +21,9 @@ pub struct Judged {
     /// The engine program a recording was made of (its header's command), for engines that
     /// never say their name.
     pub engine_command: Option<String>,
+    /// When the input's time 0 was, by the wall clock (RFC 3339): a recording's start, or a
+    /// log's first date stamp; `None` when the input gives no date.
+    pub started: Option<String>,
     /// Lines of a recording that could not be read (a torn last line included).
     pub skipped: Vec<u64>,
     /// Of those, the lines lost: all but a torn last line.
@@ -44,7 +47,8 @@ pub struct JudgeInput<'a> {
 }
 
 impl JudgeInput<'_> {
-    /// Opens, decodes and judges `path`. `each` sees the checker after every line it judged;
+    /// Opens, decodes and judges `path`. `each` sees the checker after every line it judged
+    /// (with the line's number in the file, when known);
     /// `skipped` each line of a recording that could not be read. When a log has to be judged
     /// again from the top (below), `restart` is called first: `each` then sees every line
     /// again, on a new checker.
@@ -60,7 +64,7 @@ impl JudgeInput<'_> {
     pub fn run(
         &self,
         path: &Path,
-        mut each: impl FnMut(&mut Checker),
+        mut each: impl FnMut(&mut Checker, Option<u64>),
         mut skipped: impl FnMut(&str, &Skipped),
         mut restart: impl FnMut(),
     ) -> Result<Judged> {
@@ -99,7 +103,7 @@ impl JudgeInput<'_> {
         opts: &CheckOptions,
         detected: Vec<(Option<String>, crate::protocol::Protocol, String)>,
         detect: bool,
-        each: &mut impl FnMut(&mut Checker),
+        each: &mut impl FnMut(&mut Checker, Option<u64>),
         skipped: &mut impl FnMut(&str, &Skipped),
     ) -> Result<(Checker, Read)> {
         let decoder = opts
@@ -130,10 +134,11 @@ impl JudgeInput<'_> {
                         // Past --at: the rest of the input did not happen yet.
                         return Ok(ControlFlow::Break(()));
                     }
-                    checker.push_ahead(ev, *line, ahead);
+                    let line = *line;
+                    checker.push_ahead(ev, line, ahead);
                     let spent = checker.take_spent();
                     slot.give_back(spent);
-                    each(&mut checker);
+                    each(&mut checker, line);
                     if detect && checker.decoder().detected_late() {
                         // This pass cannot stand for the detection over the whole log: no
                         // use reading on.
@@ -150,8 +155,9 @@ impl JudgeInput<'_> {
         })?;
         stopped?;
         read.detected = outcome.detected;
+        read.started = outcome.log_started.filter(|s| !s.is_empty());
         checker.finish(at_ns);
-        each(&mut checker);
+        each(&mut checker, None);
         Ok((checker, read))
     }
 
@@ -168,6 +174,11 @@ impl JudgeInput<'_> {
                 .recording_header()
                 .and_then(|h| h.argv.first().cloned()),
             checked: checker.into_checked(self.at_ns),
+            started: input
+                .recording_header()
+                .map(|h| h.started.clone())
+                .filter(|s| !s.is_empty())
+                .or(read.started),
             skipped: read.skipped,
             lost: read.lost,
         }
@@ -180,4 +191,5 @@ struct Read {
     skipped: Vec<u64>,
     lost: usize,
     detected: Option<crate::input::pipeline::Detected>,
+    started: Option<String>,
 }

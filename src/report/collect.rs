@@ -5,6 +5,7 @@
 use super::model::{
     Ending, EngineReport, HangRow, InputProblem, Place, Report, RuleRow, VerdictRow,
 };
+use super::runner_games::{RunnerGames, Seen, unix_ns};
 use crate::game::Side;
 use crate::input::judged::JudgeInput;
 use crate::rules::catalogue::{RuleId, Side as Party};
@@ -20,12 +21,20 @@ pub enum Found {
     Walked,
 }
 
-/// Judges `path` into a report of its own (`shown` is its name in the report).
-pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into: &mut Report) {
+/// Judges `path` into a report of its own (`shown` is its name in the report); its games take
+/// their results from the runner's games they are matched to.
+pub fn collect(
+    path: &Path,
+    shown: &str,
+    found: Found,
+    judge: &JudgeInput,
+    runner: &RunnerGames,
+    into: &mut Report,
+) {
     let sessions = std::cell::RefCell::new(Vec::<SessionAcc>::new());
     let result = judge.run(
         path,
-        |checker| stream(checker, shown, &mut sessions.borrow_mut()),
+        |checker, line| stream(checker, line, shown, &mut sessions.borrow_mut()),
         |_, _| {},
         || sessions.borrow_mut().clear(),
     );
@@ -58,10 +67,18 @@ pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into:
         });
     }
     let checked = judged.checked;
+    let ctx = GameCtx {
+        shown,
+        runner,
+        started: judged.started.as_deref().and_then(unix_ns),
+    };
     for h in &checked.hangs {
         let i = session_of(&checked.decoder, h.session.as_deref());
         let acc = acc(&mut sessions, i);
+        // The engine's stall or death ends its game; a GUI that went first (a runner killed
+        // mid-game) ends it without a fault of the engine's.
         let fault = match (h.class, h.label) {
+            _ if h.at_fault != Party::Engine => None,
             (HangClass::Disconnect, _) => Some(Ending::Disconnect),
             (HangClass::Handshake | HangClass::Ping | HangClass::Search, "STALL" | "TIMEOUT") => {
                 Some(Ending::Stall)
@@ -92,7 +109,7 @@ pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into:
             .as_deref()
             .filter(|_| all[i].protocol.is_some())
         else {
-            games(&all, i, shown, acc, &mut vec![false; results]);
+            games(&all, i, &ctx, acc, &mut vec![false; results]);
             continue;
         };
         let engine = base_name(label).to_owned();
@@ -103,7 +120,7 @@ pub fn collect(path: &Path, shown: &str, found: Found, judge: &JudgeInput, into:
                 used_by.len() - 1
             }
         };
-        games(&all, i, shown, acc, &mut used_by[k].1);
+        games(&all, i, &ctx, acc, &mut used_by[k].1);
     }
     // The games an engine never moved in (mated or adjudicated before its first turn): its
     // session has no game for them, the runner's line names it.
@@ -174,6 +191,8 @@ struct SessionAcc {
     report: EngineReport,
     /// The engine's faults that end a game: (event number, ending, input line).
     faults: Vec<(u64, Ending, Option<u64>)>,
+    /// The lines that moved a board: (event number, input line).
+    moves: Vec<(u64, u64)>,
 }
 
 fn acc(sessions: &mut Vec<SessionAcc>, i: usize) -> &mut SessionAcc {
@@ -191,13 +210,27 @@ fn session_of(decoder: &crate::session::Decoder, label: Option<&str>) -> usize {
 }
 
 /// After each line: its findings and the latencies it closed.
-fn stream(checker: &mut Checker, shown: &str, sessions: &mut Vec<SessionAcc>) {
+fn stream(checker: &mut Checker, line: Option<u64>, shown: &str, sessions: &mut Vec<SessionAcc>) {
     let findings = checker.take_findings();
     for f in findings {
         let i = session_of(checker.decoder(), f.session.as_deref());
         finding(acc(sessions, i), &f, shown);
     }
     let decoded = checker.decoded();
+    if decoded.moved
+        && let Some(line) = line
+    {
+        let i = decoded.session;
+        let seq = checker
+            .decoder()
+            .sessions()
+            .nth(i)
+            .and_then(|s| s.games.last()?.plies.last())
+            .map(|p| p.at.seq);
+        if let Some(seq) = seq {
+            acc(sessions, i).moves.push((seq, line));
+        }
+    }
     if decoded.facts.is_empty() {
         return;
     }
@@ -275,21 +308,32 @@ fn finding(acc: &mut SessionAcc, f: &Finding, shown: &str) {
     });
 }
 
+/// What the games of one input are read against.
+struct GameCtx<'a> {
+    shown: &'a str,
+    runner: &'a RunnerGames,
+    /// The input's time 0, Unix ns.
+    started: Option<i128>,
+}
+
 /// Each game of session `i`: how it ended, as the runner said and as kibitzer judges, and
 /// its result for the engine.
-fn games(all: &[Session], i: usize, shown: &str, acc: &mut SessionAcc, used: &mut [bool]) {
+fn games(all: &[Session], i: usize, ctx: &GameCtx, acc: &mut SessionAcc, used: &mut [bool]) {
     let s = &all[i];
+    let shown = ctx.shown;
     acc.faults.sort_by_key(|f| f.0);
     for (g, game) in s.games.iter().enumerate() {
-        if game.plies.is_empty() && game.outcome.is_none() {
+        let pgn = runner_game(s, game, ctx);
+        if game.plies.is_empty() && game.outcome.is_none() && pgn.is_none() {
             continue;
         }
         let until = s.games.get(g + 1).map_or(u64::MAX, |n| n.started.seq);
-        let fault = acc
+        let faults: Vec<(u64, Ending, Option<u64>)> = acc
             .faults
             .iter()
-            .find(|f| f.0 >= game.started.seq && (f.0 < until || (until == u64::MAX)))
-            .copied();
+            .filter(|f| f.0 >= game.started.seq && (f.0 < until || (until == u64::MAX)))
+            .copied()
+            .collect();
         // The runner's line of the game is taken even when the board decided it: it is this
         // game's, and no other game (or game never moved in) may have it.
         // A draw the board only makes claimable is a guess when the game stopped there (the
@@ -298,34 +342,77 @@ fn games(all: &[Session], i: usize, shown: &str, acc: &mut SessionAcc, used: &mu
             .outcome
             .as_ref()
             .is_some_and(|o| o.by == OutcomeBy::Board && o.reason.contains("claimable"));
-        let line = runner_line(all, i, game, game.engine_side, used)
-            .filter(|_| game.outcome.is_none() || game.engine_side.is_none() || claimable);
+        let line = runner_line(all, i, game, game.engine_side, used).filter(|_| {
+            pgn.is_some() || game.outcome.is_none() || game.engine_side.is_none() || claimable
+        });
         let (said_by_line, side_in_line) = line.unzip();
-        let runner = if claimable {
-            said_by_line.or_else(|| game.outcome.clone())
-        } else {
-            game.outcome.clone().or(said_by_line)
+        let board = game.outcome.as_ref().filter(|o| o.by == OutcomeBy::Board);
+        let (runner, side) = match pgn {
+            // The runner's own record of the game: its result and reason stand.
+            Some((o, side)) => (Some(o), game.engine_side.or(Some(side))),
+            None if claimable => (
+                said_by_line.or_else(|| game.outcome.clone()),
+                game.engine_side.or(side_in_line),
+            ),
+            None => (
+                game.outcome.clone().or(said_by_line),
+                game.engine_side.or(side_in_line),
+            ),
         };
-        let side = game.engine_side.or(side_in_line);
         let r = &mut acc.report;
         r.games += 1;
         let engine_score = side.and_then(|side| score(&runner.as_ref()?.result, side));
+        // A result without a reason (fastchess's trace log gives none for a mate) says
+        // nothing of how the game ended.
         let said = runner
             .as_ref()
-            .filter(|o| o.by != OutcomeBy::Board)
+            .filter(|o| o.by != OutcomeBy::Board && !o.reason.trim().is_empty())
             .map(|o| runner_ending(&o.reason, engine_score));
         if let Some(e) = said {
             r.ending(e).runner += 1;
         }
-        let judged = match (fault, &runner) {
+        // Of the engine's faults in the game, the one the runner named explains its verdict;
+        // otherwise the first is kibitzer's own reading.
+        let fault = faults
+            .iter()
+            .find(|f| Some(f.1) == said)
+            .or_else(|| {
+                faults
+                    .iter()
+                    .find(|f| said.is_some_and(|s| explains(f.1, s)))
+            })
+            .or(faults.first())
+            .copied();
+        let judged = match (fault, board) {
             (Some((_, e, line)), _) => {
                 super::merge::keep_first(&mut r.ending(e).places, vec![Place::new(shown, line)]);
                 e
             }
-            (None, Some(o)) if o.by == OutcomeBy::Board => board_ending(&o.reason),
+            (None, Some(o)) if claimable && said.is_some() => {
+                let _ = o;
+                Ending::NoResult
+            }
+            (None, Some(o)) => board_ending(&o.reason),
             _ => Ending::NoResult,
         };
         r.ending(judged).kibitzer += 1;
+        if let Some(e) = said {
+            if explains(judged, e) {
+                r.ending(e).explained += 1;
+            } else if e.is_fault() {
+                let at = game.plies.last().map_or(game.started.seq, |p| p.at.seq);
+                let line = acc
+                    .moves
+                    .iter()
+                    .take_while(|(seq, _)| *seq <= at)
+                    .last()
+                    .map(|(_, l)| *l);
+                super::merge::keep_first(
+                    &mut r.ending(e).unexplained,
+                    vec![Place::new(shown, line)],
+                );
+            }
+        }
         match (engine_score, fault) {
             (Some(1), _) => r.results.wins += 1,
             (Some(0), _) => r.results.draws += 1,
@@ -334,6 +421,51 @@ fn games(all: &[Session], i: usize, shown: &str, acc: &mut SessionAcc, used: &mu
             _ => r.results.unknown += 1,
         }
     }
+}
+
+/// The runner's game (from its PGN) this game of the session was, with the engine's side in
+/// it.
+fn runner_game(
+    s: &Session,
+    game: &Game,
+    ctx: &GameCtx,
+) -> Option<(crate::session::GameOutcome, Side)> {
+    if ctx.runner.is_empty() || game.board_unknown.is_some() {
+        return None;
+    }
+    let moves: Option<Vec<&str>> = game.plies.iter().map(|p| p.canonical()).collect();
+    let wall = |t: u64| ctx.started.map(|s| s + i128::from(t));
+    let last = game.plies.last().map_or(game.started.t, |p| p.at.t);
+    let window = wall(game.started.t).zip(wall(last));
+    let seen = Seen {
+        start: game.start.as_deref(),
+        moves: moves?,
+        engine: s.engine_name.as_deref(),
+        label: s.label.as_deref().map(base_name),
+        side: game.engine_side,
+        window,
+    };
+    let (g, side) = ctx.runner.find(&seen)?;
+    Some((
+        crate::session::GameOutcome {
+            result: g.result.clone(),
+            reason: g.reason.clone(),
+            at: game.started,
+            by: OutcomeBy::Runner,
+        },
+        side,
+    ))
+}
+
+/// Whether kibitzer's reading of a game accounts for the runner's: the same ending, or a
+/// stall and a time forfeit, which are one fault worded by the runner's watchdog (an engine
+/// that stops answering loses on time under cutechess, "stalls" under fastchess's ping).
+fn explains(judged: Ending, said: Ending) -> bool {
+    judged == said
+        || matches!(
+            (judged, said),
+            (Ending::Stall, Ending::TimeForfeit) | (Ending::TimeForfeit, Ending::Stall)
+        )
 }
 
 /// How the runner says a game ended, from the engine's side: its words name the game's fault,
@@ -389,7 +521,9 @@ fn runner_line(
         } else {
             continue;
         };
-        if !used[k] && r.at.t >= since {
+        // A later run's results in the same log are not this session's games.
+        let this_run = all[i].log_ends.is_none_or(|end| r.at.t <= end.t);
+        if !used[k] && r.at.t >= since && this_run {
             used[k] = true;
             let outcome = crate::session::GameOutcome {
                 result: r.result.clone(),
@@ -455,10 +589,17 @@ pub fn classify(reason: &str) -> Ending {
         Ending::TimeForfeit
     } else if has(&["illegal"]) {
         Ending::IllegalMove
+    } else if has(&[
+        "stall",
+        "not responding",
+        "unresponsive",
+        "not responsive",
+        "failed to respond",
+    ]) {
+        // Before "connection": cutechess and fastchess say "White's connection stalls".
+        Ending::Stall
     } else if has(&["disconnect", "crash", "terminat", "connection"]) {
         Ending::Disconnect
-    } else if has(&["stall", "not responding", "unresponsive", "not responsive"]) {
-        Ending::Stall
     } else if has(&["adjudicat"]) {
         Ending::Adjudication
     } else if has(&["resign"]) {
@@ -500,4 +641,33 @@ fn finish_session(s: &Session, acc: SessionAcc, header_engine: Option<&str>, int
     into.inputs.sessions += 1;
     into.inputs.games += report.games;
     into.add_engine(report);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runner_words_name_their_ending() {
+        // cutechess and fastchess word a stall as the connection's: a stall, not a disconnect.
+        assert_eq!(classify("White's connection stalls"), Ending::Stall);
+        assert_eq!(classify("Black disconnects"), Ending::Disconnect);
+        assert_eq!(classify("White loses on time"), Ending::TimeForfeit);
+        assert_eq!(
+            classify("White makes an illegal move: e4e5"),
+            Ending::IllegalMove
+        );
+        assert_eq!(classify("failed to respond by 2418738"), Ending::Stall);
+        assert_eq!(classify("White mates"), Ending::Checkmate);
+        assert_eq!(classify("Draw by adjudication"), Ending::Adjudication);
+    }
+
+    #[test]
+    fn a_stall_and_a_time_forfeit_explain_each_other_and_nothing_else() {
+        assert!(explains(Ending::Stall, Ending::TimeForfeit));
+        assert!(explains(Ending::TimeForfeit, Ending::Stall));
+        assert!(explains(Ending::Disconnect, Ending::Disconnect));
+        assert!(!explains(Ending::Disconnect, Ending::Stall));
+        assert!(!explains(Ending::NoResult, Ending::IllegalMove));
+    }
 }

@@ -233,16 +233,23 @@ fn engine(n: usize, e: &EngineReport, o: &mut String) {
     if !e.endings.is_empty() {
         o.push_str(
             "<table><thead><tr><th>ending</th><th>as kibitzer judges</th><th>as the runner \
-             said</th><th>where</th></tr></thead><tbody>\n",
+             said</th><th>the runner's, explained</th><th>where</th></tr></thead><tbody>\n",
         );
         for x in &e.endings {
             let _ = writeln!(
                 o,
-                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+                 <td class=\"n\">{}</td><td>{}{}</td></tr>",
                 x.ending.as_str(),
                 x.kibitzer,
                 x.runner,
-                places(&x.places)
+                x.explained,
+                places(&x.places),
+                if x.unexplained.is_empty() {
+                    String::new()
+                } else {
+                    format!(" not explained: {}", places(&x.unexplained))
+                }
             );
         }
         o.push_str("</tbody></table>\n");

@@ -85,6 +85,10 @@ impl Inputs {
         add(&mut self.not_recognised, o.not_recognised);
         keep_first(&mut self.unreadable_files, o.unreadable_files);
         keep_first(&mut self.not_recognised_files, o.not_recognised_files);
+        add(&mut self.pgn_files, o.pgn_files);
+        add(&mut self.pgn_games, o.pgn_games);
+        add(&mut self.pgn_games_matched, o.pgn_games_matched);
+        keep_first(&mut self.pgn_games_unmatched, o.pgn_games_unmatched);
     }
 
     pub fn unreadable(&mut self, p: InputProblem) {
@@ -136,7 +140,9 @@ impl EngineReport {
             let mine = self.ending(x.ending);
             add(&mut mine.runner, x.runner);
             add(&mut mine.kibitzer, x.kibitzer);
+            add(&mut mine.explained, x.explained);
             keep_first(&mut mine.places, x.places);
+            keep_first(&mut mine.unexplained, x.unexplained);
         }
         for x in o.rules {
             self.add_rule(x);
@@ -202,7 +208,9 @@ impl EngineReport {
                     ending,
                     runner: 0,
                     kibitzer: 0,
+                    explained: 0,
                     places: Vec::new(),
+                    unexplained: Vec::new(),
                 });
                 self.endings.len() - 1
             }

@@ -11,6 +11,7 @@ pub mod histogram;
 pub mod html;
 pub mod merge;
 pub mod model;
+pub mod runner_games;
 pub mod text;
 pub mod walk;
 
@@ -20,8 +21,9 @@ use crate::input::judged::JudgeInput;
 use rayon::prelude::*;
 use walk::Input;
 
-/// Judges every input on `jobs` threads (0: one per core) into one settled report. `tick` is
-/// called once per input done, from whichever thread did it.
+/// Judges every input on `jobs` threads (0: one per core) into one settled report, the
+/// runner's PGNs among them read first for the games' results. `tick` is called once per
+/// input done, from whichever thread did it.
 pub fn run(
     inputs: &[Input],
     judge: &JudgeInput,
@@ -29,14 +31,28 @@ pub fn run(
     jobs: usize,
     tick: &(dyn Fn() + Sync),
 ) -> anyhow::Result<Report> {
+    let (pgns, traffic): (Vec<&Input>, Vec<&Input>) = inputs
+        .iter()
+        .partition(|i| runner_games::is_pgn(&i.path, i.found == collect::Found::Named));
+    let mut runner = runner_games::RunnerGames::default();
+    let mut unreadable = Vec::new();
+    for p in pgns {
+        if let Err(e) = runner.read(&p.path, &p.shown) {
+            unreadable.push(model::InputProblem {
+                file: p.shown.clone(),
+                error: format!("{e:#}"),
+            });
+        }
+        tick();
+    }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
     let mut report = pool.install(|| {
-        inputs
+        traffic
             .par_iter()
             .fold(
                 || empty.clone(),
                 |mut r, i| {
-                    collect::collect(&i.path, &i.shown, i.found, judge, &mut r);
+                    collect::collect(&i.path, &i.shown, i.found, judge, &runner, &mut r);
                     tick();
                     r
                 },
@@ -49,6 +65,25 @@ pub fn run(
                 },
             )
     });
+    for p in unreadable {
+        report.inputs.unreadable(p);
+    }
+    let pgn = &mut report.inputs;
+    pgn.pgn_files = runner.files.len() as u64;
+    pgn.pgn_games = runner.len() as u64;
+    let unmatched: Vec<_> = runner.unmatched().collect();
+    pgn.pgn_games_matched = pgn.pgn_games - unmatched.len() as u64;
+    pgn.pgn_games_unmatched = unmatched
+        .iter()
+        .take(model::PLACES)
+        .map(|g| model::PgnGameRef {
+            file: g.file.clone(),
+            line: g.line,
+            white: g.players[0].clone(),
+            black: g.players[1].clone(),
+            result: g.result.clone(),
+        })
+        .collect();
     report.settle();
     Ok(report)
 }

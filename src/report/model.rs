@@ -57,6 +57,29 @@ pub struct Inputs {
     pub not_recognised: u64,
     /// The first of them, by name.
     pub not_recognised_files: Vec<InputProblem>,
+    /// The runner's PGN files read for results (`.pgn`, named or found in a directory).
+    #[serde(default)]
+    pub pgn_files: u64,
+    /// Games in them.
+    #[serde(default)]
+    pub pgn_games: u64,
+    /// Of those, the games some recording or log was matched to (one side or both).
+    #[serde(default)]
+    pub pgn_games_matched: u64,
+    /// The first games no input was matched to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pgn_games_unmatched: Vec<PgnGameRef>,
+}
+
+/// A game of the runner's PGN.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct PgnGameRef {
+    pub file: String,
+    /// Its first line.
+    pub line: u64,
+    pub white: String,
+    pub black: String,
+    pub result: String,
 }
 
 /// A file that was not judged, and why.
@@ -166,9 +189,17 @@ pub struct EndingCount {
     /// Games kibitzer judges ended so: from the board, or from the engine's fault on the wire
     /// (its illegal move, its clock run out, its exit, its stall).
     pub kibitzer: u64,
+    /// Of the games the runner said ended so, those kibitzer judges ended so too: the
+    /// runner's verdict explained by kibitzer's finding or hang verdict.
+    #[serde(default)]
+    pub explained: u64,
     /// The first games kibitzer judges so, where they ended (faults only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub places: Vec<Place>,
+    /// The first games the runner said ended so (a fault) that kibitzer found nothing to
+    /// explain: where each game starts in its input.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unexplained: Vec<Place>,
 }
 
 /// A line of an input.

@@ -35,6 +35,24 @@ pub fn render(r: &Report, out: &mut String) {
             let _ = writeln!(out, "  {}: {}", Untrusted(&p.file), Untrusted(&p.error));
         }
     }
+    if i.pgn_files > 0 {
+        let _ = writeln!(
+            out,
+            "results and terminations from the runner: {} PGN file(s), {} game(s), {} matched to the inputs",
+            i.pgn_files, i.pgn_games, i.pgn_games_matched
+        );
+        for g in &i.pgn_games_unmatched {
+            let _ = writeln!(
+                out,
+                "  not matched: {}:{} {} - {} {}",
+                Untrusted(&g.file),
+                g.line,
+                Untrusted(&g.white),
+                Untrusted(&g.black),
+                Untrusted(&g.result)
+            );
+        }
+    }
     if i.not_recognised > 0 {
         let _ = writeln!(
             out,
@@ -131,6 +149,29 @@ fn engine(e: &EngineReport, out: &mut String) {
         for x in e.endings.iter().filter(|x| !x.places.is_empty()) {
             for p in &x.places {
                 let _ = writeln!(out, "    {}: {}", x.ending.as_str(), Untrusted(&p.view));
+            }
+        }
+        let faults: Vec<String> = e
+            .endings
+            .iter()
+            .filter(|x| x.ending.is_fault() && x.runner > 0)
+            .map(|x| format!("{} {} of {}", x.ending.as_str(), x.explained, x.runner))
+            .collect();
+        if !faults.is_empty() {
+            let _ = writeln!(
+                out,
+                "  the runner's fault verdicts kibitzer explains: {}",
+                faults.join(", ")
+            );
+        }
+        for x in e.endings.iter() {
+            for p in &x.unexplained {
+                let _ = writeln!(
+                    out,
+                    "    {} (runner), not explained: {}",
+                    x.ending.as_str(),
+                    Untrusted(&p.view)
+                );
             }
         }
     }

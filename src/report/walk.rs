@@ -16,10 +16,11 @@ pub struct Input {
     pub found: Found,
 }
 
-/// Files in a directory that are never engine traffic: the games' PGNs, notes, reports,
-/// profiles. Anything else found is tried, and passed over when it is no recording or log.
+/// Files in a directory that are never engine traffic: notes, reports, profiles. Anything
+/// else found is tried, and passed over when it is no recording or log; the runner's PGNs are
+/// read for the games' results ([`super::runner_games`]).
 const NOT_INPUTS: &[&str] = &[
-    "pgn", "md", "json", "html", "htm", "c2w", "ini", "png", "svg", "pdf", "toml",
+    "md", "json", "html", "htm", "c2w", "ini", "png", "svg", "pdf", "toml",
 ];
 
 /// Expands the command line's inputs.

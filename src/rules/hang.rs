@@ -154,7 +154,10 @@ pub(crate) fn diagnose(
         o.owed,
         secs(waiting)
     );
-    if let Some(why) = gone {
+    // The GUI gave up on a stalled engine with `quit` and had to kill it: the stall is the
+    // verdict, the kill only how it ended.
+    let killed_stalled = tr.killed_after_quit && tr.quit.is_some_and(|q| o.opened.t <= q.t);
+    if let Some(why) = gone.as_ref().filter(|_| !killed_stalled) {
         v.class = HangClass::Disconnect;
         v.label = "DISCONNECT";
         v.summary = match tr.gui_eof {
@@ -209,6 +212,9 @@ pub(crate) fn diagnose(
     } else {
         format!("{owes}; {detail}; {output}")
     };
+    if let Some(why) = gone.as_ref().filter(|_| killed_stalled) {
+        v.summary.push_str(&format!("; then: {why}"));
+    }
     let gui_silent = tr.last_gui_t.is_none_or(|t| t <= o.opened.t);
     v.no_watchdog = waiting > u64::try_from(profile.watchdog.as_nanos()).unwrap_or(u64::MAX)
         && gui_silent

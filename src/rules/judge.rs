@@ -91,7 +91,7 @@ pub(crate) struct Tracker {
     /// `quit` still gets its hang verdict naming them.
     withdrawn_at_quit: Vec<(Obligation, Pending)>,
     /// The proxy had to kill the engine after the GUI's `quit`.
-    killed_after_quit: bool,
+    pub(crate) killed_after_quit: bool,
     /// The signal the engine's process ended by, when it did.
     pub exit_signal: Option<String>,
     pub uci: UciRules,
@@ -107,6 +107,11 @@ pub(crate) struct Tracker {
     pub saw_start: bool,
     /// CECP: when `protover 2` (or later) was sent.
     pub protover2: Option<u64>,
+}
+
+/// The GUI opens the handshake again after the engine ended: a new engine process.
+fn restarts(tr: &Tracker, ev: &Event) -> bool {
+    (tr.engine_eof.is_some() || tr.exit.is_some()) && crate::session::is_handshake_opener(&ev.text)
 }
 
 impl Tracker {
@@ -302,6 +307,14 @@ impl Judge {
         self.last = place;
         let profile = &self.profile;
         let tr = &mut self.trackers[d.session];
+        if ev.src == Source::Gui && restarts(tr, ev) {
+            // A runner's log keeps an engine it restarted in the same session: the new
+            // process owes nothing the old one did, and has not ended.
+            let label = tr.label.take();
+            let protocol = tr.protocol;
+            *tr = Tracker::new(label);
+            tr.protocol = protocol;
+        }
         if tr.protocol.is_none() {
             tr.protocol = dec.session(d.session).and_then(|s| s.protocol);
         }

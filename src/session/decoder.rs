@@ -100,6 +100,11 @@ impl State {
             });
             self.finding(id, d.message);
         }
+        if dir == Dir::ToEngine && self.end_explained && super::is_handshake_opener(&ev.text) {
+            // The engine restarted (a runner's log keeps it in the same session): its end
+            // is to be judged anew.
+            self.end_explained = false;
+        }
         match (&msg, dir) {
             (Msg::Uci(m), Dir::ToEngine) => self.uci_gui(m, &ev.text, at),
             (Msg::Uci(m), Dir::FromEngine) => self.uci_engine(m, at),
@@ -122,6 +127,7 @@ impl State {
             });
         }
         match ev.kind {
+            Some(ProxyKind::LogEnds) => self.s.log_ends = Some(at),
             Some(ProxyKind::GameFinished) => {
                 if let Some(r) = super::model::RunnerResult::parse(&ev.text, at) {
                     self.s.runner_results.push(r);
@@ -143,13 +149,28 @@ impl State {
                 self.end_explained = true;
             }
             Some(ProxyKind::EngineExit | ProxyKind::EngineEof) if !self.end_explained => {
-                // Reported once, on the first sign (EOF then exit are one event).
-                self.end_explained = true;
                 let open: Vec<String> = self
                     .s
                     .open_obligations()
                     .map(|o| format!("{} for `{}`", o.owed, o.request))
                     .collect();
+                // Reported once, on the first sign (EOF then exit are one event); an EOF
+                // owing nothing leaves the exit to say whether the engine crashed.
+                let exit = ev.kind == Some(ProxyKind::EngineExit);
+                self.end_explained = exit || !open.is_empty();
+                let crashed = exit
+                    && ev
+                        .signal
+                        .as_deref()
+                        .is_some_and(|s| CRASH_SIGNALS.contains(&s));
+                if open.is_empty() && crashed {
+                    // Owing nothing (`quit` withdrew it all) is no excuse for a crash: a
+                    // runner sees the engine die, and says so.
+                    self.finding(
+                        RuleId::XEngineExit,
+                        format!("{}: a crash, not an exit, though it owed nothing", ev.text),
+                    );
+                }
                 if let Some(first) = open.first() {
                     let what = if ev.text.is_empty() {
                         "the engine ended"
@@ -172,6 +193,11 @@ impl State {
         }
     }
 }
+
+/// Signals that end a process only when it crashes: never how an engine quits.
+const CRASH_SIGNALS: &[&str] = &[
+    "SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL", "SIGTRAP", "SIGSYS",
+];
 
 /// Splits events into sessions and decodes them line by line.
 pub struct Decoder {

@@ -112,3 +112,9 @@ pub fn decode(events: &[Event], protocol: Option<Protocol>) -> Vec<Session> {
     }
     d.finish()
 }
+
+/// The line a GUI opens a handshake with (`uci`, `xboard`, `nboard`): a new engine process
+/// when it follows the engine's end in the same session.
+pub fn is_handshake_opener(text: &str) -> bool {
+    matches!(text.trim(), "uci" | "xboard" | "nboard") || text.trim().starts_with("nboard ")
+}

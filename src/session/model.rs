@@ -619,6 +619,9 @@ pub struct Session {
     /// R {reason}`): the result of an engine-vs-engine game that the engines' own sessions
     /// cannot know (adjudication, time loss, resignation).
     pub runner_results: Vec<RunnerResult>,
+    /// Where the runner's log stops for this session (`log_ends`: a new run of the runner
+    /// begins in the same log); what comes later in the log is not this session's.
+    pub log_ends: Option<At>,
 }
 
 /// `Finished game 3 (sf1 vs sf2): 1-0 {Black loses on time}`, as the runner wrote it.
@@ -695,6 +698,7 @@ impl Session {
             handshake: Handshake::NotStarted,
             verdicts: Vec::new(),
             runner_results: Vec::new(),
+            log_ends: None,
             engine_name: None,
             engine_author: None,
             features: Vec::new(),

@@ -56,6 +56,7 @@ mod replay_deterministic;
 mod replay_subsets;
 mod replay_sync;
 mod report;
+mod report_join;
 mod rules_c2w;
 mod rules_cecp_nboard_x;
 mod rules_uci;

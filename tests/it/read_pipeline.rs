@@ -52,7 +52,7 @@ fn one_pass(path: &Path, opts: &CheckOptions) -> (Checked, usize) {
         keep_games: false,
         read_on_thread: true,
     }
-    .run(path, |_| {}, |_, _| {}, || restarts += 1)
+    .run(path, |_, _| {}, |_, _| {}, || restarts += 1)
     .unwrap();
     (judged.checked, restarts)
 }

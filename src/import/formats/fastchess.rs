@@ -40,7 +40,13 @@ pub struct Fastchess {
     run: u32,
     /// The time of the last line read: where the previous run's log stops.
     last_t: u64,
+    /// The runner's verdicts on engines not yet given to a game's result: (engine, the
+    /// reason as fastchess's PGN words it, with `{side}` for the engine's colour).
+    reasons: Vec<(Vec<u8>, String)>,
 }
+
+/// Verdicts kept for results to come: a game's verdict comes just before its result.
+const REASONS_KEPT: usize = 16;
 
 #[derive(Default)]
 struct Instances {
@@ -132,8 +138,11 @@ impl Fastchess {
         }
         let engine = self.instances.entry(name.to_vec()).or_default();
         if let Some((_, label, quit)) = engine.each.iter_mut().find(|(t, _, _)| t == tid) {
-            if sent.is_some_and(|s| trim(s) == b"quit") {
-                *quit = true;
+            match sent.map(trim) {
+                Some(b"quit") => *quit = true,
+                // Restarted (after a crash or stall): running again, to be quit at the end.
+                Some(b"uci") => *quit = false,
+                _ => {}
             }
             return b.session(label);
         }
@@ -227,9 +236,78 @@ impl Fastchess {
         }
         self.players.clear();
         self.recent.clear();
+        self.reasons.clear();
     }
 
-    fn tool_line(&mut self, level: &[u8], body: &[u8], t: u64, b: &mut Builder) {
+    /// A verdict line that ends a game, kept for the game's result line: fastchess's trace
+    /// log gives the reason (`Engine crash disconnects`, `Illegal move e4e5 played by
+    /// illegal`) only there, in its own words, and the result on a line of its own.
+    fn note_reason(&mut self, msg: &[u8]) {
+        let msg = msg.strip_prefix(b"Warning; ").unwrap_or(msg);
+        let text = String::from_utf8_lossy(msg);
+        let reason = if let Some(rest) = text.strip_prefix("Engine ") {
+            if let Some(name) = rest.strip_suffix(" disconnects") {
+                Some((name.to_owned(), "{side} disconnects".to_owned()))
+            } else {
+                rest.strip_suffix(" stalls")
+                    .map(|name| (name.to_owned(), "{side}'s connection stalls".to_owned()))
+            }
+        } else if let Some(rest) = text.strip_prefix("Illegal move ") {
+            rest.split_once(" played by ").map(|(mv, name)| {
+                (
+                    name.to_owned(),
+                    format!("{{side}} makes an illegal move: {mv}"),
+                )
+            })
+        } else {
+            None
+        };
+        if let Some((name, why)) = reason {
+            if self.reasons.len() == REASONS_KEPT {
+                self.reasons.remove(0);
+            }
+            self.reasons.push((name.into_bytes(), why));
+        }
+    }
+
+    /// `Engine X disconnects`: fastchess's `isready` to the engine on this thread failed
+    /// otherwise than by a timeout (match.cpp `validConnection`): its pipes are closed. The
+    /// log has no exit status; this is the engine's end as the runner saw it, in its session.
+    fn engine_gone(&mut self, tid: &[u8], msg: &[u8], t: u64, b: &mut Builder) {
+        let Some(name) = msg
+            .strip_prefix(b"Engine ")
+            .and_then(|r| r.strip_suffix(b" disconnects"))
+        else {
+            return;
+        };
+        let Some(label) = self
+            .instances
+            .get(name)
+            .and_then(|i| i.each.iter().find(|(t, _, _)| t == tid))
+            .map(|(_, label, _)| label.clone())
+        else {
+            return;
+        };
+        let sid = b.session(&label);
+        let text = format!(
+            "the engine's output ended, as fastchess found it (`{}`)",
+            String::from_utf8_lossy(msg)
+        );
+        b.proxy(sid, ProxyKind::EngineEof, t, text.as_bytes());
+    }
+
+    /// The latest verdict on either player, taken for their game's result.
+    fn take_reason(&mut self, white: &[u8], black: &[u8]) -> Option<String> {
+        let i = self
+            .reasons
+            .iter()
+            .rposition(|(name, _)| name == white || name == black)?;
+        let (name, why) = self.reasons.remove(i);
+        let side = if name == white { "White" } else { "Black" };
+        Some(why.replace("{side}", side))
+    }
+
+    fn tool_line(&mut self, level: &[u8], tid: &[u8], body: &[u8], t: u64, b: &mut Builder) {
         let msg = body.strip_prefix(b"fastchess --- ").unwrap_or(body);
         if is_banner(msg) {
             self.run_begins(b);
@@ -249,7 +327,7 @@ impl Fastchess {
                 // Read as fastchess prints it on its standard output, which names the players
                 // (white first) with the result.
                 let (white, black) = (&players[..and], &players[and + 5..]);
-                let line = [
+                let mut line = [
                     &b"Finished game "[..],
                     number,
                     b" (",
@@ -260,14 +338,21 @@ impl Fastchess {
                     trim(result),
                 ]
                 .concat();
+                if let Some(why) = self.take_reason(white, black) {
+                    line.extend_from_slice(format!(" {{{why}}}").as_bytes());
+                }
                 let sid = b.tool();
                 let result = game_result(&line);
                 if let Some(e) = b.proxy(sid, ProxyKind::GameFinished, t, &line) {
                     e.result = result;
+                    // The reason's verdict line was read already: one verdict, not two.
+                    e.verdict = None;
                 }
                 return;
             }
         }
+        self.note_reason(msg);
+        self.engine_gone(tid, msg, t, b);
         let kind = if matches!(level, b"WARN" | b"ERR" | b"FATAL")
             || msg.starts_with(b"Warning;")
             || msg.starts_with(b"Failed")
@@ -382,7 +467,7 @@ impl Parser for Fastchess {
             if is_banner(body.strip_prefix(b"fastchess --- ").unwrap_or(body)) {
                 self.last_t = previous_t;
             }
-            self.tool_line(p.level, body, t, b);
+            self.tool_line(p.level, p.tid, body, t, b);
             self.last_t = t;
             return;
         }
@@ -397,7 +482,7 @@ impl Parser for Fastchess {
             (Some(s), _) => (body.get(..s), true, body.get(s + 6..)),
             (None, Some(r)) => (body.get(..r), false, body.get(r + 6..)),
             (None, None) => {
-                self.tool_line(p.level, body, t, b);
+                self.tool_line(p.level, p.tid, body, t, b);
                 return;
             }
         };

@@ -254,6 +254,11 @@ pub(super) fn proxy_event(
         Some(ProxyKind::EngineExit) => {
             tr.exit = Some((ev.t, ev.text.clone()));
             tr.exit_signal = ev.signal.clone();
+            // A GUI that sent `quit` and then killed the engine (fastchess and cutechess do,
+            // after their wait) had to: as when the proxy kills it.
+            if tr.quit.is_some() && matches!(ev.signal.as_deref(), Some("SIGKILL" | "SIGTERM")) {
+                tr.killed_after_quit = true;
+            }
             if let (Some(q), Some(limit)) = (tr.quit, profile.quit)
                 && ev.t.saturating_sub(q.t) > u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX)
             {
