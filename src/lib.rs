@@ -1,7 +1,8 @@
 //! kibitzer: record, decode, check, view, replay and probe GUI <-> engine protocol traffic.
 //!
 //! The layers, bottom first (a module uses its own layer or those below; `layers.rs` tests
-//! it):
+//! it). The first five are the sans-IO core, the crate `kibitzer-core` (crates/core), which
+//! the compiler keeps below the rest:
 //!
 //! - `untrusted` (the one output-safety rule: what engines and logs say is shown escaped),
 //!   `serde_static` (reading reports back: their `&'static str` texts),
@@ -34,26 +35,24 @@
 //! `session`, `game` and `rules` are sans-IO: no processes, files or terminals.
 #![deny(unsafe_code)]
 
+// The sans-IO core is a crate of its own (crates/core): the compiler keeps it free of the
+// front ends. Its modules are re-exported here, so `crate::rules` reads the same everywhere.
+pub use kibitzer_core::{
+    eprintln_safe, game, protocol, recording, rules, serde_static, session, swar, untrusted,
+};
+
 pub mod capture;
 pub mod cli;
 pub mod export;
-pub mod game;
 pub mod import;
 pub mod input;
 #[cfg(test)]
 mod layers;
 pub mod probe;
-pub mod protocol;
-pub mod recording;
 pub mod replay;
 pub mod report;
-pub mod rules;
 pub mod schemas;
-mod serde_static;
-pub mod session;
 mod signals;
 /// For the binary's constructor, which runs before `main` (see `signals`).
 pub use signals::note_inherited_sigpipe;
-mod swar;
 pub mod tui;
-pub mod untrusted;

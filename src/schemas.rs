@@ -195,8 +195,7 @@ mod tests {
             }
             let committed = std::fs::read_to_string(&path).unwrap_or_default();
             if committed != rendered {
-                let line =
-                    crate::rules::catalogue::docs::first_differing_line(&committed, &rendered);
+                let line = crate::rules::catalogue::first_differing_line(&committed, &rendered);
                 stale.push(format!(
                     "docs/{} (first difference at line {})",
                     doc.file,

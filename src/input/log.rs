@@ -71,7 +71,7 @@ impl MappedLog {
 }
 
 /// Opens a log for streaming (`format`: `None` to detect it, or a format name; a recording is
-/// not a log here: see [`open_recording`]).
+/// not a log here: see [`super::open_recording`]).
 pub fn open_log(file: &InputFile, format: Option<&str>) -> Result<MappedLog> {
     let forced = forced_format(format)?.flatten();
     let shown = file.shown().to_owned();

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How long the probe waits, per kind of answer. The judge holds the engine to the same
-/// deadlines (see [`super::profile`]), so a wait the probe gives up on is also a finding.
+/// deadlines (see [`crate::rules::profile`]), so a wait the probe gives up on is also a finding.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Timeouts {
     /// `isready`, `ping`, `stop` and what a step sends last.

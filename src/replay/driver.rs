@@ -226,7 +226,7 @@ impl Driver {
         self.engine_lines
     }
 
-    /// The engine's lines after the line `seq` (of the latest [`RECENT_LINES`]), oldest first.
+    /// The engine's lines after the line `seq` (of the latest `RECENT_LINES`), oldest first.
     pub fn engine_lines_after(&self, seq: u64) -> impl Iterator<Item = &str> {
         self.recent
             .iter()

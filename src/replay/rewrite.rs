@@ -1,4 +1,4 @@
-//! `--deterministic`: the rewrites of `replay.md` §4.3 that make a search reproducible.
+//! `--deterministic`: the rewrites that make a search reproducible (docs/replay.md).
 //! Clock-based UCI `go` becomes `go nodes N` with the nodes the recorded search reached (its
 //! `stop`/`ponderhit` dropped), `Threads` becomes 1, the session starts with `ucinewgame` and
 //! every `ucinewgame` is followed by `isready` to sync on; CECP searches without `sd` get the

@@ -5,7 +5,7 @@ use crate::recording::{Eol, Source};
 use crate::rules::Severity;
 
 /// One line of the input: 16 bytes. What most rows share or count on by one (the event and
-/// line numbers, the rare high bits of a time) is kept beside them ([`Runs`], [`Doc::t`]).
+/// line numbers, the rare high bits of a time) is kept beside them (`Runs`, [`Doc::t`]).
 ///
 /// [`Doc::t`]: super::Doc::t
 #[derive(Debug, Clone, Copy)]
@@ -60,7 +60,7 @@ impl Row {
         }
     }
 
-    /// The time's low [`T_BITS`] bits ([`Doc::t`] has the whole time).
+    /// The time's low `T_BITS` bits ([`Doc::t`] has the whole time).
     ///
     /// [`Doc::t`]: super::Doc::t
     pub fn t_low(&self) -> u64 {

@@ -19,7 +19,7 @@ pub mod tokens;
 pub mod uci;
 mod uci_info;
 /// The keywords of a UCI `info` line, for code that masks or compares info lines.
-pub(crate) use uci_info::INFO_KEYWORDS;
+pub use uci_info::INFO_KEYWORDS;
 
 use std::fmt;
 

@@ -1,6 +1,6 @@
 //! Deadlines the timing rules hold answers to: what the GUI in use waits before it gives up.
 //!
-//! The values are those of `rules.md` §7.2 ("Default timeouts in existing tools"). The
+//! The values are the default timeouts of the existing tools, read from their sources. The
 //! protocol texts set almost none (CECP's feature window of 2 s, or an hour after `done=0`),
 //! so `spec` judges only those; the others are what each runner does.
 

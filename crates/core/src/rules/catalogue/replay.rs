@@ -1,4 +1,4 @@
-//! The catalogue rows of the `kibitzer replay` diagnostics (§6.5) rules.
+//! The catalogue rows of the `kibitzer replay` diagnostics.
 
 use super::{Decidable, Family, Rule, RuleId, Severity, Side};
 

@@ -18,6 +18,8 @@ pub mod profile;
 mod protocol_rules;
 pub mod replay_drift;
 pub mod report;
+#[cfg(test)]
+mod streaming_tests;
 
 pub use crate::rules::catalogue::{
     Decidable, Family, RULES, Rule, RuleId, Severity, Side, render_markdown, rule,

@@ -1,4 +1,4 @@
-//! The catalogue rows of the cross-protocol transport, timing and lifecycle (§6.4, `X-` ids) rules.
+//! The catalogue rows of the cross-protocol transport, timing and lifecycle (`X-` ids) rules.
 
 use super::{Decidable, Family, Rule, RuleId, Severity, Side};
 

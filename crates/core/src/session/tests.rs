@@ -1,8 +1,7 @@
 //! The decoder's tests: the transcript helpers every test uses, and the tests of the decoder
 //! as a whole (its options, streaming detection, several sessions in one input, reused line
 //! buffers, the no-panic property). Each protocol's own exchanges are tested in
-//! `tests/<protocol>_tests.rs`; their names end in `_tests` like every test file of the crate,
-//! which keeps them out of the layering check in `layers.rs`.
+//! `tests/<protocol>_tests.rs`.
 
 mod ahead_tests;
 mod cecp_tests;
@@ -14,7 +13,7 @@ use crate::recording::{Event, Source};
 use crate::rules::catalogue::RuleId;
 
 /// `> ` lines are the GUI's, `< ` the engine's; 100 ms apart.
-fn transcript(text: &str) -> Vec<Event> {
+pub(crate) fn transcript(text: &str) -> Vec<Event> {
     text.lines()
         .map(str::trim_start)
         .filter(|l| !l.is_empty())
@@ -339,58 +338,6 @@ fn push_into_a_reused_line_gives_what_push_gives() {
         "{info_boxes:?}"
     );
     assert_eq!(fresh.finish(), reusing.finish());
-}
-
-#[test]
-fn streaming_detection_replays_earlier_lines_at_their_time_with_their_findings() {
-    // `go` alone decides nothing; the engine's `info` does, two lines later.
-    let ev = transcript(
-        "
-        < Stockfish 16 by the Stockfish developers
-        > go
-        < info depth 1 score cp 10 pv e2e5
-    ",
-    );
-    let mut d = Decoder::new(None);
-    let mut judge = crate::rules::Judge::new(crate::rules::Profile::named("spec").unwrap());
-    let mut findings = Vec::new();
-    let mut out = Vec::new();
-    for (i, e) in ev.iter().enumerate() {
-        d.set_input_line(i as u64 + 10);
-        let decoded = d.push(e);
-        judge.line(e, Some(i as u64 + 10), &decoded, &d, &mut findings);
-        out.push(decoded);
-    }
-    assert!(out[1].msg.is_none(), "undecided when it came");
-    let earlier = &out[2].earlier;
-    assert_eq!(earlier.len(), 2);
-    assert_eq!(
-        earlier[1].at,
-        At {
-            seq: 2,
-            t: 100_000_000
-        }
-    );
-    assert_eq!(earlier[1].line, Some(11));
-    assert!(matches!(earlier[1].msg, protocol::Msg::Uci(_)));
-    // The banner's finding is no longer dropped, and the judge places it on its own line.
-    assert_eq!(earlier[0].breaches[0].rule, RuleId::UciUnknownCommand);
-    let banner = findings
-        .iter()
-        .find(|f| f.rule == RuleId::UciUnknownCommand);
-    assert_eq!(
-        banner.map(|f| (f.line, f.seq, f.t_ns)),
-        Some((Some(10), 1, 0))
-    );
-    let owed: Vec<_> = d.open_obligations(0).cloned().collect();
-    assert_eq!(owed.len(), 1, "{owed:?}");
-    assert_eq!(
-        owed[0].opened,
-        At {
-            seq: 2,
-            t: 100_000_000
-        }
-    );
 }
 
 #[test]

@@ -689,7 +689,7 @@ impl Session {
             && self.counts[2] == 0
     }
 
-    pub(crate) fn new(label: Option<String>) -> Session {
+    pub fn new(label: Option<String>) -> Session {
         Session {
             label,
             protocol: None,

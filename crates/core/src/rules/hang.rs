@@ -1,4 +1,4 @@
-//! Hang diagnosis (`rules.md` §5.10): at the end of the input, or at a chosen time, who owes
+//! Hang diagnosis: at the end of the input, or at a chosen time, who owes
 //! whom what, since when, and what kind of stall that is.
 
 use super::catalogue::Side as Party;
@@ -10,7 +10,7 @@ use crate::session::{Obligation, Owed, Request};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// The kind of stall (§5.10's numbered cases).
+/// The kind of stall.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum HangClass {

@@ -481,7 +481,7 @@ impl fmt::Display for Info {
 /// Every `info` keyword of the UCI text, spelled as on the wire and indexed by `Kw as usize`:
 /// the fast path builds its keyword literals from it, and tests check that both parsers know
 /// exactly these.
-pub(crate) const INFO_KEYWORDS: [&str; 20] = [
+pub const INFO_KEYWORDS: [&str; 20] = [
     "depth",
     "seldepth",
     "time",

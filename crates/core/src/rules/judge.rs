@@ -478,7 +478,7 @@ pub(crate) fn secs(ns: u64) -> String {
     format!("{:.1} s", ns as f64 / 1e9)
 }
 
-/// What [`Tracker::first`] remembers: a rule, or a finer key of one (`crlf-gui`).
+/// What `Tracker::first` remembers: a rule, or a finer key of one (`crlf-gui`).
 pub trait OnceKey {
     fn key(self) -> &'static str;
 }

@@ -23,7 +23,7 @@ mod uci;
 pub mod verdicts;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use ahead::{Ahead, Parsed};
 pub use decoder::{Decoded, Decoder, EarlierLine};

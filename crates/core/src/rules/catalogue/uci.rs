@@ -1,4 +1,4 @@
-//! The catalogue rows of the UCI (§6.1 of the design's rules) rules.
+//! The catalogue rows of the UCI rules.
 
 use super::{Decidable, Family, Rule, RuleId, Severity, Side};
 

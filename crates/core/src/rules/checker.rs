@@ -301,7 +301,7 @@ impl Checker {
 /// Everything a finished [`Checker`] found.
 pub struct Checked {
     pub decoder: Decoder,
-    /// In the order found; [`Checked::sorted_findings`] puts them in input order.
+    /// In the order found; [`Checked::sort_findings`] puts them in input order.
     pub findings: Vec<Finding>,
     pub hangs: Vec<HangVerdict>,
     pub latencies: Vec<LatencyStats>,

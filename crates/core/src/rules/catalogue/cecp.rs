@@ -1,4 +1,4 @@
-//! The catalogue rows of the CECP / xboard (§6.2) rules.
+//! The catalogue rows of the CECP / xboard rules.
 
 use super::{Decidable, Family, Rule, RuleId, Severity, Side};
 

@@ -22,7 +22,7 @@ fn write_markdown(out: &mut String) -> fmt::Result {
     writeln!(out)?;
     writeln!(
         out,
-        "<!-- Generated from src/rules/catalogue/; do not edit by hand. -->"
+        "<!-- Generated from crates/core/src/rules/catalogue/; do not edit by hand. -->"
     )?;
     writeln!(out)?;
     writeln!(
@@ -33,12 +33,15 @@ fn write_markdown(out: &mut String) -> fmt::Result {
     writeln!(out)?;
     writeln!(
         out,
-        "This file is generated from `src/rules/catalogue/`, and `cargo test` fails when it \
+        "This file is generated from `crates/core/src/rules/catalogue/`, and `cargo test` fails when it \
          is stale. After changing the catalogue or the set of implemented checks, regenerate \
          it with:"
     )?;
     writeln!(out)?;
-    writeln!(out, "    KIBITZER_BLESS=1 cargo test --lib catalogue")?;
+    writeln!(
+        out,
+        "    KIBITZER_BLESS=1 cargo test -p kibitzer-core --lib catalogue"
+    )?;
     writeln!(out)?;
     writeln!(
         out,
@@ -158,8 +161,7 @@ fn escape_inline(text: &str) -> String {
 
 /// The first line (0-based) where a generated document and its committed copy differ: what a
 /// stale-document test points at, since the whole file in an `assert_eq!` would bury it.
-#[cfg(test)]
-pub(crate) fn first_differing_line(committed: &str, rendered: &str) -> usize {
+pub fn first_differing_line(committed: &str, rendered: &str) -> usize {
     committed
         .lines()
         .zip(rendered.lines())

@@ -1,4 +1,4 @@
-//! The catalogue rows of the NBoard (§6.3) rules.
+//! The catalogue rows of the NBoard rules.
 
 use super::{Decidable, Family, Rule, RuleId, Severity, Side};
 

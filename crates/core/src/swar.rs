@@ -12,7 +12,7 @@ pub(crate) use text::scan_line;
 /// Asks the cache for the 64-byte line holding `p` (on x86_64; a no-op elsewhere). Beside
 /// the byte scans because it serves the same end: reading big inputs without waiting on memory.
 #[inline(always)]
-pub(crate) fn prefetch(p: *const u8) {
+pub fn prefetch(p: *const u8) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
