@@ -397,7 +397,8 @@ def fairymax_c2w(kib: Path, out: Path) -> ClientLog:
     p = read_c2w(profile_path)
     rec = out / "fairymax-c2w.jsonl"
     log = ClientLog()
-    proc = subprocess.Popen([str(kib), "record", "-o", str(rec), "--c2w", str(profile_path.relative_to(ROOT))],
+    proc = subprocess.Popen([str(kib), "record", "-o", str(rec), "--c2w", str(profile_path.relative_to(ROOT)),
+                             "--c2w-home", "/usr/games"],
                             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin and proc.stdout
 

@@ -102,7 +102,15 @@ fn has_drive(path: &str) -> bool {
 /// against `home`, the directory that plays Chess Academy's own, by default the profile's
 /// directory. The first word of `EngineSwitch` is the executable in that directory; the rest
 /// are its options.
-pub fn engine_command(l: &Loaded, home: Option<&Path>) -> Result<EngineCommand> {
+///
+/// A profile is a file users download: its `EnginePath` must stay inside the home (not
+/// absolute elsewhere, not climbing out with `..` or through a link) unless `allow_outside`
+/// (`--c2w-allow-outside`), and the error names the program it would have started.
+pub fn engine_command(
+    l: &Loaded,
+    home: Option<&Path>,
+    allow_outside: bool,
+) -> Result<EngineCommand> {
     let p = &l.profile;
     if has_drive(&p.path) {
         bail!(
@@ -113,17 +121,18 @@ pub fn engine_command(l: &Loaded, home: Option<&Path>) -> Result<EngineCommand> 
         );
     }
     let path = local(&p.path);
+    let home = match home {
+        Some(h) => h.to_path_buf(),
+        None => l
+            .file
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from(".")),
+    };
     let dir = if path.is_absolute() {
         path
     } else {
-        let home = match home {
-            Some(h) => h.to_path_buf(),
-            None => l
-                .file
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| PathBuf::from(".")),
-        };
         home.join(path)
     };
     if !dir.is_dir() {
@@ -178,6 +187,23 @@ pub fn engine_command(l: &Loaded, home: Option<&Path>) -> Result<EngineCommand> 
             l.at(C2wKey::Path)
         );
     }
+    let inside = match (dir.canonicalize(), home.canonicalize()) {
+        (Ok(d), Ok(h)) => d.starts_with(h),
+        _ => false,
+    };
+    if !inside && !allow_outside {
+        bail!(
+            "{}: {} `{}` is outside the profile's home {} (it would start {}{}); a profile \
+             from elsewhere could start any program this way: give --c2w-home DIR to say \
+             where its engines live, or --c2w-allow-outside to start it anyway",
+            l.at(C2wKey::Path),
+            C2wKey::Path,
+            p.path,
+            home.display(),
+            program.display(),
+            args.iter().map(|a| format!(" {a}")).collect::<String>()
+        );
+    }
     let mut argv = vec![program.into_os_string()];
     argv.extend(args.iter().map(OsString::from));
     Ok(EngineCommand { argv, dir })
@@ -203,7 +229,7 @@ mod tests {
             tmp.path(),
             "EnginePath=engines\\toy\nEngineName=Toy\nEngineSwitch=toy.sh -xb \"a b\"\nEngineVersion=1\n",
         );
-        let c = engine_command(&l, None).unwrap();
+        let c = engine_command(&l, None, false).unwrap();
         assert_eq!(c.dir, eng);
         assert_eq!(
             c.argv,
@@ -213,7 +239,10 @@ mod tests {
                 OsString::from("a b")
             ]
         );
-        let e = engine_command(&l, Some(&eng)).err().unwrap().to_string();
+        let e = engine_command(&l, Some(&eng), false)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             e.contains("e.c2w:1: EnginePath `engines\\toy` is no directory"),
             "{e}"
@@ -249,7 +278,7 @@ mod tests {
                     "EnginePath=engines\nEngineName=T\nEngineSwitch={switch}\nEngineVersion=1\n"
                 ),
             );
-            let e = engine_command(&l, None).err().unwrap().to_string();
+            let e = engine_command(&l, None, false).err().unwrap().to_string();
             assert!(e.contains("outside EnginePath"), "{switch}: {e}");
         }
         // Near miss: a subdirectory of EnginePath is the engine's own.
@@ -259,7 +288,7 @@ mod tests {
             tmp.path(),
             "EnginePath=engines\nEngineName=T\nEngineSwitch=bin\\e.sh\nEngineVersion=1\n",
         );
-        assert!(engine_command(&l, None).is_ok());
+        assert!(engine_command(&l, None, false).is_ok());
     }
 
     #[test]
@@ -269,7 +298,7 @@ mod tests {
             tmp.path(),
             "EngineName=Toy\nEnginePath=.\nEngineSwitch=toy.exe\nEngineVersion=1\n",
         );
-        let e = engine_command(&l, None).err().unwrap().to_string();
+        let e = engine_command(&l, None, false).err().unwrap().to_string();
         assert!(
             e.contains("e.c2w:3: EngineSwitch names `toy.exe`, but there is no file"),
             "{e}"
@@ -278,7 +307,7 @@ mod tests {
             tmp.path(),
             "EngineName=Toy\nEnginePath=c:\\engines\nEngineSwitch=toy.exe\nEngineVersion=1\n",
         );
-        let e = engine_command(&l, None).err().unwrap().to_string();
+        let e = engine_command(&l, None, false).err().unwrap().to_string();
         assert!(
             e.contains("e.c2w:2: EnginePath `c:\\engines` has a Windows drive letter"),
             "{e}"

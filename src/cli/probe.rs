@@ -35,6 +35,10 @@ pub struct ProbeArgs {
     /// EnginePath is resolved (default: the profile's directory)
     #[arg(long, value_name = "DIR", requires = "c2w")]
     c2w_home: Option<PathBuf>,
+    /// With --c2w: start the engine even when the profile's EnginePath lies outside its home
+    /// (absolute elsewhere, or climbing out with ..): the profile then names any program
+    #[arg(long, requires = "c2w")]
+    c2w_allow_outside: bool,
     /// The engine's protocol; detected when not given (uci, then xboard, then nboard)
     #[arg(long, value_enum, ignore_case = true, value_name = "PROTOCOL")]
     protocol: Option<super::judging::ProtocolArg>,
@@ -102,7 +106,8 @@ pub fn run(mut a: ProbeArgs) -> Result<i32> {
         }
         protocol = Some(crate::protocol::Protocol::Cecp);
         if a.engine.is_empty() {
-            let cmd = super::c2w::engine_command(&loaded, a.c2w_home.as_deref())?;
+            let cmd =
+                super::c2w::engine_command(&loaded, a.c2w_home.as_deref(), a.c2w_allow_outside)?;
             a.engine = cmd.argv;
             dir = Some(cmd.dir);
         }

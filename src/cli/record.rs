@@ -45,6 +45,10 @@ pub struct RecordArgs {
     /// relative EnginePath is resolved [default: the profile's directory]
     #[arg(long, value_name = "DIR", requires = "c2w")]
     c2w_home: Option<PathBuf>,
+    /// With --c2w: start the engine even when the profile's EnginePath lies outside its home
+    /// (absolute elsewhere, or climbing out with ..): the profile then names any program
+    #[arg(long, requires = "c2w")]
+    c2w_allow_outside: bool,
     /// Engine command and arguments, run without a shell; everything from the engine on (or
     /// after `--`) belongs to the engine
     #[arg(
@@ -62,7 +66,7 @@ pub fn run(mut a: RecordArgs) -> Result<i32> {
     let mut note = None;
     if let Some(path) = &a.c2w {
         let loaded = super::c2w::load(path)?;
-        let cmd = super::c2w::engine_command(&loaded, a.c2w_home.as_deref())?;
+        let cmd = super::c2w::engine_command(&loaded, a.c2w_home.as_deref(), a.c2w_allow_outside)?;
         a.engine = cmd.argv;
         engine_dir = Some(cmd.dir);
         note = Some(loaded.note());

@@ -41,8 +41,9 @@ pub struct ReplayArgs {
     /// original's times (see --speed); fast: as fast as the engine reads
     #[arg(long, value_enum, default_value = "sync")]
     pace: PaceArg,
-    /// With --pace recorded: play the original's timing this many times faster
-    #[arg(long, value_name = "X", default_value = "1")]
+    /// With --pace recorded (and --as-engine): play the original's timing this many times
+    /// faster, from 0.001 (a thousand times slower) to 1000
+    #[arg(long, value_name = "X", default_value = "1", value_parser = parse_speed)]
     speed: f64,
     /// Rewrite the GUI side so searches are reproducible (clock-based `go` to `go nodes N`,
     /// Threads 1, ucinewgame + isready, CECP `sd`); the rewrites are shown before running
@@ -459,4 +460,23 @@ fn write_report(a: &ReplayArgs, report: &ReplayReport) -> Result<()> {
         }
     }
     out.finish()
+}
+
+/// The slowest and fastest `--speed`: beyond them a delay is either a hang or no delay at all.
+const SPEED_RANGE: std::ops::RangeInclusive<f64> = 0.001..=1000.0;
+
+fn parse_speed(text: &str) -> std::result::Result<f64, String> {
+    let x: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    if x.is_finite() && SPEED_RANGE.contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!(
+            "{text} is outside {}..={} (a thousand times slower to a thousand times faster)",
+            SPEED_RANGE.start(),
+            SPEED_RANGE.end()
+        ))
+    }
 }

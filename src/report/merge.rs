@@ -32,8 +32,22 @@ impl Report {
     /// are left to [`Report::settle`].
     pub fn merge(&mut self, other: Report) {
         self.inputs.merge(other.inputs);
+        // By name through an index: a farm's merged reports hold many engines, and a search
+        // per row would make the merge quadratic.
+        let mut index: std::collections::HashMap<String, usize> = self
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.engine.clone(), i))
+            .collect();
         for e in other.engines {
-            self.add_engine(e);
+            match index.get(&e.engine) {
+                Some(&i) => self.engines[i].merge(e),
+                None => {
+                    index.insert(e.engine.clone(), self.engines.len());
+                    self.engines.push(e);
+                }
+            }
         }
     }
 

@@ -33,9 +33,18 @@ pub fn run(
 ) -> anyhow::Result<Report> {
     let (pgns, traffic): (Vec<&Input>, Vec<&Input>) = inputs
         .iter()
+        .filter(|i| i.unreadable.is_none())
         .partition(|i| runner_games::is_pgn(&i.path, i.found == collect::Found::Named));
     let mut runner = runner_games::RunnerGames::default();
-    let mut unreadable = Vec::new();
+    let mut unreadable: Vec<model::InputProblem> = inputs
+        .iter()
+        .filter_map(|i| {
+            Some(model::InputProblem {
+                file: i.shown.clone(),
+                error: i.unreadable.clone()?,
+            })
+        })
+        .collect();
     for p in pgns {
         if let Err(e) = runner.read(&p.path, &p.shown) {
             unreadable.push(model::InputProblem {

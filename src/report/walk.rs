@@ -14,6 +14,9 @@ pub struct Input {
     /// Its name in the report.
     pub shown: String,
     pub found: Found,
+    /// A directory met in the walk that could not be read: reported as unreadable, and the
+    /// walk goes on.
+    pub unreadable: Option<String>,
 }
 
 /// Files in a directory that are never engine traffic: notes, reports, profiles. Anything
@@ -25,7 +28,7 @@ const NOT_INPUTS: &[&str] = &[
 
 /// Expands the command line's inputs.
 pub fn inputs(named: &[PathBuf]) -> Result<Vec<Input>> {
-    let mut out = Vec::new();
+    let mut out = Walk::default();
     for p in named {
         if p.as_os_str() == "-" {
             let stdin = std::io::stdin();
@@ -40,24 +43,35 @@ pub fn inputs(named: &[PathBuf]) -> Result<Vec<Input>> {
             add(p, &mut out)?;
         }
     }
-    Ok(out)
+    Ok(out.inputs)
 }
 
-fn add(p: &Path, out: &mut Vec<Input>) -> Result<()> {
+/// The inputs found so far, and the files already found (by device and inode: a link to a
+/// file the walk meets anyway is one input, not two).
+#[derive(Default)]
+struct Walk {
+    inputs: Vec<Input>,
+    seen: std::collections::HashSet<(u64, u64)>,
+}
+
+fn add(p: &Path, out: &mut Walk) -> Result<()> {
     if p.is_dir() {
         walk(p, out).with_context(|| format!("cannot read the directory {}", p.display()))
     } else {
-        out.push(Input {
+        out.inputs.push(Input {
             path: p.to_path_buf(),
             shown: p.display().to_string(),
             found: Found::Named,
+            unreadable: None,
         });
         Ok(())
     }
 }
 
 /// Depth first, entries by name; symbolic links to directories are not followed (no loops).
-fn walk(dir: &Path, out: &mut Vec<Input>) -> std::io::Result<()> {
+/// A subdirectory that cannot be read is an unreadable input of its own; the named directory
+/// itself is an error.
+fn walk(dir: &Path, out: &mut Walk) -> std::io::Result<()> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<std::io::Result<_>>()?;
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
@@ -69,12 +83,26 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> std::io::Result<()> {
         let path = e.path();
         let kind = e.file_type()?;
         if kind.is_dir() {
-            walk(&path, out)?;
+            if let Err(err) = walk(&path, out) {
+                out.inputs.push(Input {
+                    shown: path.display().to_string(),
+                    path,
+                    found: Found::Walked,
+                    unreadable: Some(format!("cannot read the directory: {err}")),
+                });
+            }
         } else if (kind.is_file() || (kind.is_symlink() && path.is_file())) && wanted(&name) {
-            out.push(Input {
+            use std::os::unix::fs::MetadataExt;
+            if let Ok(m) = std::fs::metadata(&path)
+                && !out.seen.insert((m.dev(), m.ino()))
+            {
+                continue;
+            }
+            out.inputs.push(Input {
                 shown: path.display().to_string(),
                 path,
                 found: Found::Walked,
+                unreadable: None,
             });
         }
     }

@@ -38,6 +38,8 @@ impl Gui {
             .arg(rec)
             .arg("--c2w")
             .arg(profile)
+            // The fixtures' engines live in /usr/games, outside the profiles' directory.
+            .arg("--c2w-allow-outside")
             .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

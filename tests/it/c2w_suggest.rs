@@ -89,6 +89,8 @@ fn probe_agrees(s: &Suggested) {
         .arg(s.path.with_extension("probe.jsonl"))
         .arg("--c2w")
         .arg(&s.path)
+        // A suggested profile names the engine's directory, absolute.
+        .arg("--c2w-allow-outside")
         .output()
         .unwrap();
     let card = String::from_utf8_lossy(&out.stdout);

@@ -57,6 +57,7 @@ mod replay_subsets;
 mod replay_sync;
 mod report;
 mod report_join;
+mod robustness_inputs;
 mod rules_c2w;
 mod rules_cecp_nboard_x;
 mod rules_uci;

@@ -33,7 +33,13 @@ fn caps_profile(dir: &Path, name: &str, options: &str, keys: &str) -> PathBuf {
 
 fn probe_c2w(profile: &Path) -> Probed {
     probe(
-        &["--c2w", profile.to_str().expect("utf-8"), "--timeout", "3"],
+        &[
+            "--c2w",
+            profile.to_str().expect("utf-8"),
+            "--c2w-allow-outside",
+            "--timeout",
+            "3",
+        ],
         &[],
     )
 }
@@ -229,6 +235,7 @@ fn each_claim_the_engine_does_not_keep_is_named_in_its_step() {
     let out = kibitzer()
         .args(["probe", "--color", "never", "--timeout", "3", "--c2w"])
         .arg(&profile)
+        .arg("--c2w-allow-outside")
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -257,6 +264,7 @@ fn a_bad_profile_or_a_non_cecp_protocol_is_refused_with_status_2() {
     let out = kibitzer()
         .args(["probe", "--protocol", "uci", "--c2w"])
         .arg(fixture("fairymax.c2w"))
+        .arg("--c2w-allow-outside")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -264,6 +272,7 @@ fn a_bad_profile_or_a_non_cecp_protocol_is_refused_with_status_2() {
     let clash = kibitzer()
         .args(["probe", "--cecp-clock", "st", "--c2w"])
         .arg(fixture("fairymax.c2w"))
+        .arg("--c2w-allow-outside")
         .output()
         .unwrap();
     assert_eq!(clash.status.code(), Some(2));
