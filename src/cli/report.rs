@@ -16,14 +16,16 @@ use std::path::PathBuf;
 /// Exit status: 0 no errors, 1 errors found, 2 an input could not be read or bad usage.
 #[derive(Args)]
 pub struct ReportArgs {
-    /// Recordings and logs (`.gz` read), directories (walked), `-` for a list of paths on
-    /// standard input
-    #[arg(required_unless_present = "merge")]
+    /// Recordings and logs (`.gz` read), the runner's PGN, directories (walked), `-` for a
+    /// list of paths on standard input, and reports made with `--format json` (`*.json`) to
+    /// add into this one
+    #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// Add reports made with `--format json` (on other machines, or of other games) into
-    /// this one
-    #[arg(long, value_name = "REPORT.json", num_args = 1..)]
-    merge: Vec<PathBuf>,
+    /// Add up reports made with `--format json` (on other machines, or of other games): the
+    /// `*.json` files among the inputs, wherever the flag stands (`report --merge a.json
+    /// b.json`; a named `.json` input is a report to merge with or without it)
+    #[arg(long)]
+    merge: bool,
     /// Output: text for the terminal, the JSON report (schema in docs/report.md), or one
     /// self-contained HTML page
     #[arg(long, value_enum, default_value = "text")]
@@ -58,7 +60,13 @@ pub fn run(a: ReportArgs) -> Result<i32> {
     opts.fold_repeats = false;
     let c2w = judging.c2w_file.as_ref().map(|f| f.display().to_string());
     let empty = Report::empty(opts.profile.name, c2w);
-    let inputs = walk::inputs(&a.inputs)?;
+    // Named `.json` files are reports to merge: the flag may stand anywhere.
+    let (merge, named): (Vec<PathBuf>, Vec<PathBuf>) =
+        a.inputs.iter().cloned().partition(|p| is_report_json(p));
+    if a.merge && merge.is_empty() {
+        bail!("--merge: no report (`*.json`) among the inputs");
+    }
+    let inputs = walk::inputs(&named)?;
     let judge = crate::input::judged::JudgeInput {
         input_format: a.input_format.as_deref(),
         opts: &opts,
@@ -73,7 +81,7 @@ pub fn run(a: ReportArgs) -> Result<i32> {
     let tick = || bar.inc(1);
     let mut whole = report::run(&inputs, &judge, &empty, a.jobs, &tick)?;
     bar.finish_and_clear();
-    for m in &a.merge {
+    for m in &merge {
         let text =
             std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display()))?;
         let other: Report = serde_json::from_str(&text).with_context(|| {
@@ -108,14 +116,9 @@ pub fn run(a: ReportArgs) -> Result<i32> {
         whole.merge(other);
     }
     whole.settle();
-    let first = a
-        .inputs
-        .first()
-        .or(a.merge.first())
-        .cloned()
-        .unwrap_or_default();
+    let first = a.inputs.first().cloned().unwrap_or_default();
     if let Some(o) = &a.output {
-        for f in a.inputs.iter().chain(&a.merge) {
+        for f in &a.inputs {
             super::output::refuse_same_file(f, o)?;
         }
     }
@@ -159,4 +162,10 @@ fn progress(n: usize) -> indicatif::ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// A report to merge: a named file ending in `.json`.
+fn is_report_json(p: &std::path::Path) -> bool {
+    p.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }

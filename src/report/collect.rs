@@ -347,9 +347,12 @@ fn games(all: &[Session], i: usize, ctx: &GameCtx, acc: &mut SessionAcc, used: &
         });
         let (said_by_line, side_in_line) = line.unzip();
         let board = game.outcome.as_ref().filter(|o| o.by == OutcomeBy::Board);
+        // The runner's moves played on kibitzer's board: a mate the engine never saw (its
+        // opponent's last move) is still the board's.
+        let pgn_board_end = pgn.as_ref().and_then(|p| p.2);
         let (runner, side) = match pgn {
             // The runner's own record of the game: its result and reason stand.
-            Some((o, side)) => (Some(o), game.engine_side.or(Some(side))),
+            Some((o, side, _)) => (Some(o), game.engine_side.or(Some(side))),
             None if claimable => (
                 said_by_line.or_else(|| game.outcome.clone()),
                 game.engine_side.or(side_in_line),
@@ -388,12 +391,10 @@ fn games(all: &[Session], i: usize, ctx: &GameCtx, acc: &mut SessionAcc, used: &
                 super::merge::keep_first(&mut r.ending(e).places, vec![Place::new(shown, line)]);
                 e
             }
-            (None, Some(o)) if claimable && said.is_some() => {
-                let _ = o;
-                Ending::NoResult
-            }
+            // A claimable draw the runner's own words overrule.
+            (None, Some(_)) if claimable && said.is_some() => Ending::NoResult,
             (None, Some(o)) => board_ending(&o.reason),
-            _ => Ending::NoResult,
+            (None, None) => pgn_board_end.map_or(Ending::NoResult, board_ending),
         };
         r.ending(judged).kibitzer += 1;
         if let Some(e) = said {
@@ -429,7 +430,7 @@ fn runner_game(
     s: &Session,
     game: &Game,
     ctx: &GameCtx,
-) -> Option<(crate::session::GameOutcome, Side)> {
+) -> Option<(crate::session::GameOutcome, Side, Option<&'static str>)> {
     if ctx.runner.is_empty() || game.board_unknown.is_some() {
         return None;
     }
@@ -454,6 +455,7 @@ fn runner_game(
             by: OutcomeBy::Runner,
         },
         side,
+        g.board_end,
     ))
 }
 

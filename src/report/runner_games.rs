@@ -34,6 +34,9 @@ pub struct RunnerGame {
     pub engines: [Option<String>; 2],
     pub result: String,
     pub reason: String,
+    /// How kibitzer's board says the game ended after the runner's moves (`checkmate`,
+    /// `stalemate`...), when it did.
+    pub board_end: Option<&'static str>,
     start: String,
     moves: Vec<String>,
     /// The moves could be followed to the end.
@@ -45,9 +48,9 @@ pub struct RunnerGame {
 
 impl RunnerGame {
     fn from_pgn(file: &str, g: &PgnGame) -> RunnerGame {
-        let (moves, followed) = match g.uci_moves() {
-            Ok(m) => (m, true),
-            Err((m, _)) => (m, false),
+        let (moves, followed, board_end) = match g.played() {
+            Ok((m, end)) => (m, true, end),
+            Err((m, _)) => (m, false, None),
         };
         let time = |tag: &str| g.tag(tag).and_then(pgn_time);
         let window = match (time("GameStartTime"), time("GameEndTime")) {
@@ -67,6 +70,7 @@ impl RunnerGame {
             ],
             result: g.result().to_owned(),
             reason: g.reason(),
+            board_end,
             start: g.fen().map_or_else(|| STANDARD.to_owned(), position_key),
             moves,
             followed,

@@ -139,6 +139,29 @@ fn the_report_of_two_halves_merged_is_the_report_of_the_whole() {
     let (_, whole) = json(&["-"], &(files.join("\n") + "\n"));
     let (_, merged) = json(&["--merge", ha.to_str().unwrap(), hb.to_str().unwrap()], "");
     assert_eq!(merged, whole);
+    // Flags in any order: `--merge` before the other flags, the reports after them.
+    let out = dir.path().join("m.json");
+    let (code, _, err) = report(
+        &[
+            "--merge",
+            "--format",
+            "json",
+            "-o",
+            out.to_str().unwrap(),
+            ha.to_str().unwrap(),
+            hb.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(code < 2, "{err}");
+    let written: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(written, whole);
+    // A named report is merged without the flag too; the flag with no report is a usage error.
+    let (_, merged) = json(&[ha.to_str().unwrap(), hb.to_str().unwrap()], "");
+    assert_eq!(merged, whole);
+    let (code, _, err) = report(&["--merge", &a[0]], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no report"), "{err}");
     assert!(whole["inputs"]["files"].as_u64().unwrap() > 20);
     // Reports judged under other deadlines do not merge.
     let other = dir.path().join("other.json");

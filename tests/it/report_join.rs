@@ -106,6 +106,15 @@ fn recordings_and_the_runners_pgn_give_the_runners_results_each_fault_explained(
     }
     let sf = engine(&v, "Stockfish 15.1");
     assert_eq!(ending(sf, "checkmate"), (3, 3, 3), "{:#}", sf["endings"]);
+    // The mates Toga II suffered: the last move never reached it, the runner's moves on
+    // kibitzer's board show them.
+    let toga = engine(&v, "Toga II 3.0");
+    assert_eq!(
+        ending(toga, "checkmate"),
+        (3, 3, 3),
+        "{:#}",
+        toga["endings"]
+    );
     assert_eq!(ending(sf, "adjudication").0, 1);
     // The games the kill cut have no result anywhere: unknown, never a loss.
     assert_eq!(results(engine(&v, "Toga II 3.0")).3, 2);

@@ -8,7 +8,10 @@
 //! variations, NAGs, move numbers with or without a space), exact where the game is concerned:
 //! a move the board cannot play stops the game's moves there and says why.
 
-use super::chess::{ChessBoard, ChessVariant};
+use super::chess::{ChessBoard, ChessVariant, EndReason};
+
+/// The main line as UCI moves, and how the board says the game ended after them.
+pub type MainLine = (Vec<String>, Option<&'static str>);
 
 /// One game of a PGN file, as written.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -78,6 +81,12 @@ impl PgnGame {
     /// The main line as UCI moves in the board's own convention, as far as the board can
     /// follow it; `Err` with the moves so far and why it stopped.
     pub fn uci_moves(&self) -> Result<Vec<String>, (Vec<String>, String)> {
+        self.played().map(|(moves, _)| moves)
+    }
+
+    /// The main line played through (as [`PgnGame::uci_moves`]) and how the board says the
+    /// game ended after it (`checkmate`, `stalemate`, ...), when it did.
+    pub fn played(&self) -> Result<MainLine, (Vec<String>, String)> {
         let variant = match self.tag("Variant") {
             None => ChessVariant::Standard,
             Some(_) if self.chess960() => ChessVariant::Chess960,
@@ -97,7 +106,14 @@ impl PgnGame {
                 Err(e) => return Err((out, e.to_string())),
             }
         }
-        Ok(out)
+        let end = board.outcome().map(|e| match e.reason {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::VariantEnd => "variantend",
+            EndReason::BareKing => "bareking",
+        });
+        Ok((out, end))
     }
 }
 
@@ -301,6 +317,15 @@ mod tests {
         assert_eq!(g[1].line, 12);
         assert!(g[1].moves.is_empty());
         assert_eq!(g[1].reason(), "White disconnects");
+    }
+
+    #[test]
+    fn the_board_says_how_a_game_ended_after_its_moves() {
+        let g = games("[White \"a\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+        assert_eq!(g[0].played().map(|(_, end)| end), Ok(Some("checkmate")));
+        // The near miss: a game that stopped before its end.
+        let g = games("[White \"a\"]\n\n1. f3 e5 2. g4 0-1\n");
+        assert_eq!(g[0].played().map(|(_, end)| end), Ok(None));
     }
 
     #[test]
