@@ -87,6 +87,13 @@ fn engine_of(msg: &str) -> Option<String> {
     if let Some(side) = finished_game_side(msg) {
         return Some(side);
     }
+    // c-chess-cli: `deadline: ENGINE failed to respond by TIME. Caught by main thread ...`.
+    if let Some(rest) = msg.trim_start().strip_prefix("deadline: ")
+        && let Some((name, _)) = rest.split_once(" failed to respond")
+        && !name.is_empty()
+    {
+        return Some(name.to_owned());
+    }
     for key in [" played by ", " from ", "Engine ", " by "] {
         if let Some(i) = msg.find(key) {
             let rest = &msg[i + key.len()..];
@@ -150,6 +157,12 @@ mod tests {
         assert_eq!(
             v("Warning; Illegal move aaaa played by sf1"),
             (IllegalMove, s("sf1"), s("aaaa"))
+        );
+        assert_eq!(
+            v(
+                "deadline: ../fridolin/200/src/Fridolin failed to respond by 2418738. Caught by main thread 1ms after."
+            ),
+            (Stall, s("../fridolin/200/src/Fridolin"), None)
         );
         assert_eq!(
             v("Warning; Illegal pv move e2e4 pv; info depth 1 pv e2e4"),

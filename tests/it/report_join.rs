@@ -69,6 +69,15 @@ const RUNNER: &[(&str, (u64, u64, u64))] = &[
     ("Toga II 3.0", (6, 1, 3)),
 ];
 
+/// Every engine's wins, draws and losses are fastchess's.
+fn assert_runners_results(v: &Value) {
+    for (name, (w, d, l)) in RUNNER {
+        let e = engine(v, name);
+        let (ww, dd, ll, _) = results(e);
+        assert_eq!((ww, dd, ll), (*w, *d, *l), "{name}: {e:#}");
+    }
+}
+
 /// Each faulty engine's fault, as fastchess named it (8 games each) and as kibitzer must
 /// explain it.
 const FAULTS: &[(&str, &str)] = &[
@@ -88,11 +97,7 @@ fn recordings_and_the_runners_pgn_give_the_runners_results_each_fault_explained(
         "8 finished games in run 1, 20 in run 2"
     );
     assert_eq!(inputs["pgn_games_matched"], 28, "{inputs:#}");
-    for (name, (w, d, l)) in RUNNER {
-        let e = engine(&v, name);
-        let (ww, dd, ll, _) = results(e);
-        assert_eq!((ww, dd, ll), (*w, *d, *l), "{name}: {e:#}");
-    }
+    assert_runners_results(&v);
     for (name, fault) in FAULTS {
         let e = engine(&v, name);
         assert_eq!(
@@ -160,11 +165,7 @@ fn a_pgn_of_other_games_is_not_matched() {
 #[test]
 fn the_runners_appended_log_alone_gives_each_runs_results() {
     let (_, v) = report(&["tournament.log.gz"]);
-    for (name, (w, d, l)) in RUNNER {
-        let e = engine(&v, name);
-        let (ww, dd, ll, _) = results(e);
-        assert_eq!((ww, dd, ll), (*w, *d, *l), "{name}: {e:#}");
-    }
+    assert_runners_results(&v);
     // The log words each fault as fastchess's PGN does: each is the runner's, and explained
     // (the crash by fastchess finding the engine gone, the stall by the search that never
     // answered, the illegal move by kibitzer's own board).
