@@ -444,13 +444,13 @@ impl Iterator for EventStream<'_> {
 /// [`crate::recording::reader::MAX_LINE_BYTES`].
 pub const MAX_LOG_LINE_BYTES: usize = 16 << 20;
 
+/// The reason given for a line past [`MAX_LOG_LINE_BYTES`].
+pub const LINE_TOO_LONG: &str = "a line longer than 16 MiB, skipped (its first 200 bytes shown)";
+
 fn feed(parser: &mut dyn formats::Parser, b: &mut Builder, line: lines::Line<'_>) {
     if line.bytes.len() > MAX_LOG_LINE_BYTES {
         b.line = line.no;
-        b.unclassified(
-            &line.bytes[..200],
-            "a line longer than 16 MiB, skipped (its first 200 bytes shown)",
-        );
+        b.unclassified(&line.bytes[..200], LINE_TOO_LONG);
         return;
     }
     if lines::is_blank(line.bytes) {

@@ -154,6 +154,14 @@ impl JudgeInput<'_> {
             Ok(ControlFlow::Continue(()))
         })?;
         stopped?;
+        // Lines lost without a slot of their own (a log line too long to parse).
+        for s in &outcome.skipped {
+            if !read.skipped.contains(&s.line) {
+                skipped(shown, s);
+                read.skipped.push(s.line);
+                read.lost += usize::from(!s.torn_tail);
+            }
+        }
         read.detected = outcome.detected;
         read.started = outcome.log_started.filter(|s| !s.is_empty());
         checker.finish(at_ns);

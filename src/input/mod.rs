@@ -731,6 +731,21 @@ impl Input {
                 read
             }
         };
+        // A log line too long to parse is traffic lost: every command says so, as it says
+        // of a recording's unreadable line.
+        skipped.extend(
+            end.unclassified
+                .iter()
+                .filter(|u| u.reason == import::LINE_TOO_LONG)
+                .map(|u| Skipped {
+                    line: u.line,
+                    reason: format!(
+                        "a line longer than {} MiB, not read: what it said is lost",
+                        import::MAX_LOG_LINE_BYTES >> 20
+                    ),
+                    torn_tail: false,
+                }),
+        );
         let outcome = ReadOutcome {
             skipped,
             unclassified: end.unclassified,

@@ -91,6 +91,18 @@ fn a_log_line_past_16_mib_is_unclassified_and_the_rest_parsed() {
         text.contains("<- feature done=1") && text.contains("-> new"),
         "{text}"
     );
+    // check and decode say the line is lost, with file and line, and exit 2; the rest is
+    // still judged.
+    for cmd in ["check", "decode"] {
+        let out = kibitzer().arg(cmd).arg(&path).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let said = String::from_utf8_lossy(&out.stdout) + err.clone();
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {err}");
+        assert!(
+            said.contains(":3: a line longer than 16 MiB") || said.contains("skipped (line 3)"),
+            "{cmd}: {said}"
+        );
+    }
     // Near miss: a long line under the bound is kept whole.
     let small = dir.path().join("small.debug");
     let long_name = "z".repeat(100_000);
@@ -104,4 +116,6 @@ fn a_log_line_past_16_mib_is_unclassified_and_the_rest_parsed() {
     let out = kibitzer().arg("dump").arg(&small).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains(&long_name));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("longer than"));
+    let out = kibitzer().arg("check").arg(&small).output().unwrap();
+    assert_ne!(out.status.code(), Some(2), "{out:?}");
 }
