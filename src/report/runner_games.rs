@@ -167,7 +167,9 @@ impl RunnerGames {
                 (Some((a, b)), Some((s, e))) => a >= s - SLACK_NS && b <= e + SLACK_NS,
                 _ => true,
             };
-            moves_fit && times_fit
+            // A game with no move of its own proves nothing by its moves: only its times can.
+            let evidence = !seen.moves.is_empty() || (seen.window.is_some() && g.window.is_some());
+            moves_fit && times_fit && evidence
         };
         let sides: &[Side] = match seen.side {
             Some(Side::White) => &[Side::White],
@@ -193,9 +195,13 @@ impl RunnerGames {
         // No name to go by (a runner naming engines its own way, a recording without a
         // label): only an unambiguous game.
         let side = seen.side?;
-        let mut fitting = candidates.iter().map(|&i| &self.games[i]).filter(|g| {
-            fits(g) && !g.names(side, None, None) && seen.moves.len() >= 8 && seen.window.is_some()
-        });
+        if seen.moves.len() < 8 || seen.window.is_none() {
+            return None;
+        }
+        let mut fitting = candidates
+            .iter()
+            .map(|&i| &self.games[i])
+            .filter(|g| fits(g));
         let g = fitting.next()?;
         if fitting.next().is_some() || !free(g, side) {
             return None;
@@ -238,13 +244,7 @@ pub fn unix_ns(rfc3339: &str) -> Option<i128> {
 }
 
 fn read_text(path: &Path) -> std::io::Result<String> {
-    let file = std::fs::File::open(path)?;
-    let mut head = [0u8; 2];
-    let mut r = std::io::BufReader::new(file);
-    let mut bytes = Vec::new();
-    let n = r.read(&mut head)?;
-    bytes.extend_from_slice(&head[..n]);
-    r.read_to_end(&mut bytes)?;
+    let mut bytes = std::fs::read(path)?;
     if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out)?;
