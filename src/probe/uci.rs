@@ -438,7 +438,8 @@ fn isready_searching(r: &mut Run, _: &mut State) {
     // `isready` as soon as the search shows it runs (its first `info`), at most the think time.
     let think = think(r);
     r.wait_line(go, think, |l| l.starts_with("info"));
-    sync(r);
+    let ready = r.send("isready");
+    r.wait_noted(ready, Owed::ReadyOk, r.timeouts.answer);
     if !r.owes(&Owed::BestMove) {
         r.observe("the search was no longer running after isready");
         return;
@@ -447,6 +448,12 @@ fn isready_searching(r: &mut Run, _: &mut State) {
     let seq = r.send("stop");
     let t = r.timeouts.answer;
     r.wait_noted(seq, Owed::BestMove, t);
+    // A readyok held back by the search is due with its bestmove, and may come a moment after
+    // it: the step waits for it here, or the end of the step would find it owed, already
+    // waited for once, and give the engine up.
+    if r.owes(&Owed::ReadyOk) {
+        r.wait(ready, Owed::ReadyOk, t);
+    }
 }
 
 fn stop_timed(r: &mut Run, _: &mut State) {

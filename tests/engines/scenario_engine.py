@@ -22,6 +22,7 @@ UCI scenarios
   uciok-at-boot              prints `uciok` at start-up, before any `uci` (H10)
   no-readyok                 never answers `isready` (S10)
   readyok-after-search       `isready` during a search is answered only after `bestmove` (S1-S3)
+  readyok-late-after-search  as readyok-after-search, the readyok 0.3 s after the `bestmove`
   isready-stops-search       `isready` during a search ends it: `bestmove`, then `readyok` (S4)
   interleaved-readyok        `isready` during a search is answered by a garbled `0readyok` (S5)
   freeze-after-quick-go      a `go` within 1 s of its last `bestmove` freezes it (S12)
@@ -374,7 +375,7 @@ class Uci:
             elif self.sc == "slow-bestmove" and head != "stop":
                 later.append(cmd)
             elif head == "isready":
-                if self.sc == "readyok-after-search":
+                if self.sc in ("readyok-after-search", "readyok-late-after-search"):
                     readyok_after += 1
                 elif self.sc == "isready-stops-search":
                     readyok_after += 1
@@ -403,6 +404,8 @@ class Uci:
             # Long enough for the GUI's next command to arrive before the crash.
             time.sleep(0.8)
             die_by(signal.SIGSEGV)
+        if readyok_after and self.sc == "readyok-late-after-search":
+            time.sleep(0.3)
         for _ in range(readyok_after):
             self.send("readyok")
         for cmd in later:

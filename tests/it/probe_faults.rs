@@ -44,6 +44,24 @@ fn readyok_only_after_the_search_is_readyok_delayed_by_search() {
 }
 
 #[test]
+fn a_held_back_readyok_that_follows_the_bestmove_late_is_still_the_steps() {
+    // The readyok comes 0.3 s after the bestmove (as under load, when it is read a moment
+    // later): the step waits for it instead of giving the engine up.
+    let p = scenario("readyok-late-after-search", "uci", &[]);
+    p.expect(
+        "uci.isready-searching",
+        "UCI-READYOK-DELAYED-BY-SEARCH",
+        Severity::Warning,
+    );
+    assert_eq!(
+        p.status_of("uci.stop-timed"),
+        Status::Passed,
+        "the suite went on: {}",
+        p.text()
+    );
+}
+
+#[test]
 fn isready_that_ends_the_search_is_isready_stops_search() {
     let p = scenario("isready-stops-search", "uci", &[]);
     p.expect(
