@@ -26,6 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["input"],
     &["report"],
     &["replay"],
+    &["shrink"],
     &["probe"],
     &["schemas"],
     &["tui"],

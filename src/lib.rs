@@ -16,9 +16,10 @@
 //!   severity, deadlines, the hang verdict);
 //! - `import` (foreign logs to events), `export` (PGN, GGF), `capture` (the tee proxy);
 //! - `input` (opens any recording, log, `-` or `.gz` for every command; follows live files);
-//! - `replay` (a session sent to an engine, or answered as one), `probe` (the conformance
-//!   run), `schemas` (the reports' JSON Schemas in docs/, generated from their types), `tui`
-//!   (the viewer), `cli` (the commands).
+//! - `replay` (a session sent to an engine, or answered as one), `shrink` (a session cut to
+//!   the shortest that still shows its fault), `probe` (the conformance run), `schemas` (the
+//!   reports' JSON Schemas in docs/, generated from their types), `tui` (the viewer), `cli`
+//!   (the commands).
 //!
 //! Data flow (docs/architecture.md draws it): every command that reads opens its input
 //! through `input` (recording, log, `-`, `.gz`, or a recording still being written) and gets
@@ -52,6 +53,7 @@ pub mod probe;
 pub mod replay;
 pub mod report;
 pub mod schemas;
+pub mod shrink;
 mod signals;
 /// For the binary's constructor, which runs before `main` (see `signals`).
 pub use signals::note_inherited_sigpipe;

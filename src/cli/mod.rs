@@ -13,6 +13,7 @@ mod probe;
 mod record;
 mod replay;
 mod report;
+mod shrink;
 mod view;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +41,7 @@ enum Command {
     View(view::ViewArgs),
     Report(report::ReportArgs),
     Replay(replay::ReplayArgs),
+    Shrink(shrink::ShrinkArgs),
     Probe(probe::ProbeArgs),
     C2w(c2w_cmd::C2wArgs),
     /// Internal: the guard `replay` starts to kill the engine's process group if the proxy is
@@ -63,6 +65,7 @@ pub fn main() -> i32 {
         Command::View(a) => view::run(a),
         Command::Report(a) => report::run(a),
         Command::Replay(a) => replay::run(a),
+        Command::Shrink(a) => shrink::run(a),
         Command::Probe(a) => probe::run(a),
         Command::C2w(a) => c2w_cmd::run(a),
         Command::Guard { pgid } => Ok(crate::capture::reaper::guard_main(pgid)),

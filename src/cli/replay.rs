@@ -324,10 +324,13 @@ fn as_engine(a: &ReplayArgs) -> Result<i32> {
 }
 
 /// An event with its line in the input.
-type Numbered = (Event, Option<u64>);
+pub(super) type Numbered = (Event, Option<u64>);
 
 /// The events of the session to replay, with their lines.
-fn read_session(input: &Input, session: Option<&str>) -> Result<(Origin, Vec<Numbered>)> {
+pub(super) fn read_session(
+    input: &Input,
+    session: Option<&str>,
+) -> Result<(Origin, Vec<Numbered>)> {
     let mut events = Vec::new();
     let mut skipped = Vec::new();
     let (_, stopped) = input.read(|item| {

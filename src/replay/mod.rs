@@ -240,8 +240,9 @@ pub fn verify(report: &mut ReplayReport, cfg: &Config, output: &Path) -> anyhow:
     Ok(())
 }
 
-/// Runs `script` against the engine into a new recording at `output`, and reads it back.
-fn run_once(
+/// Runs `script` against the engine into a new recording at `output`, and reads it back
+/// (`shrink` runs its candidates through it too).
+pub(crate) fn run_once(
     script: &Script,
     protocol: Option<crate::protocol::Protocol>,
     replay_of: ReplayOf,

@@ -174,8 +174,33 @@ impl Script {
                 games.len()
             ));
         }
-        // A game starts where the decoder saw it start, or earlier at the `ucinewgame`,
-        // `isready` and `setoption` lines that prepared it.
+        let starts = self.game_starts(a);
+        let start_step = |g: usize| starts[g];
+        let first = start_step(0);
+        let from = start_step(n - 1);
+        let to = match starts.get(n) {
+            Some(&g) if !and_after => g,
+            _ => self.steps.len(),
+        };
+        let last = self.steps.len() - 1;
+        let keep = self
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                i < first
+                    || (from..to).contains(&i)
+                    || i == last
+                    || (i > to && s.text.trim() == "quit")
+            })
+            .collect();
+        self.retain(keep);
+        Ok(())
+    }
+
+    /// The step each game of `a` starts at: where the decoder saw it start, or earlier at the
+    /// `ucinewgame`, `isready`, `setoption` and `new` lines that prepared it.
+    pub fn game_starts(&self, a: &Analysis) -> Vec<usize> {
         let start_step = |g: &crate::session::Game| -> usize {
             let mut i = self
                 .steps
@@ -196,26 +221,7 @@ impl Script {
             }
             i
         };
-        let first = start_step(&games[0]);
-        let from = start_step(&games[n - 1]);
-        let to = match games.get(n) {
-            Some(g) if !and_after => start_step(g),
-            _ => self.steps.len(),
-        };
-        let last = self.steps.len() - 1;
-        let keep = self
-            .steps
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                i < first
-                    || (from..to).contains(&i)
-                    || i == last
-                    || (i > to && s.text.trim() == "quit")
-            })
-            .collect();
-        self.retain(keep);
-        Ok(())
+        a.session.games.iter().map(start_step).collect()
     }
 
     /// Keeps the steps marked `true`. What a dropped step waited for (answers to kept lines)

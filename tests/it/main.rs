@@ -62,6 +62,7 @@ mod rules_c2w;
 mod rules_cecp_nboard_x;
 mod rules_uci;
 mod runner_logs;
+mod shrink;
 mod untrusted_output;
 mod variants_vs_fairy_stockfish;
 mod view_app;

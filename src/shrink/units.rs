@@ -1,0 +1,205 @@
+//! The pieces a session may lose without becoming an invalid one: whole games, searches (the
+//! `position` lines before a `go`, the `go`, and the `stop` / `ponderhit` that ends it), option
+//! settings, `isready` / `ping` pairs, `ucinewgame` / `new`. The handshake's first line, `quit`
+//! and the close of the input are never dropped: a session without them is no session a GUI
+//! would send.
+
+use crate::replay::analysis::Analysis;
+use crate::replay::script::Script;
+
+/// What a unit is, for the progress lines and the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Game,
+    Search,
+    Option,
+    Isready,
+    NewGame,
+    Position,
+    Other,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Game => "game",
+            Kind::Search => "search",
+            Kind::Option => "option",
+            Kind::Isready => "isready",
+            Kind::NewGame => "new game",
+            Kind::Position => "position",
+            Kind::Other => "line",
+        }
+    }
+}
+
+/// Steps of the base script dropped together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    pub kind: Kind,
+    pub steps: Vec<usize>,
+}
+
+/// The first word of a step's line.
+pub fn head(text: &str) -> &str {
+    text.split_whitespace().next().unwrap_or("")
+}
+
+/// Steps that stay in every candidate: the first line when it opens the handshake, `quit`, and
+/// the close of the input.
+pub fn fixed(script: &Script) -> Vec<bool> {
+    script
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let h = head(&s.text);
+            s.send.is_none()
+                || h == "quit"
+                || (i == 0 && matches!(h, "uci" | "xboard" | "protover" | "nboard"))
+                // CECP's handshake is two lines.
+                || (i == 1 && h == "protover")
+        })
+        .collect()
+}
+
+/// One unit per game of `a` (the steps from the lines that prepared it to the next game's),
+/// fixed steps left out.
+pub fn games(script: &Script, a: &Analysis) -> Vec<Unit> {
+    let fixed = fixed(script);
+    let starts = script.game_starts(a);
+    let n = script.steps.len();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(g, &from)| {
+            let to = starts.get(g + 1).copied().unwrap_or(n);
+            Unit {
+                kind: Kind::Game,
+                steps: (from..to).filter(|&i| !fixed[i]).collect(),
+            }
+        })
+        .filter(|u| !u.steps.is_empty())
+        .collect()
+}
+
+/// The finest units over the steps of the script: a search with the `position` lines just
+/// before it and the `stop` / `ponderhit` that end it, and one unit for every other line.
+pub fn fine(script: &Script) -> Vec<Unit> {
+    let fixed = fixed(script);
+    let steps = &script.steps;
+    let mut units = Vec::new();
+    let mut taken = vec![false; steps.len()];
+    let mut i = 0;
+    while i < steps.len() {
+        if fixed[i] || taken[i] {
+            i += 1;
+            continue;
+        }
+        let h = head(&steps[i].text);
+        match h {
+            "position" => {
+                // The positions up to the search they prepare.
+                let mut j = i;
+                while j < steps.len() && head(&steps[j].text) == "position" && !fixed[j] {
+                    j += 1;
+                }
+                let mut unit: Vec<usize> = (i..j).collect();
+                let kind = if j < steps.len() && head(&steps[j].text) == "go" {
+                    unit.extend(search_from(steps, j, &fixed));
+                    Kind::Search
+                } else {
+                    Kind::Position
+                };
+                for &s in &unit {
+                    taken[s] = true;
+                }
+                units.push(Unit { kind, steps: unit });
+            }
+            "go" => {
+                let unit = search_from(steps, i, &fixed);
+                for &s in &unit {
+                    taken[s] = true;
+                }
+                units.push(Unit {
+                    kind: Kind::Search,
+                    steps: unit,
+                });
+            }
+            _ => {
+                taken[i] = true;
+                units.push(Unit {
+                    kind: match h {
+                        "setoption" | "option" => Kind::Option,
+                        "isready" | "ping" => Kind::Isready,
+                        "ucinewgame" | "new" => Kind::NewGame,
+                        _ => Kind::Other,
+                    },
+                    steps: vec![i],
+                });
+            }
+        }
+        i += 1;
+    }
+    units
+}
+
+/// The `go` at `at` and the `stop` / `ponderhit` lines that end it (before the next search or
+/// position).
+fn search_from(steps: &[crate::replay::script::Step], at: usize, fixed: &[bool]) -> Vec<usize> {
+    let mut unit = vec![at];
+    for (j, s) in steps.iter().enumerate().skip(at + 1) {
+        match head(&s.text) {
+            "stop" | "ponderhit" if !fixed[j] => unit.push(j),
+            "go" | "position" | "ucinewgame" | "quit" => break,
+            _ => {}
+        }
+    }
+    unit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recording::Source::{Engine as E, Gui as G};
+    use crate::replay::script::tests::analysed;
+
+    #[test]
+    fn a_search_takes_its_positions_and_its_stop_and_the_handshake_stays() {
+        let a = analysed(&[
+            (0, G, "uci"),
+            (10, E, "uciok"),
+            (20, G, "setoption name Hash value 32"),
+            (30, G, "isready"),
+            (35, E, "readyok"),
+            (40, G, "ucinewgame"),
+            (50, G, "position startpos"),
+            (50, G, "go ponder"),
+            (60, G, "isready"),
+            (61, E, "readyok"),
+            (70, G, "stop"),
+            (80, E, "bestmove e2e4"),
+            (90, G, "quit"),
+        ]);
+        let s = Script::from_analysis(&a);
+        let units = fine(&s);
+        let shown: Vec<(Kind, Vec<usize>)> =
+            units.iter().map(|u| (u.kind, u.steps.clone())).collect();
+        assert_eq!(
+            shown,
+            [
+                (Kind::Option, vec![1]),
+                (Kind::Isready, vec![2]),
+                (Kind::NewGame, vec![3]),
+                (Kind::Search, vec![4, 5, 7]),
+                (Kind::Isready, vec![6]),
+            ]
+        );
+        assert_eq!(
+            fixed(&s),
+            [
+                true, false, false, false, false, false, false, false, true, true
+            ]
+        );
+    }
+}

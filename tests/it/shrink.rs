@@ -1,0 +1,241 @@
+//! `kibitzer shrink`: planted faults hidden in long sessions (tests/engines/shrink_gui.py plays
+//! them through `kibitzer record` against tests/engines/shrink_faulty.py), shrunk to a session
+//! of at most 1.5 times the known minimal length that still shows the fault; a flaky fault;
+//! a session without the fault; Stockfish given an illegal `position`.
+
+use crate::common::kibitzer;
+use crate::replay_support::script;
+use kibitzer::shrink::report::ShrinkReport;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// The known minimal sessions of the planted faults are 5 lines (`uci`, what sets the fault
+/// off, `quit`); the bar is 1.5 times that.
+const MINIMAL: usize = 5;
+
+fn faulty() -> String {
+    script("shrink_faulty.py")
+}
+
+/// The FEN after `ply` plies of `game` in shrink_gui.py's games, and the move that led there.
+fn fen_at(game: u32, ply: u32, gui: &[&str]) -> (String, String) {
+    let out = std::process::Command::new("python3")
+        .arg(script("shrink_gui.py"))
+        .args(gui)
+        .arg("--fen-at")
+        .arg(format!("{game}:{ply}"))
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines = text.lines();
+    let fen = lines.next().expect("a FEN").to_owned();
+    let mv = lines.next().expect("a move").to_owned();
+    (fen, mv)
+}
+
+/// shrink_gui.py's session (options `gui`) played through `kibitzer record` against `argv`.
+fn long_session(dir: &Path, name: &str, gui: &[&str], argv: &[&str]) -> PathBuf {
+    let rec = dir.join(name);
+    let out = std::process::Command::new("python3")
+        .arg(script("shrink_gui.py"))
+        .args(gui)
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(["record", "--eof-grace", "1", "-o"])
+        .arg(&rec)
+        .arg("--")
+        .args(argv)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "shrink_gui.py: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    kibitzer::input::wait_for_recorder(&rec, std::time::Duration::from_secs(30));
+    rec
+}
+
+struct Shrunk {
+    out: Output,
+    report: Option<ShrinkReport>,
+}
+
+impl Shrunk {
+    fn report(&self) -> &ShrinkReport {
+        self.report.as_ref().unwrap_or_else(|| {
+            panic!(
+                "no report; exit {:?}, stderr:\n{}",
+                self.out.status.code(),
+                String::from_utf8_lossy(&self.out.stderr)
+            )
+        })
+    }
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.out.stderr).into_owned()
+    }
+}
+
+/// `kibitzer shrink --format json ARGS`, its report read into its type.
+fn shrink(args: &[&str]) -> Shrunk {
+    let out = kibitzer()
+        .arg("shrink")
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .expect("run kibitzer");
+    let report = serde_json::from_slice(&out.stdout).ok();
+    Shrunk { out, report }
+}
+
+/// The result is short, the output files say it, and the kept recording shows the fault to
+/// `check` (when it is a rule's).
+fn assert_shrunk(s: &Shrunk, dir: &Path, most: usize) {
+    let r = s.report();
+    assert_eq!(s.out.status.code(), Some(0), "{}", s.stderr());
+    assert!(
+        r.result.lines <= most,
+        "{} lines, at most {most} wanted:\n{:#?}",
+        r.result.lines,
+        r.script
+    );
+    assert!(r.result.lines < r.original.lines / 10, "{r:#?}");
+    assert!(r.result_rate.reproduced > 0, "{r:#?}");
+    let script = std::fs::read_to_string(dir.join("repro.txt")).expect("--script written");
+    assert_eq!(script.lines().collect::<Vec<_>>(), r.script);
+    assert_eq!(script.lines().next(), Some("uci"));
+    // The recording is one any command reads.
+    let rec = dir.join("small.jsonl");
+    let out = kibitzer().arg("check").arg(&rec).output().expect("check");
+    let text = String::from_utf8_lossy(&out.stdout);
+    if let Some(rule) = &r.rule {
+        assert!(text.contains(rule.as_str()), "{text}");
+    }
+}
+
+fn outputs(dir: &Path) -> [String; 4] {
+    [
+        "-o".into(),
+        dir.join("small.jsonl").display().to_string(),
+        "--script".into(),
+        dir.join("repro.txt").display().to_string(),
+    ]
+}
+
+#[test]
+fn a_crash_after_an_option_and_a_position_is_shrunk_to_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let gui = ["--games", "3", "--plies", "40", "--contempt", "2=24"];
+    let (fen, _) = fen_at(3, 17, &gui);
+    let engine = [
+        "python3",
+        &faulty(),
+        "--crash-option",
+        "Contempt=24",
+        "--crash-fen",
+        &fen,
+    ];
+    let rec = long_session(dir.path(), "crash.jsonl", &gui, &engine);
+    let mut args: Vec<String> = vec!["--crash".into(), rec.display().to_string()];
+    args.extend(outputs(dir.path()));
+    args.push("--".into());
+    args.extend(engine.iter().map(|s| (*s).to_owned()));
+    let s = shrink(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_shrunk(&s, dir.path(), MINIMAL * 3 / 2);
+    let r = s.report();
+    assert!(r.original.lines > 200, "{r:#?}");
+    assert!(
+        r.script
+            .iter()
+            .any(|l| l == "setoption name Contempt value 24"),
+        "{:#?}",
+        r.script
+    );
+    // The move list became the FEN it led to.
+    assert!(
+        r.script.iter().any(|l| l.starts_with("position fen ")),
+        "{:#?}",
+        r.script
+    );
+}
+
+#[test]
+fn an_illegal_move_after_ucinewgame_is_the_default_fault_and_is_shrunk() {
+    let dir = tempfile::tempdir().unwrap();
+    let gui = ["--games", "3", "--plies", "40"];
+    let (fen, _) = fen_at(2, 23, &gui);
+    let engine = ["python3", &faulty(), "--illegal-fen", &fen];
+    let rec = long_session(dir.path(), "illegal.jsonl", &gui, &engine);
+    let mut args: Vec<String> = vec![rec.display().to_string()];
+    args.extend(outputs(dir.path()));
+    args.push("--".into());
+    args.extend(engine.iter().map(|s| (*s).to_owned()));
+    let s = shrink(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_shrunk(&s, dir.path(), MINIMAL * 3 / 2);
+    let r = s.report();
+    assert_eq!(r.rule.as_deref(), Some("UCI-BESTMOVE-ILLEGAL"), "{r:#?}");
+    assert!(
+        r.script.iter().any(|l| l == "ucinewgame"),
+        "{:#?}",
+        r.script
+    );
+}
+
+#[test]
+fn a_hang_at_stop_after_go_ponder_is_shrunk() {
+    let dir = tempfile::tempdir().unwrap();
+    let gui = ["--games", "2", "--plies", "40"];
+    let (fen, mv) = fen_at(2, 29, &gui);
+    let engine = ["python3", &faulty(), "--hang-move", &mv, "--hang-fen", &fen];
+    let rec = long_session(dir.path(), "hang.jsonl", &gui, &engine);
+    let mut args: Vec<String> = vec![
+        "--hang".into(),
+        "--eof-grace".into(),
+        "0.3".into(),
+        rec.display().to_string(),
+    ];
+    args.extend(outputs(dir.path()));
+    args.push("--".into());
+    args.extend(engine.iter().map(|s| (*s).to_owned()));
+    let s = shrink(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_shrunk(&s, dir.path(), MINIMAL * 3 / 2);
+    let r = s.report();
+    assert!(
+        r.script.iter().any(|l| l.starts_with("go ponder")) && r.script.iter().any(|l| l == "stop"),
+        "{:#?}",
+        r.script
+    );
+    // The move that leads to the position is kept; those before it became its FEN.
+    assert!(
+        r.script
+            .iter()
+            .any(|l| l.starts_with("position fen ") && l.ends_with(&format!("moves {mv}"))),
+        "{:#?}",
+        r.script
+    );
+}
+
+#[test]
+fn a_session_without_the_fault_says_so_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let gui = ["--games", "1", "--plies", "12"];
+    let rec = long_session(dir.path(), "fine.jsonl", &gui, &["python3", &faulty()]);
+    let rec = rec.display().to_string();
+    let s = shrink(&["--crash", "--tries", "2", &rec, "--", "python3", &faulty()]);
+    assert_eq!(s.out.status.code(), Some(1), "{}", s.stderr());
+    assert!(
+        s.stderr()
+            .contains("the original does not reproduce it with this engine: 2 tries"),
+        "{}",
+        s.stderr()
+    );
+    assert!(s.out.stdout.is_empty());
+    // No error in it for `check`, and none named: bad usage.
+    let s = shrink(&[&rec, "--", "python3", &faulty()]);
+    assert_eq!(s.out.status.code(), Some(2), "{}", s.stderr());
+    assert!(
+        s.stderr().contains("check finds no error"),
+        "{}",
+        s.stderr()
+    );
+}
