@@ -70,6 +70,18 @@ pub const DOC_SCHEMAS: &[DocSchema] = &[
         },
     },
     DocSchema {
+        file: "shrink-report.schema.json",
+        render: || {
+            render::<crate::shrink::report::ShrinkReport>(
+                "shrink-report.schema.json",
+                &format!(
+                    "kibitzer shrink report (`kibitzer shrink --format json`), schema {}",
+                    crate::shrink::report::SCHEMA
+                ),
+            )
+        },
+    },
+    DocSchema {
         file: "c2w-suggestion.schema.json",
         render: || {
             render::<crate::probe::suggest::SuggestionReport>(

@@ -196,7 +196,9 @@ impl Search<'_> {
                         hi = ks[j - 1];
                     }
                 }
-                None => hi = ks.last().copied().unwrap_or(lo),
+                // Points whose line cannot be made (a move the board refuses) count as
+                // failed too.
+                None => hi = points.last().copied().unwrap_or(lo),
             }
             // The edited line is the base of the next points.
             if found == Some(n) {

@@ -105,13 +105,13 @@ def play(a: argparse.Namespace, all_games: list[list[str]]) -> int:
             gui.send(pos)
             searches += 1
             if ply % 5 == 4:
-                gui.send("go ponder wtime 60000 btime 60000 winc 1000 binc 1000")
+                gui.send("go ponder wtime 3000 btime 3000 winc 100 binc 100")
                 time.sleep(0.02)
                 gui.send("stop")
                 # A GUI that gives up on an engine that never ends its search.
                 ok = gui.wait("bestmove", 1.0)
             else:
-                limit = ("go depth 3", "go nodes 2000", "go wtime 60000 btime 60000 movestogo 30",
+                limit = ("go depth 3", "go nodes 2000", "go wtime 3000 btime 3000 movestogo 30",
                          "go movetime 20")[searches % 4]
                 gui.send(limit)
                 ok = gui.wait("bestmove", 10)

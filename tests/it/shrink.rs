@@ -239,3 +239,89 @@ fn a_session_without_the_fault_says_so_and_exits_1() {
         s.stderr()
     );
 }
+
+#[test]
+fn a_flaky_fault_is_shrunk_and_the_summary_gives_its_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    let gui = ["--games", "2", "--plies", "12"];
+    let (fen, _) = fen_at(2, 7, &gui);
+    // Every third time the position is searched after ucinewgame, counted across engines.
+    let counter = dir.path().join("counter");
+    let counter = counter.display().to_string();
+    let engine = [
+        "python3",
+        &faulty(),
+        "--illegal-fen",
+        &fen,
+        "--flaky-counter",
+        &counter,
+        "--flaky-every",
+        "3",
+    ];
+    // The recording's own run counts as the first; the fault shows on the third.
+    let mut rec = long_session(dir.path(), "flaky1.jsonl", &gui, &engine);
+    for n in 2..=3 {
+        rec = long_session(dir.path(), &format!("flaky{n}.jsonl"), &gui, &engine);
+    }
+    let rec = rec.display().to_string();
+    let s = shrink(&[
+        "--tries",
+        "3",
+        "--min-repro",
+        "1",
+        "--confirm",
+        "6",
+        &rec,
+        "--",
+        engine[0],
+        engine[1],
+        engine[2],
+        engine[3],
+        engine[4],
+        engine[5],
+        engine[6],
+        engine[7],
+    ]);
+    let r = s.report();
+    assert_eq!(s.out.status.code(), Some(0), "{}", s.stderr());
+    assert!(r.result.lines <= MINIMAL * 3, "{:#?}", r.script);
+    // One run in three shows it wherever it runs: 2 of the result's 6.
+    assert_eq!(r.result_rate.tried, 6, "{r:#?}");
+    assert!((1..=3).contains(&r.result_rate.reproduced), "{r:#?}");
+    let out = kibitzer()
+        .args(["shrink", "--tries", "3", "--confirm", "6", &rec, "--"])
+        .args(engine)
+        .output()
+        .expect("run kibitzer");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("the result in "), "{text}");
+    assert!(text.contains(" of 6 tries ("), "{text}");
+}
+
+#[test]
+fn stockfish_given_an_illegal_position_keeps_checks_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let sf = crate::common::engine("stockfish");
+    let sf = sf.to_str().expect("utf-8 path");
+    let gui = ["--games", "2", "--plies", "16", "--illegal-position", "2:9"];
+    let rec = long_session(dir.path(), "sf.jsonl", &gui, &[sf]);
+    let mut args: Vec<String> = vec![rec.display().to_string()];
+    args.extend(outputs(dir.path()));
+    args.extend(["--".into(), sf.into()]);
+    let s = shrink(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_shrunk(&s, dir.path(), 4);
+    let r = s.report();
+    assert_eq!(
+        r.rule.as_deref(),
+        Some("UCI-POSITION-ILLEGAL-MOVE"),
+        "{r:#?}"
+    );
+    // The legal moves before the illegal one became a FEN; the illegal one stays.
+    assert!(
+        r.script
+            .iter()
+            .any(|l| l.starts_with("position fen ") && l.ends_with("moves e1e5")),
+        "{:#?}",
+        r.script
+    );
+}
