@@ -14,13 +14,29 @@ const FIELDS: &[(&str, u64)] = &[
     ("mate", 1),
 ];
 
-/// The `go` line with each limit divided by `divisor` (at least its floor); `divisor == 0`
-/// lowers every limit to its floor. `None` when nothing would change.
-pub fn lowered(go: &str, divisor: u64) -> Option<String> {
-    let words: Vec<&str> = go.split_whitespace().collect();
-    if words.first() != Some(&"go") {
-        return None;
+/// The line's search limit lowered: each limit of a UCI `go` divided by `divisor` (at least
+/// its floor; `divisor == 0` lowers it to its floor), likewise CECP `sd N` and `st N` and
+/// NBoard `set depth N`. `None` when nothing would change or the line sets no limit.
+pub fn lowered(line: &str, divisor: u64) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["go", ..] => go(&words, divisor),
+        [head @ ("sd" | "st"), v] => single(&format!("{head} "), v, 1, divisor),
+        ["set", "depth", v] => single("set depth ", v, 1, divisor),
+        _ => None,
     }
+}
+
+fn single(prefix: &str, value: &str, floor: u64, divisor: u64) -> Option<String> {
+    let v: u64 = value.parse().ok()?;
+    let new = match divisor {
+        0 => floor,
+        d => (v / d).max(floor),
+    };
+    (new < v).then(|| format!("{prefix}{new}"))
+}
+
+fn go(words: &[&str], divisor: u64) -> Option<String> {
     let mut out: Vec<String> = Vec::with_capacity(words.len());
     let mut changed = false;
     let mut i = 0;
@@ -55,6 +71,9 @@ mod tests {
         assert_eq!(lowered("go depth 12", 4).as_deref(), Some("go depth 3"));
         assert_eq!(lowered("go depth 1", 0), None);
         assert_eq!(lowered("go ponder", 0), None);
+        assert_eq!(lowered("sd 12", 2).as_deref(), Some("sd 6"));
+        assert_eq!(lowered("set depth 20", 0).as_deref(), Some("set depth 1"));
+        assert_eq!(lowered("st 1", 0), None);
         assert_eq!(
             lowered("go ponder wtime 500 searchmoves e2e4", 0).as_deref(),
             Some("go ponder wtime 100 searchmoves e2e4")

@@ -234,7 +234,7 @@ pub fn shrink(
 ) -> Result<Shrunk, NotReproduced> {
     let whole = Candidate::whole(base);
     let start = Instant::now();
-    let Some((_, tally)) = runner.first_reproducing(std::slice::from_ref(&whole)) else {
+    let Some(tally) = runner.original(&whole) else {
         let tries = runner.made.load(std::sync::atomic::Ordering::Relaxed);
         let error = runner.error.lock().ok().and_then(|e| e.clone());
         return Err(NotReproduced { tries, error });
@@ -254,7 +254,7 @@ pub fn shrink(
     s.phase_done("after the fault");
     s.drop_units(&units::games(base, original));
     s.phase_done("games");
-    let fine = units::fine(base);
+    let fine = units::fine(base, original.session.protocol);
     s.drop_units(&fine);
     s.phase_done("searches, options, isready");
     s.cut_positions();

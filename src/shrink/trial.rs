@@ -63,7 +63,18 @@ impl Runner<'_> {
     /// with its tally. With `early`, a candidate's tries stop once the outcome is decided, and
     /// candidates after one that reproduced are not tried further.
     pub fn first_reproducing(&self, cands: &[Candidate]) -> Option<(usize, Tally)> {
-        let tallies = self.run(cands, self.tries, true);
+        self.first_of(cands, true)
+    }
+
+    /// The original's tries, which the budget does not cut: without them there is nothing to
+    /// shrink.
+    pub fn original(&self, whole: &Candidate) -> Option<Tally> {
+        self.first_of(std::slice::from_ref(whole), false)
+            .map(|(_, t)| t)
+    }
+
+    fn first_of(&self, cands: &[Candidate], bounded: bool) -> Option<(usize, Tally)> {
+        let tallies = self.run(cands, self.tries, true, bounded);
         tallies
             .into_iter()
             .enumerate()
@@ -72,12 +83,12 @@ impl Runner<'_> {
 
     /// All `tries` tries of `c`, none skipped: its reproduction rate.
     pub fn rate(&self, c: &Candidate, tries: usize) -> Tally {
-        self.run(std::slice::from_ref(c), tries, false)
+        self.run(std::slice::from_ref(c), tries, false, true)
             .pop()
             .unwrap_or_default()
     }
 
-    fn run(&self, cands: &[Candidate], tries: usize, early: bool) -> Vec<Tally> {
+    fn run(&self, cands: &[Candidate], tries: usize, early: bool, bounded: bool) -> Vec<Tally> {
         let total = cands.len() * tries;
         let board = Mutex::new(Board {
             tallies: vec![Tally::default(); cands.len()],
@@ -111,7 +122,7 @@ impl Runner<'_> {
                                 }
                             }
                             let Some(c) = picked else { return };
-                            if self.out_of_time() {
+                            if bounded && self.out_of_time() {
                                 return;
                             }
                             b.running[c] += 1;

@@ -83,9 +83,24 @@ pub fn games(script: &Script, a: &Analysis) -> Vec<Unit> {
         .collect()
 }
 
-/// The finest units over the steps of the script: a search with the `position` lines just
-/// before it and the `stop` / `ponderhit` that end it, and one unit for every other line.
-pub fn fine(script: &Script) -> Vec<Unit> {
+/// CECP and NBoard lines that leave the game as it was: settings and `ping`. Every other line
+/// of theirs (a move, `undo`, `go`, `force`, `setboard`, `set game`...) makes or changes the
+/// game, and the engine's own moves are part of it: one of them dropped alone would make the
+/// GUI's next moves illegal. Those go only with their whole game.
+const SETTINGS: &[&str] = &[
+    "ping", "post", "nopost", "hard", "easy", "level", "st", "sd", "time", "otim", "computer",
+    "name", "random", "accepted", "rejected", "option", "memory", "cores", "egtpath", "hint", "bk",
+    "ics", "rating",
+];
+
+/// The finest units over the steps of the script. UCI: a search with the `position` lines
+/// just before it and the `stop` / `ponderhit` that end it, and one unit for every other line.
+/// CECP and NBoard: one unit for each setting and `ping` ([`SETTINGS`]; NBoard's `set depth`
+/// and `set contempt`).
+pub fn fine(script: &Script, protocol: Option<crate::protocol::Protocol>) -> Vec<Unit> {
+    if protocol.is_some_and(|p| p != crate::protocol::Protocol::Uci) {
+        return settings(script);
+    }
     let fixed = fixed(script);
     let steps = &script.steps;
     let mut units = Vec::new();
@@ -144,6 +159,30 @@ pub fn fine(script: &Script) -> Vec<Unit> {
     units
 }
 
+fn settings(script: &Script) -> Vec<Unit> {
+    let fixed = fixed(script);
+    script
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| {
+            let mut words = s.text.split_whitespace();
+            let h = words.next().unwrap_or("");
+            !fixed[*i]
+                && (SETTINGS.contains(&h)
+                    || (h == "set" && matches!(words.next(), Some("depth" | "contempt"))))
+        })
+        .map(|(i, s)| Unit {
+            kind: if head(&s.text) == "ping" {
+                Kind::Isready
+            } else {
+                Kind::Option
+            },
+            steps: vec![i],
+        })
+        .collect()
+}
+
 /// The `go` at `at` and the `stop` / `ponderhit` lines that end it (before the next search or
 /// position).
 fn search_from(steps: &[crate::replay::script::Step], at: usize, fixed: &[bool]) -> Vec<usize> {
@@ -182,7 +221,7 @@ mod tests {
             (90, G, "quit"),
         ]);
         let s = Script::from_analysis(&a);
-        let units = fine(&s);
+        let units = fine(&s, Some(crate::protocol::Protocol::Uci));
         let shown: Vec<(Kind, Vec<usize>)> =
             units.iter().map(|u| (u.kind, u.steps.clone())).collect();
         assert_eq!(

@@ -109,7 +109,7 @@ def play(a: argparse.Namespace, all_games: list[list[str]]) -> int:
                 time.sleep(0.02)
                 gui.send("stop")
                 # A GUI that gives up on an engine that never ends its search.
-                ok = gui.wait("bestmove", 1.0)
+                ok = gui.wait("bestmove", 0.5)
             else:
                 limit = ("go depth 3", "go nodes 2000", "go wtime 3000 btime 3000 movestogo 30",
                          "go movetime 20")[searches % 4]

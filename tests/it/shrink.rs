@@ -84,7 +84,16 @@ fn shrink(args: &[&str]) -> Shrunk {
         .args(args)
         .output()
         .expect("run kibitzer");
-    let report = serde_json::from_slice(&out.stdout).ok();
+    // Every report printed follows the documented schema.
+    let report = serde_json::from_slice::<serde_json::Value>(&out.stdout)
+        .ok()
+        .map(|json| {
+            if let Err(e) = crate::common::schema::load("shrink-report.schema.json").validate(&json)
+            {
+                panic!("{e}\n{json:#}");
+            }
+            serde_json::from_value(json).expect("a shrink report")
+        });
     Shrunk { out, report }
 }
 
@@ -162,7 +171,7 @@ fn a_crash_after_an_option_and_a_position_is_shrunk_to_them() {
 #[test]
 fn an_illegal_move_after_ucinewgame_is_the_default_fault_and_is_shrunk() {
     let dir = tempfile::tempdir().unwrap();
-    let gui = ["--games", "3", "--plies", "40"];
+    let gui = ["--games", "3", "--plies", "30"];
     let (fen, _) = fen_at(2, 23, &gui);
     let engine = ["python3", &faulty(), "--illegal-fen", &fen];
     let rec = long_session(dir.path(), "illegal.jsonl", &gui, &engine);
@@ -258,44 +267,42 @@ fn a_flaky_fault_is_shrunk_and_the_summary_gives_its_rate() {
         "--flaky-every",
         "3",
     ];
-    // The recording's own run counts as the first; the fault shows on the third.
-    let mut rec = long_session(dir.path(), "flaky1.jsonl", &gui, &engine);
-    for n in 2..=3 {
-        rec = long_session(dir.path(), &format!("flaky{n}.jsonl"), &gui, &engine);
-    }
-    let rec = rec.display().to_string();
-    let s = shrink(&[
-        "--tries",
-        "3",
-        "--min-repro",
-        "1",
-        "--confirm",
-        "6",
-        &rec,
-        "--",
-        engine[0],
-        engine[1],
-        engine[2],
-        engine[3],
-        engine[4],
-        engine[5],
-        engine[6],
-        engine[7],
-    ]);
-    let r = s.report();
-    assert_eq!(s.out.status.code(), Some(0), "{}", s.stderr());
-    assert!(r.result.lines <= MINIMAL * 3, "{:#?}", r.script);
-    // One run in three shows it wherever it runs: 2 of the result's 6.
-    assert_eq!(r.result_rate.tried, 6, "{r:#?}");
-    assert!((1..=3).contains(&r.result_rate.reproduced), "{r:#?}");
+    // The recording's own run is the third: the fault shows in it.
+    std::fs::write(&counter, "2").unwrap();
+    let rec = long_session(dir.path(), "flaky.jsonl", &gui, &engine);
+    let repro = dir.path().join("repro.txt");
     let out = kibitzer()
-        .args(["shrink", "--tries", "3", "--confirm", "6", &rec, "--"])
+        .arg("shrink")
+        .args([
+            "--tries",
+            "3",
+            "--min-repro",
+            "1",
+            "--confirm",
+            "6",
+            "--script",
+        ])
+        .arg(&repro)
+        .arg(&rec)
+        .arg("--")
         .args(engine)
         .output()
         .expect("run kibitzer");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("the result in "), "{text}");
-    assert!(text.contains(" of 6 tries ("), "{text}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}\n{stderr}");
+    let script = std::fs::read_to_string(&repro).expect("--script written");
+    assert!(script.lines().count() <= MINIMAL * 3, "{script}");
+    // One run in three shows it wherever it runs: 2 of the result's 6, give or take the
+    // other candidates' runs counted in between.
+    let rate = text
+        .split("the result in ")
+        .nth(1)
+        .and_then(|t| t.split(" of 6 tries (").next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("no rate of 6 tries in the summary:\n{text}"));
+    assert!((1..=3).contains(&rate), "{text}");
+    assert!(text.contains("the original reproduced it in "), "{text}");
 }
 
 #[test]
@@ -324,4 +331,31 @@ fn stockfish_given_an_illegal_position_keeps_checks_finding() {
         "{:#?}",
         r.script
     );
+}
+
+#[test]
+fn a_predicate_names_the_fault_and_a_budget_ends_the_search_with_the_best_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let gui = ["--games", "1", "--plies", "14"];
+    let (fen, _) = fen_at(1, 7, &gui);
+    let engine = ["python3", &faulty(), "--illegal-fen", &fen];
+    let rec = long_session(dir.path(), "pred.jsonl", &gui, &engine);
+    let rec = rec.display().to_string();
+    let mut args = vec!["--predicate", "grep -q 'bestmove a1a8'", &rec, "--"];
+    args.extend(engine);
+    let s = shrink(&args);
+    let r = s.report();
+    assert_eq!(s.out.status.code(), Some(0), "{}", s.stderr());
+    assert!(r.result.lines <= MINIMAL * 3 / 2, "{:#?}", r.script);
+    assert!(r.fault.contains("predicate"), "{r:#?}");
+    assert!(!r.budget_exhausted);
+    // A budget gone before the first candidate: the original, verified, is the best so far.
+    let mut args = vec!["--illegal-move", "--budget", "1ms", &rec, "--"];
+    args.extend(engine);
+    let s = shrink(&args);
+    let r = s.report();
+    assert_eq!(s.out.status.code(), Some(0), "{}", s.stderr());
+    assert!(r.budget_exhausted, "{r:#?}");
+    assert_eq!(r.result.lines, r.original.lines);
+    assert_eq!(r.result_rate.reproduced, 1, "{r:#?}");
 }
