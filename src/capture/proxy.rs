@@ -43,6 +43,8 @@ pub struct ProxyConfig {
     pub engine_dir: Option<PathBuf>,
     /// Noted in the recording's header (`record --c2w`).
     pub c2w: Option<crate::recording::C2wNote>,
+    /// Sample the engine's processes (`None`: `--no-samples`).
+    pub sampler: Option<super::sampler::SamplerConfig>,
 }
 
 /// After SIGTERM, how long the engine gets before SIGKILL.
@@ -108,6 +110,10 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
         e.pid = u32::try_from(pid).ok()
     });
     let engine = Arc::new(engine);
+    let sampler = cfg
+        .sampler
+        .clone()
+        .and_then(|c| super::sampler::Sampler::start(pid, Arc::clone(&recorder), c));
 
     let (gone_r, gone_w) = match io::pipe() {
         Ok(p) => p,
@@ -149,6 +155,9 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
     drop(done_tx);
 
     let watch = watch_until_exit(&cfg, &engine, &recorder, &done_rx);
+    if let Some(s) = sampler {
+        s.stop();
+    }
     drop(gone_w);
     let status = engine.exit_status();
 

@@ -64,6 +64,29 @@ pub struct Recorder {
     epoch: Option<u64>,
     state: Mutex<State>,
     output: Mutex<Output>,
+    activity: Activity,
+}
+
+/// When each side last spoke (ns since the start; 0 = never): what the process sampler paces
+/// itself by. Stored as the lines are encoded, never read on the forwarding path.
+#[derive(Default)]
+pub struct Activity {
+    pub gui: AtomicU64,
+    /// Any engine line.
+    pub engine: AtomicU64,
+    /// An engine line that answers (not search progress: `info`, CECP thinking output,
+    /// NBoard `status`).
+    pub answer: AtomicU64,
+}
+
+/// Search progress rather than an answer: UCI `info`, CECP thinking lines (they start with
+/// the depth), NBoard `status`/`nodestats`.
+fn is_progress(line: &[u8]) -> bool {
+    let l = line.trim_ascii_start();
+    l.starts_with(b"info")
+        || l.first().is_some_and(u8::is_ascii_digit)
+        || l.starts_with(b"status")
+        || l.starts_with(b"nodestats")
 }
 
 impl Recorder {
@@ -82,6 +105,7 @@ impl Recorder {
             after_gui_eof: AtomicU64::new(0),
             start,
             epoch: header.start_unix_ns(),
+            activity: Activity::default(),
             state: Mutex::new(State {
                 seq: 0,
                 last_t: 0,
@@ -99,6 +123,11 @@ impl Recorder {
         };
         rec.flush();
         rec
+    }
+
+    /// When each side last spoke.
+    pub fn activity(&self) -> &Activity {
+        &self.activity
     }
 
     /// Keep recording after `engine_exit` (`record`).
@@ -182,7 +211,18 @@ impl Recorder {
             Source::Engine => engine,
             Source::Stderr | Source::Proxy => stderr,
         };
+        let activity = &self.activity;
         feed(assembler, &mut |line, eol, more| {
+            match src {
+                Source::Gui => activity.gui.store(t.max(1), Ordering::Relaxed),
+                Source::Engine => {
+                    activity.engine.store(t.max(1), Ordering::Relaxed);
+                    if !is_progress(line) {
+                        activity.answer.store(t.max(1), Ordering::Relaxed);
+                    }
+                }
+                _ => {}
+            }
             *seq += 1;
             encode_line(buf, Stamp { seq: *seq, t, ts }, src, line, eol, more);
         });

@@ -1,6 +1,6 @@
 use crate::input::ControlFlow;
 use crate::input::{Item, Skipped};
-use crate::recording::{Eol, Event};
+use crate::recording::{Eol, Event, ProxyKind};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -29,6 +29,10 @@ pub struct DumpArgs {
     /// Leave out proxy events (spawn, EOF, exit, signals)
     #[arg(long)]
     no_proxy: bool,
+    /// Show the proxy's samples of the engine's processes, and each thread of a capture
+    /// (without it a capture is one line and samples are left out)
+    #[arg(long)]
+    samples: bool,
 }
 
 pub fn run(a: DumpArgs) -> Result<i32> {
@@ -46,6 +50,10 @@ pub fn run(a: DumpArgs) -> Result<i32> {
                 if a.no_proxy && !e.is_traffic() {
                     return Ok(ControlFlow::Continue(()));
                 }
+                let capture = e.sample.as_ref().is_some_and(|s| s.capture.is_some());
+                if e.kind == Some(ProxyKind::Sample) && !capture && !a.samples {
+                    return Ok(ControlFlow::Continue(()));
+                }
                 let shown_t = if a.since_prev {
                     e.t.saturating_sub(prev_t)
                 } else {
@@ -53,6 +61,9 @@ pub fn run(a: DumpArgs) -> Result<i32> {
                 };
                 prev_t = e.t;
                 format_event(e, shown_t, &mut line);
+                if a.samples {
+                    format_capture(e, &mut line);
+                }
             }
             Item::Skipped(s) => {
                 crate::eprintln_safe!("{shown}:{}: {}", s.line, s.reason);
@@ -132,6 +143,10 @@ pub fn format_event(e: &Event, t: u64, out: &mut String) {
         if let Some(r) = &e.result {
             let _ = write!(out, " [{r}]");
         }
+        if let Some(sample) = &e.sample {
+            out.push_str(" · ");
+            push_escaped_str(out, &sample.summary());
+        }
         return;
     }
     if e.hex.is_some() {
@@ -144,6 +159,33 @@ pub fn format_event(e: &Event, t: u64, out: &mut String) {
         (Eol::Crlf, _) => out.push_str(" [CRLF]"),
         (Eol::None, _) => out.push_str(" [no newline]"),
         (Eol::Lf, _) => {}
+    }
+}
+
+/// A capture's threads and `--on-hang` output, one indented line each, after its event.
+fn format_capture(e: &Event, out: &mut String) {
+    let Some(c) = e.sample.as_ref().and_then(|s| s.capture.as_ref()) else {
+        return;
+    };
+    for th in &c.threads {
+        out.push_str("\n            thread ");
+        push_escaped_str(out, &th.summary());
+        for frame in th.kernel_stack.iter().flat_map(|k| k.lines()) {
+            out.push_str("\n              ");
+            push_escaped_str(out, frame);
+        }
+    }
+    if let Some(cmd) = &c.command {
+        out.push_str("\n            --on-hang ");
+        push_escaped_str(out, cmd);
+        if let Some(st) = &c.command_status {
+            out.push_str(": ");
+            push_escaped_str(out, st);
+        }
+        for l in c.command_output.iter().flat_map(|o| o.lines()) {
+            out.push_str("\n              ");
+            push_escaped_str(out, l);
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 use crate::capture::output_path;
 use crate::capture::proxy::{self, ProxyConfig};
+use crate::capture::sampler::SamplerConfig;
 use anyhow::Result;
 use clap::Args;
 use std::ffi::OsString;
@@ -37,6 +38,19 @@ pub struct RecordArgs {
     /// after the bare engine
     #[arg(long)]
     kill_leftovers: bool,
+    /// Do not sample the engine's processes from /proc (CPU, run-queue wait, thread states,
+    /// memory); hang verdicts are then decided from the traffic alone
+    #[arg(long)]
+    no_samples: bool,
+    /// Seconds the engine may stay silent with an answer owed before a capture is recorded
+    /// (each thread's state, wait, system call and kernel stack; and --on-hang)
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_secs)]
+    capture_after: std::time::Duration,
+    /// A shell command run at each capture with the engine's pid in $KIBITZER_ENGINE_PID; its
+    /// output goes into the recording (e.g. 'eu-stack -p $KIBITZER_ENGINE_PID'; a debugger
+    /// pauses the engine while it reads the stacks; killed after 30 s)
+    #[arg(long, value_name = "CMD", conflicts_with = "no_samples")]
+    on_hang: Option<String>,
     /// Start the engine this Chess Academy `.c2w` profile names (EnginePath + EngineSwitch, run
     /// in EnginePath) instead of ENGINE, and note the profile in the recording's header
     #[arg(long, value_name = "PROFILE", conflicts_with = "engine")]
@@ -108,6 +122,10 @@ pub fn run(mut a: RecordArgs) -> Result<i32> {
             .map(|p| crate::protocol::Protocol::from(p).name().to_owned()),
         eof_grace: a.eof_grace.0,
         kill_leftovers: a.kill_leftovers,
+        sampler: (!a.no_samples).then_some(SamplerConfig {
+            capture_after: a.capture_after,
+            on_hang: a.on_hang,
+        }),
         engine_dir,
         c2w: note,
     }))
@@ -137,6 +155,14 @@ inherits the recorder for the moment between the engine's exit and the recording
 /// a misspelt one is refused here rather than ignored when the recording is decoded.
 #[derive(Debug, Clone, Copy)]
 struct Grace(Option<std::time::Duration>);
+
+fn parse_secs(s: &str) -> Result<std::time::Duration, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|v| *v > 0.0)
+        .and_then(|v| std::time::Duration::try_from_secs_f64(v).ok())
+        .ok_or_else(|| format!("`{s}` is not a positive number of seconds"))
+}
 
 fn parse_grace(s: &str) -> Result<Grace, String> {
     if s.eq_ignore_ascii_case("none") {

@@ -22,6 +22,7 @@ mod decode_recordings;
 mod dump;
 mod fold_repeats;
 mod fuzz_inputs;
+mod hang_forensics;
 mod hostile_engines;
 mod hostile_set;
 mod import_cli;

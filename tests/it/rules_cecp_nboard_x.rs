@@ -1673,7 +1673,61 @@ fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
             "0.120 < info depth 8 score cp 20 nodes 5000 time 90 pv e2e4\n{bestmove} < bestmove e2e4"
         ))
     };
+    // `go movetime 100` at 0.031 (deadline 0.631): the engine silent until 3.0 s, sampled
+    // every half second as `class(i)` says for the i-th sample; `answer` ends the silence.
+    let silent = |class: &dyn Fn(u64) -> String, answer: &str| {
+        let mut s = uci("");
+        for i in 0..6u64 {
+            s.push_str(&format!(
+                "{}.{} ! sample {}\n",
+                i / 2,
+                5 * (i % 2),
+                class(i)
+            ));
+        }
+        s.push_str(answer);
+        s
+    };
+    let bestmove_late = "3.000 < bestmove e2e4";
+    let bestmove_in_time = "0.400 < bestmove e2e4";
+    // A sample before the answer in time, then the same class: nothing was overdue.
+    let in_time = |class: &dyn Fn(u64) -> String| {
+        let mut s = uci(&format!("{bestmove_in_time}\n"));
+        for i in 1..6u64 {
+            s.push_str(&format!(
+                "{}.{} ! sample {}\n",
+                i / 2,
+                5 * (i % 2),
+                class(i)
+            ));
+        }
+        s
+    };
+    let spinning = |i: u64| format!("cpu={} delay=5 states=R", i * 480);
+    let starved = |i: u64| format!("cpu={} delay={} states=R", i * 5, i * 480);
+    let waiting = |i: u64| format!("cpu={i} states=S reading=1");
+    let asleep = |i: u64| format!("cpu={i} states=SS reading=0");
+    let stopped = |_: u64| "cpu=10 states=T".to_owned();
+    let blocked = |i: u64| format!("cpu={i} states=D faults={}", i * 10);
     vec![
+        case("X-HANG-SPINNING", "on the CPU without output past the deadline")
+            .fires(silent(&spinning, bestmove_late))
+            .near(in_time(&spinning)),
+        case("X-HANG-STARVED", "ready to run, no CPU, past the deadline")
+            .fires(silent(&starved, bestmove_late))
+            .near(in_time(&starved)),
+        case("X-HANG-WAITING", "asleep in a read of its input past the deadline")
+            .fires(silent(&waiting, bestmove_late))
+            .near(in_time(&waiting)),
+        case("X-HANG-ASLEEP", "asleep, not reading, past the deadline")
+            .fires(silent(&asleep, bestmove_late))
+            .near(in_time(&asleep)),
+        case("X-HANG-STOPPED", "stopped past the deadline")
+            .fires(silent(&stopped, bestmove_late))
+            .near(in_time(&stopped)),
+        case("X-HANG-BLOCKED", "in disk sleep past the deadline")
+            .fires(silent(&blocked, bestmove_late))
+            .near(in_time(&blocked)),
         case("X-CLOCK-UNDERFLOW", "move after the 5 s left on the clock")
             .fires(clock("6.500"))
             .near(clock("5.500")),

@@ -9,6 +9,10 @@
 //! `\+` at the end marks a piece of a line too long for one event (`more`), continued by the
 //! next event from the same side.
 //!
+//! `! sample cpu=MS delay=MS states=RS reading=N faults=N` is a sample of the engine's
+//! processes (cumulative CPU and run-queue milliseconds, one letter per thread's state,
+//! threads reading their input, major faults).
+//!
 //! ```text
 //! 0.000 ! spawned stockfish
 //! 0.001 > uci
@@ -68,6 +72,12 @@ pub fn recording(dir: &Path, name: &str, transcript: &str) -> PathBuf {
                     ev.insert("eol".into(), e.into());
                 }
             }
+            "!" if text.starts_with("sample ") => {
+                ev.insert("src".into(), "proxy".into());
+                ev.insert("kind".into(), "note".into());
+                ev.insert("text".into(), "process sample".into());
+                ev.insert("sample".into(), sample(text));
+            }
             "!" => {
                 let mut words = text.splitn(2, ' ');
                 let kind = words.next().unwrap_or("");
@@ -97,6 +107,65 @@ pub fn recording(dir: &Path, name: &str, transcript: &str) -> PathBuf {
     let path = dir.join(format!("{name}.jsonl"));
     std::fs::write(&path, out).expect("write recording");
     path
+}
+
+/// The `sample` object of a `! sample key=value...` line.
+fn sample(text: &str) -> Value {
+    let mut cpu = 0u64;
+    let mut delay = 0u64;
+    let mut reading = 0u64;
+    let mut faults = 0u64;
+    let mut states = serde_json::Map::new();
+    for key in ["running", "sleeping", "disk", "stopped", "zombie", "other"] {
+        states.insert(key.into(), 0.into());
+    }
+    let mut threads = 0u64;
+    for word in text.split_ascii_whitespace().skip(1) {
+        let (k, v) = word
+            .split_once('=')
+            .unwrap_or_else(|| panic!("sample field without =: {word:?}"));
+        let n = || {
+            v.parse::<u64>()
+                .unwrap_or_else(|_| panic!("bad number {word:?}"))
+        };
+        match k {
+            "cpu" => cpu = n(),
+            "delay" => delay = n(),
+            "reading" => reading = n(),
+            "faults" => faults = n(),
+            "states" => {
+                for c in v.chars() {
+                    let key = match c {
+                        'R' => "running",
+                        'S' => "sleeping",
+                        'D' => "disk",
+                        'T' => "stopped",
+                        'Z' => "zombie",
+                        _ => "other",
+                    };
+                    let old = states[key].as_u64().unwrap_or(0);
+                    states.insert(key.into(), (old + 1).into());
+                    threads += 1;
+                }
+            }
+            other => panic!("unknown sample field {other:?}"),
+        }
+    }
+    serde_json::json!({
+        "procs": 1,
+        "threads": threads,
+        "user_ms": cpu,
+        "sys_ms": 0,
+        "run_delay_ms": delay,
+        "states": states,
+        "reading_input": reading,
+        "ctx_voluntary": 0,
+        "ctx_involuntary": 0,
+        "rss_kib": 10240,
+        "major_faults": faults,
+        "load1": 1.0,
+        "cpus": 2,
+    })
 }
 
 /// `kibitzer check --format json ARGS... FILE`: the report as printed, which must follow

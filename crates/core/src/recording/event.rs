@@ -210,6 +210,11 @@ pub enum ProxyKind {
     /// new run of it begins, appended to the same log). Nothing after it was observed: what
     /// the session still owed is judged at this moment, never measured into the next run.
     LogEnds,
+    /// The proxy's look at the engine's processes (`sample`); a capture when an answer is
+    /// overdue. Written as a `note` carrying the `sample` object, so that readers that
+    /// predate samples read a note; read back as this kind.
+    #[serde(rename = "note", skip_deserializing)]
+    Sample,
 }
 
 impl ProxyKind {
@@ -234,6 +239,16 @@ impl ProxyKind {
             ProxyKind::Adjudication => "adjudication",
             ProxyKind::Note => "note",
             ProxyKind::LogEnds => "log_ends",
+            ProxyKind::Sample => "sample",
+        }
+    }
+
+    /// The kind as the file spells it: a sample is a `note` there (readers that predate
+    /// samples know that kind).
+    pub fn wire_str(self) -> &'static str {
+        match self {
+            ProxyKind::Sample => "note",
+            k => k.as_str(),
         }
     }
 }
@@ -301,6 +316,9 @@ pub struct Event {
     /// one (fastchess "Illegal move aaaa played by sf1", cutechess "connection stalls"...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Box<RunnerVerdict>>,
+    /// `sample` events: what the proxy saw of the engine's processes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<Box<super::sample::ProcSample>>,
 }
 
 /// What a runner (fastchess, cutechess, xboard, python-chess...) said went wrong with an
@@ -376,6 +394,9 @@ impl Event {
         {
             self.kind = Some(ProxyKind::LeftoverKilled);
         }
+        if self.sample.is_some() && self.kind == Some(ProxyKind::Note) {
+            self.kind = Some(ProxyKind::Sample);
+        }
     }
 
     /// A traffic line with UTF-8 text and an LF terminator (the common case).
@@ -397,6 +418,7 @@ impl Event {
             session: None,
             line: None,
             verdict: None,
+            sample: None,
         }
     }
 
@@ -463,6 +485,7 @@ impl Event {
             session,
             line,
             verdict,
+            sample,
         } = self;
         (*e_seq, *e_t, *e_ts, *e_src) = (seq, t, ts, src);
         // The rare fields sit in their own cache lines (the event is `repr(C)`, its everyday
@@ -483,6 +506,7 @@ impl Event {
         empty(session);
         empty(line);
         empty(verdict);
+        empty(sample);
     }
 
     /// A proxy/importer observation.

@@ -3,6 +3,7 @@
 mod arb;
 pub mod event;
 pub mod reader;
+pub mod sample;
 pub mod writer;
 
 pub use event::{
@@ -10,3 +11,4 @@ pub use event::{
     Source, VerdictKind,
 };
 pub use reader::{IssueKind, ReadIssue, Reader, Recording, RecordingError, read_all};
+pub use sample::{Capture, ProcSample, ThreadDetail, ThreadStates, WaitCount};

@@ -139,7 +139,7 @@ pub fn encode_event(out: &mut Vec<u8>, e: &Event) {
     }
     if let Some(k) = e.kind {
         out.extend_from_slice(b",\"kind\":\"");
-        out.extend_from_slice(k.as_str().as_bytes());
+        out.extend_from_slice(k.wire_str().as_bytes());
         out.push(b'"');
     }
     if let Some(p) = e.pid {
@@ -163,6 +163,12 @@ pub fn encode_event(out: &mut Vec<u8>, e: &Event) {
     if let Some(l) = e.line {
         out.extend_from_slice(b",\"line\":");
         out.extend_from_slice(num.format(l).as_bytes());
+    }
+    if let Some(sample) = &e.sample {
+        out.extend_from_slice(b",\"sample\":");
+        if serde_json::to_writer(&mut *out, sample).is_err() {
+            out.extend_from_slice(b"null");
+        }
     }
     out.extend_from_slice(b"}\n");
 }

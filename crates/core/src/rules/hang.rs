@@ -3,6 +3,7 @@
 
 use super::catalogue::Side as Party;
 use super::finding::Place;
+use super::forensics::ProcessVerdict;
 use super::judge::{Tracker, secs};
 use super::profile::Profile;
 use crate::recording::Eol;
@@ -69,6 +70,15 @@ pub struct HangVerdict {
     /// How the engine ended (`engine killed by SIGKILL (9)`), when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit: Option<String>,
+    /// What the engine's process was doing while it was silent with the answer owed, from
+    /// the proxy's samples; absent when the input has none (a log, an older recording): the
+    /// verdict is then decided from the traffic alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process: Option<crate::rules::forensics::ProcessVerdict>,
+    /// `traffic` or `traffic+process`: what the verdict was decided from.
+    #[serde(default = "traffic")]
+    #[schemars(extend("enum" = ["traffic", "traffic+process"]))]
+    pub evidence: String,
     /// One sentence: "engine owes bestmove for `go movetime 1000` since 12.4 s; ...".
     pub summary: String,
     // Not in the report: a verdict read back from one has them false, the engine and none.
@@ -84,6 +94,26 @@ pub struct HangVerdict {
 
 fn engine() -> Party {
     Party::Engine
+}
+
+fn traffic() -> String {
+    "traffic".to_owned()
+}
+
+/// The process verdict for the window an answer was owed in silence, and the evidence word.
+fn process_of(tr: &Tracker, o: &Obligation, now: u64) -> (Option<ProcessVerdict>, String) {
+    let silent_from = tr
+        .last_engine
+        .as_ref()
+        .map_or(o.opened.t, |(t, _, _)| (*t).max(o.opened.t));
+    let until = tr.exit.as_ref().map_or(now, |(t, _)| (*t).min(now));
+    let v = tr.process_between(silent_from, until);
+    let evidence = if tr.has_samples() {
+        "traffic+process"
+    } else {
+        "traffic"
+    };
+    (v, evidence.to_owned())
 }
 
 /// The verdict for one session at time `now`; `None` when nothing is owed and nothing stalled.
@@ -132,6 +162,11 @@ pub(crate) fn diagnose(
         (false, true) => "STALL",
         (false, false) => "PENDING",
     };
+    let (process, evidence) = process_of(tr, o, now);
+    let said = process
+        .as_ref()
+        .map(|p| format!("; the engine's process: {}", p.detail))
+        .unwrap_or_default();
     let mut v = HangVerdict {
         session: tr.label.as_deref().map(str::to_owned),
         class: HangClass::Search,
@@ -143,6 +178,8 @@ pub(crate) fn diagnose(
         last_engine_output_ago_ns: engine_ago,
         last_engine_line: last_line.clone(),
         exit: gone.clone(),
+        process,
+        evidence,
         summary: String::new(),
         is_timeout: timed_out,
         no_watchdog: false,
@@ -171,6 +208,7 @@ pub(crate) fn diagnose(
             }
             _ => format!("{owes}; but it is gone: {why}; {output}"),
         };
+        v.summary.push_str(&said);
         return Some(v);
     }
     let unterminated = last_engine.is_some_and(|(_, _, eol)| *eol == Eol::None);
@@ -212,6 +250,9 @@ pub(crate) fn diagnose(
     } else {
         format!("{owes}; {detail}; {output}")
     };
+    if !thinking {
+        v.summary.push_str(&said);
+    }
     if let Some(why) = gone.as_ref().filter(|_| killed_stalled) {
         v.summary.push_str(&format!("; then: {why}"));
     }
@@ -247,6 +288,8 @@ fn gui_stall(
             last_engine_output_ago_ns: engine_ago,
             last_engine_line: last_line.clone(),
             exit: Some(why.clone()),
+            process: None,
+            evidence: traffic(),
             summary: format!(
                 "the engine owed nothing, but it was ended by {sig} while the GUI was still \
                  using it: {why}; {}",
@@ -281,6 +324,8 @@ fn gui_stall(
         last_engine_output_ago_ns: engine_ago,
         last_engine_line: last_line.clone(),
         exit: None,
+        process: None,
+        evidence: traffic(),
         summary: format!(
             "the engine owes nothing; the GUI has said nothing for {} since the engine's {}",
             secs(quiet),

@@ -23,6 +23,7 @@ use crate::recording::{Eol, Event, ProxyKind, Source};
 use crate::rules::catalogue::RuleId;
 use crate::session::{Decoded, Decoder, Obligation, Request};
 mod end;
+mod process;
 mod timing;
 mod transport;
 
@@ -107,6 +108,14 @@ pub(crate) struct Tracker {
     pub saw_start: bool,
     /// CECP: when `protover 2` (or later) was sent.
     pub protover2: Option<u64>,
+    /// The proxy's samples of the engine's processes (time, sample): only those a hang's
+    /// window can still need, from the last one before the engine's last line on.
+    samples: Vec<(u64, Box<crate::recording::ProcSample>)>,
+    saw_samples: bool,
+    /// The request whose silence was last explained by a process finding.
+    pub explained: Option<u64>,
+    /// Requests past their deadline whose silence the samples have not explained yet.
+    overdue: Vec<process::Overdue>,
 }
 
 /// The GUI opens the handshake again after the engine ended: a new engine process.
@@ -149,7 +158,42 @@ impl Tracker {
             done0: false,
             saw_start: false,
             protover2: None,
+            samples: Vec::new(),
+            saw_samples: false,
+            explained: None,
+            overdue: Vec::new(),
         }
+    }
+
+    pub fn add_sample(&mut self, t: u64, sample: &crate::recording::ProcSample) {
+        self.saw_samples = true;
+        self.samples.push((t, Box::new(sample.clone())));
+    }
+
+    pub fn has_samples(&self) -> bool {
+        self.saw_samples
+    }
+
+    /// The engine spoke at `t`: a silence can only begin after it, so the samples before the
+    /// last one at or before `t` are no longer needed.
+    fn engine_spoke(&mut self, t: u64) {
+        if self.samples.len() < 2 {
+            return;
+        }
+        if let Some(i) = self.samples.iter().rposition(|(st, _)| *st <= t) {
+            self.samples.drain(..i);
+        }
+    }
+
+    /// What the engine's processes did between `from` and `to` (ns), when samples tell.
+    pub fn process_between(
+        &self,
+        from: u64,
+        to: u64,
+    ) -> Option<crate::rules::forensics::ProcessVerdict> {
+        let samples: Vec<(u64, &crate::recording::ProcSample)> =
+            self.samples.iter().map(|(t, s)| (*t, &**s)).collect();
+        crate::rules::forensics::classify(&samples, from, to)
     }
 
     /// True the first time `rule` is asked about in this session: rules that would repeat on
@@ -429,6 +473,7 @@ impl Judge {
                     tr.first_gui_t.get_or_insert(ev.t);
                 } else {
                     tr.first_engine_t.get_or_insert(ev.t);
+                    tr.engine_spoke(ev.t);
                     // Every engine line passes here: reuse the buffer.
                     match &mut tr.last_engine {
                         Some((t, text, eol)) => {

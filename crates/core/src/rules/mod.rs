@@ -12,6 +12,9 @@ mod c2w_rules;
 pub mod catalogue;
 pub mod checker;
 pub mod finding;
+pub mod forensics;
+#[cfg(test)]
+mod forensics_tests;
 pub mod hang;
 pub mod judge;
 pub mod profile;

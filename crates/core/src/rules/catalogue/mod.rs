@@ -328,17 +328,18 @@ mod tests {
         // leaving 4 in the replay family. 129 = 123 + 1 + 5. The second terms are the rules
         // kibitzer adds (their source says "(kibitzer)"): 129 + 24 = 153, and one since
         // (X-OUTPUT-FLOOD-STOPPED), and two more of the hostile-engine set (X-LINE-TOO-LONG,
-        // X-LEFTOVER-PROCESS), and CECP-COMMAND-REFUSED (issue 24).
+        // X-LEFTOVER-PROCESS), and CECP-COMMAND-REFUSED, and the six classes of a silent
+        // engine's process (X-HANG-STARVED ... X-HANG-BLOCKED).
         let count = |f: Family| RULES.iter().filter(|r| r.family == f).count();
         assert_eq!(count(Family::Uci), 51 + 3);
         assert_eq!(count(Family::Cecp), 43 + 14);
         assert_eq!(count(Family::Nboard), 13 + 6);
-        assert_eq!(count(Family::Cross), 17 + 1 + 5);
+        assert_eq!(count(Family::Cross), 17 + 1 + 5 + 6);
         assert_eq!(count(Family::Replay), 4);
         // The `.c2w` rules come from the Chess Academy text, not the design's tables (one,
         // C2W-HINT-SILENT, is kibitzer's reading of it).
         assert_eq!(count(Family::C2w), 13);
-        assert_eq!(RULES.len(), 157 + 13);
+        assert_eq!(RULES.len(), 157 + 13 + 6);
     }
 
     #[test]

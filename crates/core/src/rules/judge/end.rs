@@ -90,6 +90,11 @@ impl Judge {
                     if let Some(p) = tr.pending.get_mut(&o.opened.seq) {
                         p.timed_out = true;
                     }
+                    if rule == RuleId::XClockUnderflow
+                        && tr.protocol == Some(crate::protocol::Protocol::Cecp)
+                    {
+                        tr.cecp.game_ended("a loss on time");
+                    }
                     let text = tr
                         .pending
                         .get(&o.opened.seq)
@@ -158,6 +163,21 @@ impl Judge {
                         RuleId::XHang,
                         v.request_place.unwrap_or(end),
                         v.summary.clone(),
+                    );
+                }
+                // What the process did in the silence, when the samples tell: a deadline
+                // passed, so whose fault the silence is matters.
+                if v.is_timeout
+                    && let (Some(pv), Some(at)) = (&v.process, v.request_place)
+                {
+                    super::process::explain(
+                        tr,
+                        at.seq,
+                        pv,
+                        v.owed.as_deref().unwrap_or("an answer"),
+                        v.request.as_deref().unwrap_or_default(),
+                        at,
+                        &mut out,
                     );
                 }
                 if v.no_watchdog {

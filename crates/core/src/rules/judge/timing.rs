@@ -183,13 +183,29 @@ pub(super) fn overdue(
         }
     }
     for (seq, rule, allowed, why, owed) in past {
-        if let Some(p) = tr.pending.get_mut(&seq) {
-            p.timed_out = true;
-            out.add_at(
-                rule,
-                p.place,
-                format!("no {owed} within {} of `{}` ({why})", secs(allowed), p.text),
-            );
+        let Some(p) = tr.pending.get_mut(&seq) else {
+            continue;
+        };
+        p.timed_out = true;
+        let (at, text) = (p.place, p.text.clone());
+        // Whenever the clock is seen to run out (here, at the late answer, or at the end),
+        // the game is lost on time.
+        if rule == RuleId::XClockUnderflow && tr.protocol == Some(Protocol::Cecp) {
+            tr.cecp.game_ended("a loss on time");
+        }
+        out.add_at(
+            rule,
+            at,
+            format!("no {owed} within {} of `{text}` ({why})", secs(allowed)),
+        );
+        // What the process did in the silence is told by the samples that follow.
+        if tr.has_samples() {
+            tr.overdue.push(super::process::Overdue {
+                seq,
+                owed: owed.to_string(),
+                request: text,
+                at,
+            });
         }
     }
 }

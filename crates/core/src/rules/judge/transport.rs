@@ -165,6 +165,12 @@ pub(super) fn proxy_event(
             tr.saw_start = true;
         }
         Some(ProxyKind::GuiEof) => tr.gui_eof = Some(ev.t),
+        Some(ProxyKind::Sample) => {
+            if let Some(sample) = &ev.sample {
+                tr.add_sample(ev.t, sample);
+                super::process::sampled(tr, ev.t, out);
+            }
+        }
         Some(ProxyKind::LogEnds) => tr.log_ends = Some(ev.t),
         Some(ProxyKind::EngineEof | ProxyKind::EngineExit)
             if tr.engine_eof.is_none() && tr.exit.is_none() && unflushed_until_exit(tr, ev.t) =>

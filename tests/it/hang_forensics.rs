@@ -1,0 +1,231 @@
+//! Hang forensics with real processes: an engine falls silent with `bestmove` owed, in one
+//! way each (stopped, spinning, asleep in a read of its input, asleep on a lock, starved of
+//! CPU), under the real proxy; `check --format json` on the recording must name the way.
+
+use crate::common::*;
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const T: Duration = Duration::from_secs(30);
+
+fn forensic_engine() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/forensic_engine.py")
+}
+
+/// Plays the GUI: handshake, `go movetime 300`, then `during(pid)` and `silence` of waiting
+/// (the deadline is 0.8 s), then the engine is killed as a GUI gives up on it. The check
+/// report of the recording.
+fn silent_session(
+    dir: &Path,
+    wrapper: &[&str],
+    mode: &str,
+    during: impl FnOnce(i32),
+    silence: Duration,
+) -> Value {
+    let rec = dir.join(format!("{mode}.jsonl"));
+    let engine = forensic_engine();
+    let mut argv: Vec<&str> = wrapper.to_vec();
+    argv.extend(["python3", engine.to_str().unwrap(), mode]);
+    let mut child = spawn_proxy(&rec, &argv);
+    let pid = i32::try_from(child.id()).unwrap();
+    let mut gui = child.stdin.take().unwrap();
+    let out = Lines::new(child.stdout.take().unwrap());
+    writeln!(gui, "uci").unwrap();
+    out.until("uciok", T, |l| l == "uciok");
+    writeln!(gui, "isready").unwrap();
+    out.until("readyok", T, |l| l == "readyok");
+    writeln!(gui, "position startpos\ngo movetime 300").unwrap();
+    gui.flush().unwrap();
+    during(pid);
+    std::thread::sleep(silence);
+    end(&mut child, pid);
+    drop(gui);
+    check_json(&rec)
+}
+
+fn end(child: &mut Child, pid: i32) {
+    let _ = Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status();
+    let _ = child.wait();
+}
+
+fn check_json(rec: &Path) -> Value {
+    let out = kibitzer()
+        .args(["check", "--format", "json"])
+        .arg(rec)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "check --format json: {e}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn rules(report: &Value) -> Vec<String> {
+    report["files"][0]["findings"]
+        .as_array()
+        .map(|f| {
+            f.iter()
+                .filter_map(|f| f["rule"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The hang verdict's process class.
+fn process_state(report: &Value) -> String {
+    let hangs = &report["files"][0]["hangs"];
+    hangs[0]["process"]["state"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no process verdict in {hangs:#}"))
+        .to_owned()
+}
+
+fn assert_class(report: &Value, state: &str, rule: &str) {
+    let found = rules(report);
+    assert_eq!(
+        process_state(report),
+        state,
+        "{:#}",
+        report["files"][0]["hangs"]
+    );
+    assert!(found.iter().any(|r| r == rule), "{rule} not in {found:?}");
+    assert_eq!(
+        report["files"][0]["hangs"][0]["evidence"], "traffic+process",
+        "{:#}",
+        report["files"][0]["hangs"]
+    );
+    // One process finding for the one silence.
+    let process_findings = found.iter().filter(|r| r.starts_with("X-HANG-")).count();
+    assert_eq!(process_findings, 1, "{found:?}");
+}
+
+#[test]
+fn an_engine_stopped_while_it_owes_bestmove_is_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = silent_session(
+        dir.path(),
+        &[],
+        "normal",
+        |pid| {
+            let _ = Command::new("kill")
+                .args(["-STOP", &pid.to_string()])
+                .status();
+        },
+        Duration::from_secs(4),
+    );
+    assert_class(&report, "STOPPED", "X-HANG-STOPPED");
+}
+
+#[test]
+fn a_busy_loop_that_never_answers_is_spinning() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = silent_session(dir.path(), &[], "spin", |_| {}, Duration::from_secs(4));
+    assert_class(&report, "SPINNING", "X-HANG-SPINNING");
+}
+
+#[test]
+fn an_engine_asleep_in_a_read_of_its_input_is_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = silent_session(dir.path(), &[], "deaf", |_| {}, Duration::from_secs(4));
+    assert_class(&report, "WAITING", "X-HANG-WAITING");
+}
+
+#[test]
+fn an_engine_asleep_on_its_own_lock_is_asleep() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = silent_session(dir.path(), &[], "lock", |_| {}, Duration::from_secs(4));
+    assert_class(&report, "ASLEEP", "X-HANG-ASLEEP");
+}
+
+/// Busy loops pinned to CPU 0, ended however the test ends.
+struct Hogs(Vec<Child>);
+
+impl Hogs {
+    fn start(n: usize) -> Hogs {
+        Hogs(
+            (0..n)
+                .map(|_| {
+                    Command::new("taskset")
+                        .args(["-c", "0", "python3", "-c", "while True: pass"])
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .spawn()
+                        .expect("taskset (util-linux) runs")
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Hogs {
+    fn drop(&mut self) {
+        for h in &mut self.0 {
+            let _ = h.kill();
+            let _ = h.wait();
+        }
+    }
+}
+
+/// The engine pinned to CPU 0 at the lowest priority and, once it owes `bestmove`, three busy
+/// loops pinned there too: it is ready to run all the time and runs almost never.
+#[test]
+fn an_engine_starved_of_cpu_is_starved_not_spinning() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut hogs = None;
+    let report = silent_session(
+        dir.path(),
+        &["taskset", "-c", "0", "nice", "-n", "19"],
+        "spin",
+        |_| hogs = Some(Hogs::start(3)),
+        Duration::from_secs(4),
+    );
+    drop(hogs);
+    assert_class(&report, "STARVED", "X-HANG-STARVED");
+    let f = report["files"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "X-HANG-STARVED")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        f["severity"], "warning",
+        "the host's fault, not the engine's: {f:#}"
+    );
+}
+
+/// The near miss: an engine that answers in time, sampled all along, has no hang and no
+/// process finding.
+#[test]
+fn an_engine_that_answers_gets_no_process_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("fine.jsonl");
+    let engine = forensic_engine();
+    let mut child = spawn_proxy(&rec, &["python3", engine.to_str().unwrap(), "normal"]);
+    let mut gui = child.stdin.take().unwrap();
+    let out = Lines::new(child.stdout.take().unwrap());
+    writeln!(gui, "uci").unwrap();
+    out.until("uciok", T, |l| l == "uciok");
+    for _ in 0..3 {
+        writeln!(gui, "position startpos\ngo movetime 1500").unwrap();
+        out.until("bestmove", T, |l| l.starts_with("bestmove"));
+    }
+    writeln!(gui, "quit").unwrap();
+    drop(gui);
+    let _ = child.wait();
+    let report = check_json(&rec);
+    let found = rules(&report);
+    assert!(!found.iter().any(|r| r.starts_with("X-HANG")), "{found:?}");
+    let text = std::fs::read_to_string(&rec).unwrap();
+    assert!(
+        text.contains("\"sample\""),
+        "the silent searches were sampled"
+    );
+}
