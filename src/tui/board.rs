@@ -3,7 +3,6 @@
 
 use super::doc::Doc;
 use crate::game::{ChessBoard, ChessVariant};
-use crate::protocol::{self, Dir, Msg};
 use crate::session::{Game, GameKind, Session};
 
 /// The board after a line.
@@ -24,12 +23,12 @@ pub struct Position {
     pub game: usize,
 }
 
-fn session_of(doc: &Doc, r: usize) -> Option<&Session> {
+pub(crate) fn session_of(doc: &Doc, r: usize) -> Option<&Session> {
     doc.decoder()
         .session(usize::from(doc.rows.get(r)?.session()))
 }
 
-fn game_at(s: &Session, game: usize) -> Option<&Game> {
+pub(crate) fn game_at(s: &Session, game: usize) -> Option<&Game> {
     s.games.get(game)
 }
 
@@ -112,100 +111,9 @@ fn square(s: &str) -> Option<(usize, usize)> {
     Some((usize::from(f - b'a'), 7 - usize::from(r - b'1')))
 }
 
-/// The search in progress (or last ended) at a line, from its latest report up to there.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct SearchView {
-    pub request: String,
-    pub running: bool,
-    pub depth: Option<u32>,
-    pub seldepth: Option<u32>,
-    /// `+0.25`, `M3`, `-M2`; Othello discs.
-    pub score: Option<String>,
-    pub nodes: Option<u64>,
-    pub nps: Option<u64>,
-    pub time_ms: Option<u64>,
-    /// The PV in SAN when the board is known, else as sent.
-    pub pv: String,
-    /// Row of the report shown.
-    pub report_row: Option<usize>,
-}
-
-/// How far back from the cursor a report is looked for.
-const REPORT_LOOKBACK: usize = 50_000;
-
-pub fn search_at(doc: &Doc, r: usize) -> Option<SearchView> {
-    let row = doc.rows.get(r)?;
-    let s = session_of(doc, r)?;
-    let protocol = s.protocol?;
-    // The last search of the line's session that started at or before it.
-    let search = doc
-        .searches
-        .iter()
-        .rev()
-        .filter(|x| x.start as usize <= r)
-        .find(|x| x.session == row.session())?;
-    let start = search.start as usize;
-    let end = search.end as usize;
-    let mut v = SearchView {
-        request: doc.text(start).trim().to_owned(),
-        running: end >= r,
-        ..SearchView::default()
-    };
-    // The last report of this search at or before the cursor.
-    let lo = r.saturating_sub(REPORT_LOOKBACK).max(start);
-    for k in (lo..=r.min(end)).rev() {
-        let x = &doc.rows[k];
-        if x.session() != row.session() || !matches!(doc.kind(k), "info" | "thinking") {
-            continue;
-        }
-        let (msg, _) = protocol::parse(protocol, Dir::FromEngine, &doc.text(k));
-        match msg {
-            Msg::Uci(crate::protocol::uci::Msg::Info(info)) => {
-                if info.pv.is_none() && info.score.is_none() {
-                    continue;
-                }
-                v.depth = info.depth;
-                v.seldepth = info.seldepth;
-                v.nodes = info.nodes;
-                v.nps = info.nps;
-                v.time_ms = info.time;
-                v.score = info.score.and_then(|sc| sc.value).map(|sv| match sv {
-                    crate::protocol::uci::ScoreValue::Cp(cp) => {
-                        crate::session::Eval::Cp(i64::from(cp)).to_string()
-                    }
-                    crate::protocol::uci::ScoreValue::Mate(m) => {
-                        crate::session::Eval::Mate(m).to_string()
-                    }
-                });
-                v.pv = info.pv.map(|p| p.as_str().to_owned()).unwrap_or_default();
-            }
-            Msg::Cecp(crate::protocol::cecp::Msg::Thinking(t)) => {
-                v.depth = Some(t.ply);
-                v.nodes = Some(t.nodes);
-                v.time_ms = Some(t.time_centis() * 10);
-                v.nps = (t.time_centis() > 0).then(|| t.nodes * 100 / t.time_centis());
-                v.score = Some(crate::session::Eval::Cp(t.score).to_string());
-                v.pv = t.pv.clone();
-            }
-            _ => continue,
-        }
-        v.report_row = Some(k);
-        break;
-    }
-    if let Some(p) = doc.pos(start)
-        && let Some(g) = game_at(s, p.game)
-        && g.kind == GameKind::Chess
-        && v.report_row.is_some()
-        && let Some(san) = san_line(g, p.ply, &v.pv)
-    {
-        v.pv = san;
-    }
-    Some(v)
-}
-
 /// `pv` (UCI moves) as SAN with move numbers from the position after `ply` plies of `g`;
 /// `None` when the board or a move does not replay.
-fn san_line(g: &Game, ply: usize, pv: &str) -> Option<String> {
+pub(crate) fn san_line(g: &Game, ply: usize, pv: &str) -> Option<String> {
     let fen = g.position_after(ply)?;
     let mut b = ChessBoard::from_fen(&fen, ChessVariant::from_cecp(&g.variant), g.chess960).ok()?;
     let mut out = String::new();

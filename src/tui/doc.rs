@@ -100,6 +100,9 @@ pub struct Doc {
     pub header: Option<crate::recording::Header>,
     /// What happened to a followed file (waiting for it, truncated, replaced).
     pub notice: Option<String>,
+    /// Rows from which a followed file was read again (truncated or replaced): what was
+    /// shown before belongs to another file.
+    pub restarts: Vec<u32>,
 }
 
 impl Doc {
@@ -148,6 +151,7 @@ impl Doc {
             wall_start: None,
             header: None,
             notice: None,
+            restarts: Vec::new(),
         }
     }
 

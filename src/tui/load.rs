@@ -187,11 +187,15 @@ pub fn follow(
             Notice::Waiting => d.notice = Some(format!("waiting for {file} to appear")),
             Notice::Opened => d.notice = None,
             Notice::Truncated => {
+                let at = u32::try_from(d.rows.len()).unwrap_or(u32::MAX);
+                d.restarts.push(at);
                 d.notice = Some(format!(
                     "{file} was truncated: reading it again from the start"
                 ))
             }
             Notice::Replaced => {
+                let at = u32::try_from(d.rows.len()).unwrap_or(u32::MAX);
+                d.restarts.push(at);
                 d.notice = Some(format!("{file} was replaced: reading the new file"))
             }
             Notice::Format(f) => {

@@ -14,6 +14,7 @@ pub mod filter;
 pub mod keys;
 pub mod load;
 pub mod prompt;
+pub mod pv;
 pub mod term;
 pub mod theme;
 

@@ -70,4 +70,5 @@ mod view_app;
 mod view_cli;
 mod view_follow;
 mod view_power;
+mod view_screens;
 mod view_tmux;

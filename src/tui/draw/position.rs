@@ -2,15 +2,17 @@
 //! at the selected line, so a move or a score can be judged where it was said.
 
 use super::{block, visible};
+use crate::protocol::uci::Bound;
 use crate::session::GameKind;
 use crate::tui::app::{App, secs};
 use crate::tui::board::{self, Position};
 use crate::tui::doc::Doc;
+use crate::tui::pv;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 pub(super) fn board_pane(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
     let t = &app.theme;
@@ -155,51 +157,109 @@ fn plain_square<'a>(app: &App, p: &Position, file: usize, rank: usize, c: char) 
 pub(super) fn search_pane(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
     let t = &app.theme;
     let dim = Style::default().fg(t.dim);
-    let Some(s) = sel.and_then(|r| board::search_at(doc, r)) else {
+    let Some(s) = sel.and_then(|r| pv::search_at(doc, r)) else {
         let b = block(app, "search", false);
         f.render_widget(
-            Paragraph::new(Line::styled("no search yet", dim)).block(b),
+            Paragraph::new(Line::styled("no search in this game yet", dim)).block(b),
             area,
         );
         return;
     };
-    let title = format!(
-        "search · {} · {}",
-        visible(&s.request),
-        if s.running { "running" } else { "ended" }
-    );
+    let state = match (&s.ended_by, s.running) {
+        (Some(by), _) => visible(by),
+        (None, true) => "running".to_owned(),
+        (None, false) => "ended".to_owned(),
+    };
+    let title = format!("search · {} · {state}", visible(&s.request));
     let b = block(app, &title, false);
-    let mut lines = Vec::new();
+    let inner = b.inner(area);
     let n = |v: Option<u64>| v.map_or("-".to_owned(), human);
-    lines.push(Line::from(vec![
-        Span::styled("depth ", dim),
-        Span::raw(match (s.depth, s.seldepth) {
-            (Some(d), Some(sd)) => format!("{d}/{sd}"),
-            (Some(d), None) => d.to_string(),
-            _ => "-".into(),
-        }),
-        Span::styled("  score ", dim),
-        Span::styled(
-            visible(s.score.as_deref().unwrap_or("-")),
-            Style::default().add_modifier(Modifier::BOLD),
-        ),
-    ]));
-    lines.push(Line::from(vec![
+    let mut lines = vec![Line::from(vec![
         Span::styled("nodes ", dim),
         Span::raw(n(s.nodes)),
         Span::styled("  nps ", dim),
         Span::raw(n(s.nps)),
         Span::styled("  time ", dim),
         Span::raw(s.time_ms.map_or("-".into(), |ms| secs(ms * 1_000_000))),
-    ]));
-    lines.push(Line::from(vec![
-        Span::styled("pv ", dim),
-        Span::raw(visible(&s.pv)),
-    ]));
-    f.render_widget(
-        Paragraph::new(lines).block(b).wrap(Wrap { trim: true }),
-        area,
-    );
+    ])];
+    if s.lines.is_empty() {
+        lines.push(Line::styled("no report yet", dim));
+    }
+    // Every line gets its share of the rows, the best first: a long PV of line 1 never hides
+    // line 3, and a pane with room shows them whole.
+    let rows = usize::from(inner.height).saturating_sub(1);
+    let width = usize::from(inner.width).max(8);
+    let share = (rows / s.lines.len().max(1)).max(1);
+    let several = s.lines.len() > 1;
+    for l in &s.lines {
+        let bound = match (l.bound, app.opts.ascii) {
+            (Some(Bound::Lower), false) => "≥",
+            (Some(Bound::Upper), false) => "≤",
+            (Some(Bound::Lower), true) => ">=",
+            (Some(Bound::Upper), true) => "<=",
+            _ => "",
+        };
+        let depth = match (l.depth, l.seldepth) {
+            (Some(d), Some(sd)) => format!("d{d}/{sd}"),
+            (Some(d), None) => format!("d{d}"),
+            _ => "d-".into(),
+        };
+        let head = if several {
+            format!("{} ", l.multipv)
+        } else {
+            String::new()
+        };
+        let score = format!("{bound}{}", visible(l.score.as_deref().unwrap_or("-")));
+        let pv = visible(&l.pv);
+        let lead = head.chars().count() + score.chars().count() + depth.chars().count() + 3;
+        let mut pieces = fold(&pv, width.saturating_sub(lead).max(4), width, share);
+        let first = pieces.first().cloned().unwrap_or_default();
+        lines.push(Line::from(vec![
+            Span::styled(head, Style::default().fg(t.title)),
+            Span::styled(score, Style::default().add_modifier(Modifier::BOLD)),
+            Span::styled(format!(" {depth} "), dim),
+            Span::raw(first),
+        ]));
+        for p in pieces.drain(..).skip(1) {
+            lines.push(Line::raw(format!("  {p}")));
+        }
+    }
+    f.render_widget(Paragraph::new(lines).block(b), area);
+}
+
+/// `text` cut at spaces into pieces of `first` characters, then `rest - 2`, at most `max`
+/// pieces, the last one ending in `…` when something was left out.
+fn fold(text: &str, first: usize, rest: usize, max: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let room = |n: usize| {
+        if n == 0 {
+            first
+        } else {
+            rest.saturating_sub(2).max(4)
+        }
+    };
+    let mut words = text.split(' ').filter(|w| !w.is_empty()).peekable();
+    while let Some(w) = words.next() {
+        let need = cur.chars().count() + usize::from(!cur.is_empty()) + w.chars().count();
+        if !cur.is_empty() && need > room(out.len()) {
+            out.push(std::mem::take(&mut cur));
+            if out.len() == max {
+                if let Some(last) = out.last_mut() {
+                    last.push('…');
+                }
+                return out;
+            }
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(w);
+        if words.peek().is_none() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    out
 }
 
 /// `1.2M`, `850k`, `42`.

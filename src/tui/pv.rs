@@ -1,0 +1,148 @@
+//! What the search pane shows at a line: the search of the line's session as it stood there,
+//! every MultiPV line at its latest report, and whether the search still ran.
+
+use super::board::{game_at, san_line, session_of};
+use super::doc::Doc;
+use crate::protocol::uci::{Bound, ScoreValue};
+use crate::protocol::{self, Dir, Msg};
+use crate::session::{Eval, GameKind};
+
+/// One principal variation at its latest report.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PvLine {
+    /// 1 for the best line (and for an engine that sends no `multipv`).
+    pub multipv: u32,
+    pub depth: Option<u32>,
+    pub seldepth: Option<u32>,
+    /// `+0.25`, `M3`, `-M2`; Othello discs.
+    pub score: Option<String>,
+    /// `lowerbound` / `upperbound`: the score is only a bound.
+    pub bound: Option<Bound>,
+    /// In SAN with move numbers when the board is known, else as sent.
+    pub pv: String,
+    /// Row of the report.
+    pub row: usize,
+}
+
+/// The search in progress (or ended) at a line.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SearchView {
+    pub request: String,
+    /// Only while the search runs: false on its `bestmove` line and after.
+    pub running: bool,
+    /// The line that ended it (`bestmove e2e4`), once the cursor is at or past it.
+    pub ended_by: Option<String>,
+    pub nodes: Option<u64>,
+    pub nps: Option<u64>,
+    pub time_ms: Option<u64>,
+    /// Best first.
+    pub lines: Vec<PvLine>,
+}
+
+/// How far back from the cursor reports are looked for.
+const REPORT_LOOKBACK: usize = 50_000;
+/// More lines than any pane can show: `MultiPV 500` stops being read there.
+const MAX_LINES: usize = 64;
+
+pub fn search_at(doc: &Doc, r: usize) -> Option<SearchView> {
+    let row = doc.rows.get(r)?;
+    let s = session_of(doc, r)?;
+    let protocol = s.protocol?;
+    // The last search of the line's session that started at or before it.
+    let i = doc.searches.partition_point(|x| x.start as usize <= r);
+    let search = doc.searches[..i]
+        .iter()
+        .rev()
+        .find(|x| x.session == row.session())?;
+    let start = search.start as usize;
+    let end = search.end as usize;
+    // A search of an earlier game, or of the file before it was truncated or replaced, says
+    // nothing about this line.
+    if let (Some(now), Some(then)) = (doc.pos(r), doc.pos(start))
+        && now.game != then.game
+    {
+        return None;
+    }
+    if doc
+        .restarts
+        .iter()
+        .any(|&x| (x as usize) > start && (x as usize) <= r)
+    {
+        return None;
+    }
+    let mut v = SearchView {
+        request: doc.text(start).trim().to_owned(),
+        running: end > r,
+        ended_by: (end <= r).then(|| doc.text(end).trim().to_owned()),
+        ..SearchView::default()
+    };
+    let lo = r.saturating_sub(REPORT_LOOKBACK).max(start);
+    for k in (lo..=r.min(end)).rev() {
+        if doc.rows[k].session() != row.session() || !matches!(doc.kind(k), "info" | "thinking") {
+            continue;
+        }
+        let (msg, _) = protocol::parse(protocol, Dir::FromEngine, &doc.text(k));
+        let line = match msg {
+            Msg::Uci(crate::protocol::uci::Msg::Info(info)) => {
+                if info.pv.is_none() && info.score.is_none() {
+                    continue;
+                }
+                if v.lines.is_empty() {
+                    (v.nodes, v.nps, v.time_ms) = (info.nodes, info.nps, info.time);
+                }
+                PvLine {
+                    multipv: info.multipv.unwrap_or(1).max(1),
+                    depth: info.depth,
+                    seldepth: info.seldepth,
+                    score: info.score.and_then(|sc| sc.value).map(|sv| match sv {
+                        ScoreValue::Cp(cp) => Eval::Cp(i64::from(cp)).to_string(),
+                        ScoreValue::Mate(m) => Eval::Mate(m).to_string(),
+                    }),
+                    bound: info.score.map(|sc| sc.bound).filter(|b| *b != Bound::Exact),
+                    pv: info.pv.map(|p| p.as_str().to_owned()).unwrap_or_default(),
+                    row: k,
+                }
+            }
+            Msg::Cecp(crate::protocol::cecp::Msg::Thinking(t)) => {
+                if v.lines.is_empty() {
+                    v.nodes = Some(t.nodes);
+                    v.time_ms = Some(t.time_centis() * 10);
+                    v.nps = (t.time_centis() > 0).then(|| t.nodes * 100 / t.time_centis());
+                }
+                PvLine {
+                    multipv: 1,
+                    depth: Some(t.ply),
+                    score: Some(Eval::Cp(t.score).to_string()),
+                    pv: t.pv.clone(),
+                    row: k,
+                    ..PvLine::default()
+                }
+            }
+            _ => continue,
+        };
+        // Reports come as rounds (multipv 1, 2, 3 at one depth): going back, the first line
+        // seen again once the best is known closes the set.
+        if v.lines.iter().any(|x| x.multipv == line.multipv) {
+            if v.lines.iter().any(|x| x.multipv == 1) {
+                break;
+            }
+            continue;
+        }
+        v.lines.push(line);
+        if v.lines.len() >= MAX_LINES {
+            break;
+        }
+    }
+    v.lines.sort_by_key(|x| x.multipv);
+    if let Some(p) = doc.pos(start)
+        && let Some(g) = game_at(s, p.game)
+        && g.kind == GameKind::Chess
+    {
+        for line in &mut v.lines {
+            if let Some(san) = san_line(g, p.ply, &line.pv) {
+                line.pv = san;
+            }
+        }
+    }
+    Some(v)
+}

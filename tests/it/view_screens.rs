@@ -1,0 +1,101 @@
+//! The same documents at 60x15, 80x24, 160x45 and 250x70: a MultiPV analysis, a log of two
+//! games, a line with three findings, and a hang with the engine's process samples. What
+//! each screen must show is asserted; the snapshots keep the rest of the look under review.
+
+use crate::view_app::{app_with, open};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use kibitzer::tui::{App, Doc, Options, draw::draw};
+use ratatui::{Terminal, backend::TestBackend};
+
+pub(crate) const MULTIPV: &str =
+    "tests/fixtures/real/python-chess-stockfish-analysis-multipv3.jsonl";
+pub(crate) const SIZES: [(u16, u16); 4] = [(60, 15), (80, 24), (160, 45), (250, 70)];
+
+/// A viewer of `doc` at `w` x `h` with line `line` of the input selected.
+fn at(doc: &Doc, line: u64, w: u16, h: u16) -> App {
+    let opts = Options {
+        start_line: Some(line),
+        ..Options::default()
+    };
+    app_with(doc, opts, w, h)
+}
+
+pub(crate) fn keys(a: &mut App, doc: &Doc, text: &str) {
+    for c in text.chars() {
+        let code = match c {
+            '\n' => KeyCode::Enter,
+            '\x1b' => KeyCode::Esc,
+            '\t' => KeyCode::Tab,
+            c => KeyCode::Char(c),
+        };
+        a.key(doc, KeyEvent::new(code, KeyModifiers::NONE));
+    }
+}
+
+/// The screen as text, one row a line.
+pub(crate) fn screen(a: &App, doc: &Doc, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| {
+        draw(f, a, doc);
+    })
+    .unwrap();
+    let buf = t.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..h {
+        let mut skip = 0;
+        for x in 0..w {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let s = buf[(x, y)].symbol();
+            skip = unicode_width(s).saturating_sub(1);
+            out.push_str(s);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn unicode_width(s: &str) -> usize {
+    // Only the board's pieces and the gutter's shapes are drawn here, all one column wide.
+    usize::from(!s.is_empty())
+}
+
+#[test]
+fn the_search_pane_shows_every_multipv_line_best_first() {
+    let doc = open(MULTIPV);
+    // Line 89 is the last report before `bestmove` (line 90): the search still runs.
+    let a = at(&doc, 89, 160, 45);
+    let s = screen(&a, &doc, 160, 45);
+    assert!(s.contains("running"), "{s}");
+    let one = s.find("1 +0.41 d17/20 1. d4 Nf6").expect(&s);
+    let two = s.find("2 ≥+0.36 d17/22 1. Nf3").expect(&s);
+    let three = s.find("3 +0.26 d16/23 1. e4 c5").expect(&s);
+    assert!(one < two && two < three, "{s}");
+    // On `bestmove` the search has ended: the pane says how, and keeps the lines.
+    let a = at(&doc, 90, 160, 45);
+    let s = screen(&a, &doc, 160, 45);
+    assert!(s.contains("bestmove d2d4 ponder g8f6"), "{s}");
+    assert!(!s.contains("running"), "{s}");
+    assert!(s.contains("1 +0.41 d17/20"), "{s}");
+    for (w, h) in SIZES {
+        let a = at(&doc, 90, w, h);
+        insta::assert_snapshot!(format!("multipv_{w}x{h}"), screen(&a, &doc, w, h));
+    }
+}
+
+#[test]
+fn a_new_game_clears_the_search_pane() {
+    let doc = open("tests/fixtures/fastchess/concurrent.log.gz");
+    let mut a = app_with(&doc, Options::default(), 160, 45);
+    // The last line of the first game has a search; the first board line of the next has not.
+    keys(&mut a, &doc, "}");
+    let first = a.selected().unwrap();
+    keys(&mut a, &doc, "}");
+    let second = a.selected().unwrap();
+    assert!(second > first);
+    let s = screen(&a, &doc, 160, 45);
+    assert!(s.contains("no search in this game yet"), "{s}");
+    assert!(!s.contains("Qg3#"), "{s}");
+}
