@@ -99,3 +99,54 @@ fn a_new_game_clears_the_search_pane() {
     assert!(s.contains("no search in this game yet"), "{s}");
     assert!(!s.contains("Qg3#"), "{s}");
 }
+
+pub(crate) const HANG: &str = "tests/fixtures/forensics/spin-capture.jsonl";
+
+#[test]
+fn the_hang_verdict_is_in_the_violations_pane_and_jumps_to_the_request() {
+    let doc = open(HANG);
+    let mut a = app_with(&doc, Options::default(), 160, 45);
+    let s = screen(&a, &doc, 160, 45);
+    assert!(s.contains("hang 1 hang verdict"), "{s}");
+    assert!(
+        s.contains("L11 TIMEOUT [SPINNING]: engine owes bestmove"),
+        "{s}"
+    );
+    keys(&mut a, &doc, "xj\n");
+    assert_eq!(doc.text(a.selected().unwrap()), "go movetime 300");
+    assert_eq!(doc.line(a.selected().unwrap()), 11);
+    for (w, h) in SIZES {
+        let mut a = app_with(&doc, Options::default(), w, h);
+        keys(&mut a, &doc, "xj\n");
+        let s = screen(&a, &doc, w, h);
+        // However narrow, the status bar keeps the position, the counts and the verdict.
+        let status = s.lines().nth(usize::from(h) - 2).unwrap();
+        assert!(status.contains("L11"), "{w}x{h}: {status}");
+        assert!(
+            status.contains("E ") && status.contains("N"),
+            "{w}x{h}: {status}"
+        );
+        assert!(status.contains("TIMEOUT [SPINNING]"), "{w}x{h}: {status}");
+        insta::assert_snapshot!(format!("hang_{w}x{h}"), s);
+    }
+}
+
+#[test]
+fn the_status_bar_drops_what_matters_least_first() {
+    let doc = open("tests/fixtures/fastchess/concurrent.log.gz");
+    for (w, h) in SIZES {
+        let mut a = app_with(&doc, Options::default(), w, h);
+        keys(&mut a, &doc, "/bestmove\n");
+        let s = screen(&a, &doc, w, h);
+        let status = s.lines().nth(usize::from(h) - 2).unwrap().trim_end();
+        assert!(status.contains(" lines"), "{w}x{h}: {status}");
+        assert!(
+            status.ends_with("N") || status.contains("N ·"),
+            "{w}x{h}: {status}"
+        );
+        assert!(
+            status.chars().count() <= usize::from(w),
+            "{w}x{h}: {status}"
+        );
+    }
+}

@@ -90,6 +90,10 @@ enum Pending {
 /// An entry of the violations panel: grouped by severity (worst first), then rule.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ViolationItem {
+    /// The heading of the hang verdicts: first, as in `check`'s report of a stuck session.
+    HangGroup { count: usize },
+    /// A hang verdict (index in [`Doc::hangs`]).
+    Hang(usize),
     Group {
         severity: Severity,
         rule: crate::rules::catalogue::RuleId,
@@ -364,9 +368,10 @@ impl App {
         self.cursor = self.cursor.min(self.view.len().saturating_sub(1));
         let (n, done, when) = self.violations_seen;
         let due = doc.done || when.is_none_or(|w| w.elapsed().as_millis() >= 500);
-        let items = doc.findings().len() + doc.skipped.len() + runner_count(doc);
+        let items = doc.findings().len() + doc.skipped.len() + runner_count(doc) + doc.hangs.len();
         if (n != items || done != doc.done) && due {
-            self.violations = violation_items(doc.findings());
+            self.violations = hang_items(doc);
+            self.violations.extend(violation_items(doc.findings()));
             self.violations.extend(other_items(doc));
             self.violations_seen = (items, doc.done, Some(std::time::Instant::now()));
             self.viol_cursor = self
@@ -528,6 +533,18 @@ pub fn violation_items(findings: &[Finding]) -> Vec<ViolationItem> {
         out.extend(order[i..i + n].iter().map(|&j| ViolationItem::Entry(j)));
         i += n;
     }
+    out
+}
+
+/// The hang verdicts, each jumping to the request that was owed an answer.
+fn hang_items(doc: &Doc) -> Vec<ViolationItem> {
+    if doc.hangs.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![ViolationItem::HangGroup {
+        count: doc.hangs.len(),
+    }];
+    out.extend((0..doc.hangs.len()).map(ViolationItem::Hang));
     out
 }
 

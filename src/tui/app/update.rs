@@ -377,7 +377,8 @@ impl App {
                 // A heading jumps to its first entry.
                 let item = match self.violations.get(self.viol_cursor) {
                     Some(
-                        ViolationItem::Group { .. }
+                        ViolationItem::HangGroup { .. }
+                        | ViolationItem::Group { .. }
                         | ViolationItem::RunnerGroup { .. }
                         | ViolationItem::UnreadableGroup { .. },
                     ) => self.violations.get(self.viol_cursor + 1),
@@ -387,6 +388,12 @@ impl App {
                     Some(ViolationItem::Entry(i)) => {
                         doc.findings().get(*i).and_then(|f| doc.row_of_seq(f.seq))
                     }
+                    Some(ViolationItem::Hang(i)) => doc.hangs.get(*i).and_then(|h| {
+                        h.request_place
+                            .as_ref()
+                            .and_then(|p| doc.row_of_seq(p.seq))
+                            .or_else(|| h.request_line.and_then(|l| doc.row_at_line(l)))
+                    }),
                     Some(ViolationItem::Runner(s, k)) => doc
                         .decoder()
                         .sessions()

@@ -12,13 +12,41 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+/// A piece of the status bar: its forms from the fullest to the shortest (the last may be
+/// empty: the piece can go), each with how much it matters.
+struct Piece<'a> {
+    forms: Vec<(u8, Vec<Span<'a>>)>,
+    form: usize,
+    /// A text that may be cut to the room left once the bar fits (with its style).
+    elastic: Option<(String, Style)>,
+}
+
+impl<'a> Piece<'a> {
+    fn new(rank: u8, forms: Vec<Vec<Span<'a>>>) -> Self {
+        Self::ranked(forms.into_iter().map(|f| (rank, f)).collect())
+    }
+    fn ranked(forms: Vec<(u8, Vec<Span<'a>>)>) -> Self {
+        Piece {
+            forms,
+            form: 0,
+            elastic: None,
+        }
+    }
+    fn width(&self) -> usize {
+        self.forms[self.form].1.iter().map(Span::width).sum()
+    }
+}
+
+/// Most important: never shortened.
+const KEEP: u8 = u8::MAX;
+
 pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let t = &app.theme;
     let base = Style::default().fg(t.status_fg).bg(t.status_bg);
+    // The same numbering as the session list and `session:N`: every session of the decoder.
     let sessions: Vec<String> = doc
         .decoder()
         .sessions()
-        .filter(|s| s.protocol.is_some() || s.counts[0] + s.counts[1] > 0)
         .map(|s| {
             let p = s.protocol.map_or("?", |p| p.name());
             match (&s.label, &s.engine_name) {
@@ -29,108 +57,218 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         })
         .collect();
     let c = doc.counts();
+    let mut pieces: Vec<Piece> = Vec::new();
+    let bold = base.add_modifier(Modifier::BOLD);
     // The live state and the hang verdict first: they are what a stuck session is about.
-    let mut spans = Vec::new();
     if !doc.done {
-        spans.push(Span::styled(
-            if app.opts.follow {
-                format!(
-                    " following{} ",
-                    if app.autoscroll { " ●" } else { " (paused)" }
-                )
-            } else {
-                match doc.progress {
-                    Some((a, b)) if b > 0 && a > 0 => format!(" indexing {}% ", a * 100 / b),
-                    _ => " indexing… ".to_owned(),
-                }
-            },
-            base.add_modifier(Modifier::BOLD | Modifier::REVERSED),
-        ));
+        let long = if app.opts.follow {
+            format!(
+                " following{} ",
+                if app.autoscroll { " ●" } else { " (paused)" }
+            )
+        } else {
+            match doc.progress {
+                Some((a, b)) if b > 0 && a > 0 => format!(" indexing {}% ", a * 100 / b),
+                _ => " indexing… ".to_owned(),
+            }
+        };
+        let st = base.add_modifier(Modifier::BOLD | Modifier::REVERSED);
+        pieces.push(Piece::new(KEEP - 1, vec![vec![Span::styled(long, st)]]));
     } else if app.opts.follow {
-        spans.push(Span::styled(
-            " ended ",
-            base.add_modifier(Modifier::REVERSED),
+        pieces.push(Piece::new(
+            KEEP - 1,
+            vec![vec![Span::styled(
+                " ended ",
+                base.add_modifier(Modifier::REVERSED),
+            )]],
         ));
     }
     if let Some(n) = &doc.notice {
-        spans.push(Span::styled(
-            format!(" {} ", visible(n)),
-            base.add_modifier(Modifier::BOLD),
+        pieces.push(Piece::new(
+            60,
+            vec![
+                vec![Span::styled(format!(" {} ", visible(n)), bold)],
+                vec![],
+            ],
         ));
     }
     // Lines the input could not be read at: `check` exits 2 on them, the viewer says so.
     if let Some((first, reason)) = doc.skipped.first() {
         let n = doc.skipped.len();
-        spans.push(Span::styled(
-            format!(
-                " {} (line {first}: {}) ",
-                crate::tui::plural(n, "unreadable line"),
-                visible(reason)
-            ),
-            base.fg(Color::Black)
-                .bg(t.error)
-                .add_modifier(Modifier::BOLD),
+        let st = base
+            .fg(Color::Black)
+            .bg(t.error)
+            .add_modifier(Modifier::BOLD);
+        let what = crate::tui::plural(n, "unreadable line");
+        pieces.push(Piece::new(
+            70,
+            vec![
+                vec![Span::styled(
+                    format!(" {what} (line {first}: {}) ", visible(reason)),
+                    st,
+                )],
+                vec![Span::styled(format!(" {what} "), st)],
+            ],
         ));
     }
     for h in &doc.hangs {
-        // What is owed and the state it is in (searching, silent, gone), in `check`'s words.
+        // What is owed and the state it is in (searching, silent, gone), in `check`'s words;
+        // short of room, the verdict and the process's class alone (the violations pane has
+        // the sentence).
         let short = match h.summary.match_indices("; ").nth(1) {
             Some((i, _)) if !h.summary.starts_with("the engine owes nothing") => &h.summary[..i],
             _ => &h.summary,
         };
-        spans.push(Span::styled(
-            format!(" {}: {} ", visible(h.label), visible(short)),
-            base.fg(Color::Black)
-                .bg(t.hang)
-                .add_modifier(Modifier::BOLD),
-        ));
+        let class = h
+            .process
+            .as_ref()
+            .map_or(String::new(), |p| format!(" [{}]", p.state.as_str()));
+        let st = base
+            .fg(Color::Black)
+            .bg(t.hang)
+            .add_modifier(Modifier::BOLD);
+        let long = format!(" {}{class}: {} ", visible(h.label), visible(short));
+        let mut p = Piece::ranked(vec![
+            (25, vec![Span::styled(long.clone(), st)]),
+            (
+                90,
+                vec![Span::styled(format!(" {}{class} ", visible(h.label)), st)],
+            ),
+        ]);
+        p.elastic = Some((long, st));
+        pieces.push(p);
     }
-    spans.extend([
-        Span::styled(
-            format!(" {} ", visible(&doc.file)),
-            base.add_modifier(Modifier::BOLD),
+    let file = visible(&doc.file);
+    let base_name = file.rsplit('/').next().unwrap_or(&file).to_owned();
+    pieces.push(Piece::ranked(vec![
+        (28, vec![Span::styled(format!(" {file} "), bold)]),
+        (40, vec![Span::styled(format!(" {base_name} "), bold)]),
+        (40, vec![Span::raw(" ")]),
+    ]));
+    pieces.push(Piece::new(
+        10,
+        vec![
+            vec![Span::styled(format!("· {} · ", doc.format), base)],
+            vec![],
+        ],
+    ));
+    let shown_sessions: Vec<usize> = doc
+        .decoder()
+        .sessions()
+        .enumerate()
+        .filter(|(_, s)| s.protocol.is_some() || s.counts[0] + s.counts[1] > 0)
+        .map(|(i, _)| i)
+        .collect();
+    let session = match (shown_sessions.len(), app.session) {
+        (0, None) => "no session".to_owned(),
+        (1, None) => sessions[shown_sessions[0]].clone(),
+        (_, None) => format!("{} sessions", sessions.len()),
+        (_, Some(s)) => format!(
+            "session {}/{} {}",
+            usize::from(s) + 1,
+            sessions.len(),
+            sessions.get(usize::from(s)).cloned().unwrap_or_default()
         ),
-        Span::styled(format!("· {} · ", doc.format), base),
-        Span::styled(
-            match (sessions.len(), app.session) {
-                (0, _) => "no session".to_owned(),
-                (1, _) => sessions[0].clone(),
-                (n, None) => format!("{n} sessions"),
-                (n, Some(s)) => format!(
-                    "session {}/{n} {}",
-                    s + 1,
-                    sessions.get(usize::from(s)).cloned().unwrap_or_default()
-                ),
-            },
-            base,
-        ),
-        Span::styled(format!(" · {} lines · ", doc.rows.len()), base),
-        Span::styled(
-            format!("{}E ", c[0]),
-            base.fg(if c[0] > 0 { Color::Red } else { t.status_fg }),
-        ),
-        Span::styled(format!("{}W ", c[1]), base),
-        Span::styled(format!("{}N ", c[2]), base),
-    ]);
-    let filters = app.filter_summary();
-    if !filters.is_empty() {
-        spans.push(Span::styled(
-            format!(" · filter: {}", visible(&filters)),
-            base,
-        ));
-    }
+    };
+    pieces.push(Piece::new(
+        20,
+        vec![vec![Span::styled(format!("{session} · "), base)], vec![]],
+    ));
+    // Where the cursor is and how much there is: never dropped.
+    let at = app.selected().map(|r| doc.line(r)).filter(|&l| l > 0);
+    let total = doc.rows.len();
+    let position = match (at, app.filtered()) {
+        (Some(l), false) => format!("L{l} · {total} lines "),
+        (Some(l), true) => format!("L{l} · {}/{total} shown ", app.view.len()),
+        (None, _) => format!("{total} lines "),
+    };
+    pieces.push(Piece::new(
+        KEEP,
+        vec![vec![Span::styled(position.clone(), base)]],
+    ));
+    pieces.push(Piece::new(
+        KEEP,
+        vec![vec![
+            Span::styled(
+                format!("· {}E ", c[0]),
+                base.fg(if c[0] > 0 { Color::Red } else { t.status_fg }),
+            ),
+            Span::styled(format!("{}W ", c[1]), base),
+            Span::styled(format!("{}N ", c[2]), base),
+        ]],
+    ));
     if app.search.is_some() {
         let count = match app.match_count() {
             Some((k, n, true)) => format!(" {k}/{n}"),
-            Some((_, n, false)) => format!(" {n}+ matches…"),
+            Some((_, n, false)) if app.is_searching() => format!(" {n}+ matches…"),
+            Some((_, n, false)) => format!(" {n}+ matches (stopped)"),
             None => String::new(),
         };
-        spans.push(Span::styled(
-            format!(" · /{}/{count}", visible(&app.search_text)),
-            base,
+        pieces.push(Piece::new(
+            80,
+            vec![
+                vec![Span::styled(
+                    format!("· /{}/{count} ", visible(&app.search_text)),
+                    base,
+                )],
+                vec![Span::styled(format!("·{count} "), base)],
+            ],
         ));
     }
+    let filters = app.filter_summary();
+    if !filters.is_empty() {
+        pieces.push(Piece::new(
+            50,
+            vec![
+                vec![Span::styled(
+                    format!("· filter: {} ", visible(&filters)),
+                    base,
+                )],
+                vec![Span::styled("· filtered ", base)],
+            ],
+        ));
+    }
+    fit(&mut pieces, usize::from(area.width));
+    let spans: Vec<Span> = pieces
+        .into_iter()
+        .flat_map(|mut p| p.forms.swap_remove(p.form).1)
+        .collect();
     f.render_widget(Paragraph::new(Line::from(spans)).style(base), area);
+}
+
+/// Shortens the pieces that matter least, one form at a time, until the bar fits; then gives
+/// the room left to a shortened piece that can show part of its fuller text.
+fn fit(pieces: &mut [Piece], width: usize) {
+    loop {
+        let used: usize = pieces.iter().map(Piece::width).sum();
+        if used <= width {
+            break;
+        }
+        let next = pieces
+            .iter_mut()
+            .filter(|p| p.form + 1 < p.forms.len())
+            .min_by_key(|p| p.forms[p.form].0);
+        match next {
+            Some(p) => p.form += 1,
+            None => return,
+        }
+    }
+    let used: usize = pieces.iter().map(Piece::width).sum();
+    let mut spare = width.saturating_sub(used);
+    for p in pieces.iter_mut().filter(|p| p.form > 0) {
+        let Some((text, style)) = p.elastic.clone() else {
+            continue;
+        };
+        let now = p.width();
+        let room = now + spare;
+        if room < now + 8 {
+            continue;
+        }
+        let cut: String = text.chars().take(room.saturating_sub(2)).collect();
+        let cut = format!("{}… ", cut.trim_end());
+        spare = room.saturating_sub(cut.chars().count());
+        p.forms[p.form].1 = vec![Span::styled(cut, style)];
+    }
 }
 
 pub(super) fn hint_line(f: &mut Frame, app: &App, area: Rect) {

@@ -25,6 +25,34 @@ pub(super) fn violations(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         .violations
         .iter()
         .map(|it| match it {
+            ViolationItem::HangGroup { count } => ListItem::new(Line::from(vec![
+                Span::styled("hang ", Style::default().fg(t.hang)),
+                Span::styled(
+                    plural(*count, "hang verdict"),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+            ])),
+            ViolationItem::Hang(i) => {
+                let Some(h) = doc.hangs.get(*i) else {
+                    return ListItem::new("");
+                };
+                let at = h
+                    .request_line
+                    .or(h.request_place.as_ref().and_then(|p| p.line))
+                    .map_or(String::new(), |l| format!("L{l}"));
+                let process = h
+                    .process
+                    .as_ref()
+                    .map_or(String::new(), |p| format!(" [{}]", p.state.as_str()));
+                ListItem::new(Line::from(vec![
+                    Span::styled(format!("  {at} "), Style::default().fg(t.dim)),
+                    Span::styled(
+                        format!("{}{process}", visible(h.label)),
+                        Style::default().fg(t.hang).add_modifier(Modifier::BOLD),
+                    ),
+                    Span::raw(format!(": {}", visible(&h.summary))),
+                ]))
+            }
             ViolationItem::Group {
                 severity,
                 rule,
