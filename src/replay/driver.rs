@@ -89,6 +89,8 @@ pub struct Driver {
     /// The engine's latest lines with their sequence numbers: what `probe` reads of answers
     /// the session model has no obligation for (`Hint:`, `Error (...)`).
     recent: VecDeque<(u64, String)>,
+    /// Samples the engine's processes into the recording, as `record` does.
+    sampler: Option<crate::capture::sampler::Sampler>,
 }
 
 /// Engine lines [`Driver::engine_lines_after`] can still give.
@@ -176,6 +178,13 @@ impl Driver {
         std::thread::spawn(move || {
             let _ = tx.send(Note::Exit(child.wait()));
         });
+        let sampler = i32::try_from(pid).ok().and_then(|p| {
+            crate::capture::sampler::Sampler::start(
+                p,
+                Arc::clone(&recorder),
+                crate::capture::sampler::SamplerConfig::default(),
+            )
+        });
         let mut decoded = Decoded::default();
         let mut seq = 1;
         decoder.push_into(
@@ -200,6 +209,7 @@ impl Driver {
             engine_lines: 0,
             gate,
             recent: VecDeque::new(),
+            sampler,
         })
     }
 
@@ -414,6 +424,9 @@ impl Driver {
 
     fn end(mut self) -> Ended {
         self.stdin = None;
+        if let Some(s) = self.sampler.take() {
+            s.stop();
+        }
         let except: Vec<i32> = self.guard.iter().map(reaper::Guard::pid).collect();
         reaper::sweep(&self.recorder, self.pid, &except);
         // What the readers still hold goes into the recording before `engine_exit`.

@@ -89,6 +89,7 @@ pub fn collect(
             acc.faults.push((u64::MAX, f, h.request_line));
         }
         acc.report.add_hang(HangRow {
+            process: h.process.as_ref().map(|p| p.state),
             class: h.class,
             label: h.label.to_owned(),
             count: 1,
@@ -176,7 +177,11 @@ pub fn collect(
             });
         }
     }
-    for (s, acc) in all.iter().zip(sessions) {
+    for (i, (s, mut acc)) in all.iter().zip(sessions).enumerate() {
+        if let Some(Some(u)) = checked.usage.get(i) {
+            let starts: Vec<u64> = s.games.iter().map(|g| g.started.t).collect();
+            acc.report.process = Some(super::model::ProcessRow::of_session(u, &starts));
+        }
         let traffic = s.protocol.is_some() || s.counts[0] + s.counts[1] > 0;
         let r = &acc.report;
         if traffic || !r.rules.is_empty() || !r.hangs.is_empty() || !r.runner_verdicts.is_empty() {

@@ -281,12 +281,18 @@ fn engine(n: usize, e: &EngineReport, o: &mut String) {
     for h in &e.hangs {
         let _ = writeln!(
             o,
-            "<p>Hang <b>{} {}</b> in {} sessions: {}</p>",
+            "<p>Hang <b>{} {}{}</b> in {} sessions: {}</p>",
             h.class.as_str(),
             esc(&h.label),
+            h.process
+                .map(|p| format!(" ({})", p.as_str()))
+                .unwrap_or_default(),
             h.count,
             places(&h.places)
         );
+    }
+    if let Some(p) = &e.process {
+        let _ = writeln!(o, "<p>Process: {}</p>", esc(&super::model::process_line(p)));
     }
     for v in &e.runner_verdicts {
         let _ = writeln!(

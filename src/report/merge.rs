@@ -170,6 +170,12 @@ impl EngineReport {
         for x in o.latencies {
             self.latency(&x.request).histogram.merge(&x.histogram);
         }
+        if let Some(p) = o.process {
+            match &mut self.process {
+                Some(mine) => mine.merge(&p),
+                None => self.process = Some(p),
+            }
+        }
     }
 
     /// Adds a rule's row to the one of the same rule, side and severity.
@@ -192,7 +198,7 @@ impl EngineReport {
         match self
             .hangs
             .iter_mut()
-            .find(|h| h.class == x.class && h.label == x.label)
+            .find(|h| h.class == x.class && h.label == x.label && h.process == x.process)
         {
             Some(h) => {
                 add(&mut h.count, x.count);

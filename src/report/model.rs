@@ -114,6 +114,111 @@ pub struct EngineReport {
     pub runner_verdicts: Vec<VerdictRow>,
     /// Latencies per request type, and the time a search took beyond its budget.
     pub latencies: Vec<LatencyRow>,
+    /// What its process used, from the proxy's samples (recordings made with sampling on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process: Option<ProcessRow>,
+}
+
+/// An engine's process over its sampled sessions. The growth of its memory across games is
+/// the slope of resident memory at each game's end against the game's number, within each
+/// session (a new process starts from its own baseline), pooled over the sessions: kept as
+/// the sums that add up exactly when reports merge.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProcessRow {
+    /// Sessions with samples, and the games in them.
+    pub sessions: u64,
+    pub games: u64,
+    /// The most resident memory any sample saw, KiB.
+    pub peak_rss_kib: u64,
+    /// Memory growth, KiB per game (`rss_sxy / rss_sxx`); absent with fewer than two games
+    /// in one session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rss_growth_kib_per_game: Option<f64>,
+    /// The sums behind it: Σ(x-x̄)(y-ȳ) and Σ(x-x̄)² within each session.
+    pub rss_sxy: f64,
+    pub rss_sxx: f64,
+    /// CPU time used, and time ready to run but waiting for a CPU, ms.
+    pub cpu_ms: u64,
+    pub run_delay_ms: u64,
+    /// `run_delay_ms` per game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starved_ms_per_game: Option<f64>,
+}
+
+/// `2 session(s), 8 game(s) sampled: peak 136 MiB, +30.1 MiB a game, CPU 45.2 s, waited for a
+/// CPU 1.2 s (0.15 s a game)`.
+pub fn process_line(p: &ProcessRow) -> String {
+    let mib = |k: f64| k / 1024.0;
+    let mut s = format!(
+        "{} session(s), {} game(s) sampled: peak {:.0} MiB",
+        p.sessions,
+        p.games,
+        mib(p.peak_rss_kib as f64)
+    );
+    if let Some(g) = p.rss_growth_kib_per_game {
+        s.push_str(&format!(", {:+.1} MiB a game", mib(g)));
+    }
+    s.push_str(&format!(
+        ", CPU {:.1} s, waited for a CPU {:.1} s",
+        p.cpu_ms as f64 / 1e3,
+        p.run_delay_ms as f64 / 1e3
+    ));
+    if let Some(w) = p.starved_ms_per_game {
+        s.push_str(&format!(" ({:.2} s a game)", w / 1e3));
+    }
+    s
+}
+
+impl ProcessRow {
+    /// One session: its usage and the start of each of its games (ns).
+    pub fn of_session(u: &crate::rules::forensics::ProcessUsage, starts: &[u64]) -> ProcessRow {
+        let ys: Vec<f64> = u
+            .rss_at_game_ends(starts)
+            .into_iter()
+            .map(|y| y as f64)
+            .collect();
+        let n = ys.len() as f64;
+        let (mut sxy, mut sxx) = (0.0, 0.0);
+        if ys.len() >= 2 {
+            let xbar = (n + 1.0) / 2.0;
+            let ybar = ys.iter().sum::<f64>() / n;
+            for (i, y) in ys.iter().enumerate() {
+                let dx = (i + 1) as f64 - xbar;
+                sxy += dx * (y - ybar);
+                sxx += dx * dx;
+            }
+        }
+        let mut row = ProcessRow {
+            sessions: 1,
+            games: starts.len() as u64,
+            peak_rss_kib: u.peak_rss_kib,
+            rss_sxy: sxy,
+            rss_sxx: sxx,
+            cpu_ms: u.cpu_ms,
+            run_delay_ms: u.run_delay_ms,
+            ..ProcessRow::default()
+        };
+        row.settle();
+        row
+    }
+
+    pub fn merge(&mut self, o: &ProcessRow) {
+        self.sessions += o.sessions;
+        self.games += o.games;
+        self.peak_rss_kib = self.peak_rss_kib.max(o.peak_rss_kib);
+        self.rss_sxy += o.rss_sxy;
+        self.rss_sxx += o.rss_sxx;
+        self.cpu_ms += o.cpu_ms;
+        self.run_delay_ms += o.run_delay_ms;
+        self.settle();
+    }
+
+    /// The figures derived from the sums.
+    pub fn settle(&mut self) {
+        self.rss_growth_kib_per_game = (self.rss_sxx > 0.0).then(|| self.rss_sxy / self.rss_sxx);
+        self.starved_ms_per_game =
+            (self.games > 0).then(|| self.run_delay_ms as f64 / self.games as f64);
+    }
 }
 
 /// Wins, draws and losses.
@@ -259,6 +364,9 @@ pub struct RuleRow {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct HangRow {
     pub class: HangClass,
+    /// What the engine's process was doing, when the recording has samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process: Option<crate::rules::forensics::ProcessState>,
     /// `PENDING`, `STALL`, `TIMEOUT` or `DISCONNECT`.
     pub label: String,
     pub count: u64,

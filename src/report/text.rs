@@ -194,14 +194,20 @@ fn engine(e: &EngineReport, out: &mut String) {
     for h in &e.hangs {
         let _ = writeln!(
             out,
-            "  hang {} {}: {} session(s)",
+            "  hang {} {}{}: {} session(s)",
             h.class.as_str(),
             h.label,
+            h.process
+                .map(|p| format!(" ({})", p.as_str()))
+                .unwrap_or_default(),
             h.count
         );
         for p in &h.places {
             let _ = writeln!(out, "    {}", Untrusted(&p.view));
         }
+    }
+    if let Some(p) = &e.process {
+        let _ = writeln!(out, "  process: {}", super::model::process_line(p));
     }
     for v in &e.runner_verdicts {
         let _ = writeln!(

@@ -229,3 +229,48 @@ fn an_engine_that_answers_gets_no_process_finding() {
         "the silent searches were sampled"
     );
 }
+
+/// An engine that keeps 30 MB more after each `ucinewgame`: `report` shows its memory growing
+/// by about that much a game, from the samples taken while it searched.
+#[test]
+fn a_leak_across_games_shows_as_the_memory_growth_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("grow.jsonl");
+    let engine = forensic_engine();
+    let mut child = spawn_proxy(&rec, &["python3", engine.to_str().unwrap(), "grow"]);
+    let mut gui = child.stdin.take().unwrap();
+    let out = Lines::new(child.stdout.take().unwrap());
+    writeln!(gui, "uci").unwrap();
+    out.until("uciok", T, |l| l == "uciok");
+    for _ in 0..4 {
+        // Each search is long enough to be sampled while the engine owes its move.
+        writeln!(gui, "ucinewgame\nisready").unwrap();
+        out.until("readyok", T, |l| l == "readyok");
+        writeln!(gui, "position startpos\ngo movetime 700").unwrap();
+        out.until("bestmove", T, |l| l.starts_with("bestmove"));
+    }
+    writeln!(gui, "quit").unwrap();
+    drop(gui);
+    let _ = child.wait();
+    let o = kibitzer()
+        .args(["report", "--format", "json"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    let p = &report["engines"][0]["process"];
+    assert_eq!(p["games"], 4, "{p:#}");
+    let growth = p["rss_growth_kib_per_game"].as_f64().unwrap_or_default();
+    assert!(
+        (25_000.0..36_000.0).contains(&growth),
+        "30 MB a game, KiB: {growth} in {p:#}"
+    );
+    assert!(
+        p["peak_rss_kib"].as_u64().unwrap_or_default() > 120_000,
+        "{p:#}"
+    );
+    let text = kibitzer().arg("report").arg(&rec).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("MiB a game"), "{text}");
+}

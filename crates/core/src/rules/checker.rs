@@ -128,6 +128,7 @@ pub struct Checker {
     scratch: Vec<Finding>,
     hangs: Vec<HangVerdict>,
     latencies: Vec<LatencyStats>,
+    usage: Vec<Option<crate::rules::forensics::ProcessUsage>>,
 }
 
 impl Checker {
@@ -149,6 +150,7 @@ impl Checker {
             scratch: Vec::new(),
             hangs: Vec::new(),
             latencies: Vec::new(),
+            usage: Vec::new(),
         }
     }
 
@@ -216,6 +218,7 @@ impl Checker {
     pub fn finish(&mut self, now: Option<u64>) -> usize {
         let from = self.findings.len();
         if let Some(judge) = self.judge.take() {
+            self.usage = judge.process_usage();
             let (hangs, latencies) = judge.finish(&self.decoder, now, &mut self.scratch);
             self.keep_scratch();
             self.hangs = hangs;
@@ -294,6 +297,7 @@ impl Checker {
             findings: self.findings,
             hangs: self.hangs,
             latencies: self.latencies,
+            usage: self.usage,
         }
     }
 }
@@ -305,6 +309,8 @@ pub struct Checked {
     pub findings: Vec<Finding>,
     pub hangs: Vec<HangVerdict>,
     pub latencies: Vec<LatencyStats>,
+    /// Per session (the decoder's order), what its engine used, from the proxy's samples.
+    pub usage: Vec<Option<crate::rules::forensics::ProcessUsage>>,
 }
 
 impl Checked {

@@ -72,6 +72,54 @@ pub struct ProcessVerdict {
     pub detail: String,
 }
 
+/// What one session's engine used over the whole input, from its samples: what a report adds
+/// up per engine (peak memory, its growth across games, time starved).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProcessUsage {
+    pub samples: u64,
+    pub peak_rss_kib: u64,
+    /// (time ns, resident KiB) of every sample.
+    pub rss: Vec<(u64, u64)>,
+    /// CPU time and run-queue wait over the session, ms (a restarted engine's counters start
+    /// again: only growth is added).
+    pub cpu_ms: u64,
+    pub run_delay_ms: u64,
+    last: Option<(u64, u64)>,
+}
+
+impl ProcessUsage {
+    /// Keeps the resident-memory points a report needs, not every sample of a long session.
+    const RSS_POINTS: usize = 100_000;
+
+    pub fn add(&mut self, t: u64, s: &ProcSample) {
+        self.samples += 1;
+        self.peak_rss_kib = self.peak_rss_kib.max(s.rss_kib);
+        if self.rss.len() < Self::RSS_POINTS {
+            self.rss.push((t, s.rss_kib));
+        }
+        let now = (s.cpu_ms(), s.run_delay_ms.unwrap_or(0));
+        if let Some((cpu, delay)) = self.last {
+            self.cpu_ms += now.0.saturating_sub(cpu);
+            self.run_delay_ms += now.1.saturating_sub(delay);
+        }
+        self.last = Some(now);
+    }
+
+    /// Resident memory at the end of each game that starts at `starts` (ns, in order): the
+    /// last sample before the next game's start, the last of all for the last game.
+    pub fn rss_at_game_ends(&self, starts: &[u64]) -> Vec<u64> {
+        let mut out = Vec::new();
+        for (k, _) in starts.iter().enumerate() {
+            let end = starts.get(k + 1).copied().unwrap_or(u64::MAX);
+            let begin = starts[k];
+            if let Some((_, rss)) = self.rss.iter().rev().find(|(t, _)| *t < end && *t >= begin) {
+                out.push(*rss);
+            }
+        }
+        out
+    }
+}
+
 /// Below this a window says nothing: a sample's counters tick in 10 ms steps.
 const MIN_WINDOW_NS: u64 = 400_000_000;
 /// A thread that got no more than this share of a CPU did not run.

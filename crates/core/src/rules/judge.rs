@@ -116,6 +116,8 @@ pub(crate) struct Tracker {
     pub explained: Option<u64>,
     /// Requests past their deadline whose silence the samples have not explained yet.
     overdue: Vec<process::Overdue>,
+    /// What the engine used over the session, from the samples.
+    pub usage: crate::rules::forensics::ProcessUsage,
 }
 
 /// The GUI opens the handshake again after the engine ended: a new engine process.
@@ -162,11 +164,13 @@ impl Tracker {
             saw_samples: false,
             explained: None,
             overdue: Vec::new(),
+            usage: Default::default(),
         }
     }
 
     pub fn add_sample(&mut self, t: u64, sample: &crate::recording::ProcSample) {
         self.saw_samples = true;
+        self.usage.add(t, sample);
         self.samples.push((t, Box::new(sample.clone())));
     }
 
@@ -320,6 +324,14 @@ impl Judge {
 
     pub fn profile(&self) -> &Profile {
         &self.profile
+    }
+
+    /// What each session's engine used, from the proxy's samples (`None`: no samples).
+    pub fn process_usage(&self) -> Vec<Option<crate::rules::forensics::ProcessUsage>> {
+        self.trackers
+            .iter()
+            .map(|t| (t.usage.samples > 0).then(|| t.usage.clone()))
+            .collect()
     }
 
     /// Also holds CECP sessions to a Chess Academy `.c2w` profile (the `C2W-` rules).
