@@ -12,6 +12,7 @@ pub mod doc;
 pub mod draw;
 pub mod filter;
 pub mod keys;
+pub mod layout;
 pub mod load;
 pub mod prompt;
 pub mod pv;

@@ -150,3 +150,86 @@ fn the_status_bar_drops_what_matters_least_first() {
         );
     }
 }
+
+#[test]
+fn the_detail_scrolls_and_says_it_is_cut_and_enter_shows_the_whole_line() {
+    let doc = open(HANG);
+    let mut a = at(&doc, 11, 80, 24);
+    let s = screen(&a, &doc, 80, 24);
+    // Three findings do not fit in the pane: the title says which rows are shown.
+    assert!(s.contains("detail · 1-6/"), "{s}");
+    assert!(s.contains("↓ [ ]"), "{s}");
+    keys(&mut a, &doc, "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]");
+    let s = screen(&a, &doc, 80, 24);
+    assert!(!s.contains("↓ [ ]"), "{s}");
+    assert!(s.contains("still owed"), "{s}");
+    // Another line starts at its top.
+    keys(&mut a, &doc, "jk");
+    assert!(screen(&a, &doc, 80, 24).contains("detail · 1-6/"));
+    // Enter: the line alone, every finding with its spec sentence.
+    for (w, h) in SIZES {
+        let mut a = at(&doc, 11, w, h);
+        keys(&mut a, &doc, "\n");
+        let s = screen(&a, &doc, w, h);
+        assert!(s.contains("line 11 · esc closes"), "{w}x{h}: {s}");
+        insta::assert_snapshot!(format!("line_view_{w}x{h}"), s);
+    }
+    let mut a = at(&doc, 11, 160, 45);
+    keys(&mut a, &doc, "\n");
+    let s = screen(&a, &doc, 160, 45);
+    for rule in [
+        "error[X-HANG]",
+        "warning[UCI-BESTMOVE-LATE]",
+        "warning[X-HANG-SPINNING]",
+    ] {
+        assert!(s.contains(rule), "{rule}: {s}");
+    }
+    assert_eq!(s.matches("spec: ").count(), 3, "{s}");
+    // q leaves the line view, not the viewer.
+    keys(&mut a, &doc, "q");
+    assert!(!a.quit);
+    assert!(screen(&a, &doc, 160, 45).contains("traffic"));
+}
+
+#[test]
+fn panes_grow_with_the_width_and_l_gives_the_screen_to_the_list() {
+    let doc = open(MULTIPV);
+    let board_width = |s: &str| {
+        let top = s.lines().next().unwrap();
+        let at = top.find("┌ board").unwrap();
+        top[at..].chars().count()
+    };
+    let narrow = screen(&at(&doc, 90, 120, 36), &doc, 120, 36);
+    let wide = screen(&at(&doc, 90, 250, 70), &doc, 250, 70);
+    assert_eq!(board_width(&narrow), 36);
+    assert_eq!(board_width(&wide), 75);
+    let mut a = at(&doc, 90, 160, 45);
+    let before = a.page;
+    keys(&mut a, &doc, "L");
+    let s = screen(&a, &doc, 160, 45);
+    assert!(!s.contains("┌ board") && !s.contains("┌ detail"), "{s}");
+    assert!(s.contains("L: panes"), "{s}");
+    assert_eq!(a.page, 45 - 2 - 3);
+    assert!(a.page > before);
+    keys(&mut a, &doc, "L");
+    assert!(screen(&a, &doc, 160, 45).contains("┌ board"));
+}
+
+#[test]
+fn a_two_game_log_at_every_size() {
+    let doc = open("tests/fixtures/fastchess/concurrent.log.gz");
+    for (w, h) in SIZES {
+        let mut a = app_with(&doc, Options::default(), w, h);
+        keys(&mut a, &doc, "}}");
+        let s = screen(&a, &doc, w, h);
+        if w < 90 {
+            assert!(!s.contains("┌ board"), "{w}x{h}: {s}");
+        } else {
+            assert!(s.contains("no search in this game yet"), "{w}x{h}: {s}");
+        }
+        if h < 18 {
+            assert!(s.contains("enter: detail"), "{w}x{h}: {s}");
+        }
+        insta::assert_snapshot!(format!("two_games_{w}x{h}"), s);
+    }
+}

@@ -12,6 +12,7 @@ mod filters;
 mod search;
 mod update;
 pub mod view;
+mod zoom;
 
 use super::doc::{Doc, Row};
 use super::keys::KeyMap;
@@ -219,6 +220,14 @@ pub struct App {
     pub page: usize,
     /// The terminal's width (from the last frame).
     pub width: u16,
+    pub height: u16,
+    /// What the screen is given to: everything, the list alone, or one line.
+    pub zoom: crate::tui::layout::Zoom,
+    /// The detail's rows scrolled past, and the row they were scrolled on (another line
+    /// starts at its top).
+    pub detail_scroll: (usize, u16),
+    /// How far the detail (or the line view) can scroll: set by the last frame.
+    pub detail_max: std::cell::Cell<u16>,
     pub areas: Areas,
 }
 
@@ -279,33 +288,59 @@ impl App {
             page: 20,
             width: 120,
             areas: Areas::default(),
+            height: 0,
+            zoom: crate::tui::layout::Zoom::Normal,
+            detail_scroll: (0, 0),
+            detail_max: std::cell::Cell::new(0),
         }
     }
 
-    /// The terminal's size: sets how many lines a page of the traffic list has (the frame
-    /// minus the bars, the bottom panes, borders and header; as `draw` lays it out).
+    /// The terminal's size: sets how many lines a page of the traffic list has (as `draw`
+    /// lays it out).
     pub fn set_size(&mut self, width: u16, height: u16) {
         self.width = width;
-        let body = height.saturating_sub(2);
-        let bottom = (body * 2 / 5).max(7).min(body.saturating_sub(5));
-        self.page = usize::from(body.saturating_sub(bottom).saturating_sub(3)).max(1);
+        self.height = height;
+        self.relayout();
+    }
+
+    /// The choices the layout depends on.
+    pub fn wants(&self) -> crate::tui::layout::Wants {
+        crate::tui::layout::Wants {
+            zoom: self.zoom,
+            panes: self.panes_shown(),
+            violations: self.show_violations,
+            violations_focused: self.focus == Focus::Violations,
+        }
+    }
+
+    pub fn plan(&self) -> crate::tui::layout::Plan {
+        crate::tui::layout::plan(self.width, self.height, self.wants())
+    }
+
+    /// The page size after a change of size or of what is shown.
+    pub fn relayout(&mut self) {
+        // The list's borders and its header row.
+        self.page = usize::from(self.plan().list.height.saturating_sub(3)).max(1);
         self.scroll_to_cursor();
     }
 
     /// Whether the board and search panes are drawn: from 90 columns unless the user said.
     pub fn panes_shown(&self) -> bool {
-        self.panes.unwrap_or(self.width >= 90)
+        self.zoom == crate::tui::layout::Zoom::Normal && self.panes.unwrap_or(self.width >= 90)
     }
 
     /// Columns of the traffic list's text column (as `draw` lays it out: the panes, the
     /// borders, and the gutter, time, arrow and kind before the text).
     pub fn text_width(&self) -> usize {
-        let list = if self.panes_shown() {
-            self.width.saturating_sub(34)
-        } else {
-            self.width
-        };
-        usize::from(list.saturating_sub(2 + 30)).max(1)
+        usize::from(self.plan().list.width.saturating_sub(2 + 30)).max(1)
+    }
+
+    /// Rows of the detail scrolled past for the selected line.
+    pub fn detail_offset(&self) -> u16 {
+        match self.selected() {
+            Some(r) if r == self.detail_scroll.0 => self.detail_scroll.1.min(self.detail_max.get()),
+            _ => 0,
+        }
     }
 
     /// The selected row (index into [`Doc::rows`]).
@@ -430,7 +465,12 @@ impl App {
 
     /// Moves the cursor to view position `i`.
     fn go(&mut self, i: usize) {
-        self.cursor = i.min(self.view.len().saturating_sub(1));
+        let to = i.min(self.view.len().saturating_sub(1));
+        if to != self.cursor {
+            // Another line's detail starts at its top.
+            self.detail_scroll = (0, 0);
+        }
+        self.cursor = to;
         self.autoscroll = self.opts.follow && self.cursor + 1 >= self.view.len();
         self.scroll_to_cursor();
     }

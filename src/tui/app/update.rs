@@ -7,6 +7,7 @@ use super::{App, Focus, Pending, Prompt, PromptKind, ViolationItem, secs};
 use crate::rules::Severity;
 use crate::tui::doc::Doc;
 use crate::tui::keys::{Action, Key};
+use crate::tui::layout::Zoom;
 use crate::tui::prompt::{Edit, LineEdit};
 use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
@@ -129,6 +130,12 @@ impl App {
 
     /// Applies one action.
     pub fn update(&mut self, doc: &Doc, a: Action) {
+        self.apply(doc, a);
+        // A pane shown or hidden changes the list's page.
+        self.relayout();
+    }
+
+    fn apply(&mut self, doc: &Doc, a: Action) {
         if self.show_help {
             // The drawing clamps the offset to the end of the text.
             let page = self.page.max(1);
@@ -142,13 +149,17 @@ impl App {
                 }
                 Action::Top => self.help_offset = 0,
                 Action::Bottom => self.help_offset = most,
-                Action::Quit => self.quit = true,
+                // As in less, lnav and mitmproxy: q leaves the help, not the viewer.
                 _ => self.show_help = false,
             }
             self.help_offset = self.help_offset.min(most);
             return;
         }
         let count = self.count.take();
+        if self.zoom == Zoom::Line {
+            self.line_view_key(a, count);
+            return;
+        }
         let handled = match self.focus {
             Focus::Violations if self.show_violations => self.violations_key(doc, a),
             Focus::Sessions if self.show_sessions => self.sessions_key(doc, a),
@@ -347,7 +358,26 @@ impl App {
                     self.complain("auto-scroll needs --follow");
                 }
             }
-            Action::Enter => {}
+            Action::Enter => {
+                if let Some(r) = self.selected() {
+                    self.zoom = Zoom::Line;
+                    self.detail_scroll = (r, 0);
+                }
+            }
+            Action::ListOnly => {
+                self.zoom = if self.zoom == Zoom::List {
+                    Zoom::Normal
+                } else {
+                    Zoom::List
+                };
+                if self.zoom == Zoom::List {
+                    self.say("the list alone: L brings the panes back");
+                }
+            }
+            Action::DetailDown | Action::DetailUp => {
+                self.scroll_detail(a == Action::DetailDown, times as u16)
+            }
+            Action::Escape if self.zoom == Zoom::List => self.zoom = Zoom::Normal,
             Action::Escape => {
                 if !self.stop_search() {
                     self.cancel_filtering();

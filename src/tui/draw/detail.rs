@@ -13,7 +13,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Wrap};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph};
 
 /// The exact bytes of a line: control bytes, CR and invalid UTF-8 escaped, the ending named.
 fn bytes_line(ev: &Event) -> String {
@@ -60,20 +60,53 @@ fn fields(msg: &protocol::Msg) -> String {
 }
 
 pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
-    let t = &app.theme;
-    let b = block(app, "detail", false);
     let Some(r) = sel else {
-        f.render_widget(Paragraph::new("").block(b), area);
+        f.render_widget(Paragraph::new("").block(block(app, "detail", false)), area);
         return;
     };
+    scrolled(f, app, "detail", detail_lines(app, doc, r), area);
+}
+
+/// `lines` in a pane that scrolls (`[` `]`, or j/k in the line view), its title saying
+/// which rows are shown when they are not all.
+pub(super) fn scrolled(f: &mut Frame, app: &App, title: &str, lines: Vec<Line>, area: Rect) {
+    let inner_w = area.width.saturating_sub(2);
+    let inner_h = usize::from(area.height.saturating_sub(2));
+    let rows = super::wrap::fold(lines, inner_w);
+    let most = rows.len().saturating_sub(inner_h);
+    app.detail_max.set(u16::try_from(most).unwrap_or(u16::MAX));
+    let from = usize::from(app.detail_offset()).min(most);
+    let title = if most == 0 {
+        title.to_owned()
+    } else {
+        let to = (from + inner_h).min(rows.len());
+        let keys = if app.zoom == crate::tui::layout::Zoom::Line {
+            "j/k"
+        } else {
+            "[ ]"
+        };
+        format!(
+            "{title} · {}-{to}/{}{} {keys}",
+            from + 1,
+            rows.len(),
+            if to < rows.len() { " ↓" } else { "" },
+        )
+    };
+    let b = block(app, &title, false);
+    let shown: Vec<Line> = rows.into_iter().skip(from).take(inner_h).collect();
+    f.render_widget(Paragraph::new(shown).block(b), area);
+}
+
+/// Everything said about row `r`: where and when, the bytes, the decoding, each finding
+/// with its spec sentence, the runner's verdict, the request it opened or answered.
+pub(super) fn detail_lines(app: &App, doc: &Doc, r: usize) -> Vec<Line<'static>> {
+    let t = &app.theme;
     let row = &doc.rows[r];
     let seq = doc.seq(r);
     let Some(ev) = doc.event(r) else {
-        f.render_widget(
-            Paragraph::new("the line can no longer be read: the file changed").block(b),
-            area,
-        );
-        return;
+        return vec![Line::raw(
+            "the line can no longer be read: the file changed",
+        )];
     };
     let session = doc.decoder().session(usize::from(row.session()));
     let dim = Style::default().fg(t.dim);
@@ -210,7 +243,7 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
                     } else {
                         "answers"
                     },
-                    doc.text(a.open_row as usize).trim(),
+                    visible(doc.text(a.open_row as usize).trim()),
                     line_of(a.open_row),
                     secs(row_t.saturating_sub(t_of(a.open_row)))
                 ),
@@ -218,10 +251,8 @@ pub(super) fn detail(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, ar
             ),
         ]));
     }
-    f.render_widget(
-        Paragraph::new(lines).block(b).wrap(Wrap { trim: false }),
-        area,
-    );
+    super::sample::lines(app, &ev, &mut lines);
+    lines
 }
 
 pub(super) fn chart(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {

@@ -8,63 +8,48 @@
 mod detail;
 mod overlays;
 mod position;
+mod sample;
 mod status;
 mod transcript;
 mod violations;
+mod wrap;
 
 use super::app::{App, Areas};
 use super::doc::Doc;
 use crate::recording::Source;
 use crate::rules::Severity;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
 use ratatui::widgets::{Block, Borders};
 
 pub fn draw(f: &mut Frame, app: &App, doc: &Doc) -> Areas {
     let area = f.area();
-    let [body, status, hint] = Layout::vertical([
-        Constraint::Min(6),
-        Constraint::Length(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    let bottom_h = (body.height * 2 / 5)
-        .max(7)
-        .min(body.height.saturating_sub(5));
-    let [top, bottom] =
-        Layout::vertical([Constraint::Min(5), Constraint::Length(bottom_h)]).areas(body);
-    let (list_area, right) = if app.panes_shown() {
-        let [l, r] = Layout::horizontal([Constraint::Min(40), Constraint::Length(34)]).areas(top);
-        (l, Some(r))
-    } else {
-        (top, None)
-    };
-    let (detail_area, viol_area) = if app.show_violations {
-        let [d, v] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
-            .areas(bottom);
-        (d, Some(v))
-    } else {
-        (bottom, None)
-    };
+    let plan = crate::tui::layout::plan(area.width, area.height, app.wants());
     let sel = app.selected();
-    transcript::traffic(f, app, doc, list_area);
-    if app.show_chart {
-        detail::chart(f, app, doc, sel, detail_area);
+    if let Some(line) = plan.line {
+        line_view(f, app, doc, sel, line);
     } else {
-        detail::detail(f, app, doc, sel, detail_area);
+        transcript::traffic(f, app, doc, plan.list);
     }
-    if let Some(r) = right {
+    if let Some(d) = plan.detail {
+        if app.show_chart {
+            detail::chart(f, app, doc, sel, d);
+        } else {
+            detail::detail(f, app, doc, sel, d);
+        }
+    }
+    if let Some(r) = plan.right {
         let [b, s] = Layout::vertical([Constraint::Length(12), Constraint::Min(3)]).areas(r);
         position::board_pane(f, app, doc, sel, b);
         position::search_pane(f, app, doc, sel, s);
     }
-    if let Some(v) = viol_area {
+    if let Some(v) = plan.violations {
         violations::violations(f, app, doc, v);
     }
-    status::status_bar(f, app, doc, status);
-    status::hint_line(f, app, hint);
+    status::status_bar(f, app, doc, plan.status);
+    status::hint_line(f, app, plan.hint);
     if app.show_sessions {
         overlays::sessions(f, app, doc, area);
     }
@@ -75,8 +60,38 @@ pub fn draw(f: &mut Frame, app: &App, doc: &Doc) -> Areas {
         overlays::help(f, app, area);
     }
     Areas {
-        list: list_area,
-        violations: viol_area.unwrap_or_default(),
+        list: if plan.line.is_some() {
+            Rect::default()
+        } else {
+            plan.list
+        },
+        violations: plan.violations.unwrap_or_default(),
+    }
+}
+
+/// One line on the whole screen (mitmproxy's Enter): everything the detail says, unfolded
+/// and scrollable, with the board and the search beside it when there is room.
+fn line_view(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {
+    let Some(r) = sel else {
+        return;
+    };
+    let side = crate::tui::layout::right_width(area.width);
+    let (text, right) = if area.width >= side + 40 {
+        let [t, s] =
+            Layout::horizontal([Constraint::Min(40), Constraint::Length(side)]).areas(area);
+        (t, Some(s))
+    } else {
+        (area, None)
+    };
+    let title = match doc.line(r) {
+        0 => "the line · esc closes".to_owned(),
+        l => format!("line {l} · esc closes"),
+    };
+    detail::scrolled(f, app, &title, detail::detail_lines(app, doc, r), text);
+    if let Some(s) = right {
+        let [b, p] = Layout::vertical([Constraint::Length(12), Constraint::Min(3)]).areas(s);
+        position::board_pane(f, app, doc, sel, b);
+        position::search_pane(f, app, doc, sel, p);
     }
 }
 

@@ -212,6 +212,14 @@ pub(super) fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         },
         app.time_mode.label()
     );
+    // Say what the screen has no room for, and the key that shows it.
+    let plan = app.plan();
+    let hidden = match (plan.detail_hidden && plan.detail.is_none(), app.zoom) {
+        (_, crate::tui::layout::Zoom::List) => " · L: panes",
+        (true, _) => " · enter: detail",
+        _ => "",
+    };
+    let title = format!("{title}{hidden}");
     let b = block(app, &title, app.focus == Focus::List);
     let inner = b.inner(area);
     f.render_widget(b, area);
