@@ -47,6 +47,16 @@ pub struct SearchSpan {
     pub end: u32,
 }
 
+/// What the CPU and memory chart needs of a process sample.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SamplePoint {
+    pub row: u32,
+    pub t: u64,
+    /// CPU time of the engine's process tree so far (user and system), ms.
+    pub cpu_ms: u64,
+    pub rss_kib: u64,
+}
+
 /// Everything the reader built so far.
 pub struct Doc {
     /// The file as messages name it.
@@ -103,6 +113,8 @@ pub struct Doc {
     /// Rows from which a followed file was read again (truncated or replaced): what was
     /// shown before belongs to another file.
     pub restarts: Vec<u32>,
+    /// The proxy's process samples, in row order.
+    pub samples: Vec<SamplePoint>,
 }
 
 impl Doc {
@@ -152,6 +164,7 @@ impl Doc {
             header: None,
             notice: None,
             restarts: Vec::new(),
+            samples: Vec::new(),
         }
     }
 
@@ -322,6 +335,14 @@ impl Doc {
             self.wall_start = ev.ts.map(|ts| ts.saturating_sub(ev.t));
         }
         let r = self.rows.len() as u32;
+        if let Some(s) = ev.sample.as_deref() {
+            self.samples.push(SamplePoint {
+                row: r,
+                t: ev.t,
+                cpu_ms: s.user_ms + s.sys_ms,
+                rss_kib: s.rss_kib,
+            });
+        }
         let kind = match (&self.checker.decoded().msg, ev.kind) {
             (Some(m), _) => m.kind(),
             (None, Some(k)) => k.as_str(),

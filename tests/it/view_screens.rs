@@ -164,7 +164,7 @@ fn the_detail_scrolls_and_says_it_is_cut_and_enter_shows_the_whole_line() {
     assert!(!s.contains("↓ [ ]"), "{s}");
     assert!(s.contains("still owed"), "{s}");
     // Another line starts at its top.
-    keys(&mut a, &doc, "jk");
+    keys(&mut a, &doc, "kj");
     assert!(screen(&a, &doc, 80, 24).contains("detail · 1-6/"));
     // Enter: the line alone, every finding with its spec sentence.
     for (w, h) in SIZES {
@@ -232,4 +232,57 @@ fn a_two_game_log_at_every_size() {
         }
         insta::assert_snapshot!(format!("two_games_{w}x{h}"), s);
     }
+}
+
+#[test]
+fn process_samples_are_hidden_at_first_and_a_capture_shows_its_threads_escaped() {
+    let doc = open(HANG);
+    let mut a = app_with(&doc, Options::default(), 160, 45);
+    let s = screen(&a, &doc, 160, 45);
+    assert!(!s.contains("* sample"), "{s}");
+    assert!(s.contains("filter: !kind:sample"), "{s}");
+    keys(&mut a, &doc, "P");
+    let s = screen(&a, &doc, 160, 45);
+    assert!(s.contains("* sample"), "{s}");
+    // The capture: line 17 of the recording.
+    keys(&mut a, &doc, ":17\n");
+    assert_eq!(doc.line(a.selected().unwrap()), 17);
+    keys(&mut a, &doc, "\n");
+    let s = screen(&a, &doc, 160, 45);
+    for want in [
+        "sample ",
+        "capture the engine has been silent for 2.0 s",
+        "thread ",
+        "python3 R",
+        "--on-hang echo threads of $KIBITZER_ENGINE_PID",
+        "threads of ",
+        "red",
+    ] {
+        assert!(s.contains(want), "{want}: {s}");
+    }
+    // The command's colour codes are shown, not sent to the terminal.
+    assert!(!s.contains('\x1b'), "{s}");
+    assert!(
+        s.contains("\\x1b[31mred") || s.contains("\\e[31mred"),
+        "{s}"
+    );
+    keys(&mut a, &doc, "\x1bP");
+    assert!(!screen(&a, &doc, 160, 45).contains("* sample"));
+}
+
+#[test]
+fn the_cpu_and_memory_chart_is_beside_the_eval_chart() {
+    let doc = open(HANG);
+    for (w, h) in [(80, 24), (160, 45)] {
+        let mut a = at(&doc, 11, w, h);
+        keys(&mut a, &doc, "c");
+        let s = screen(&a, &doc, w, h);
+        assert!(s.contains("engine CPU"), "{s}");
+        assert!(s.contains("engine memory"), "{s}");
+        insta::assert_snapshot!(format!("process_chart_{w}x{h}"), s);
+    }
+    let doc = open(MULTIPV);
+    let mut a = at(&doc, 90, 160, 45);
+    keys(&mut a, &doc, "c");
+    assert!(!screen(&a, &doc, 160, 45).contains("engine CPU"));
 }

@@ -26,7 +26,56 @@ pub(super) struct Rebuilding {
     next: usize,
 }
 
+/// The filter that keeps the proxy's process samples out of the list: put in the filter
+/// list, on, when the input has samples (a few a second while an answer is owed, they would
+/// bury the traffic); `P` or the filter list turn it off.
+pub const SAMPLES_HIDDEN: &str = "!kind:sample";
+
 impl App {
+    /// Hides the process samples the first time the input is seen to have some.
+    pub(super) fn hide_samples_once(&mut self, doc: &Doc) {
+        if self.samples_seen || !doc.kinds().contains(&"sample") {
+            return;
+        }
+        self.samples_seen = true;
+        if let Ok(filter) = Filter::parse(SAMPLES_HIDDEN) {
+            self.filters.push(FilterEntry {
+                text: SAMPLES_HIDDEN.to_owned(),
+                filter,
+                on: true,
+            });
+            self.rebuild(doc);
+        }
+    }
+
+    /// `P`: the process samples shown or hidden.
+    pub(super) fn toggle_samples(&mut self, doc: &Doc) {
+        let mut list = self.filters.clone();
+        let shown = match list.iter_mut().find(|f| f.text == SAMPLES_HIDDEN) {
+            Some(f) => {
+                f.on = !f.on;
+                !f.on
+            }
+            None => match Filter::parse(SAMPLES_HIDDEN) {
+                Ok(filter) => {
+                    list.push(FilterEntry {
+                        text: SAMPLES_HIDDEN.to_owned(),
+                        filter,
+                        on: true,
+                    });
+                    false
+                }
+                Err(_) => return,
+            },
+        };
+        self.apply_filters(doc, list);
+        self.say(if shown {
+            "process samples shown (P hides them)"
+        } else {
+            "process samples hidden (P shows them)"
+        });
+    }
+
     /// One line for the status bar: the filters in force.
     pub fn filter_summary(&self) -> String {
         let on: Vec<&str> = self

@@ -228,6 +228,8 @@ pub struct App {
     pub detail_scroll: (usize, u16),
     /// How far the detail (or the line view) can scroll: set by the last frame.
     pub detail_max: std::cell::Cell<u16>,
+    /// The input was seen to have process samples (and they were hidden once).
+    samples_seen: bool,
     pub areas: Areas,
 }
 
@@ -292,6 +294,7 @@ impl App {
             zoom: crate::tui::layout::Zoom::Normal,
             detail_scroll: (0, 0),
             detail_max: std::cell::Cell::new(0),
+            samples_seen: false,
         }
     }
 
@@ -363,6 +366,7 @@ impl App {
 
     /// Takes in what the reader added since the last call.
     pub fn sync(&mut self, doc: &Doc) {
+        self.hide_samples_once(doc);
         // Findings arrive for earlier lines too (deadlines, the end of the input): a filter
         // on them is re-evaluated once everything is read.
         if doc.done && !self.seen_done && self.filtered() {

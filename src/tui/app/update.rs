@@ -364,6 +364,7 @@ impl App {
                     self.detail_scroll = (r, 0);
                 }
             }
+            Action::Samples => self.toggle_samples(doc),
             Action::ListOnly => {
                 self.zoom = if self.zoom == Zoom::List {
                     Zoom::Normal

@@ -8,6 +8,7 @@
 mod detail;
 mod overlays;
 mod position;
+mod proc_chart;
 mod sample;
 mod status;
 mod transcript;
@@ -34,7 +35,13 @@ pub fn draw(f: &mut Frame, app: &App, doc: &Doc) -> Areas {
         transcript::traffic(f, app, doc, plan.list);
     }
     if let Some(d) = plan.detail {
-        if app.show_chart {
+        if app.show_chart && !doc.samples.is_empty() {
+            let [e, p] =
+                Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)])
+                    .areas(d);
+            detail::chart(f, app, doc, sel, e);
+            proc_chart::proc_chart(f, app, doc, sel, p);
+        } else if app.show_chart {
             detail::chart(f, app, doc, sel, d);
         } else {
             detail::detail(f, app, doc, sel, d);
