@@ -286,3 +286,82 @@ fn the_cpu_and_memory_chart_is_beside_the_eval_chart() {
     keys(&mut a, &doc, "c");
     assert!(!screen(&a, &doc, 160, 45).contains("engine CPU"));
 }
+
+#[test]
+fn habits_of_less_and_lnav() {
+    let doc = open(MULTIPV);
+    let mut a = app_with(&doc, Options::default(), 80, 24);
+    // The help: q leaves it, not the viewer; / searches it, n goes on.
+    keys(&mut a, &doc, "?/line numbers\n");
+    assert!(a.show_help);
+    assert!(screen(&a, &doc, 80, 24).contains("less -N"));
+    keys(&mut a, &doc, "q");
+    assert!(!a.show_help && !a.quit);
+    // PgDn pages as less does: the view moves a page, the cursor with it.
+    let page = a.page;
+    keys(&mut a, &doc, " ");
+    assert_eq!((a.offset, a.cursor), (page, page));
+    keys(&mut a, &doc, "3 ");
+    assert_eq!((a.offset, a.cursor), (4 * page, 4 * page));
+    // Counts on every motion: 3) is the third search on.
+    keys(&mut a, &doc, "g3)");
+    let third = doc.searches[2].start as usize;
+    assert_eq!(a.selected(), Some(third));
+    // The line numbers column.
+    keys(&mut a, &doc, "g#");
+    let s = screen(&a, &doc, 80, 24);
+    assert!(s.contains("  # time"), "{s}");
+    assert!(s.contains("  2    0.002088 * spawned"), "{s}");
+    // :N onto a line the filter hides: said, and y shows it.
+    keys(&mut a, &doc, "fkind:go\n:90\n");
+    assert!(
+        a.message
+            .as_ref()
+            .unwrap()
+            .0
+            .contains("hidden by the filter")
+    );
+    assert!(a.filtered());
+    keys(&mut a, &doc, "y");
+    assert!(!a.filtered());
+    assert_eq!(doc.line(a.selected().unwrap()), 90);
+}
+
+/// Types `text` and presses Tab.
+fn tab(a: &mut App, doc: &Doc, text: &str) {
+    keys(a, doc, text);
+    a.key(doc, KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+}
+
+fn prompt_text(a: &App) -> String {
+    a.prompt.as_ref().map(|p| p.edit.text()).unwrap_or_default()
+}
+
+#[test]
+fn tab_completes_kinds_rules_sessions_commands_and_paths() {
+    let doc = open(MULTIPV);
+    let mut a = app_with(&doc, Options::default(), 80, 24);
+    tab(&mut a, &doc, "fengine kind:best");
+    assert_eq!(prompt_text(&a), "engine kind:bestmove ");
+    keys(&mut a, &doc, "\x1b");
+    tab(&mut a, &doc, "frule:UCI-BESTMOVE-");
+    assert!(prompt_text(&a).starts_with("rule:UCI-BESTMOVE-"));
+    assert!(a.candidates.len() > 1, "{:?}", a.candidates);
+    let s = screen(&a, &doc, 80, 24);
+    assert!(s.contains("tab · "), "{s}");
+    assert!(s.contains("rule:UCI-BESTMOVE-ILLEGAL"), "{s}");
+    keys(&mut a, &doc, "\x1b");
+    tab(&mut a, &doc, "fsession:stock");
+    assert_eq!(prompt_text(&a), "session:1 ");
+    keys(&mut a, &doc, "\x1b");
+    tab(&mut a, &doc, ":next_er");
+    assert_eq!(prompt_text(&a), "next_error ");
+    keys(&mut a, &doc, "\x1b");
+    tab(&mut a, &doc, ":write tests/fixtures/forens");
+    assert_eq!(prompt_text(&a), "write tests/fixtures/forensics/");
+    a.key(&doc, KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+    assert_eq!(
+        prompt_text(&a),
+        "write tests/fixtures/forensics/spin-capture.jsonl "
+    );
+}

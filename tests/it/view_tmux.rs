@@ -177,10 +177,13 @@ fn finds_the_illegal_move_shows_help_and_quits_cleanly() {
     t.keys(&["e"]);
     t.wait_for_all(&["error[UCI-BESTMOVE-ILLEGAL]", "bestmove a1a1"], &[]);
     t.keys(&["?"]);
-    t.wait_for_all(&["next error", "any other key closes"], &[]);
-    // Any key closes the help (not Esc: a key right after it would read as Alt+key).
-    t.keys(&["h"]);
-    t.wait_for_gone("any other key closes");
+    t.wait_for_all(&["next error", "q or esc closes"], &[]);
+    // `/` searches the help; q leaves it, not the viewer (not Esc: a key right after it
+    // would read as Alt+key).
+    t.keys(&["/", "less -N", "Enter"]);
+    t.wait_for("help: line");
+    t.keys(&["q"]);
+    t.wait_for_gone("q or esc closes");
     t.keys(&["/", "^ValueError", "Enter"]);
     t.wait_for("bytes  ValueError");
     t.keys(&["q"]);
@@ -329,6 +332,50 @@ fn follow_waits_for_a_log_and_shows_its_lines_as_the_gui_writes_them() {
     std::fs::write(&log, first).unwrap();
     // The notice goes when the file appears, in the frame its first lines are drawn in.
     t.wait_for_all(&["← feature", "following ●"], &["waiting for"]);
+    t.keys(&["q"]);
+    t.assert_ended("0");
+}
+
+#[test]
+fn the_search_pane_the_line_view_and_the_hang_verdict_by_keys() {
+    let t = Tmux::start(
+        "panes",
+        "tests/fixtures/real/python-chess-stockfish-analysis-multipv3.jsonl +89",
+    );
+    // Every MultiPV line, best first, while the search runs; the bestmove ends it.
+    t.wait_for_all(
+        &["1 +0.41 d17/20 1. d4 Nf6", "3 +0.26 d16/23", "running"],
+        &[],
+    );
+    t.keys(&["j"]);
+    t.wait_for_all(&["bestmove d2d4"], &["· running"]);
+    // Enter: the line alone; q closes it and the viewer stays.
+    t.keys(&["Enter"]);
+    t.wait_for("line 90 · esc closes");
+    t.keys(&["q"]);
+    t.wait_for_gone("esc closes");
+    // L: the list alone, and back.
+    t.keys(&["L"]);
+    t.wait_for_all(&["L: panes"], &["┌ board"]);
+    t.keys(&["L"]);
+    t.wait_for("┌ board");
+    t.keys(&["q"]);
+    t.assert_ended("0");
+}
+
+#[test]
+fn a_hang_is_jumped_to_and_process_samples_come_back_with_p() {
+    let t = Tmux::start("hang", "tests/fixtures/forensics/spin-capture.jsonl");
+    t.wait_for_all(
+        &["TIMEOUT [SPINNING]", "filter: !kind:sample"],
+        &["* sample"],
+    );
+    t.keys(&["x", "j", "Enter"]);
+    t.wait_for("bytes  go movetime 300");
+    t.keys(&["P"]);
+    t.wait_for("* sample");
+    t.keys(&["c"]);
+    t.wait_for("engine memory");
     t.keys(&["q"]);
     t.assert_ended("0");
 }

@@ -93,11 +93,8 @@ impl App {
         }
     }
 
-    /// Tab at the `:` prompt: completes a command or action name.
-    pub fn complete(text: &str) -> Option<String> {
-        if text.contains(char::is_whitespace) || text.is_empty() {
-            return None;
-        }
+    /// Command and action names that start with `text`, sorted.
+    pub fn command_names(text: &str) -> Vec<String> {
         let mut names: Vec<&str> = COMMANDS
             .iter()
             .filter_map(|(c, _)| c.split(' ').next())
@@ -107,27 +104,29 @@ impl App {
             .collect();
         names.sort_unstable();
         names.dedup();
-        match names.as_slice() {
-            [] => None,
-            [one] => Some(format!("{one} ")),
-            many => {
-                // The longest prefix they share.
-                let first = many[0];
-                let len = (text.len()..=first.len())
-                    .rev()
-                    .find(|&l| many.iter().all(|n| n.get(..l) == first.get(..l)))
-                    .unwrap_or(text.len());
-                (len > text.len()).then(|| first[..len].to_owned())
-            }
-        }
+        names.into_iter().map(str::to_owned).collect()
     }
 
     /// Selects the first line at or after line `n` of the input.
     pub(super) fn goto_line(&mut self, doc: &Doc, n: u64) {
+        let unreadable = doc.skipped.iter().find(|(l, _)| *l == n);
         match doc.row_at_line(n) {
+            Some(r) if self.view.position(r as u32).is_err() => {
+                self.pending = Some(super::Pending::ShowHidden(r as u32));
+                self.say(format!(
+                    "line {n} is hidden by the filter: y turns the filters off to show it"
+                ));
+            }
             Some(r) => {
                 self.jump_to_row(doc, r);
-                self.say(format!("line {n}"));
+                match unreadable {
+                    Some((_, why)) => self.complain(format!(
+                        "line {n} could not be read ({}): line {} is the next one",
+                        crate::tui::draw::visible(why),
+                        doc.line(r)
+                    )),
+                    None => self.say(format!("line {n}")),
+                }
             }
             None if !doc.done => {
                 self.opts.start_line = Some(n);
@@ -253,10 +252,10 @@ mod tests {
 
     #[test]
     fn names_complete() {
-        assert_eq!(App::complete("next_er").as_deref(), Some("next_error "));
-        assert_eq!(App::complete("next_"), None);
-        assert_eq!(App::complete("sea").as_deref(), Some("search"));
-        assert_eq!(App::complete("wri").as_deref(), Some("write "));
-        assert_eq!(App::complete("zzz"), None);
+        assert_eq!(App::command_names("next_er"), ["next_error"]);
+        assert!(App::command_names("next_").len() > 5);
+        assert!(App::command_names("sea").contains(&"search".to_owned()));
+        assert_eq!(App::command_names("wri"), ["write"]);
+        assert!(App::command_names("zzz").is_empty());
     }
 }

@@ -7,6 +7,7 @@
 //! to it.
 
 pub mod command;
+mod complete;
 mod export;
 mod filters;
 mod search;
@@ -68,6 +69,8 @@ pub enum Focus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptKind {
     Search,
+    /// `/` in the help: a regex over the help's lines.
+    HelpSearch,
     Filter,
     /// Editing filter `i` of the list.
     EditFilter(usize),
@@ -86,6 +89,8 @@ pub struct Prompt {
 enum Pending {
     SetMark,
     JumpMark,
+    /// `:N` landed on a line a filter hides: `y` shows it.
+    ShowHidden(u32),
 }
 
 /// An entry of the violations panel: grouped by severity (worst first), then rule.
@@ -228,6 +233,12 @@ pub struct App {
     pub detail_scroll: (usize, u16),
     /// How far the detail (or the line view) can scroll: set by the last frame.
     pub detail_max: std::cell::Cell<u16>,
+    /// What Tab found to complete at the prompt, when several things fit.
+    pub candidates: Vec<String>,
+    /// The last search of the help (`n` `N` in the help go on with it).
+    pub help_query: Option<regex::Regex>,
+    /// The input's line numbers in a column (less -N).
+    pub line_numbers: bool,
     /// The input was seen to have process samples (and they were hidden once).
     samples_seen: bool,
     pub areas: Areas,
@@ -295,6 +306,9 @@ impl App {
             detail_scroll: (0, 0),
             detail_max: std::cell::Cell::new(0),
             samples_seen: false,
+            line_numbers: false,
+            help_query: None,
+            candidates: Vec::new(),
         }
     }
 
@@ -335,7 +349,8 @@ impl App {
     /// Columns of the traffic list's text column (as `draw` lays it out: the panes, the
     /// borders, and the gutter, time, arrow and kind before the text).
     pub fn text_width(&self) -> usize {
-        usize::from(self.plan().list.width.saturating_sub(2 + 30)).max(1)
+        let numbers = if self.line_numbers { 8 } else { 0 };
+        usize::from(self.plan().list.width.saturating_sub(2 + 30 + numbers)).max(1)
     }
 
     /// Rows of the detail scrolled past for the selected line.
@@ -468,7 +483,7 @@ impl App {
     }
 
     /// Moves the cursor to view position `i`.
-    fn go(&mut self, i: usize) {
+    pub(super) fn go(&mut self, i: usize) {
         let to = i.min(self.view.len().saturating_sub(1));
         if to != self.cursor {
             // Another line's detail starts at its top.

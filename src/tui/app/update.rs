@@ -34,6 +34,8 @@ impl App {
                     Some(&r) => self.jump_to_row(doc, r as usize),
                     None => self.complain(format!("no mark '{c}'")),
                 },
+                Pending::ShowHidden(r) if c == 'y' => self.jump_to_row(doc, r as usize),
+                Pending::ShowHidden(_) => self.say("the filters stay"),
             }
             return;
         }
@@ -69,12 +71,13 @@ impl App {
     }
 
     fn prompt_key(&mut self, doc: &Doc, ev: &KeyEvent) {
+        self.candidates.clear();
         let Some(p) = self.prompt.as_mut() else {
             return;
         };
         let kind = p.kind;
         let history = match kind {
-            PromptKind::Search => &mut self.histories.search,
+            PromptKind::Search | PromptKind::HelpSearch => &mut self.histories.search,
             PromptKind::Filter | PromptKind::EditFilter(_) => &mut self.histories.filter,
             PromptKind::Command => &mut self.histories.command,
         };
@@ -94,8 +97,9 @@ impl App {
                 }
             }
             Edit::Complete => {
-                if kind == PromptKind::Command
-                    && let Some(t) = App::complete(&p.edit.text())
+                let text = p.edit.text();
+                if let Some(t) = self.complete_prompt(doc, kind, &text)
+                    && let Some(p) = self.prompt.as_mut()
                 {
                     p.edit.set(&t);
                 }
@@ -115,6 +119,7 @@ impl App {
     fn submit(&mut self, doc: &Doc, kind: PromptKind, text: &str) {
         match kind {
             PromptKind::Search => self.start_search(doc, text),
+            PromptKind::HelpSearch => self.help_search(text),
             PromptKind::Filter => self.add_filter(doc, text),
             PromptKind::EditFilter(i) => self.edit_filter(doc, i, text),
             PromptKind::Command => self.command(doc, text),
@@ -130,6 +135,39 @@ impl App {
 
     /// Applies one action.
     pub fn update(&mut self, doc: &Doc, a: Action) {
+        // A count before a motion that seeks repeats it (`3w`, `2n`, `5}`), stopping where
+        // there is nothing further.
+        let repeats = matches!(
+            a,
+            Action::NextViolation
+                | Action::PrevViolation
+                | Action::NextError
+                | Action::PrevError
+                | Action::NextWarning
+                | Action::PrevWarning
+                | Action::NextGap
+                | Action::PrevGap
+                | Action::NextGame
+                | Action::PrevGame
+                | Action::NextSearch
+                | Action::PrevSearch
+                | Action::SearchNext
+                | Action::SearchPrev
+                | Action::NextMark
+                | Action::PrevMark
+        ) && !self.show_help
+            && self.zoom != Zoom::Line
+            && self.focus == Focus::List;
+        if repeats && let Some(n) = self.count.take() {
+            for _ in 0..n.clamp(1, 10_000) {
+                self.apply(doc, a);
+                if self.message.as_ref().is_some_and(|(_, err)| *err) {
+                    break;
+                }
+            }
+            self.relayout();
+            return;
+        }
         self.apply(doc, a);
         // A pane shown or hidden changes the list's page.
         self.relayout();
@@ -149,6 +187,9 @@ impl App {
                 }
                 Action::Top => self.help_offset = 0,
                 Action::Bottom => self.help_offset = most,
+                Action::Search => self.open_prompt(PromptKind::HelpSearch),
+                Action::SearchNext => self.help_step(true),
+                Action::SearchPrev => self.help_step(false),
                 // As in less, lnav and mitmproxy: q leaves the help, not the viewer.
                 _ => self.show_help = false,
             }
@@ -175,12 +216,7 @@ impl App {
             Action::Quit => self.quit = true,
             Action::Up => self.go(self.cursor.saturating_sub(times)),
             Action::Down => self.go(self.cursor.saturating_add(times)),
-            Action::PageUp => self.go(self
-                .cursor
-                .saturating_sub(self.page.max(1).saturating_mul(times))),
-            Action::PageDown => self.go(self
-                .cursor
-                .saturating_add(self.page.max(1).saturating_mul(times))),
+            Action::PageUp | Action::PageDown => self.page_by(a == Action::PageDown, times),
             Action::HalfUp => self.go(self.cursor.saturating_sub(half)),
             Action::HalfDown => self.go(self.cursor + half),
             Action::Top | Action::Bottom if count.is_some() => {
@@ -365,6 +401,7 @@ impl App {
                 }
             }
             Action::Samples => self.toggle_samples(doc),
+            Action::LineNumbers => self.line_numbers = !self.line_numbers,
             Action::ListOnly => {
                 self.zoom = if self.zoom == Zoom::List {
                     Zoom::Normal

@@ -57,6 +57,9 @@ pub fn draw(f: &mut Frame, app: &App, doc: &Doc) -> Areas {
     }
     status::status_bar(f, app, doc, plan.status);
     status::hint_line(f, app, plan.hint);
+    if app.prompt.is_some() && !app.candidates.is_empty() {
+        overlays::candidates(f, app, plan.status);
+    }
     if app.show_sessions {
         overlays::sessions(f, app, doc, area);
     }
@@ -100,6 +103,14 @@ fn line_view(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect
         position::board_pane(f, app, doc, sel, b);
         position::search_pane(f, app, doc, sel, p);
     }
+}
+
+/// The help's lines as text (what `/` in the help searches).
+pub fn help_texts(app: &App) -> Vec<String> {
+    overlays::help_lines(app)
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
 }
 
 /// Lines of the help screen (to keep its scrolling within them).

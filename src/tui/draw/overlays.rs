@@ -143,7 +143,7 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
     let max = lines.len().saturating_sub(shown);
     let at = app.help_offset.min(max);
     let title = format!(
-        "help · {}-{} of {} · j/k pgup/pgdn scroll · any other key closes",
+        "help · {}-{} of {} · j/k pgup/pgdn scroll · / n N search · q or esc closes",
         at + 1,
         (at + shown).min(lines.len()),
         lines.len()
@@ -155,4 +155,38 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
             .scroll((u16::try_from(at).unwrap_or(u16::MAX), 0)),
         r,
     );
+}
+
+/// What Tab found at the prompt, in columns, just above the status bar.
+pub(super) fn candidates(f: &mut Frame, app: &App, status: Rect) {
+    let width = usize::from(status.width.saturating_sub(2)).max(10);
+    let col = app
+        .candidates
+        .iter()
+        .map(|c| c.chars().count() + 2)
+        .max()
+        .unwrap_or(10)
+        .min(width);
+    let per_row = (width / col).max(1);
+    let rows: Vec<Line> = app
+        .candidates
+        .chunks(per_row)
+        .map(|chunk| {
+            Line::raw(
+                chunk
+                    .iter()
+                    .map(|c| format!("{c:<col$}"))
+                    .collect::<String>(),
+            )
+        })
+        .collect();
+    let h = u16::try_from(rows.len().min(8)).unwrap_or(8) + 2;
+    let y = status.y.saturating_sub(h.saturating_sub(1));
+    let r = Rect::new(status.x, y, status.width, h.min(status.y + 1));
+    let title = format!(
+        "tab · {}",
+        crate::tui::plural(app.candidates.len(), "candidate")
+    );
+    f.render_widget(Clear, r);
+    f.render_widget(Paragraph::new(rows).block(block(app, &title, true)), r);
 }

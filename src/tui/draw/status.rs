@@ -276,6 +276,7 @@ pub(super) fn hint_line(f: &mut Frame, app: &App, area: Rect) {
     let line = if let Some(p) = &app.prompt {
         let label = match p.kind {
             PromptKind::Search => "/".to_owned(),
+            PromptKind::HelpSearch => "help /".to_owned(),
             PromptKind::Filter => "filter: ".to_owned(),
             PromptKind::EditFilter(i) => format!("filter {}: ", i + 1),
             PromptKind::Command => ":".to_owned(),

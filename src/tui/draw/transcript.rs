@@ -118,6 +118,7 @@ fn row_lines(
     r: usize,
     sessions: usize,
     width: usize,
+    numbers: usize,
 ) -> Vec<Line<'static>> {
     let t = &app.theme;
     let row = &doc.rows[r];
@@ -139,9 +140,21 @@ fn row_lines(
         gutter,
         Span::styled(mark, Style::default().fg(t.focus)),
         Span::raw(" "),
+    ];
+    if numbers > 0 {
+        let n = match doc.line(r) {
+            0 => String::new(),
+            l => l.to_string(),
+        };
+        spans.push(Span::styled(
+            format!("{n:>numbers$} "),
+            Style::default().fg(t.dim),
+        ));
+    }
+    spans.extend([
         Span::styled(time_cell(app, doc, k, r), Style::default().fg(t.dim)),
         Span::raw(" "),
-    ];
+    ]);
     if sessions > 1 {
         spans.push(Span::styled(
             format!("{:<2} ", row.session() + 1),
@@ -224,9 +237,20 @@ pub(super) fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let inner = b.inner(area);
     f.render_widget(b, area);
     let height = usize::from(inner.height.saturating_sub(1));
+    // less -N: the input's line numbers, as wide as the last one read.
+    let numbers = if app.line_numbers {
+        doc.line(doc.rows.len().saturating_sub(1)).to_string().len()
+    } else {
+        0
+    };
     let mut lines = vec![Line::styled(
         format!(
-            "   {:<11} {}{}{:<12} text",
+            "   {}{:<11} {}{}{:<12} text",
+            if numbers > 0 {
+                format!("{:>numbers$} ", "#")
+            } else {
+                String::new()
+            },
             "time",
             if sessions > 1 { "s  " } else { "" },
             "   ",
@@ -241,7 +265,7 @@ pub(super) fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let mut first = app.offset;
     let mut used = 0usize;
     for k in app.offset..app.view.len() {
-        let lines = row_lines(app, doc, k, app.view.at(k), sessions, width);
+        let lines = row_lines(app, doc, k, app.view.at(k), sessions, width, numbers);
         used += lines.len();
         rows.push_back(lines);
         // Rows above the selected one give way until it is on the screen.
