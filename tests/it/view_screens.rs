@@ -365,3 +365,32 @@ fn tab_completes_kinds_rules_sessions_commands_and_paths() {
         "write tests/fixtures/forensics/spin-capture.jsonl "
     );
 }
+
+#[test]
+fn sessions_are_numbered_one_way_everywhere() {
+    let doc = open("tests/fixtures/fastchess/concurrent.log.gz");
+    let n = doc.decoder().sessions().len();
+    assert!(n > 2);
+    let mut a = app_with(&doc, Options::default(), 160, 45);
+    keys(&mut a, &doc, "}");
+    let r = a.selected().unwrap();
+    let k = usize::from(doc.rows[r].session()) + 1;
+    let s = screen(&a, &doc, 160, 45);
+    let status = s.lines().nth(43).unwrap();
+    assert!(status.contains(&format!("session {k}/{n} ")), "{status}");
+    // The session list numbers them the same way, and its keys move its own cursor.
+    let cursor = a.cursor;
+    keys(&mut a, &doc, "lG");
+    assert_eq!(a.cursor, cursor);
+    assert_eq!(a.session_cursor, n);
+    let s = screen(&a, &doc, 160, 45);
+    assert!(s.contains(&format!("│{n} ")), "{s}");
+    // session:K shows the lines the list marks K.
+    keys(&mut a, &doc, "\x1bg");
+    keys(&mut a, &doc, &format!("fsession:{k}\n"));
+    assert!(a.filtered());
+    let r = a.selected().unwrap();
+    assert_eq!(usize::from(doc.rows[r].session()) + 1, k);
+    let s = screen(&a, &doc, 160, 45);
+    assert!(s.contains(&format!("session {k}/{n}")), "{s}");
+}

@@ -491,6 +491,15 @@ impl App {
         match a {
             Action::Up => self.session_cursor = self.session_cursor.saturating_sub(1),
             Action::Down => self.session_cursor = (self.session_cursor + 1).min(n - 1),
+            // The popup's own list moves, never the traffic under it.
+            Action::Top => self.session_cursor = 0,
+            Action::Bottom => self.session_cursor = n - 1,
+            Action::PageUp | Action::HalfUp => {
+                self.session_cursor = self.session_cursor.saturating_sub(10)
+            }
+            Action::PageDown | Action::HalfDown => {
+                self.session_cursor = (self.session_cursor + 10).min(n - 1)
+            }
             Action::Enter => {
                 self.session = match self.session_cursor {
                     0 => None,

@@ -159,16 +159,26 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         .filter(|(_, s)| s.protocol.is_some() || s.counts[0] + s.counts[1] > 0)
         .map(|(i, _)| i)
         .collect();
-    let session = match (shown_sessions.len(), app.session) {
-        (0, None) => "no session".to_owned(),
-        (1, None) => sessions[shown_sessions[0]].clone(),
-        (_, None) => format!("{} sessions", sessions.len()),
-        (_, Some(s)) => format!(
+    // Numbered as the list's `s` column, the session list (`l`) and `session:N`: every
+    // session the decoder has, from 1.
+    let numbered = |s: usize| {
+        format!(
             "session {}/{} {}",
-            usize::from(s) + 1,
+            s + 1,
             sessions.len(),
-            sessions.get(usize::from(s)).cloned().unwrap_or_default()
-        ),
+            sessions.get(s).cloned().unwrap_or_default()
+        )
+    };
+    let line_session = app
+        .selected()
+        .and_then(|r| doc.rows.get(r))
+        .map(|r| usize::from(r.session()));
+    let session = match (shown_sessions.len(), app.session, line_session) {
+        (0, None, _) => "no session".to_owned(),
+        (1, None, _) if sessions.len() == 1 => sessions[shown_sessions[0]].clone(),
+        (_, None, Some(s)) => numbered(s),
+        (_, None, None) => format!("{} sessions", sessions.len()),
+        (_, Some(s), _) => format!("only {}", numbered(usize::from(s))),
     };
     pieces.push(Piece::new(
         20,
