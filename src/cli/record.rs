@@ -51,6 +51,11 @@ pub struct RecordArgs {
     /// pauses the engine while it reads the stacks; killed after 30 s)
     #[arg(long, value_name = "CMD", conflicts_with = "no_samples")]
     on_hang: Option<String>,
+    /// At each capture, read every thread's user-space stack with eu-stack, or gdb when
+    /// eu-stack is not installed (both stop the engine while they read: tens of milliseconds
+    /// for eu-stack, longer for gdb)
+    #[arg(long, conflicts_with = "no_samples")]
+    stacks: bool,
     /// Start the engine this Chess Academy `.c2w` profile names (EnginePath + EngineSwitch, run
     /// in EnginePath) instead of ENGINE, and note the profile in the recording's header
     #[arg(long, value_name = "PROFILE", conflicts_with = "engine")]
@@ -124,7 +129,11 @@ pub fn run(mut a: RecordArgs) -> Result<i32> {
         kill_leftovers: a.kill_leftovers,
         sampler: (!a.no_samples).then_some(SamplerConfig {
             capture_after: a.capture_after,
-            on_hang: a.on_hang,
+            on_hang: match (a.on_hang, a.stacks) {
+                (Some(cmd), true) => Some(format!("{STACKS}; {cmd}")),
+                (None, true) => Some(STACKS.to_owned()),
+                (cmd, false) => cmd,
+            },
         }),
         engine_dir,
         c2w: note,
@@ -155,6 +164,11 @@ inherits the recorder for the moment between the engine's exit and the recording
 /// a misspelt one is refused here rather than ignored when the recording is decoded.
 #[derive(Debug, Clone, Copy)]
 struct Grace(Option<std::time::Duration>);
+
+/// `--stacks`: eu-stack where installed (it reads the stacks without loading debug info
+/// for long), else gdb in batch mode, which detaches when done.
+const STACKS: &str = "if command -v eu-stack >/dev/null 2>&1; then eu-stack -p \"$KIBITZER_ENGINE_PID\"; \
+     else gdb -p \"$KIBITZER_ENGINE_PID\" -batch -nx -ex 'thread apply all bt' 2>&1; fi";
 
 fn parse_secs(s: &str) -> Result<std::time::Duration, String> {
     s.parse::<f64>()

@@ -274,3 +274,73 @@ fn a_leak_across_games_shows_as_the_memory_growth_per_game() {
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("MiB a game"), "{text}");
 }
+
+/// One real hang end to end: python-chess plays Stockfish through the proxy, Stockfish is
+/// stopped (SIGSTOP) in the middle of a search, python-chess gives up on it after its timeout
+/// and kills it. The recording holds a capture of Stockfish's threads, all stopped, and
+/// `check` names the hang STOPPED, the gui side's doing.
+#[test]
+fn stockfish_stopped_mid_search_under_python_chess_is_captured_and_named_stopped() {
+    const SCRIPT: &str = r#"
+import os, signal, sys, threading, chess, chess.engine
+kib, rec, sf = sys.argv[1:4]
+engine = chess.engine.SimpleEngine.popen_uci(
+    [kib, "record", "-o", rec, "--capture-after", "1.5", "--stacks", "--", sf], timeout=3)
+board = chess.Board()
+for _ in range(4):
+    board.push(engine.play(board, chess.engine.Limit(time=0.1)).move)
+pid = engine.protocol.transport.get_pid()
+threading.Timer(0.05, lambda: os.kill(pid, signal.SIGSTOP)).start()
+try:
+    engine.play(board, chess.engine.Limit(time=0.5))
+    print("answered")
+except Exception as e:
+    print("gave-up", type(e).__name__)
+os.kill(pid, signal.SIGKILL)
+os._exit(0)
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("sf-stopped.jsonl");
+    let said = python_gui(SCRIPT, &rec, &engine("stockfish"));
+    assert_eq!(
+        said.first().map(String::as_str),
+        Some("gave-up"),
+        "{said:?}"
+    );
+    let report = check_json(&rec);
+    let found = rules(&report);
+    assert!(found.iter().any(|r| r == "X-HANG-STOPPED"), "{found:?}");
+    let f = report["files"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "X-HANG-STOPPED")
+        .unwrap()
+        .clone();
+    assert_eq!(f["side"], "gui", "{f:#}");
+    // The capture: every Stockfish thread, stopped.
+    let dump = kibitzer()
+        .args(["dump", "--samples"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let dump = String::from_utf8_lossy(&dump.stdout);
+    let capture = dump
+        .lines()
+        .skip_while(|l| !l.contains("capture:"))
+        .take_while(|l| l.contains("capture:") || l.starts_with("            "))
+        .collect::<Vec<_>>();
+    let threads: Vec<&&str> = capture.iter().filter(|l| l.contains(" thread ")).collect();
+    assert!(threads.len() >= 2, "Stockfish's threads: {capture:#?}");
+    assert!(
+        threads
+            .iter()
+            .all(|l| l.contains(") T") || l.contains(") t")),
+        "all stopped: {capture:#?}"
+    );
+    // --stacks: the user-space stacks of the stopped threads, read by gdb (or eu-stack).
+    assert!(
+        capture.iter().any(|l| l.contains("--on-hang")) && capture.iter().any(|l| l.contains("#0")),
+        "stacks: {capture:#?}"
+    );
+}
