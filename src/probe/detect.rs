@@ -89,6 +89,7 @@ pub fn detect(
                     driver: Some(d),
                     why: None,
                     path,
+                    flooded: false,
                 });
             }
             Err(e) => {
@@ -144,6 +145,7 @@ pub fn detect(
         })
         .collect();
     let exited = running.iter().all(|a| a.driver.is_none());
+    let flooded = running.iter().any(|a| a.flooded);
     let mut ended = Vec::new();
     for a in running {
         ended.push(a.end());
@@ -162,7 +164,9 @@ pub fn detect(
         Some(r) => format!("; the attempts are in {}", r.display()),
         None => String::new(),
     };
-    let how = if exited {
+    let how = if flooded {
+        "the engine was stopped for flooding its output before it answered".to_owned()
+    } else if exited {
         "the engine exited without answering".to_owned()
     } else {
         format!("no answer within {:.1} s", within.as_secs_f64())
@@ -187,6 +191,8 @@ struct Attempt {
     driver: Option<Driver>,
     why: Option<&'static str>,
     path: PathBuf,
+    /// Stopped for flooding its output.
+    flooded: bool,
 }
 
 impl Attempt {
@@ -209,6 +215,7 @@ impl Attempt {
             && self.why.is_none()
             && let Some(d) = self.driver.take()
         {
+            self.flooded = d.flooded();
             d.abort("protocol detection: the engine went");
         }
     }

@@ -32,6 +32,15 @@ use std::time::{Duration, Instant};
 /// original printed ([`Driver::allow_engine_lines`]).
 pub const FLOOD_LINES: u64 = 200_000;
 
+/// Bytes of output a run may print, whatever its lines: an engine writing without a newline
+/// makes few lines of 4 MiB each ([`crate::recording::PIECE_BYTES`]), and those must not
+/// grow the recording and the memory of kibitzer without end.
+pub const FLOOD_BYTES: u64 = 64 << 20;
+
+/// What [`Driver`] keeps of each recent engine line: the answers `probe` reads there are
+/// short, and 512 lines of 4 MiB would be 2 GiB.
+const RECENT_LINE_BYTES: usize = 4096;
+
 /// After SIGTERM, how long the engine gets before SIGKILL.
 const TERM_GRACE: Duration = Duration::from_secs(2);
 /// How long to wait for the engine's output to drain once it exited.
@@ -158,6 +167,8 @@ impl Driver {
         let gate = Arc::new(FloodGate {
             limit: std::sync::atomic::AtomicU64::new(FLOOD_LINES),
             lines: std::sync::atomic::AtomicU64::new(0),
+            byte_limit: std::sync::atomic::AtomicU64::new(FLOOD_BYTES),
+            bytes: std::sync::atomic::AtomicU64::new(0),
             tripped: std::sync::atomic::AtomicBool::new(false),
             pid,
         });
@@ -226,9 +237,12 @@ impl Driver {
     /// Lets the engine print up to `lines` lines before it is stopped as a flood (never
     /// fewer than [`FLOOD_LINES`]).
     pub fn allow_engine_lines(&mut self, lines: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.gate.limit.store(lines.max(FLOOD_LINES), Relaxed);
+        // A kilobyte a line: engines' longest lines (a deep PV) are a few hundred bytes.
         self.gate
-            .limit
-            .store(lines.max(FLOOD_LINES), std::sync::atomic::Ordering::Relaxed);
+            .byte_limit
+            .store(lines.saturating_mul(1024).max(FLOOD_BYTES), Relaxed);
     }
 
     /// Engine lines seen so far.
@@ -475,7 +489,8 @@ impl Driver {
                     if self.recent.len() == RECENT_LINES {
                         self.recent.pop_front();
                     }
-                    let text = String::from_utf8_lossy(&bytes).trim_end().to_owned();
+                    let kept = &bytes[..bytes.len().min(RECENT_LINE_BYTES)];
+                    let text = String::from_utf8_lossy(kept).trim_end().to_owned();
                     self.recent.push_back((self.seq, text));
                 }
                 self.push_event(Event::from_bytes(self.seq, t, src, &bytes, eol));
@@ -532,25 +547,38 @@ struct FloodGate {
     limit: std::sync::atomic::AtomicU64,
     /// Lines read from the engine's stdout and stderr together.
     lines: std::sync::atomic::AtomicU64,
+    /// Bytes, the same way, and how many a run may print.
+    byte_limit: std::sync::atomic::AtomicU64,
+    bytes: std::sync::atomic::AtomicU64,
     tripped: std::sync::atomic::AtomicBool,
     pid: u32,
 }
 
 impl FloodGate {
-    /// Counts `n` more lines; past the limit (the first time), records why and kills the
-    /// engine's process group. True once the gate has tripped: read no more.
-    fn count(&self, n: u64, rec: &Recorder) -> bool {
+    /// Counts `n` more lines of `bytes` bytes; past either limit (the first time), records
+    /// why and kills the engine's process group. True once the gate has tripped: read no
+    /// more.
+    fn count(&self, n: u64, bytes: u64, rec: &Recorder) -> bool {
         use std::sync::atomic::Ordering::Relaxed;
         let lines = self.lines.fetch_add(n, Relaxed) + n;
-        let limit = self.limit.load(Relaxed);
-        if lines <= limit {
+        let total = self.bytes.fetch_add(bytes, Relaxed) + bytes;
+        let (limit, byte_limit) = (self.limit.load(Relaxed), self.byte_limit.load(Relaxed));
+        if lines <= limit && total <= byte_limit {
             return self.tripped.load(Relaxed);
         }
         if !self.tripped.swap(true, Relaxed) {
-            let why = format!(
-                "output flood: more than {limit} lines from the engine in one run, past what \
-                 kibitzer keeps of a run"
-            );
+            let why = if lines > limit {
+                format!(
+                    "output flood: more than {limit} lines from the engine in one run, past \
+                     what kibitzer keeps of a run"
+                )
+            } else {
+                format!(
+                    "output flood: more than {} MiB from the engine in one run, past what \
+                     kibitzer keeps of a run",
+                    byte_limit >> 20
+                )
+            };
             rec.proxy_event(ProxyKind::FloodStopped, &why, |_| {});
             let pgid = Pid::from_raw(i32::try_from(self.pid).unwrap_or(i32::MAX));
             let text = match killpg(pgid, Signal::SIGKILL) {
@@ -593,7 +621,7 @@ fn spawn_reader(
                 lines += 1;
                 let _ = tx.send(Note::Line(src, l.to_vec(), eol, t));
             });
-            if gate.count(lines, &rec) {
+            if gate.count(lines, n as u64, &rec) {
                 break;
             }
         }

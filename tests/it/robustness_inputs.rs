@@ -204,3 +204,51 @@ fn a_profile_cannot_start_a_program_outside_its_home_unless_allowed() {
         .unwrap();
     assert!(marker.exists(), "{out:?}");
 }
+
+/// An engine writing without end and without a newline: `probe` stops it at the byte bound
+/// (a few 4 MiB pieces, not 2 GB of memory and recording), with or without detection, and
+/// leaves no attempt files behind.
+#[test]
+fn endless_output_without_a_newline_is_stopped_at_the_byte_bound() {
+    const ENDLESS: &str = "import sys\nc = 'x' * 65536\nwhile True: sys.stdout.write(c)\n";
+    let dir = tempfile::tempdir().unwrap();
+    let engine = dir.path().join("endless.py");
+    std::fs::write(&engine, ENDLESS).unwrap();
+    for detect in [false, true] {
+        let rec = dir.path().join(format!("probe-{detect}.jsonl"));
+        let mut cmd = kibitzer();
+        cmd.arg("probe").arg("-o").arg(&rec);
+        if !detect {
+            cmd.args(["--protocol", "uci"]);
+        }
+        let out = cmd
+            .arg("--")
+            .arg("python3")
+            .arg(&engine)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let (text, err) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(!err.contains("memory allocation"), "{err}");
+        if detect {
+            assert_eq!(out.status.code(), Some(2), "{err}");
+            assert!(err.contains("stopped for flooding its output"), "{err}");
+        } else {
+            assert_eq!(out.status.code(), Some(1), "{text}{err}");
+            assert!(text.contains("X-OUTPUT-FLOOD-STOPPED"), "{text}");
+        }
+        // Three attempts at most when detecting, each stopped at 64 MiB.
+        let size = std::fs::metadata(&rec).map(|m| m.len()).unwrap_or(0);
+        assert!(size > 0 && size < 220 << 20, "{size} bytes");
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".part"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+}
