@@ -558,6 +558,35 @@ impl Doc {
         Some(ev)
     }
 
+    /// The lines the input could not be read at just before row `r` (after row `r - 1`),
+    /// each with its reason and, when the input is mapped, its bytes as they are in the file.
+    pub fn unreadable_before(&self, r: usize) -> Vec<(u64, &str, Option<&[u8]>)> {
+        if self.skipped.is_empty() {
+            return Vec::new();
+        }
+        let (Some(row), here) = (self.rows.get(r), self.line(r)) else {
+            return Vec::new();
+        };
+        let before = r.checked_sub(1).map_or(0, |p| self.line(p));
+        if here == 0 {
+            return Vec::new();
+        }
+        let lo = self.skipped.partition_point(|(l, _)| *l <= before);
+        let hi = self.skipped.partition_point(|(l, _)| *l < here);
+        let map = self
+            .map
+            .as_ref()
+            .filter(|_| row.has(IN_MAP))
+            .map(|m| &m.map[..]);
+        self.skipped[lo..hi]
+            .iter()
+            .map(|(l, why)| {
+                let raw = map.and_then(|m| line_back(m, row.offset() as usize, here - l));
+                (*l, why.as_str(), raw)
+            })
+            .collect()
+    }
+
     /// The text of row `r` (invalid UTF-8 replaced; [`Doc::event`] has the exact bytes).
     pub fn text(&self, r: usize) -> Cow<'_, str> {
         let Some(row) = self.rows.get(r) else {
@@ -709,6 +738,16 @@ impl Doc {
 
 /// The map's bytes from `at` to the end of that line, before a `\r`: a recording's JSON line,
 /// or a log row's text (which ends its line: [`IN_MAP`]).
+/// The line `back` lines before the one that holds byte `at`.
+fn line_back(map: &[u8], at: usize, back: u64) -> Option<&[u8]> {
+    let mut start = memchr::memrchr(b'\n', map.get(..at)?).map_or(0, |i| i + 1);
+    for _ in 0..back {
+        let end = start.checked_sub(1)?;
+        start = memchr::memrchr(b'\n', &map[..end]).map_or(0, |i| i + 1);
+    }
+    rest_of_line(map, start)
+}
+
 fn rest_of_line(map: &[u8], at: usize) -> Option<&[u8]> {
     let rest = map.get(at..)?;
     let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());

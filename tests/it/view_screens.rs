@@ -394,3 +394,29 @@ fn sessions_are_numbered_one_way_everywhere() {
     let s = screen(&a, &doc, 160, 45);
     assert!(s.contains(&format!("session {k}/{n}")), "{s}");
 }
+
+#[test]
+fn unreadable_lines_are_shown_raw_in_place_and_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("torn.jsonl");
+    let good = std::fs::read_to_string("recordings/stockfish-uci-game.jsonl").unwrap();
+    let mut lines: Vec<&str> = good.lines().collect();
+    lines[5] = "{\"seq\":5,\"t\":";
+    lines[9] = "garbage \u{1b}[31m";
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let doc = open(path.to_str().unwrap());
+    let mut a = app_with(&doc, Options::default(), 120, 36);
+    let s = screen(&a, &doc, 120, 36);
+    assert!(
+        s.contains("✗ unreadable line 6: {\"seq\":5,\"t\":  (malformed"),
+        "{s}"
+    );
+    assert!(s.contains("{\"seq\":5,\"t\":"), "{s}");
+    assert!(s.contains("✗ unreadable line 10: garbage"), "{s}");
+    assert!(s.contains("garbage \\x1b[31m"), "{s}");
+    assert!(!s.contains('\x1b'), "{s}");
+    // :10 says why it lands on line 11.
+    keys(&mut a, &doc, ":10\n");
+    assert_eq!(doc.line(a.selected().unwrap()), 11);
+    assert!(a.message.as_ref().unwrap().0.contains("could not be read"));
+}

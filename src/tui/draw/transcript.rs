@@ -201,6 +201,20 @@ fn row_lines(
         Style::default()
     };
     let mut out = Vec::new();
+    // Lines the input could not be read at, in place and marked, as they are in the file.
+    for (line, why, raw) in doc.unreadable_before(r) {
+        let text = raw.map_or_else(String::new, |b| visible(&String::from_utf8_lossy(b)));
+        let shown: String = text.chars().skip(app.hscroll).collect();
+        out.push(Line::from(vec![
+            Span::styled("✗", Style::default().fg(t.error)),
+            Span::styled(
+                format!(" unreadable line {line}: "),
+                Style::default().fg(t.error),
+            ),
+            Span::raw(shown),
+            Span::styled(format!("  ({})", visible(why)), Style::default().fg(t.dim)),
+        ]));
+    }
     for (i, piece) in pieces.into_iter().enumerate() {
         let mut line_spans = if i == 0 {
             std::mem::take(&mut spans)
