@@ -40,7 +40,7 @@ pub fn create_recording(path: &Path, follow: bool) -> std::io::Result<std::fs::F
     if std::fs::metadata(&target).is_ok_and(|m| !m.is_file())
         && !std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink())
     {
-        return std::fs::OpenOptions::new().write(true).open(&target);
+        return open_special(&target);
     }
     let (temp, f) = create_temp_beside(&target)?;
     // Held until the file is closed (see `input::wait_for_recorder`); taken before the name
@@ -51,6 +51,31 @@ pub fn create_recording(path: &Path, follow: bool) -> std::io::Result<std::fs::F
         let _ = std::fs::remove_file(&temp);
         return Err(e);
     }
+    Ok(f)
+}
+
+/// A target that is no regular file, opened without blocking: a FIFO nobody reads would hold
+/// the open (and the engine's start, and the signals that should end kibitzer) for ever.
+/// With no reader it is an error (the engine then runs unrecorded, with a warning); with one,
+/// writes block again as on any pipe.
+fn open_special(target: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(nix::libc::O_NONBLOCK)
+        .open(target)
+        .map_err(|e| {
+            let fifo = std::fs::metadata(target).is_ok_and(|m| m.file_type().is_fifo());
+            if fifo && e.raw_os_error() == Some(nix::libc::ENXIO) {
+                std::io::Error::new(e.kind(), "a FIFO no process reads")
+            } else {
+                e
+            }
+        })?;
+    let flags =
+        nix::fcntl::fcntl(&f, nix::fcntl::FcntlArg::F_GETFL).map_err(std::io::Error::from)?;
+    let flags = nix::fcntl::OFlag::from_bits_truncate(flags) & !nix::fcntl::OFlag::O_NONBLOCK;
+    nix::fcntl::fcntl(&f, nix::fcntl::FcntlArg::F_SETFL(flags)).map_err(std::io::Error::from)?;
     Ok(f)
 }
 

@@ -44,7 +44,21 @@ pub const MAX_PROFILE_BYTES: u64 = 64 * 1024;
 /// Reads and parses a profile; every problem of a bad one is in the error, as `FILE:LINE:`.
 pub fn load(path: &Path) -> Result<Loaded> {
     use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
     let shown = path.display().to_string();
+    // A FIFO (or socket, or device) would be waited on for ever, or read without end: a
+    // profile is a file.
+    if let Ok(m) = std::fs::metadata(path)
+        && !m.is_file()
+    {
+        let what = match m.file_type() {
+            t if t.is_fifo() => "a FIFO",
+            t if t.is_dir() => "a directory",
+            t if t.is_socket() => "a socket",
+            _ => "a device",
+        };
+        bail!("{shown} is {what}, not a file: a .c2w profile is a file");
+    }
     let file = std::fs::File::open(path).with_context(|| format!("cannot read profile {shown}"))?;
     let mut bytes = Vec::new();
     file.take(MAX_PROFILE_BYTES + 1)

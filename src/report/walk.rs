@@ -35,15 +35,35 @@ pub fn inputs(named: &[PathBuf]) -> Result<Vec<Input>> {
             for line in stdin.lock().lines() {
                 let line = line.context("cannot read the list of inputs on standard input")?;
                 let line = line.trim_end_matches('\r');
-                if !line.is_empty() {
-                    add(Path::new(line), &mut out)?;
+                if line.is_empty() {
+                    continue;
                 }
+                // A FIFO in a list of files (`find DIR | kibitzer report -`) would be waited
+                // on for ever; the walk itself passes them over.
+                let p = Path::new(line);
+                if std::fs::metadata(p).is_ok_and(|m| is_special(&m)) {
+                    out.inputs.push(Input {
+                        path: p.to_path_buf(),
+                        shown: p.display().to_string(),
+                        found: Found::Named,
+                        unreadable: Some(
+                            "not a regular file (a FIFO, socket or device): not read".to_owned(),
+                        ),
+                    });
+                    continue;
+                }
+                add(p, &mut out)?;
             }
         } else {
             add(p, &mut out)?;
         }
     }
     Ok(out.inputs)
+}
+
+/// A FIFO, socket or device: not a file to read to its end.
+fn is_special(m: &std::fs::Metadata) -> bool {
+    !m.is_file() && !m.is_dir()
 }
 
 /// The inputs found so far, and the files already found (by device and inode: a link to a

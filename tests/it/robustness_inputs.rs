@@ -252,3 +252,59 @@ fn endless_output_without_a_newline_is_stopped_at_the_byte_bound() {
         assert!(left.is_empty(), "{left:?}");
     }
 }
+
+/// A FIFO nobody writes or reads: `record -o FIFO` runs the engine unrecorded with a warning
+/// instead of blocking before it starts; `probe --c2w FIFO` and a FIFO in `report -`'s list
+/// are refused at once instead of waited on for ever.
+#[test]
+fn a_fifo_is_never_waited_on_for_ever() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let began = std::time::Instant::now();
+    let out = kibitzer()
+        .arg("record")
+        .arg("-o")
+        .arg(&fifo)
+        .args(["--", "sh", "-c", "read x; echo answered $x"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            if let Some(mut i) = c.stdin.take() {
+                i.write_all(b"hello\n")?;
+            }
+            c.wait_with_output()
+        })
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "answered hello\n");
+    assert!(err.contains("a FIFO no process reads"), "{err}");
+    let c2w = kibitzer()
+        .args(["probe", "--c2w"])
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    assert_eq!(c2w.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&c2w.stderr).contains("is a FIFO, not a file"));
+    let mut report = kibitzer()
+        .args(["report", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(mut i) = report.stdin.take() {
+        writeln!(i, "{}", fifo.display()).unwrap();
+    }
+    let report = report.wait_with_output().unwrap();
+    assert_eq!(report.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&report.stdout).contains("not a regular file"));
+    assert!(
+        began.elapsed() < std::time::Duration::from_secs(60),
+        "nothing waited on the FIFO"
+    );
+}
