@@ -230,23 +230,31 @@ fn row_lines(
 pub(super) fn traffic(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let t = &app.theme;
     let sessions = doc.decoder().sessions().len();
-    let title = format!(
-        "traffic · {} · time {}",
-        if app.filtered() {
-            format!("{} of {} lines", app.view.len(), doc.rows.len())
-        } else {
-            format!("{} lines", doc.rows.len())
-        },
-        app.time_mode.label()
-    );
-    // Say what the screen has no room for, and the key that shows it.
-    let plan = app.plan();
-    let hidden = match (plan.detail_hidden && plan.detail.is_none(), app.zoom) {
-        (_, crate::tui::layout::Zoom::List) => " · L: panes",
-        (true, _) => " · enter: detail",
-        _ => "",
+    let count = if app.filtered() {
+        format!("{} of {} lines", app.view.len(), doc.rows.len())
+    } else {
+        format!("{} lines", doc.rows.len())
     };
-    let title = format!("{title}{hidden}");
+    // Say what the screen has no room for, and the key that shows it; on a narrow screen
+    // that goes before the time column's mode.
+    let plan = app.plan();
+    let mut hidden = Vec::new();
+    match app.zoom {
+        crate::tui::layout::Zoom::List => hidden.push("L: panes"),
+        _ if plan.detail_hidden && plan.detail.is_none() => hidden.push("enter: detail"),
+        _ => {}
+    }
+    if app.zoom == crate::tui::layout::Zoom::Normal && plan.right.is_none() && app.panes.is_none() {
+        hidden.push("p: board");
+    }
+    let mut title = format!("traffic · {count}");
+    if usize::from(area.width) >= 100 || hidden.is_empty() {
+        title.push_str(&format!(" · time {}", app.time_mode.label()));
+    }
+    for h in hidden {
+        title.push_str(" · ");
+        title.push_str(h);
+    }
     let b = block(app, &title, app.focus == Focus::List);
     let inner = b.inner(area);
     f.render_widget(b, area);
