@@ -263,6 +263,24 @@ fn follows_a_gui_log_that_appears_grows_is_truncated_and_replaced() {
     wait_for(&doc, "the truncation notice", |d| {
         d.notice.as_deref().is_some_and(|n| n.contains("truncated")) && d.rows.len() > before + 20
     });
+    {
+        // The search pane forgets the searches of the file as it was before.
+        let d = load::lock(&doc);
+        assert_eq!(d.restarts, [u32::try_from(before).unwrap()]);
+        let had = (0..before)
+            .rev()
+            .find_map(|r| kibitzer::tui::pv::search_at(&d, r));
+        assert!(had.is_some(), "a search before the truncation");
+        let first_search = d
+            .searches
+            .iter()
+            .map(|x| x.start as usize)
+            .find(|&s| s >= before);
+        let probe = first_search
+            .map_or(before + 20, |s| s.saturating_sub(1))
+            .max(before);
+        assert_eq!(kibitzer::tui::pv::search_at(&d, probe), None);
+    }
     // Replaced (rotation: a new file under the name): the new one is read.
     let next = dir.path().join("xboard.debug.new");
     std::fs::write(&next, &text).unwrap();
