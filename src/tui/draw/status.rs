@@ -319,6 +319,11 @@ pub(super) fn hint_line(f: &mut Frame, app: &App, area: Rect) {
             visible(m),
             Style::default().fg(if *err { t.error } else { t.fg }),
         )
+    } else if app.zoom == crate::tui::layout::Zoom::Line {
+        Line::styled(
+            "j/k space pgup g/G scroll the line · esc q enter: back to the list · ? help",
+            Style::default().fg(t.dim),
+        )
     } else {
         Line::styled(app.keys.hints(), Style::default().fg(t.dim))
     };
