@@ -350,3 +350,41 @@ fn the_viewer_shows_hostile_text_escaped_in_every_pane() {
     assert!(screens.contains("Hostile\\x1b]52;c;"), "{screens}");
     assert!(screens.contains("\\u202eevil"), "{screens}");
 }
+
+/// Two engines, one named with a real ESC and one with the four characters `\x1b` written
+/// out: `check` shows them differently (the literal backslash is escaped).
+#[test]
+fn an_engine_name_that_looks_escaped_never_prints_like_a_real_escape() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut shown = Vec::new();
+    for (i, name) in ["Evil\u{1b}[1m", "Evil\\x1b[1m"].iter().enumerate() {
+        let rec = dir.path().join(format!("{i}.jsonl"));
+        let line = |seq: u32, t: u32, src: &str, text: &str| {
+            serde_json::json!({"seq": seq, "t": t, "src": src, "text": text}).to_string()
+        };
+        let header = r#"{"kibitzer":"recording","version":1,"tool":"test","started":"2026-11-29T10:00:00Z"}"#;
+        let body = [
+            header.to_owned(),
+            line(1, 0, "gui", "uci"),
+            line(2, 1000, "engine", &format!("id name {name}")),
+            line(3, 2000, "engine", "uciok"),
+        ]
+        .join("\n");
+        std::fs::write(&rec, body + "\n").unwrap();
+        let out = super::common::kibitzer()
+            .arg("check")
+            .arg(&rec)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let named = text
+            .lines()
+            .find(|l| l.contains("Evil"))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_owned();
+        assert!(!named.contains('\u{1b}'), "{named}");
+        shown.push(named.replace(&format!("{i}.jsonl"), "N.jsonl"));
+    }
+    assert_ne!(shown[0], shown[1], "{shown:#?}");
+    assert!(shown[1].contains("Evil\\\\x1b[1m"), "{shown:#?}");
+}

@@ -74,10 +74,25 @@ fn printable_ascii(b: &[u8], newlines: bool) -> bool {
 /// Whether `s` can be shown as it is. ASCII printable text (nearly every protocol line) is
 /// decided from its bytes alone.
 fn is_clean(s: &str) -> bool {
+    if has_escape_lookalike(s.as_bytes()) {
+        return false;
+    }
     if printable_ascii(s.as_bytes(), false) {
         return true;
     }
     !s.chars().any(needs_escape)
+}
+
+/// A backslash that begins what reads as one of the escapes (`\n`, `\x1b`, `\u202e`, or
+/// another backslash): shown as it is, the text `\x1b[1m` would look like an escaped ESC.
+/// Such a backslash is itself escaped (`\\`), so escaping stays one-to-one; any other
+/// backslash (`C:\engines`) is shown as it is.
+fn starts_escape(next: Option<u8>) -> bool {
+    matches!(next, Some(b'n' | b'r' | b't' | b'x' | b'u' | b'\\'))
+}
+
+fn has_escape_lookalike(b: &[u8]) -> bool {
+    memchr::memchr_iter(b'\\', b).any(|i| starts_escape(b.get(i + 1).copied()))
 }
 
 /// `s` with every character of [`needs_escape`] written as an escape (`\x1b`, `\u009b`,
@@ -93,13 +108,25 @@ pub fn escape(s: &str) -> Cow<'_, str> {
 
 /// Appends `s` escaped as [`escape`] does.
 pub fn push_escaped(out: &mut String, s: &str) {
-    if is_clean(s) {
+    push_escaped_then(out, s, false);
+}
+
+/// [`push_escaped`], where `escape_follows` says an escape is written right after `s` (an
+/// invalid byte's `\xNN`): a backslash ending `s` then begins what reads as an escape too.
+fn push_escaped_then(out: &mut String, s: &str, escape_follows: bool) {
+    let trailing = escape_follows && s.ends_with('\\');
+    if !trailing && is_clean(s) {
         out.push_str(s);
         return;
     }
-    for c in s.chars() {
+    let b = s.as_bytes();
+    for (i, c) in s.char_indices() {
         if needs_escape(c) {
             push_escape(out, c);
+        } else if c == '\\'
+            && (starts_escape(b.get(i + 1).copied()) || (trailing && i + 1 == b.len()))
+        {
+            out.push_str("\\\\");
         } else {
             out.push(c);
         }
@@ -121,7 +148,7 @@ pub fn escape_bytes(bytes: &[u8]) -> Cow<'_, str> {
 pub fn push_escaped_bytes(out: &mut String, bytes: &[u8]) {
     use std::fmt::Write as _;
     for chunk in bytes.utf8_chunks() {
-        push_escaped(out, chunk.valid());
+        push_escaped_then(out, chunk.valid(), !chunk.invalid().is_empty());
         for b in chunk.invalid() {
             let _ = write!(out, "\\x{b:02x}");
         }
@@ -222,6 +249,27 @@ pub fn write_guarded(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn escaping_is_one_to_one_even_for_text_that_looks_escaped() {
+        // A real ESC and the four characters `\x1b` must never print alike.
+        let real = escape("\x1b[1mname");
+        let literal = escape("\\x1b[1mname");
+        assert_eq!(real, "\\x1b[1mname");
+        assert_eq!(literal, "\\\\x1b[1mname");
+        assert_ne!(real, literal);
+        assert_ne!(escape("a\nb"), escape("a\\nb"));
+        assert_ne!(escape("\u{202e}"), escape("\\u202e"));
+        // A backslash that starts no escape is shown as it is: Windows paths stay readable.
+        assert_eq!(escape("C:\\engines\\Stockfish"), "C:\\engines\\Stockfish");
+        assert_eq!(escape("C:\\tools"), "C:\\\\tools");
+        // The first starts what reads as an escaped backslash; the last starts nothing.
+        assert_eq!(escape("\\\\"), "\\\\\\");
+        // An invalid byte after a backslash: the backslash is escaped, the byte is `\xNN`.
+        assert_eq!(escape_bytes(b"a\\\xff"), "a\\\\\\xff");
+        assert_ne!(escape_bytes(b"a\\\xff"), escape_bytes(b"a\\xff"));
+    }
+
     use super::*;
 
     #[test]
