@@ -216,8 +216,13 @@ fn endless_output_without_a_newline_is_stopped_at_the_byte_bound() {
     std::fs::write(&engine, ENDLESS).unwrap();
     for detect in [false, true] {
         let rec = dir.path().join(format!("probe-{detect}.jsonl"));
-        let mut cmd = kibitzer();
-        cmd.arg("probe").arg("-o").arg(&rec);
+        // Under 3 GB of address space, where it used to abort at 2 GB.
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "ulimit -v 3000000 && exec \"$@\"", "sh"])
+            .arg(env!("CARGO_BIN_EXE_kibitzer"))
+            .arg("probe")
+            .arg("-o")
+            .arg(&rec);
         if !detect {
             cmd.args(["--protocol", "uci"]);
         }
