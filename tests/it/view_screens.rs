@@ -420,3 +420,19 @@ fn unreadable_lines_are_shown_raw_in_place_and_marked() {
     assert_eq!(doc.line(a.selected().unwrap()), 11);
     assert!(a.message.as_ref().unwrap().0.contains("could not be read"));
 }
+
+#[test]
+fn esc_stops_a_search_and_its_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = crate::view_power::long_recording(dir.path(), 300_000);
+    let doc = open(path.to_str().unwrap());
+    let mut a = app_with(&doc, Options::default(), 120, 36);
+    keys(&mut a, &doc, "/no such line\n");
+    a.work(&doc);
+    assert!(a.is_searching());
+    keys(&mut a, &doc, "\x1b");
+    assert!(!a.is_searching());
+    let s = screen(&a, &doc, 120, 36);
+    assert!(!s.contains("matches…"), "{s}");
+    assert!(s.contains("search stopped"), "{s}");
+}

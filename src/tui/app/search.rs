@@ -263,6 +263,14 @@ impl App {
     /// Esc: stops a search under way.
     pub(super) fn stop_search(&mut self) -> bool {
         if self.searching.take().is_some() {
+            // The count stops with it: a count left half done would read as the number.
+            if self
+                .counting
+                .as_ref()
+                .is_some_and(|c| c.next < self.view.len())
+            {
+                self.counting = None;
+            }
             self.say("search stopped");
             true
         } else {

@@ -210,8 +210,7 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     if app.search.is_some() {
         let count = match app.match_count() {
             Some((k, n, true)) => format!(" {k}/{n}"),
-            Some((_, n, false)) if app.is_searching() => format!(" {n}+ matches…"),
-            Some((_, n, false)) => format!(" {n}+ matches (stopped)"),
+            Some((_, n, false)) => format!(" {n}+ matches…"),
             None => String::new(),
         };
         pieces.push(Piece::new(
