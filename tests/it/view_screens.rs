@@ -436,3 +436,30 @@ fn esc_stops_a_search_and_its_count() {
     assert!(!s.contains("matches…"), "{s}");
     assert!(s.contains("search stopped"), "{s}");
 }
+
+#[test]
+fn the_wheel_scrolls_the_detail_under_it_and_the_line_view() {
+    use crossterm::event::{MouseEvent, MouseEventKind};
+    let doc = open(HANG);
+    let mut a = at(&doc, 11, 80, 24);
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut areas = a.areas;
+    t.draw(|f| areas = draw(f, &a, &doc)).unwrap();
+    a.areas = areas;
+    let d = a.areas.detail;
+    assert!(d.height > 0);
+    let wheel = |kind| MouseEvent {
+        kind,
+        column: d.x + 2,
+        row: d.y + 2,
+        modifiers: KeyModifiers::NONE,
+    };
+    let cursor = a.cursor;
+    a.mouse(&doc, wheel(MouseEventKind::ScrollDown));
+    assert_eq!(a.cursor, cursor);
+    assert!(screen(&a, &doc, 80, 24).contains("detail · 4-9/"));
+    keys(&mut a, &doc, "\n");
+    screen(&a, &doc, 80, 24);
+    a.mouse(&doc, wheel(MouseEventKind::ScrollDown));
+    assert!(screen(&a, &doc, 80, 24).contains("line 11 · esc closes · 4-"));
+}

@@ -156,6 +156,8 @@ impl Default for Options {
 pub struct Areas {
     pub list: Rect,
     pub violations: Rect,
+    /// The detail pane (the wheel scrolls it).
+    pub detail: Rect,
 }
 
 pub struct App {

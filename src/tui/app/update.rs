@@ -559,11 +559,22 @@ impl App {
         let inside = |r: Rect| {
             m.column >= r.x && m.column < r.x + r.width && m.row >= r.y && m.row < r.y + r.height
         };
+        // The line view scrolls its own text.
+        if self.zoom == Zoom::Line {
+            match m.kind {
+                MouseEventKind::ScrollDown => self.scroll_detail(true, 3),
+                MouseEventKind::ScrollUp => self.scroll_detail(false, 3),
+                _ => {}
+            }
+            return;
+        }
         match m.kind {
             MouseEventKind::ScrollDown => {
                 if inside(self.areas.violations) {
                     self.viol_cursor =
                         (self.viol_cursor + 3).min(self.violations.len().saturating_sub(1));
+                } else if inside(self.areas.detail) {
+                    self.scroll_detail(true, 3);
                 } else {
                     self.scroll_view(3, true);
                 }
@@ -571,6 +582,8 @@ impl App {
             MouseEventKind::ScrollUp => {
                 if inside(self.areas.violations) {
                     self.viol_cursor = self.viol_cursor.saturating_sub(3);
+                } else if inside(self.areas.detail) {
+                    self.scroll_detail(false, 3);
                 } else {
                     self.scroll_view(3, false);
                 }

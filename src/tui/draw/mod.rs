@@ -76,6 +76,7 @@ pub fn draw(f: &mut Frame, app: &App, doc: &Doc) -> Areas {
             plan.list
         },
         violations: plan.violations.unwrap_or_default(),
+        detail: plan.detail.filter(|_| !app.show_chart).unwrap_or_default(),
     }
 }
 
