@@ -185,6 +185,16 @@ fn the_detail_scrolls_and_says_it_is_cut_and_enter_shows_the_whole_line() {
         assert!(s.contains(rule), "{rule}: {s}");
     }
     assert_eq!(s.matches("spec: ").count(), 3, "{s}");
+    // With no room for the board, its FEN is the line view's last line.
+    let mut small = at(&doc, 11, 60, 15);
+    keys(&mut small, &doc, "\n");
+    screen(&small, &doc, 60, 15);
+    keys(&mut small, &doc, "G");
+    let s = screen(&small, &doc, 60, 15);
+    assert!(
+        s.contains("board  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"),
+        "{s}"
+    );
     // q leaves the line view, not the viewer.
     keys(&mut a, &doc, "q");
     assert!(!a.quit);

@@ -87,22 +87,38 @@ fn line_view(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect
         return;
     };
     let side = crate::tui::layout::right_width(area.width);
-    let (text, right) = if area.width >= side + 40 {
+    let position = crate::tui::board::position_at(doc, r);
+    // The board beside the text, or under it on a narrow screen that is tall enough; with
+    // no room for either, its FEN (or GGF board) is a line of the text.
+    let (text, right, below) = if area.width >= side + 40 {
         let [t, s] =
             Layout::horizontal([Constraint::Min(40), Constraint::Length(side)]).areas(area);
-        (t, Some(s))
+        (t, Some(s), None)
+    } else if area.height >= 28 && position.is_some() {
+        let [t, b] = Layout::vertical([Constraint::Min(10), Constraint::Length(12)]).areas(area);
+        (t, None, Some(b))
     } else {
-        (area, None)
+        (area, None, None)
     };
     let title = match doc.line(r) {
         0 => "the line · esc closes".to_owned(),
         l => format!("line {l} · esc closes"),
     };
-    detail::scrolled(f, app, &title, detail::detail_lines(app, doc, r), text);
+    let mut lines = detail::detail_lines(app, doc, r);
+    if let (None, None, Some(p)) = (right, below, &position) {
+        lines.push(ratatui::text::Line::from(vec![
+            Span::styled("board  ", Style::default().fg(app.theme.dim)),
+            Span::raw(visible(&p.text)),
+        ]));
+    }
+    detail::scrolled(f, app, &title, lines, text);
     if let Some(s) = right {
         let [b, p] = Layout::vertical([Constraint::Length(12), Constraint::Min(3)]).areas(s);
         position::board_pane(f, app, doc, sel, b);
         position::search_pane(f, app, doc, sel, p);
+    }
+    if let Some(b) = below {
+        position::board_pane(f, app, doc, sel, b);
     }
 }
 
