@@ -251,6 +251,9 @@ impl App {
         match a {
             Action::Up => self.filter_cursor = self.filter_cursor.saturating_sub(1),
             Action::Down => self.filter_cursor = (self.filter_cursor + 1).min(n.saturating_sub(1)),
+            // The list's own cursor, never the traffic under it.
+            Action::Top => self.filter_cursor = 0,
+            Action::Bottom => self.filter_cursor = n.saturating_sub(1),
             Action::PageDown | Action::ToggleFilter => {
                 if let Some(f) = self.filters.get(self.filter_cursor) {
                     let mut list = self.filters.clone();
