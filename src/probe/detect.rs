@@ -81,6 +81,9 @@ pub fn detect(
         let path = part(protocol);
         match Driver::spawn_with(engine, dir, Some(&path), &header, decoder) {
             Ok(mut d) => {
+                // An answer to the opening line is a few lines: a few MiB without one is a
+                // flood, and three attempts must not each keep the run's whole allowance.
+                d.limit_engine_bytes(DETECTION_BYTES);
                 d.send(hello);
                 running.push(Attempt {
                     protocol,
@@ -183,6 +186,9 @@ pub fn detect(
         recording,
     })
 }
+
+/// What one detection attempt may read from the engine.
+const DETECTION_BYTES: u64 = 8 << 20;
 
 struct Attempt {
     protocol: Protocol,

@@ -35,7 +35,7 @@ pub const FLOOD_LINES: u64 = 200_000;
 /// Bytes of output a run may print, whatever its lines: an engine writing without a newline
 /// makes few lines of 4 MiB each ([`crate::recording::PIECE_BYTES`]), and those must not
 /// grow the recording and the memory of kibitzer without end.
-pub const FLOOD_BYTES: u64 = 64 << 20;
+pub const FLOOD_BYTES: u64 = 128 << 20;
 
 /// What [`Driver`] keeps of each recent engine line: the answers `probe` reads there are
 /// short, and 512 lines of 4 MiB would be 2 GiB.
@@ -243,6 +243,13 @@ impl Driver {
         self.gate
             .byte_limit
             .store(lines.saturating_mul(1024).max(FLOOD_BYTES), Relaxed);
+    }
+
+    /// Lowers the bytes this run may read from the engine (protocol detection's attempts).
+    pub fn limit_engine_bytes(&mut self, bytes: u64) {
+        self.gate
+            .byte_limit
+            .store(bytes, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Engine lines seen so far.

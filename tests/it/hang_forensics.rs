@@ -344,3 +344,37 @@ os._exit(0)
         "stacks: {capture:#?}"
     );
 }
+
+/// The near miss with a real engine: a healthy Stockfish game under python-chess, sampled
+/// all along, shows no hang and no finding from the samples.
+#[test]
+fn a_healthy_stockfish_game_under_python_chess_has_no_process_finding() {
+    const SCRIPT: &str = r#"
+import sys, chess, chess.engine
+kib, rec, sf = sys.argv[1:4]
+engine = chess.engine.SimpleEngine.popen_uci([kib, "record", "-o", rec, "--", sf])
+board = chess.Board()
+for _ in range(12):
+    if board.is_game_over():
+        break
+    board.push(engine.play(board, chess.engine.Limit(time=0.4)).move)
+engine.quit()
+print("played", len(board.move_stack))
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("sf-healthy.jsonl");
+    let said = python_gui(SCRIPT, &rec, &engine("stockfish"));
+    assert_eq!(said.first().map(String::as_str), Some("played"), "{said:?}");
+    let report = check_json(&rec);
+    let found = rules(&report);
+    assert!(!found.iter().any(|r| r.starts_with("X-HANG")), "{found:?}");
+    assert!(
+        report["files"][0]["hangs"]
+            .as_array()
+            .is_none_or(|h| h.is_empty()),
+        "{:#}",
+        report["files"][0]["hangs"]
+    );
+    let text = std::fs::read_to_string(&rec).unwrap();
+    assert!(text.contains("\"sample\""), "the game was sampled");
+}

@@ -111,6 +111,19 @@ pub fn push_escaped(out: &mut String, s: &str) {
     push_escaped_then(out, s, false);
 }
 
+/// Appends `s` with its control and format characters escaped and its backslashes as they
+/// are: for a file format that gives the backslash a meaning of its own (a `.c2w` profile's
+/// `fen\n`), where doubling it would change the text.
+pub fn push_escaped_controls(out: &mut String, s: &str) {
+    for c in s.chars() {
+        if needs_escape(c) {
+            push_escape(out, c);
+        } else {
+            out.push(c);
+        }
+    }
+}
+
 /// [`push_escaped`], where `escape_follows` says an escape is written right after `s` (an
 /// invalid byte's `\xNN`): a backslash ending `s` then begins what reads as an escape too.
 fn push_escaped_then(out: &mut String, s: &str, escape_follows: bool) {

@@ -21,7 +21,7 @@ impl ProfileWriter {
     /// `; TEXT`
     pub fn comment(&mut self, text: &str) {
         self.out.push_str("; ");
-        crate::untrusted::push_escaped(&mut self.out, text);
+        crate::untrusted::push_escaped_controls(&mut self.out, text);
         self.out.push('\n');
     }
 
@@ -29,7 +29,7 @@ impl ProfileWriter {
     pub fn key(&mut self, key: C2wKey, value: &str) {
         self.out.push_str(key.as_str());
         self.out.push('=');
-        crate::untrusted::push_escaped(&mut self.out, value);
+        crate::untrusted::push_escaped_controls(&mut self.out, value);
         self.out.push('\n');
     }
 

@@ -121,7 +121,7 @@ pub(super) static ROWS: &[Rule] = &[
         group: "Transport",
         side: Side::Engine,
         severity: Severity::Error,
-        check: "the engine printed more in one probe, replay or c2w suggest run than kibitzer keeps of a run (200,000 lines or 64 MiB, whichever comes first; a replay: as many lines as the original printed, if more, and a kilobyte a line) and was stopped",
+        check: "the engine printed more in one probe, replay or c2w suggest run than kibitzer keeps of a run (200,000 lines or 128 MiB, whichever comes first, 8 MiB for a protocol-detection attempt; a replay: as many lines as the original printed, if more, and a kilobyte a line) and was stopped",
         source: "(kibitzer) an engine flooding its output made the run's memory grow without bound",
         decidable: Decidable::Traffic,
         implemented: true,
