@@ -58,7 +58,7 @@ pub fn root_cause(steps: &[StepReport], outside: &[Finding]) -> Option<Cause> {
             });
         }
     }
-    outside
+    let outside = outside
         .iter()
         .find(|f| f.severity == Severity::Error)
         .map(|f| Cause {
@@ -68,7 +68,23 @@ pub fn root_cause(steps: &[StepReport], outside: &[Finding]) -> Option<Cause> {
             line: f.line,
             what: f.message.clone(),
             fix: fix(f.rule),
+        });
+    // No error said why, yet steps were not run: the engine went before the suite's end.
+    outside.or_else(|| {
+        let st = steps.iter().find(|st| st.status == Status::NotRun)?;
+        Some(Cause {
+            step: Some(st.index),
+            step_id: Some(st.id.to_owned()),
+            rule: None,
+            line: None,
+            what: st
+                .reason
+                .clone()
+                .unwrap_or_else(|| "the engine was gone before this step".to_owned()),
+            fix: "keep running and answering until `quit` (see how the engine ended, below)"
+                .to_owned(),
         })
+    })
 }
 
 /// What an author does about a rule: a sentence for the faults a probe meets most, else the

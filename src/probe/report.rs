@@ -240,7 +240,9 @@ impl ProbeReport {
             }
         }
         self.summary = s;
-        let failed = s.errors > 0 || s.stalled > 0;
+        // Steps are `not run` only once the engine is gone (it died, was given up on, or was
+        // stopped for flooding) before the suite's end: such a card is never a pass.
+        let failed = s.errors > 0 || s.stalled > 0 || s.not_run > 0;
         // A card with violated steps never says only `passed`.
         self.verdict = if failed {
             "failed"

@@ -93,3 +93,27 @@ fn a_passed_card_has_no_cause() {
         assert!(p.report.cause.is_none(), "{:?}", p.report.cause);
     }
 }
+
+/// An engine that answers the handshake and then exits, owing nothing: the rest of the suite
+/// is not run, and a card with steps not run is never PASSED.
+#[test]
+fn an_engine_gone_after_the_handshake_fails_with_the_reason() {
+    let script = "import sys\nfor l in sys.stdin:\n    if l.startswith('uci'):\n        print('id name gone'); print('uciok'); sys.stdout.flush(); sys.exit(0)\n";
+    let p = probe(
+        &["--protocol", "uci", "--timeout", TIMEOUT],
+        &["python3", "-c", script],
+    );
+    assert!(p.report.summary.not_run > 0, "{}", p.text());
+    assert_eq!(p.report.verdict, "failed", "{}", p.text());
+    assert_eq!(p.status, 1);
+    // Whether the next request was already owed when it went (X-ENGINE-EXIT) or not (the
+    // steps not run), the card says why it failed.
+    let cause = p.report.cause.as_ref().expect("a failed card has a cause");
+    assert!(
+        ["exited", "gone", "closed its output"]
+            .iter()
+            .any(|w| cause.what.contains(w)),
+        "{cause:?}"
+    );
+    assert!(!p.text().contains("verdict: PASSED"), "{}", p.text());
+}
