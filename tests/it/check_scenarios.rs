@@ -57,14 +57,7 @@ impl Gui {
     /// A real engine from PATH or /usr/games, with its arguments.
     fn real(name: &str, args: &[&str]) -> Gui {
         let path = engine(name);
-        let mut argv = Vec::new();
-        if name == "fairymax" {
-            // Fairy-Max 5.0b reads memory it never set after some commands (`setboard`,
-            // `computer`): with address randomization it dies by SIGSEGV at random, bare as
-            // well. Without it, it behaves the same every run.
-            argv.extend(["setarch", std::env::consts::ARCH, "-R"]);
-        }
-        argv.push(path.to_str().expect("utf-8 path"));
+        let mut argv = vec![path.to_str().expect("utf-8 path")];
         argv.extend_from_slice(args);
         Gui::start(&argv, &[])
     }

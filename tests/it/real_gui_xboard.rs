@@ -19,14 +19,15 @@ fn finished(rec: &Path) -> bool {
 
 #[test]
 fn xboard_plays_fairymax_against_fairymax_through_the_proxy() {
+    let fairymax = engine("fairymax");
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let kib = env!("CARGO_BIN_EXE_kibitzer");
-    let fm = common::fairymax_command();
     let cp = |side: &str| {
         format!(
-            "{kib} record -o {} -- {fm}",
+            "{kib} record -o {} -- {}",
             d.join(format!("{side}.jsonl")).display(),
+            fairymax.display()
         )
     };
     let pgn = d.join("xboard.pgn");

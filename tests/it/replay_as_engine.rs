@@ -308,18 +308,19 @@ fn xboard_plays_the_recorded_game_again_against_two_stand_ins_with_no_engine() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let kib = kibitzer_bin();
+    let fairymax = engine("fairymax");
     let rec = |side: &str| d.join(format!("{side}.jsonl"));
     let recorded = common::xboard_game(
         d,
         &format!(
             "{kib} record -o {} -- {}",
             rec("first").display(),
-            common::fairymax_command()
+            fairymax.display()
         ),
         &format!(
             "{kib} record -o {} -- {}",
             rec("second").display(),
-            common::fairymax_command()
+            fairymax.display()
         ),
         &d.join("recorded.pgn"),
     );

@@ -274,12 +274,6 @@ fn one_engine_session_of_an_xboard_debug_log_replays_and_verifies_at_l3() {
         "--recording",
         new.to_str().unwrap(),
         "--",
-        // Fairy-Max 5.0b reads memory it never set after `computer` (which this log's xboard
-        // sends): with address randomization it dies by SIGSEGV about one run in two, bare
-        // as well. Without it, it plays the same every time, which is what L3 needs.
-        "setarch",
-        std::env::consts::ARCH,
-        "-R",
         fm.to_str().unwrap(),
     ]);
     assert_eq!(r.report.original.format, "xboard-debug", "{}", r.describe());

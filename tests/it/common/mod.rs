@@ -254,17 +254,6 @@ pub fn pgn_moves(pgn: &str) -> (Vec<String>, String) {
     (moves, result)
 }
 
-/// Fairy-Max's command line for a GUI: without address randomization, since Fairy-Max 5.0b
-/// reads memory it never set after `computer` and `setboard` and dies by SIGSEGV at random
-/// otherwise (bare as well).
-pub fn fairymax_command() -> String {
-    format!(
-        "setarch {} -R {}",
-        std::env::consts::ARCH,
-        engine("fairymax").display()
-    )
-}
-
 /// The real xboard (under xvfb-run) plays one game between `first` and `second` (engine
 /// commands) and saves it to `pgn`; returns its moves and result.
 pub fn xboard_game(dir: &Path, first: &str, second: &str, pgn: &Path) -> (Vec<String>, String) {
