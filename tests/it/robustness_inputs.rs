@@ -269,8 +269,16 @@ fn a_fifo_is_never_waited_on_for_ever() {
     let fifo = dir.path().join("fifo");
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
+    // Each command under `timeout`: one that waits on the FIFO fails the test instead of
+    // hanging it.
+    let bounded = || {
+        let mut c = Command::new("timeout");
+        c.args(["-s", "KILL", "60"])
+            .arg(env!("CARGO_BIN_EXE_kibitzer"));
+        c
+    };
     let began = std::time::Instant::now();
-    let out = kibitzer()
+    let out = bounded()
         .arg("record")
         .arg("-o")
         .arg(&fifo)
@@ -289,14 +297,14 @@ fn a_fifo_is_never_waited_on_for_ever() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "answered hello\n");
     assert!(err.contains("a FIFO no process reads"), "{err}");
-    let c2w = kibitzer()
+    let c2w = bounded()
         .args(["probe", "--c2w"])
         .arg(&fifo)
         .output()
         .unwrap();
     assert_eq!(c2w.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&c2w.stderr).contains("is a FIFO, not a file"));
-    let mut report = kibitzer()
+    let mut report = bounded()
         .args(["report", "-"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -124,7 +124,8 @@ impl ProcessUsage {
 const MIN_WINDOW_NS: u64 = 400_000_000;
 /// A thread that got no more than this share of a CPU did not run.
 const IDLE_SHARE: f64 = 0.1;
-/// A process on the CPU at least this share of the window was busy.
+/// A process that ran or waited to run at least this share of the window was busy: on a
+/// loaded machine a spinning engine waits for a CPU part of the time it wants one.
 const BUSY_SHARE: f64 = 0.5;
 /// Waiting for a CPU at least this share of the window, and running no more than
 /// [`STARVED_RAN`] of the time it wanted a CPU: starved. A busy engine on a shared machine
@@ -214,13 +215,14 @@ pub fn classify(samples: &[(u64, &ProcSample)], from: u64, to: u64) -> Option<Pr
                 pct(cpu_share)
             ),
         )
-    } else if cpu_share >= BUSY_SHARE {
+    } else if cpu_share + delay >= BUSY_SHARE {
         (
             ProcessState::Spinning,
             format!(
-                "on the CPU {} of the last {window} without a line of output ({} thread(s) \
-                 running)",
+                "on the CPU {} of the last {window} (and waiting for one {}) without a line of \
+                 output ({} thread(s) running)",
                 pct(cpu_share),
+                pct(delay),
                 b.states.running
             ),
         )
@@ -276,30 +278,47 @@ pub fn classify(samples: &[(u64, &ProcSample)], from: u64, to: u64) -> Option<Pr
     })
 }
 
+/// A sample of one process with these counters (ms) and one thread a letter of `states`
+/// (`R`, `S`, `D`, `T`), asleep in a pipe read, or a disk wait when one is in `D`.
+#[cfg(test)]
+pub(crate) fn test_sample(
+    cpu_ms: u64,
+    delay_ms: u64,
+    states: &str,
+    reading: Option<u32>,
+) -> ProcSample {
+    let mut st = ThreadStates::default();
+    for c in states.chars() {
+        st.count(c);
+    }
+    let wchan = if states.contains('D') {
+        "folio_wait_bit"
+    } else {
+        "anon_pipe_read"
+    };
+    ProcSample {
+        procs: 1,
+        threads: st.total(),
+        user_ms: cpu_ms,
+        run_delay_ms: Some(delay_ms),
+        states: st,
+        waits: vec![WaitCount {
+            wchan: wchan.into(),
+            threads: 1,
+        }],
+        reading_input: reading,
+        cpus: 2,
+        load1: Some(1.0),
+        ..ProcSample::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn s(cpu_ms: u64, delay_ms: u64, states: &str, reading: Option<u32>) -> ProcSample {
-        let mut st = ThreadStates::default();
-        for c in states.chars() {
-            st.count(c);
-        }
-        ProcSample {
-            procs: 1,
-            threads: st.total(),
-            user_ms: cpu_ms,
-            run_delay_ms: Some(delay_ms),
-            states: st,
-            waits: vec![WaitCount {
-                wchan: "anon_pipe_read".into(),
-                threads: 1,
-            }],
-            reading_input: reading,
-            cpus: 2,
-            load1: Some(1.0),
-            ..ProcSample::default()
-        }
+        test_sample(cpu_ms, delay_ms, states, reading)
     }
 
     fn class(a: ProcSample, b: ProcSample) -> Option<ProcessState> {
@@ -341,6 +360,12 @@ mod tests {
         let busy = s(1200, 1000, "R", None);
         assert_eq!(
             class(s(0, 0, "R", None), busy),
+            Some(ProcessState::Spinning)
+        );
+        // Spinning on a loaded machine: a third of the CPU, waiting for it the rest.
+        let shared = s(650, 1300, "R", None);
+        assert_eq!(
+            class(s(0, 0, "R", None), shared),
             Some(ProcessState::Spinning)
         );
         // Asleep without knowing in what: undecided, not WAITING.

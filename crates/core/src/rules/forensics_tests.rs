@@ -1,7 +1,7 @@
 //! The process findings through the judge: each class fires its rule when a deadline passed
 //! in silence, and stays quiet when the engine answered in time or the silence was short.
 
-use crate::recording::{Event, ProcSample, ProxyKind, ThreadStates, WaitCount};
+use crate::recording::{Event, ProcSample, ProxyKind};
 use crate::rules::catalogue::RuleId;
 use crate::rules::{Finding, HangVerdict, Judge, Profile};
 use crate::session::Decoder;
@@ -15,29 +15,12 @@ type Class = (u64, u64, &'static str, u32);
 
 /// A sample whose counters grow by `cpu_ms`/`delay_ms` per second, threads in `states`.
 fn sample(at_ms: u64, cpu_per_s: u64, delay_per_s: u64, states: &str, reading: u32) -> ProcSample {
-    let mut st = ThreadStates::default();
-    for c in states.chars() {
-        st.count(c);
-    }
-    ProcSample {
-        procs: 1,
-        threads: st.total(),
-        user_ms: at_ms * cpu_per_s / 1000,
-        run_delay_ms: Some(at_ms * delay_per_s / 1000),
-        states: st,
-        waits: vec![WaitCount {
-            wchan: if states.contains('D') {
-                "folio_wait_bit".into()
-            } else {
-                "anon_pipe_read".into()
-            },
-            threads: 1,
-        }],
-        reading_input: Some(reading),
-        cpus: 2,
-        load1: Some(3.0),
-        ..ProcSample::default()
-    }
+    crate::rules::forensics::test_sample(
+        at_ms * cpu_per_s / 1000,
+        at_ms * delay_per_s / 1000,
+        states,
+        Some(reading),
+    )
 }
 
 /// Handshake, `go movetime 100` at 0.6 s, samples every 250 ms for `silence_ms`, then

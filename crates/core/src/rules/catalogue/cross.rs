@@ -277,7 +277,7 @@ pub(super) static ROWS: &[Rule] = &[
         group: "Hang diagnosis",
         side: Side::Engine,
         severity: Severity::Warning,
-        check: "an answer overdue while the engine was on the CPU at least half the silence without a line of output: a runaway search or an endless loop",
+        check: "an answer overdue while the engine was on the CPU or ready to run (waiting for one) at least half the silence without a line of output: a runaway search or an endless loop",
         source: "(kibitzer) the proxy's samples of the engine's processes (/proc: stat, schedstat, wchan, syscall); docs/hang-forensics.md",
         decidable: Decidable::Traffic,
         implemented: true,

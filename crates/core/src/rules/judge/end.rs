@@ -90,11 +90,7 @@ impl Judge {
                     if let Some(p) = tr.pending.get_mut(&o.opened.seq) {
                         p.timed_out = true;
                     }
-                    if rule == RuleId::XClockUnderflow
-                        && tr.protocol == Some(crate::protocol::Protocol::Cecp)
-                    {
-                        tr.cecp.game_ended("a loss on time");
-                    }
+                    tr.deadline_passed(rule);
                     let text = tr
                         .pending
                         .get(&o.opened.seq)

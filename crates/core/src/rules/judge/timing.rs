@@ -91,9 +91,7 @@ pub(super) fn answered(
             && let Some((rule, allowed, why)) = deadline(tr, profile, o, &p)
             && latency > allowed
         {
-            if rule == RuleId::XClockUnderflow && tr.protocol == Some(Protocol::Cecp) {
-                tr.cecp.game_ended("a loss on time");
-            }
+            tr.deadline_passed(rule);
             out.add(
                 rule,
                 format!(
@@ -188,11 +186,7 @@ pub(super) fn overdue(
         };
         p.timed_out = true;
         let (at, text) = (p.place, p.text.clone());
-        // Whenever the clock is seen to run out (here, at the late answer, or at the end),
-        // the game is lost on time.
-        if rule == RuleId::XClockUnderflow && tr.protocol == Some(Protocol::Cecp) {
-            tr.cecp.game_ended("a loss on time");
-        }
+        tr.deadline_passed(rule);
         out.add_at(
             rule,
             at,
@@ -211,6 +205,14 @@ pub(super) fn overdue(
 }
 
 impl Tracker {
+    /// A deadline of `rule` passed, seen wherever it is (at the late answer, at a later event
+    /// such as a sample, at the end): a CECP side's clock running out loses the game.
+    pub(super) fn deadline_passed(&mut self, rule: RuleId) {
+        if rule == RuleId::XClockUnderflow && self.protocol == Some(Protocol::Cecp) {
+            self.cecp.game_ended("a loss on time");
+        }
+    }
+
     /// What a request allows in milliseconds: `go movetime`, the side's clock, CECP `st` or
     /// `time`.
     fn budget_for(&self, o: &Obligation, dec: &Decoder, session: usize) -> (Option<i64>, bool) {
