@@ -45,6 +45,9 @@ pub struct ProxyConfig {
     pub c2w: Option<crate::recording::C2wNote>,
     /// Sample the engine's processes (`None`: `--no-samples`).
     pub sampler: Option<super::sampler::SamplerConfig>,
+    /// How long a pump keeps polling without sleeping after it forwarded something
+    /// (`--spin`); zero sleeps at once.
+    pub spin: Duration,
 }
 
 /// After SIGTERM, how long the engine gets before SIGKILL.
@@ -123,11 +126,12 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
         }
     };
     let (done_tx, done_rx) = mpsc::channel::<Option<GuiPumpEnd>>();
+    let spin = cfg.spin;
     match std_handle(io::stdin().as_fd()) {
         Ok(gui_in) => {
             let (rec, engine, done) = (Arc::clone(&recorder), Arc::clone(&engine), done_tx.clone());
             std::thread::spawn(move || {
-                let end = pumps::gui_to_engine(gui_in, engine_in, &gone_r, &engine, &rec);
+                let end = pumps::gui_to_engine(gui_in, engine_in, &gone_r, &engine, &rec, spin);
                 let _ = done.send(Some(end));
             });
         }
@@ -145,7 +149,7 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
         match std_handle(target) {
             Ok(to) => {
                 std::thread::spawn(move || {
-                    pumps::engine_to_gui(from, to, fd, src, &rec);
+                    pumps::engine_to_gui(from, to, fd, src, &rec, spin);
                     let _ = done.send(None);
                 });
             }

@@ -19,7 +19,7 @@ use nix::libc;
 use std::fs::File;
 use std::io::{self, PipeReader, PipeWriter, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Bytes per read from the engine: a whole default pipe.
 const CHUNK: usize = 64 * 1024;
@@ -52,7 +52,17 @@ pub enum GuiPumpEnd {
 }
 
 /// The events `poll` reported for each descriptor; `None` descriptors are not watched.
-fn wait(fds: &[(Option<BorrowedFd<'_>>, libc::c_short)]) -> Vec<libc::c_short> {
+///
+/// Until `spin_until` it polls without sleeping. After a pump forwarded something, the answer
+/// (or the next request) usually follows within microseconds; a thread asleep in `poll` pays
+/// the kernel's wake-up for it, which on a virtual machine whose idle CPU halts is often tens
+/// of microseconds, twice per round trip on top of the bare engine's. Spinning for a bounded
+/// window after each forward keeps the relay near the bare pipe; the spinning thread yields
+/// its CPU on every turn, so an engine that needs it gets it.
+fn wait(
+    fds: &[(Option<BorrowedFd<'_>>, libc::c_short)],
+    spin_until: Option<Instant>,
+) -> Vec<libc::c_short> {
     let mut polled: Vec<libc::pollfd> = fds
         .iter()
         .map(|(fd, events)| libc::pollfd {
@@ -61,13 +71,19 @@ fn wait(fds: &[(Option<BorrowedFd<'_>>, libc::c_short)]) -> Vec<libc::c_short> {
             revents: 0,
         })
         .collect();
+    let mut spinning = spin_until.is_some_and(|t| Instant::now() < t);
     loop {
+        let timeout = if spinning { 0 } else { -1 };
         // SAFETY: `polled` is a live array of `polled.len()` pollfd structs, which poll
         // reads and whose `revents` it writes; nothing else aliases it.
         #[allow(unsafe_code)]
-        let n = unsafe { libc::poll(polled.as_mut_ptr(), polled.len() as libc::nfds_t, -1) };
-        if n >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+        let n = unsafe { libc::poll(polled.as_mut_ptr(), polled.len() as libc::nfds_t, timeout) };
+        if n > 0 || (n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted) {
             return polled.iter().map(|p| p.revents).collect();
+        }
+        if spinning {
+            std::thread::yield_now();
+            spinning = spin_until.is_some_and(|t| Instant::now() < t);
         }
     }
 }
@@ -126,20 +142,25 @@ pub fn gui_to_engine(
     engine_gone: &PipeReader,
     process: &super::process::EngineProcess,
     rec: &Recorder,
+    spin: Duration,
 ) -> GuiPumpEnd {
     let capacity = pipe_capacity(engine.as_fd()).unwrap_or(CHUNK);
     let mut buf = vec![0u8; capacity.max(4096)];
     let mut engine = Some(engine);
+    let mut spin_until = None;
     let end = loop {
         let Some(to) = engine.as_ref() else {
             break GuiPumpEnd::EngineGone;
         };
         let room = queued(to.as_fd()).map_or(capacity, |q| capacity.saturating_sub(q));
-        let ev = wait(&[
-            ((room > 0).then(|| gui.as_fd()), IN),
-            (Some(to.as_fd()), if room > 0 { 0 } else { OUT }),
-            (Some(engine_gone.as_fd()), IN),
-        ]);
+        let ev = wait(
+            &[
+                ((room > 0).then(|| gui.as_fd()), IN),
+                (Some(to.as_fd()), if room > 0 { 0 } else { OUT }),
+                (Some(engine_gone.as_fd()), IN),
+            ],
+            spin_until,
+        );
         if ev[2] != 0 {
             break GuiPumpEnd::EngineGone;
         }
@@ -175,6 +196,7 @@ pub fn gui_to_engine(
             );
             break closed_or_gone(process);
         }
+        spin_until = Some(Instant::now() + spin);
     };
     match end {
         GuiPumpEnd::GuiEof | GuiPumpEnd::ReadFailed => {
@@ -301,12 +323,23 @@ fn wait_now(fd: BorrowedFd<'_>) -> bool {
 
 /// Forwards the engine's stdout (`src` Engine) or stderr (`src` Stderr) to our standard stream
 /// `fd` (`to` a handle on it) until the engine closes it or the GUI stops reading.
-pub fn engine_to_gui(mut from: PipeReader, to: File, fd: RawFd, src: Source, rec: &Recorder) {
+pub fn engine_to_gui(
+    mut from: PipeReader,
+    to: File,
+    fd: RawFd,
+    src: Source,
+    rec: &Recorder,
+    spin: Duration,
+) {
     let mut buf = vec![0u8; CHUNK];
     let mut to = Some(to);
+    let mut spin_until = None;
     let gui_closed = loop {
         let Some(w) = to.as_ref() else { break true };
-        let ev = wait(&[(Some(from.as_fd()), IN), (Some(w.as_fd()), 0)]);
+        let ev = wait(
+            &[(Some(from.as_fd()), IN), (Some(w.as_fd()), 0)],
+            spin_until,
+        );
         if ev[1] & GONE != 0 {
             break true;
         }
@@ -328,6 +361,7 @@ pub fn engine_to_gui(mut from: PipeReader, to: File, fd: RawFd, src: Source, rec
         {
             break true;
         }
+        spin_until = Some(Instant::now() + spin);
     };
     let name = if src == Source::Stderr {
         "the GUI's stderr"

@@ -38,6 +38,12 @@ pub struct RecordArgs {
     /// after the bare engine
     #[arg(long)]
     kill_leftovers: bool,
+    /// Microseconds each pump keeps polling, without sleeping, after it forwarded a chunk: an
+    /// answer within that window reaches the GUI without the kernel waking the recorder, which
+    /// keeps the round trip near the bare engine's (costs at most that much CPU per forwarded
+    /// chunk; 0 sleeps at once)
+    #[arg(long, value_name = "MICROSECONDS", default_value_t = 200, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    spin: u64,
     /// Do not sample the engine's processes from /proc (CPU, run-queue wait, thread states,
     /// memory); hang verdicts are then decided from the traffic alone
     #[arg(long)]
@@ -127,6 +133,7 @@ pub fn run(mut a: RecordArgs) -> Result<i32> {
             .map(|p| crate::protocol::Protocol::from(p).name().to_owned()),
         eof_grace: a.eof_grace.0,
         kill_leftovers: a.kill_leftovers,
+        spin: std::time::Duration::from_micros(a.spin),
         sampler: (!a.no_samples).then_some(SamplerConfig {
             capture_after: a.capture_after,
             on_hang: match (a.on_hang, a.stacks) {
@@ -156,9 +163,13 @@ that holds the pipes):
   GUI gone     the engine's next write fails when the GUI closed its end or died
   children     what the engine started is left running and its output forwarded
                (--kill-leftovers to end it); the recording names each one
+  latency      each line takes two more pipe hops; the recorder polls without sleeping for
+               --spin microseconds after each forward, so an answer reaches the GUI without
+               the kernel having to wake it: the round trip stays near the bare engine's
 Differences that remain: the GUI's writes block after its pipe plus 4 KiB (one page) instead
-of its pipe alone; each line costs two more pipe hops; a GUI that is a child subreaper
-inherits the recorder for the moment between the engine's exit and the recording's end.";
+of its pipe alone; the recorder uses up to --spin microseconds of CPU per forwarded chunk; a
+GUI that is a child subreaper inherits the recorder for the moment between the engine's exit
+and the recording's end.";
 
 /// The hint is stored by its canonical name, so `cecp` and `WinBoard` read back as `xboard`;
 /// a misspelt one is refused here rather than ignored when the recording is decoded.

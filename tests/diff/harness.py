@@ -510,7 +510,7 @@ SCENARIOS = {
                                 and p["zombie_strays"] <= 1,
                                 "a stray process outlived the session")),
     "round-trip": (lambda p, a: sc_round_trip(p, a.runs or 300),
-                   lambda b, p: (p["median_us"] <= b["median_us"] * 10 + 2000,
+                   lambda b, p: (p["median_us"] <= b["median_us"] * 2 + 50,
                                  "round trip far slower than the bare engine's")),
     # Under the proxy the GUI's input stays open until the engine can be reaped, and the end
     # of the engine's output reaches the GUI no earlier: a GUI that checks, writes and waits

@@ -352,3 +352,42 @@ fn engine_command_without_double_dash_keeps_its_own_options() {
     assert_eq!(out.stdout, b"-o --label x\n");
     assert_eq!(read_recording(&rec).header.label, None);
 }
+
+/// CPU seconds (user + system) of process `pid` so far.
+fn cpu_secs(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let f: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    let ticks: f64 = f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+/// The recorder spins for a moment after each forward (to spare a wake-up on the answer's
+/// way back), and never longer: a second with nothing to forward costs it next to no CPU.
+#[test]
+fn the_recorder_spins_only_briefly_after_a_forward() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.jsonl");
+    let mut child = spawn_proxy(&rec, &["cat"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    for _ in 0..50 {
+        stdin.write_all(b"isready\n").unwrap();
+        line.clear();
+        std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
+        assert_eq!(line, "isready\n");
+    }
+    // The recorder is the engine's child (the engine took the pid the GUI started).
+    let children =
+        std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", child.id())).unwrap();
+    let recorder: u32 = children.split_whitespace().next().unwrap().parse().unwrap();
+    let before = cpu_secs(recorder);
+    std::thread::sleep(Duration::from_millis(1500));
+    let idle = cpu_secs(recorder) - before;
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    assert!(
+        idle < 0.3,
+        "the recorder used {idle} s of CPU in 1.5 s with nothing to forward"
+    );
+}
