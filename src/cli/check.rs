@@ -418,18 +418,19 @@ fn summary(f: &FileReport, profile: &str, c2w: Option<&str>, st: &Style, out: &m
             .unwrap_or(8);
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>6}  {:>10}  {:>10}  {:>10}  allowed",
-            "latency", "n", "median", "p95", "max"
+            "  {:<width$}  {:>6}  {:>10}  {:>10}  {:>10}  {:>10}  allowed",
+            "latency", "n", "p50", "p90", "p99", "max"
         );
         for l in &f.latencies {
             let pad = " ".repeat(width - l.request.chars().count());
             let _ = writeln!(
                 out,
-                "  {}{pad}  {:>6}  {:>10}  {:>10}  {:>10}  {}",
+                "  {}{pad}  {:>6}  {:>10}  {:>10}  {:>10}  {:>10}  {}",
                 l.request,
                 l.count,
-                ms(l.median_ms),
-                ms(l.p95_ms),
+                ms(l.p50_ms),
+                ms(l.p90_ms),
+                ms(l.p99_ms),
                 ms(l.max_ms),
                 l.allowed_ms.map_or("-".to_owned(), ms)
             );

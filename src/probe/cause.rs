@@ -28,10 +28,9 @@ pub fn root_cause(steps: &[StepReport], outside: &[Finding]) -> Option<Cause> {
     for st in steps {
         if let Some(f) = st.findings.iter().find(|f| f.severity == Severity::Error) {
             let culprit = st
-                .observations
-                .iter()
-                .find(|o| o.starts_with(super::uci::CULPRIT))
-                .map(|o| format!(" ({o})"))
+                .culprit
+                .as_ref()
+                .map(|line| format!(" (culprit: `{line}`: the engine went right after it)"))
                 .unwrap_or_default();
             return Some(Cause {
                 step: Some(st.index),

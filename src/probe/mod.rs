@@ -252,6 +252,7 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
             findings: j.findings,
             hangs: j.hangs,
             observations: r.observations,
+            culprit: r.culprit,
         });
     }
     let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);

@@ -199,6 +199,10 @@ pub struct StepReport {
     /// What the probe saw: latencies of answers, waits that timed out, what it chose to send;
     /// not findings.
     pub observations: Vec<String>,
+    /// The line the engine went right after, when the step found one (an option that kills
+    /// it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub culprit: Option<String>,
 }
 
 /// Steps by status, and findings by severity (notes count chat too).

@@ -5,6 +5,7 @@
 //! The runner decides nothing about conformance: it only sends, waits and notes what it waited
 //! for in vain. Findings come afterwards from the one judge reading the recording.
 
+use crate::recording::ProbeFact;
 use crate::replay::driver::{Driver, Ended, Waited};
 use crate::session::{Owed, Session};
 use std::path::PathBuf;
@@ -50,9 +51,6 @@ impl Timeouts {
 /// recording afterwards, sees the deadline passed.
 const MARGIN: Duration = Duration::from_millis(250);
 
-/// The prefix of the note that opens a step in the recording: `probe step 3: uci.isready-idle`.
-pub const STEP_NOTE: &str = "probe step ";
-
 /// What became of one step while it ran.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -75,6 +73,8 @@ pub struct StepRun {
     /// What the probe saw that the report should tell: answers and their latencies, waits
     /// that timed out, what was chosen (which option was set, which move the game ended on).
     pub observations: Vec<String>,
+    /// The line the engine went right after, when the step found one.
+    pub culprit: Option<String>,
     /// Which start of the engine the step ran on (1 the first); `None` when it did not run.
     pub start: Option<u32>,
 }
@@ -198,18 +198,24 @@ impl Run {
                     title: step.title,
                     outcome: Outcome::NotRun(why),
                     observations: Vec::new(),
+                    culprit: None,
                     start: None,
                 });
                 continue;
             }
             if let Some(d) = &self.driver {
-                d.note(&format!("{STEP_NOTE}{n}: {} ({})", step.id, step.title));
+                d.probe_fact(ProbeFact::Step {
+                    n: u32::try_from(n).unwrap_or(u32::MAX),
+                    id: step.id.to_owned(),
+                    title: step.title.to_owned(),
+                });
             }
             self.steps.push(StepRun {
                 id: step.id,
                 title: step.title,
                 outcome: Outcome::Ran,
                 observations: Vec::new(),
+                culprit: None,
                 start: Some(self.start),
             });
             if restart {
@@ -326,11 +332,19 @@ impl Run {
         }
     }
 
-    /// A finding the probe decides itself, on the current step's lines: a note in the
-    /// recording, which the judge turns into the finding (for `check` too).
-    pub fn finding(&mut self, rule: crate::rules::catalogue::RuleId, message: &str) {
+    /// The engine went right after `line`: the card's cause names it.
+    pub fn culprit(&mut self, line: &str) {
+        self.observe(format!("`{line}`: the engine went right after it"));
+        if let Some(s) = self.current() {
+            s.culprit = Some(line.to_owned());
+        }
+    }
+
+    /// What the probe set up and saw that the traffic does not show, on the current step's
+    /// lines: typed in the recording, where the judge reads it (for `check` too).
+    pub fn fact(&mut self, fact: ProbeFact) {
         if let Some(d) = &self.driver {
-            d.note(&format!("{}{rule}: {message}", crate::rules::PROBE_FINDING));
+            d.probe_fact(fact);
         }
     }
 

@@ -10,9 +10,6 @@ use crate::protocol::uci::{OptionDecl, OptionType};
 use crate::session::Owed;
 use std::time::Duration;
 
-/// How an observation naming what the engine died of begins; the card's cause repeats it.
-pub const CULPRIT: &str = "culprit: ";
-
 /// How long a GUI lets a search run before it sends `stop` or `isready`: a silence, since
 /// what is tested is that no `bestmove` comes before it.
 const THINK: Duration = Duration::from_millis(200);
@@ -271,7 +268,7 @@ fn options(r: &mut Run, _: &mut State) {
                 // An `isready` after each: an engine that dies of an option names it.
                 sync(r);
                 if !r.usable() {
-                    r.observe(format!("{CULPRIT}`{line}`: the engine went right after it"));
+                    r.culprit(&line);
                     return;
                 }
             }

@@ -2,7 +2,7 @@
 //! hang diagnosis as `kibitzer check`), each finding and hang verdict placed in the step whose
 //! lines it is on.
 
-use super::run::{Outcome, STEP_NOTE, StepRun, Timeouts};
+use super::run::{Outcome, StepRun, Timeouts};
 use crate::protocol::Protocol;
 use crate::protocol::c2w::EngineProfile;
 use crate::recording::{ProxyKind, Source};
@@ -78,8 +78,11 @@ pub fn judge(
         let Some(line) = *line else { continue };
         last_line = line;
         if ev.src == Source::Proxy
-            && ev.kind == Some(ProxyKind::Note)
-            && ev.text.starts_with(STEP_NOTE)
+            && ev.kind == Some(ProxyKind::Probe)
+            && matches!(
+                ev.probe.as_deref(),
+                Some(crate::recording::ProbeFact::Step { .. })
+            )
         {
             starts.push(line);
         }

@@ -337,6 +337,13 @@ impl Driver {
         self.recorder.proxy_event(ProxyKind::Note, message, |_| {});
     }
 
+    /// Records a fact of the probe's, typed, with its words for a reader of the raw file.
+    pub fn probe_fact(&self, fact: crate::recording::ProbeFact) {
+        let words = fact.describe();
+        self.recorder
+            .proxy_event(ProxyKind::Probe, &words, |e| e.probe = Some(Box::new(fact)));
+    }
+
     /// Is the obligation the line `seq` opened, owing `owed`, still open?
     pub fn is_open(&self, seq: u64, owed: &Owed) -> bool {
         self.open_obligations()

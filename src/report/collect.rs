@@ -1,5 +1,5 @@
 //! One input into a report of its own: judged by the one pipeline `check` runs, its findings,
-//! latencies and hang verdicts streamed into per-engine rows, its games read at the end. The
+//! streamed into per-engine rows, its latencies (the judge's) and hang verdicts added, its games read at the end. The
 //! file's report is then merged into the worker's; nothing of the file is kept.
 
 use super::model::{
@@ -10,7 +10,7 @@ use crate::game::Side;
 use crate::input::judged::JudgeInput;
 use crate::rules::catalogue::{RuleId, Side as Party};
 use crate::rules::{Checker, Finding, HangClass};
-use crate::session::{Fact, Game, OutcomeBy, Request, Session};
+use crate::session::{Game, OutcomeBy, Session};
 use std::path::Path;
 
 /// What kind of file it was found as: named by the user (a file that cannot be read is an
@@ -72,6 +72,9 @@ pub fn collect(
         runner,
         started: judged.started.as_deref().and_then(unix_ns),
     };
+    for (i, table) in checked.session_latencies.iter().enumerate() {
+        crate::rules::latency::merge_tables(&mut acc(&mut sessions, i).report.latencies, table);
+    }
     for h in &checked.hangs {
         let i = session_of(&checked.decoder, h.session.as_deref());
         let acc = acc(&mut sessions, i);
@@ -214,7 +217,7 @@ fn session_of(decoder: &crate::session::Decoder, label: Option<&str>) -> usize {
         .unwrap_or(0)
 }
 
-/// After each line: its findings and the latencies it closed.
+/// After each line: its findings and the moves it played.
 fn stream(checker: &mut Checker, line: Option<u64>, shown: &str, sessions: &mut Vec<SessionAcc>) {
     let findings = checker.take_findings();
     for f in findings {
@@ -236,47 +239,6 @@ fn stream(checker: &mut Checker, line: Option<u64>, shown: &str, sessions: &mut 
             acc(sessions, i).moves.push((seq, line));
         }
     }
-    if decoded.facts.is_empty() {
-        return;
-    }
-    let acc = acc(sessions, decoded.session);
-    let mut reported = None;
-    for fact in &decoded.facts {
-        if let Fact::SearchEnded { reported_ms } = fact {
-            reported = *reported_ms;
-        }
-    }
-    for fact in &decoded.facts {
-        let Fact::Closed(o) = fact else { continue };
-        let (Some(ns), false) = (o.latency(), o.cancelled) else {
-            continue;
-        };
-        if o.kind == (Request::Go { open_ended: true }) {
-            continue;
-        }
-        acc.report.latency(o.kind.label()).histogram.add_ns(ns);
-        if o.kind != (Request::Go { open_ended: false }) {
-            continue;
-        }
-        if let Some(movetime) = movetime_ms(&o.request) {
-            acc.report
-                .latency("go→bestmove beyond movetime")
-                .histogram
-                .add_ns(ns.saturating_sub(movetime.saturating_mul(1_000_000)));
-        }
-        if let Some(ms) = reported {
-            acc.report
-                .latency("go→bestmove beyond reported time")
-                .histogram
-                .add_ns(ns.saturating_sub(ms.saturating_mul(1_000_000)));
-        }
-    }
-}
-
-fn movetime_ms(go: &str) -> Option<u64> {
-    let mut words = go.split_ascii_whitespace();
-    words.find(|w| *w == "movetime")?;
-    words.next()?.parse().ok()
 }
 
 /// The ending an engine's fault puts to its game.

@@ -3,8 +3,8 @@
 //! message from the inputs is escaped twice over: control and bidi characters as for a
 //! terminal, then HTML's own.
 
-use super::histogram::Histogram;
 use super::model::{EngineReport, LatencyRow, Place, Report};
+use crate::rules::Histogram;
 use std::fmt::Write as _;
 
 const STYLE: &str = r#"

@@ -7,7 +7,6 @@
 //! [`merge`] adds reports; [`text`] and [`html`] render the settled whole.
 
 pub mod collect;
-pub mod histogram;
 pub mod html;
 pub mod merge;
 pub mod model;

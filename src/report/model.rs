@@ -5,7 +5,6 @@
 //! Everything in it merges exactly: counts add, latencies are fixed-bucket histograms, and the
 //! places kept per row are the first few in (file, line) order, whichever worker saw them.
 
-use super::histogram::Histogram;
 use crate::rules::HangClass;
 use crate::rules::catalogue::{RuleId, Severity, Side};
 use crate::rules::report::Counts;
@@ -385,51 +384,8 @@ pub struct VerdictRow {
     pub places: Vec<Place>,
 }
 
-/// The latencies of one request type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct LatencyRow {
-    /// `isready→readyok`, `go→bestmove`, `stop→bestmove`, `ping→pong`..., and two of
-    /// searches against their budget: `go→bestmove beyond movetime` (how much longer than its
-    /// `movetime` a search took, 0 when within) and `go→bestmove beyond reported time` (time
-    /// the GUI waited beyond the search time the engine last reported: time lost in the
-    /// engine's output or the pipe).
-    pub request: String,
-    pub count: u64,
-    pub mean_ms: f64,
-    pub p50_ms: f64,
-    pub p90_ms: f64,
-    pub p99_ms: f64,
-    pub max_ms: f64,
-    /// The distribution the figures come from (mergeable).
-    pub histogram: Histogram,
-}
-
-impl LatencyRow {
-    pub fn new(request: &str) -> LatencyRow {
-        LatencyRow {
-            request: request.to_owned(),
-            count: 0,
-            mean_ms: 0.0,
-            p50_ms: 0.0,
-            p90_ms: 0.0,
-            p99_ms: 0.0,
-            max_ms: 0.0,
-            histogram: Histogram::default(),
-        }
-    }
-
-    /// Recomputes the figures from the histogram.
-    pub fn settle(&mut self) {
-        let h = &self.histogram;
-        let ms = |us: u64| us as f64 / 1000.0;
-        self.count = h.count;
-        self.mean_ms = ms(h.sum_us.checked_div(h.count).unwrap_or(0));
-        self.p50_ms = ms(h.quantile_us(0.5));
-        self.p90_ms = ms(h.quantile_us(0.9));
-        self.p99_ms = ms(h.quantile_us(0.99));
-        self.max_ms = ms(h.max_us);
-    }
-}
+/// The latencies of one request type: the judge's figures, the same `check` prints.
+pub type LatencyRow = crate::rules::LatencyStats;
 
 fn schema_tag<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
     crate::serde_static::tag(d, SCHEMA)

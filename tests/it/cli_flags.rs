@@ -87,7 +87,7 @@ fn every_command_takes_input_format_and_writes_with_o() {
                 rec,
             ],
             "c.json",
-            "kibitzer-check/2",
+            "kibitzer-check/3",
         ),
     ] {
         let o = run(&args);

@@ -228,3 +228,55 @@ fn the_c2w_rules_apply_to_a_recording_made_under_a_profile_in_the_viewer_too() {
     shown.sort();
     assert_eq!(shown, from_check(&rec, &[]));
 }
+
+/// `check` and `report` print the same latency figures for the same requests: both take them
+/// from the judge's histograms. `check` tables the whole input, `report` each engine: the
+/// engines' rows added up are the input's, bucket for bucket.
+#[test]
+fn check_and_report_give_the_same_latencies() {
+    use kibitzer::rules::{Histogram, LatencyStats};
+    use std::collections::BTreeMap;
+    let json = |args: &[&str], file: &Path| -> Value {
+        let out = common::kibitzer().args(args).arg(file).output().unwrap();
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+    };
+    let rows = |v: &Value| -> Vec<LatencyStats> { serde_json::from_value(v.clone()).unwrap() };
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut inputs: Vec<_> = std::fs::read_dir(fixtures.join("real"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    inputs.sort();
+    inputs.push(fixtures.join("logs/xboard-debug__fairymax-vs-polyglot-stockfish.log"));
+    inputs.push(fixtures.join("logs/fastchess__illegal-move-quoted.log"));
+    let mut compared = 0;
+    for file in &inputs {
+        let check = rows(&json(&["check", "--format", "json"], file)["files"][0]["latencies"]);
+        let report = json(&["report", "--format", "json"], file);
+        let mut added: BTreeMap<String, Histogram> = BTreeMap::new();
+        for engine in report["engines"].as_array().unwrap() {
+            for row in rows(&engine["latencies"]) {
+                added
+                    .entry(row.request.clone())
+                    .or_default()
+                    .merge(&row.histogram);
+            }
+        }
+        let whole: BTreeMap<String, Histogram> = check
+            .iter()
+            .map(|r| (r.request.clone(), r.histogram.clone()))
+            .collect();
+        assert_eq!(whole, added, "{}", file.display());
+        if report["engines"].as_array().unwrap().len() == 1 {
+            // One engine: the very same rows, figures and all.
+            let mut one = rows(&report["engines"][0]["latencies"]);
+            one.sort_by(|a, b| a.request.cmp(&b.request));
+            let mut check = check.clone();
+            check.sort_by(|a, b| a.request.cmp(&b.request));
+            assert_eq!(check, one, "{}", file.display());
+        }
+        compared += check.iter().map(|r| r.count).sum::<u64>();
+    }
+    assert!(compared > 1000, "only {compared} latencies compared");
+}

@@ -1027,18 +1027,21 @@ fn cecp_new_state_cases() -> Vec<Case> {
         ))
     };
     vec![
-        case("CECP-NEW-STATE", "the probe's note: the sd limit outlived new")
-            .fires(session(
-                "0.250 < 3 10 1 300 d2d4
+        case(
+            "CECP-NEW-STATE",
+            "the probe's fact: the sd limit outlived new",
+        )
+        .fires(session(
+            r#"0.250 < 3 10 1 300 d2d4
                  0.260 < move d2d4
-                 0.270 ! note probe finding CECP-NEW-STATE: after `new`, a search on a clock went no deeper than 3",
-            ))
-            .near(session(
-                "0.900 < 9 10 60 90000 d2d4
+                 0.270 ! probe {"fact":"depth_after_new","limit":3,"before":9,"after":3}"#,
+        ))
+        .near(session(
+            r#"0.900 < 9 10 60 90000 d2d4
                  1.000 < move d2d4
-                 1.010 ! note probe step 15: cecp.quit (quit -> the engine exits)",
-            ))
-            .msg("no deeper than 3"),
+                 1.010 ! probe {"fact":"depth_after_new","limit":3,"before":9,"after":9}"#,
+        ))
+        .msg("no deeper than 3"),
     ]
 }
 

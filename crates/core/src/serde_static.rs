@@ -47,7 +47,7 @@ pub fn interned_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<&'static str>
     Ok(texts.iter().map(|t| intern(t)).collect())
 }
 
-/// A report's `schema` tag, which must be `want` (`kibitzer-check/2`): a report of another
+/// A report's `schema` tag, which must be `want` (`kibitzer-check/3`): a report of another
 /// version is not read as this one.
 pub fn tag<'de, D: Deserializer<'de>>(d: D, want: &'static str) -> Result<&'static str, D::Error> {
     let text = <Cow<'de, str>>::deserialize(d)?;

@@ -16,7 +16,7 @@ use crate::probe::positions::{
 };
 use crate::probe::run::{Run, ms};
 use crate::protocol::c2w::C2wKey;
-use crate::rules::catalogue::RuleId;
+use crate::recording::ProbeFact;
 use crate::session::{Handshake, Owed};
 use std::time::{Duration, Instant};
 
@@ -252,17 +252,16 @@ pub(super) fn new_resets_depth(r: &mut Run, st: &mut State) {
     if !r.usable() {
         return;
     }
-    match searched(r, &c, "after new, the same clock again") {
-        Some(d) if d <= DEPTH => r.finding(
-            RuleId::CecpNewState,
-            &format!(
-                "after `new`, a search on a clock went no deeper than {d}, within the depth \
-                 limit of {DEPTH} set before `new` (which `new` removes); on the same clock \
-                 before the limit it went to depth {free}"
-            ),
-        ),
-        Some(d) => r.observe(format!("depth {d} after new: the depth limit is gone")),
-        None => {}
+    if let Some(after) = searched(r, &c, "after new, the same clock again") {
+        // The judge decides from the fact whether `new` removed the limit (CECP-NEW-STATE).
+        r.fact(ProbeFact::DepthAfterNew {
+            limit: DEPTH,
+            before: free,
+            after,
+        });
+        if after > DEPTH {
+            r.observe(format!("depth {after} after new: the depth limit is gone"));
+        }
     }
 }
 

@@ -13,6 +13,9 @@
 //! processes (cumulative CPU and run-queue milliseconds, one letter per thread's state,
 //! threads reading their input, major faults).
 //!
+//! `! probe {JSON}` is a fact of `kibitzer probe`'s (the `probe` object, e.g.
+//! `{"fact":"depth_after_new","limit":3,"before":9,"after":3}`).
+//!
 //! ```text
 //! 0.000 ! spawned stockfish
 //! 0.001 > uci
@@ -77,6 +80,14 @@ pub fn recording(dir: &Path, name: &str, transcript: &str) -> PathBuf {
                 ev.insert("kind".into(), "note".into());
                 ev.insert("text".into(), "process sample".into());
                 ev.insert("sample".into(), sample(text));
+            }
+            "!" if text.starts_with("probe {") => {
+                ev.insert("src".into(), "proxy".into());
+                ev.insert("kind".into(), "note".into());
+                ev.insert("text".into(), "probe fact".into());
+                let fact: Value =
+                    serde_json::from_str(&text["probe ".len()..]).expect("probe JSON");
+                ev.insert("probe".into(), fact);
             }
             "!" => {
                 let mut words = text.splitn(2, ' ');

@@ -215,6 +215,10 @@ pub enum ProxyKind {
     /// predate samples read a note; read back as this kind.
     #[serde(rename = "note", skip_deserializing)]
     Sample,
+    /// What `kibitzer probe` did or found that the traffic does not show (`probe`), written as
+    /// a `note` carrying the `probe` object; read back as this kind.
+    #[serde(rename = "note", skip_deserializing)]
+    Probe,
 }
 
 impl ProxyKind {
@@ -240,6 +244,7 @@ impl ProxyKind {
             ProxyKind::Note => "note",
             ProxyKind::LogEnds => "log_ends",
             ProxyKind::Sample => "sample",
+            ProxyKind::Probe => "probe",
         }
     }
 
@@ -247,7 +252,7 @@ impl ProxyKind {
     /// samples know that kind).
     pub fn wire_str(self) -> &'static str {
         match self {
-            ProxyKind::Sample => "note",
+            ProxyKind::Sample | ProxyKind::Probe => "note",
             k => k.as_str(),
         }
     }
@@ -319,6 +324,9 @@ pub struct Event {
     /// `sample` events: what the proxy saw of the engine's processes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample: Option<Box<super::sample::ProcSample>>,
+    /// `probe` events: what the probe did or found that the traffic does not show.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<Box<super::probe::ProbeFact>>,
 }
 
 /// What a runner (fastchess, cutechess, xboard, python-chess...) said went wrong with an
@@ -397,6 +405,9 @@ impl Event {
         if self.sample.is_some() && self.kind == Some(ProxyKind::Note) {
             self.kind = Some(ProxyKind::Sample);
         }
+        if self.probe.is_some() && self.kind == Some(ProxyKind::Note) {
+            self.kind = Some(ProxyKind::Probe);
+        }
     }
 
     /// A traffic line with UTF-8 text and an LF terminator (the common case).
@@ -419,6 +430,7 @@ impl Event {
             line: None,
             verdict: None,
             sample: None,
+            probe: None,
         }
     }
 
@@ -486,6 +498,7 @@ impl Event {
             line,
             verdict,
             sample,
+            probe,
         } = self;
         (*e_seq, *e_t, *e_ts, *e_src) = (seq, t, ts, src);
         // The rare fields sit in their own cache lines (the event is `repr(C)`, its everyday
@@ -507,6 +520,7 @@ impl Event {
         empty(line);
         empty(verdict);
         empty(sample);
+        empty(probe);
     }
 
     /// A proxy/importer observation.

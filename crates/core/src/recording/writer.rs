@@ -170,6 +170,12 @@ pub fn encode_event(out: &mut Vec<u8>, e: &Event) {
             out.extend_from_slice(b"null");
         }
     }
+    if let Some(fact) = &e.probe {
+        out.extend_from_slice(b",\"probe\":");
+        if serde_json::to_writer(&mut *out, fact).is_err() {
+            out.extend_from_slice(b"null");
+        }
+    }
     out.extend_from_slice(b"}\n");
 }
 

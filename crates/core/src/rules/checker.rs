@@ -9,7 +9,8 @@
 
 use super::finding::Finding;
 use super::hang::HangVerdict;
-use super::judge::{Judge, LatencyStats};
+use super::judge::Judge;
+use super::latency::LatencyStats;
 use super::profile::Profile;
 use crate::protocol::Protocol;
 use crate::protocol::c2w::EngineProfile;
@@ -128,6 +129,7 @@ pub struct Checker {
     scratch: Vec<Finding>,
     hangs: Vec<HangVerdict>,
     latencies: Vec<LatencyStats>,
+    session_latencies: Vec<Vec<LatencyStats>>,
     usage: Vec<Option<crate::rules::forensics::ProcessUsage>>,
 }
 
@@ -150,6 +152,7 @@ impl Checker {
             scratch: Vec::new(),
             hangs: Vec::new(),
             latencies: Vec::new(),
+            session_latencies: Vec::new(),
             usage: Vec::new(),
         }
     }
@@ -222,7 +225,8 @@ impl Checker {
             let (hangs, latencies) = judge.finish(&self.decoder, now, &mut self.scratch);
             self.keep_scratch();
             self.hangs = hangs;
-            self.latencies = latencies;
+            self.latencies = latencies.whole;
+            self.session_latencies = latencies.sessions;
         }
         from
     }
@@ -284,7 +288,7 @@ impl Checker {
         &self.hangs
     }
 
-    /// Latencies per request type, once finished.
+    /// Latencies per request type over the whole input, once finished.
     pub fn latencies(&self) -> &[LatencyStats] {
         &self.latencies
     }
@@ -297,6 +301,7 @@ impl Checker {
             findings: self.findings,
             hangs: self.hangs,
             latencies: self.latencies,
+            session_latencies: self.session_latencies,
             usage: self.usage,
         }
     }
@@ -309,6 +314,8 @@ pub struct Checked {
     pub findings: Vec<Finding>,
     pub hangs: Vec<HangVerdict>,
     pub latencies: Vec<LatencyStats>,
+    /// Per session (the decoder's order), its latencies.
+    pub session_latencies: Vec<Vec<LatencyStats>>,
     /// Per session (the decoder's order), what its engine used, from the proxy's samples.
     pub usage: Vec<Option<crate::rules::forensics::ProcessUsage>>,
 }

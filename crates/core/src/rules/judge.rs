@@ -21,15 +21,15 @@ use crate::protocol::cecp::Msg as CecpMsg;
 use crate::protocol::{Msg, Protocol};
 use crate::recording::{Eol, Event, ProxyKind, Source};
 use crate::rules::catalogue::RuleId;
-use crate::session::{Decoded, Decoder, Obligation, Request};
+use crate::session::{Decoded, Decoder, Obligation};
 mod end;
+pub use end::Latencies;
 mod process;
 mod timing;
 mod transport;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
-pub use timing::LatencyStats;
 use timing::{answered, opened, overdue};
 use transport::{proxy_event, transport};
 
@@ -39,7 +39,6 @@ pub struct Judge {
     /// The Chess Academy profile the GUI drove the engine with (`check --c2w`).
     c2w: Option<EngineProfile>,
     trackers: Vec<Tracker>,
-    latencies: BTreeMap<Request, Vec<u64>>,
     last: Place,
 }
 
@@ -108,6 +107,8 @@ pub(crate) struct Tracker {
     pub saw_start: bool,
     /// CECP: when `protover 2` (or later) was sent.
     pub protover2: Option<u64>,
+    /// The answers' latencies, by kind.
+    pub latencies: BTreeMap<timing::LatencyKey, crate::rules::latency::Histogram>,
     /// The proxy's samples of the engine's processes (time, sample): only those a hang's
     /// window can still need, from the last one before the engine's last line on.
     samples: Vec<(u64, Box<crate::recording::ProcSample>)>,
@@ -128,6 +129,7 @@ fn restarts(tr: &Tracker, ev: &Event) -> bool {
 impl Tracker {
     fn new(label: Option<std::sync::Arc<str>>) -> Tracker {
         Tracker {
+            latencies: BTreeMap::new(),
             label,
             protocol: None,
             starts_mid: None,
@@ -317,7 +319,6 @@ impl Judge {
             profile,
             c2w: None,
             trackers: Vec::new(),
-            latencies: BTreeMap::new(),
             last: Place::default(),
         }
     }
@@ -506,7 +507,7 @@ impl Judge {
             tr.owed_at_quit = true;
         }
         // Answers: latency, and lateness against the request's budget and the profile.
-        answered(tr, ev, d, place, profile, &mut self.latencies, &mut out);
+        answered(tr, ev, d, place, profile, &mut out);
         if tr.protocol == Some(Protocol::Uci) {
             tr.uci_facts(&d.facts);
         }

@@ -17,6 +17,7 @@ pub mod forensics;
 mod forensics_tests;
 pub mod hang;
 pub mod judge;
+pub mod latency;
 pub mod profile;
 mod protocol_rules;
 pub mod replay_drift;
@@ -29,10 +30,8 @@ pub use crate::rules::catalogue::{
 };
 pub use checker::{CheckOptions, Checked, Checker, FindingFilter};
 
-/// The prefix of a recording's note holding a finding `kibitzer probe` decided itself, one
-/// the traffic alone cannot show: `probe finding RULE-ID: message`.
-pub const PROBE_FINDING: &str = "probe finding ";
 pub use finding::{Finding, Place};
 pub use hang::{HangClass, HangVerdict};
-pub use judge::{Judge, LatencyStats};
+pub use judge::Judge;
+pub use latency::{Histogram, LatencyStats};
 pub use profile::Profile;

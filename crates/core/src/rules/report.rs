@@ -4,12 +4,12 @@
 use super::catalogue::{Severity, Side};
 use super::finding::Finding;
 use super::hang::HangVerdict;
-use super::judge::LatencyStats;
+use super::latency::LatencyStats;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// Bumped when a field changes meaning or goes away; fields may be added within a version.
-pub const SCHEMA: &str = "kibitzer-check/2";
+pub const SCHEMA: &str = "kibitzer-check/3";
 
 /// The report `kibitzer check --format json` prints.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

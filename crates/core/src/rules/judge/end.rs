@@ -3,12 +3,13 @@
 //! live view. Apart from the per-line judging because it reads every session at once, after
 //! (or without) the line that would close them.
 
-use super::timing::{deadline, stats};
+use super::timing::deadline;
 use super::transport::block_burst;
-use super::{Judge, LatencyStats, Out, secs};
+use super::{Judge, Out, secs};
 use crate::rules::catalogue::{RuleId, Side as Party};
 use crate::rules::finding::{Finding, Place};
 use crate::rules::hang::{self, HangVerdict};
+use crate::rules::latency::LatencyStats;
 use crate::session::{Decoder, Obligation, Owed};
 
 /// Where a session's observation ends: the end of the input, or earlier where the runner's
@@ -60,7 +61,7 @@ impl Judge {
         dec: &Decoder,
         now: Option<u64>,
         findings: &mut Vec<Finding>,
-    ) -> (Vec<HangVerdict>, Vec<LatencyStats>) {
+    ) -> (Vec<HangVerdict>, Latencies) {
         let now = now.unwrap_or(self.last.t);
         let end = Place {
             t: now,
@@ -190,11 +191,32 @@ impl Judge {
                 verdicts.push(v);
             }
         }
-        let latencies = self
-            .latencies
-            .iter()
-            .map(|(k, v)| stats(k.label(), v, self.profile.allowed(*k)))
-            .collect();
+        let mut whole = std::collections::BTreeMap::new();
+        for tr in &self.trackers {
+            for (k, h) in &tr.latencies {
+                whole
+                    .entry(*k)
+                    .or_insert_with(crate::rules::latency::Histogram::default)
+                    .merge(h);
+            }
+        }
+        let latencies = Latencies {
+            whole: super::timing::stats(&whole, &self.profile),
+            sessions: self
+                .trackers
+                .iter()
+                .map(|tr| super::timing::stats(&tr.latencies, &self.profile))
+                .collect(),
+        };
         (verdicts, latencies)
     }
+}
+
+/// The answers' latencies of a finished input.
+#[derive(Debug, Clone, Default)]
+pub struct Latencies {
+    /// Over every session.
+    pub whole: Vec<LatencyStats>,
+    /// Per session, in the decoder's order.
+    pub sessions: Vec<Vec<LatencyStats>>,
 }

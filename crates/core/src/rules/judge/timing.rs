@@ -6,29 +6,32 @@
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
 use super::{Out, Pending, Tracker, secs};
 use crate::protocol::Protocol;
 use crate::recording::{Event, Source};
 use crate::rules::catalogue::RuleId;
 use crate::rules::finding::Place;
+use crate::rules::latency::LatencyStats;
 use crate::rules::profile::Profile;
 use crate::session::{Decoded, Decoder, Obligation, Owed, Request};
 
-/// The time a request kind allowed and the answers' latencies.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
-pub struct LatencyStats {
-    /// `isready→readyok`, `go→bestmove`...
-    #[serde(deserialize_with = "crate::serde_static::interned")]
-    pub request: crate::serde_static::StaticStr,
-    pub count: usize,
-    pub median_ms: f64,
-    pub p95_ms: f64,
-    pub max_ms: f64,
-    /// What the profile allows, when it sets a deadline.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub allowed_ms: Option<f64>,
+/// What a latency row counts: the answers to one kind of request, or a search's time beyond
+/// what it was given or reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum LatencyKey {
+    Answer(Request),
+    BeyondMovetime,
+    BeyondReported,
+}
+
+impl LatencyKey {
+    pub fn label(self) -> &'static str {
+        match self {
+            LatencyKey::Answer(r) => r.label(),
+            LatencyKey::BeyondMovetime => "go→bestmove beyond movetime",
+            LatencyKey::BeyondReported => "go→bestmove beyond reported time",
+        }
+    }
 }
 
 /// Answers: latency, and lateness against the request's budget and the profile.
@@ -38,7 +41,6 @@ pub(super) fn answered(
     d: &Decoded,
     place: Place,
     profile: &Profile,
-    latencies: &mut BTreeMap<Request, Vec<u64>>,
     out: &mut Out<'_>,
 ) {
     for o in d.closed() {
@@ -82,10 +84,7 @@ pub(super) fn answered(
             continue;
         }
         let latency = place.t.saturating_sub(o.opened.t);
-        latencies
-            .entry(latency_kind(o.kind))
-            .or_default()
-            .push(latency);
+        count_latency(tr, d, o, latency);
         if let Some(p) = pending
             && !p.timed_out
             && let Some((rule, allowed, why)) = deadline(tr, profile, o, &p)
@@ -336,31 +335,58 @@ pub(super) fn deadline(
     }
 }
 
-/// Latencies are tabled per kind of request; open-ended searches and the others alike.
-fn latency_kind(kind: Request) -> Request {
-    match kind {
-        Request::Go { .. } => Request::Go { open_ended: false },
-        k => k,
+/// Counts an answer's latency. An open-ended search (`go infinite`, `go ponder`) lasts as long
+/// as the GUI lets it: not the engine's latency, so not counted.
+fn count_latency(tr: &mut Tracker, d: &Decoded, o: &Obligation, ns: u64) {
+    if o.kind == (Request::Go { open_ended: true }) {
+        return;
+    }
+    let mut add = |key: LatencyKey, ns: u64| tr.latencies.entry(key).or_default().add_ns(ns);
+    add(LatencyKey::Answer(o.kind), ns);
+    if o.kind != (Request::Go { open_ended: false }) {
+        return;
+    }
+    if let Some(movetime) = movetime_ms(&o.request) {
+        add(
+            LatencyKey::BeyondMovetime,
+            ns.saturating_sub(movetime.saturating_mul(1_000_000)),
+        );
+    }
+    let reported = d.facts.iter().rev().find_map(|f| match f {
+        crate::session::Fact::SearchEnded { reported_ms } => *reported_ms,
+        _ => None,
+    });
+    if let Some(ms) = reported {
+        add(
+            LatencyKey::BeyondReported,
+            ns.saturating_sub(ms.saturating_mul(1_000_000)),
+        );
     }
 }
 
+fn movetime_ms(go: &str) -> Option<u64> {
+    let mut words = go.split_ascii_whitespace();
+    words.find(|w| *w == "movetime")?;
+    words.next()?.parse().ok()
+}
+
+/// The latency rows of `table`, with what the profile allows for each kind of request.
 pub(super) fn stats(
-    key: &'static str,
-    v: &[u64],
-    allowed: Option<std::time::Duration>,
-) -> LatencyStats {
-    let mut s = v.to_vec();
-    s.sort_unstable();
-    let at = |q: f64| {
-        let i = ((s.len().saturating_sub(1)) as f64 * q).round() as usize;
-        s.get(i).copied().unwrap_or(0) as f64 / 1e6
-    };
-    LatencyStats {
-        request: key,
-        count: s.len(),
-        median_ms: at(0.5),
-        p95_ms: at(0.95),
-        max_ms: s.last().copied().unwrap_or(0) as f64 / 1e6,
-        allowed_ms: allowed.map(|d| d.as_secs_f64() * 1000.0),
-    }
+    table: &BTreeMap<LatencyKey, crate::rules::latency::Histogram>,
+    profile: &Profile,
+) -> Vec<LatencyStats> {
+    table
+        .iter()
+        .map(|(k, h)| {
+            let allowed = match k {
+                LatencyKey::Answer(r) => profile.allowed(*r),
+                _ => None,
+            };
+            LatencyStats::of(
+                k.label(),
+                h.clone(),
+                allowed.map(|d| d.as_secs_f64() * 1000.0),
+            )
+        })
+        .collect()
 }

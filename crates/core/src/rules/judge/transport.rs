@@ -230,15 +230,25 @@ pub(super) fn proxy_event(
             out.side = Some(Party::Engine);
             out.add(RuleId::XLeftoverProcess, ev.text.clone());
         }
-        // A fault `kibitzer probe` decided itself (it set up what the traffic alone cannot
-        // show), noted in its recording: `check` on that recording finds what the probe found.
-        Some(ProxyKind::Note) if ev.text.starts_with(crate::rules::PROBE_FINDING) => {
-            let said = ev.text[crate::rules::PROBE_FINDING.len()..].split_once(": ");
-            if let Some((RuleId::CecpNewState, message)) =
-                said.and_then(|(r, m)| Some((RuleId::from_name(r)?, m)))
+        // What `kibitzer probe` set up and saw that the traffic alone cannot show, kept typed
+        // in its recording: `check` on that recording finds what the probe found.
+        Some(ProxyKind::Probe) => {
+            if let Some(crate::recording::ProbeFact::DepthAfterNew {
+                limit,
+                before,
+                after,
+            }) = ev.probe.as_deref()
+                && after <= limit
             {
                 out.side = Some(Party::Engine);
-                out.add(RuleId::CecpNewState, message.to_owned());
+                out.add(
+                    RuleId::CecpNewState,
+                    format!(
+                        "after `new`, a search on a clock went no deeper than {after}, within the \
+                         depth limit of {limit} set before `new` (which `new` removes); on the \
+                         same clock before the limit it went to depth {before}"
+                    ),
+                );
             }
         }
         Some(ProxyKind::FloodStopped) => {

@@ -1,10 +1,14 @@
-//! A latency histogram that merges exactly: fixed buckets, so the report of a farm's halves
-//! merged is the report of the whole, to the count. A sketch with data-dependent centroids
-//! (t-digest) would merge only approximately.
+//! Latencies, one way for every command: `check`, `report` and the viewer take their figures
+//! from the histograms the judge fills, so they print the same numbers for the same requests.
+//!
+//! A histogram that merges exactly: fixed buckets, so the report of a farm's halves merged is
+//! the report of the whole, to the count. A sketch with data-dependent centroids (t-digest)
+//! would merge only approximately.
 //!
 //! Buckets are log-linear over microseconds: exact below 16 µs, then 8 per doubling, so a
 //! percentile is off by at most 1/8 (12.5 %) of its value, and any value up to hours needs at
-//! most a few hundred buckets. The JSON keeps the non-empty ones.
+//! most a few hundred buckets. The JSON keeps the non-empty ones. The mean, the minimum and the
+//! maximum are exact.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -131,6 +135,85 @@ impl Histogram {
             }
         }
         self.max_us
+    }
+}
+
+/// The latencies of one kind of request, as every report shows them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LatencyStats {
+    /// `isready→readyok`, `go→bestmove`, `stop→bestmove`, `ping→pong`..., and two of
+    /// searches against their budget: `go→bestmove beyond movetime` (how much longer than its
+    /// `movetime` a search took, 0 when within) and `go→bestmove beyond reported time` (time
+    /// the GUI waited beyond the search time the engine last reported: time lost in the
+    /// engine's output or the pipe). Open-ended searches (`go infinite`, `go ponder`) are not
+    /// counted: they last as long as the GUI lets them.
+    pub request: String,
+    pub count: u64,
+    pub mean_ms: f64,
+    /// Percentiles, within 1/8 of the exact value (the histogram's buckets).
+    pub p50_ms: f64,
+    pub p90_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    /// What the profile allows, when it sets a deadline for this kind of request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_ms: Option<f64>,
+    /// The distribution the figures come from (mergeable).
+    pub histogram: Histogram,
+}
+
+impl LatencyStats {
+    pub fn new(request: &str) -> LatencyStats {
+        LatencyStats {
+            request: request.to_owned(),
+            count: 0,
+            mean_ms: 0.0,
+            p50_ms: 0.0,
+            p90_ms: 0.0,
+            p99_ms: 0.0,
+            max_ms: 0.0,
+            allowed_ms: None,
+            histogram: Histogram::default(),
+        }
+    }
+
+    /// The figures of `histogram` under `request`.
+    pub fn of(request: &str, histogram: Histogram, allowed_ms: Option<f64>) -> LatencyStats {
+        let mut s = LatencyStats::new(request);
+        s.histogram = histogram;
+        s.allowed_ms = allowed_ms;
+        s.settle();
+        s
+    }
+
+    /// Recomputes the figures from the histogram.
+    pub fn settle(&mut self) {
+        let h = &self.histogram;
+        let ms = |us: u64| us as f64 / 1000.0;
+        self.count = h.count;
+        self.mean_ms = ms(h.sum_us.checked_div(h.count).unwrap_or(0));
+        self.p50_ms = ms(h.quantile_us(0.5));
+        self.p90_ms = ms(h.quantile_us(0.9));
+        self.p99_ms = ms(h.quantile_us(0.99));
+        self.max_ms = ms(h.max_us);
+    }
+
+    /// Adds `other`'s latencies (same request) in.
+    pub fn merge(&mut self, other: &LatencyStats) {
+        self.histogram.merge(&other.histogram);
+        self.allowed_ms = self.allowed_ms.or(other.allowed_ms);
+        self.settle();
+    }
+}
+
+/// Merges tables of latencies by request, keeping the first table's order and adding rows it
+/// lacks at the end.
+pub fn merge_tables(into: &mut Vec<LatencyStats>, from: &[LatencyStats]) {
+    for row in from {
+        match into.iter_mut().find(|r| r.request == row.request) {
+            Some(r) => r.merge(row),
+            None => into.push(row.clone()),
+        }
     }
 }
 
