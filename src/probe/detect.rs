@@ -1,6 +1,7 @@
 //! Which protocol an engine speaks, when the user did not say: each protocol's first command
 //! sent to its own fresh start of the engine, the three at once, each waited for as long as
 //! the handshake itself would be (an engine that answers `uci` after 4 s is a UCI engine).
+//! NBoard's is the reference GUI's start, `nboard 2`, `set depth`, `ping 1`.
 //! The order of preference is uci, then xboard, then nboard: an engine that answers two (as
 //! Fairy-Stockfish does) is probed as the first, and once any protocol has answered, the
 //! preferred ones get only a short grace more.
@@ -12,7 +13,7 @@ use super::run::Timeouts;
 use crate::protocol::Protocol;
 use crate::recording::Header;
 use crate::replay::driver::{Driver, Waited};
-use crate::session::{Decoder, Handshake, Session};
+use crate::session::{Decoder, Handshake, Owed, Session};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -56,11 +57,7 @@ pub fn detect(
             (!s.features.is_empty() || matches!(s.handshake, Handshake::Done(_)))
                 .then_some("answered `protover 2` with `feature`")
         }),
-        (Protocol::Nboard, b"nboard 2\n", |s| {
-            s.engine_name
-                .as_ref()
-                .map(|_| "answered `nboard 2` with `set myname`")
-        }),
+        (Protocol::Nboard, NBOARD_START, nboard_seen),
     ];
     let part = |p: Protocol| {
         let mut s = output.to_path_buf().into_os_string();
@@ -185,6 +182,24 @@ pub fn detect(
         ),
         recording,
     })
+}
+
+/// How the reference GUI starts an NBoard engine (weltyc/novello ParsedEngine.java): `nboard 2`
+/// alone, then with its first request `set depth` and a `ping`. No real engine answers
+/// `nboard 2` by itself (NTest and Edax say `set myname` on `set depth`), so the whole start
+/// is sent at once, to the attempt's own start of the engine: a UCI or CECP engine waits for
+/// nothing more than before.
+const NBOARD_START: &[u8] = b"nboard 2\nset depth 1\nping 1\n";
+
+/// An NBoard engine answered the start: `set myname`, or the `pong 1` the ping is owed.
+fn nboard_seen(s: &Session) -> Option<&'static str> {
+    if s.engine_name.is_some() {
+        return Some("answered `nboard 2`, `set depth 1` with `set myname`");
+    }
+    s.obligations
+        .iter()
+        .any(|o| matches!(&o.owed, Owed::Pong(n) if n == "1") && o.closed.is_some() && !o.cancelled)
+        .then_some("answered `nboard 2`, `set depth 1`, `ping 1` with `pong 1`")
 }
 
 /// What one detection attempt may read from the engine.

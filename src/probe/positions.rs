@@ -38,6 +38,12 @@ pub const OTHELLO_GAME_GGF: &str = "(;GM[Othello]PC[kibitzer probe]PB[probe]PW[p
 TI[15:00//02:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]\
 B[F5]W[F6]B[E6]W[F4];)";
 
+/// A real game after which Black, to move, has no legal move: the engine's `go` is a pass.
+pub const OTHELLO_BLACK_MUST_PASS_GGF: &str = "(;GM[Othello]PC[kibitzer probe]PB[probe]PW[probe]\
+RE[?]TI[15:00//02:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]\
+B[E6]W[D6]B[C3]W[D3]B[C4]W[B5]B[D2]W[F7]B[D7]W[C6]B[A6]W[D8]B[G8]W[F5]B[E8]W[C5]B[G4]W[F6]B[G7]\
+W[H3]B[E7]W[F8]B[B6]W[H6]B[G6]W[C7]B[B7]W[H8];)";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,7 +89,11 @@ mod tests {
 
     #[test]
     fn the_othello_games_parse() {
-        for (g, plies) in [(OTHELLO_START_GGF, 0), (OTHELLO_GAME_GGF, 4)] {
+        for (g, plies) in [
+            (OTHELLO_START_GGF, 0),
+            (OTHELLO_GAME_GGF, 4),
+            (OTHELLO_BLACK_MUST_PASS_GGF, 28),
+        ] {
             let game = crate::game::ggf::GgfGame::parse(g);
             assert!(game.diagnostics.is_empty(), "{g}: {:?}", game.diagnostics);
             assert_eq!(game.moves.len(), plies);

@@ -1176,8 +1176,9 @@ fn n7_score_without_unit() {
         .blames("UCI-INFO-SCORE-UNIT", "engine");
 }
 
-/// N9 weltyc/nboard `ParsedEngine.java`: "Edax produces the mli with spaces between components
-/// rather than slashes" (`=== d6 -1.00 0.0`).
+/// N9 weltyc/othello `protocol/ResponseParser.java`: "Edax produces the mli with spaces between
+/// components rather than slashes" (`=== d6 -1.00 0.0`), and the reference GUI reads them as
+/// slashes on purpose, as the protocol text's own example writes them: no finding.
 #[test]
 fn n9_nboard_move_with_spaces_instead_of_slashes() {
     let mut gui = Gui::scenario("nboard-spaced-move");
@@ -1186,9 +1187,7 @@ fn n9_nboard_move_with_spaces_instead_of_slashes() {
     gui.send(&set_game(&[]));
     gui.send("go");
     gui.expect("=== f5");
-    gui.quit()
-        .verdict("N9", &["NBOARD-MOVE-FORMAT"], NO_HANG)
-        .blames("NBOARD-MOVE-FORMAT", "engine");
+    gui.quit().verdict("N9", &[], NO_HANG);
 }
 
 /// N10 Torom/BotLi#148 "Unexpected warnings during engine startup / game play": ` info depth

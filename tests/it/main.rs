@@ -29,6 +29,7 @@ mod import_cli;
 mod import_corpus;
 mod import_equivalence;
 mod import_guard;
+mod nboard_real;
 mod one_judge;
 mod probe_c2w;
 mod probe_cause;

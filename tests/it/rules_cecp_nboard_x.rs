@@ -1481,6 +1481,29 @@ fn nboard_cases() -> Vec<Case> {
                  0.300 > go
                  0.400 < === D6",
             )),
+        // NTest learns a game by searching its positions again: the search lines answer the
+        // `learn` sent after the ping, not the old `go`.
+        case("NBOARD-OUTPUT-AFTER-PONG", "search lines of a learn after pong")
+            .fires(nb(
+                "0.010 > hint 1
+                 0.100 > move F5
+                 0.101 > ping 2
+                 0.200 < pong 2
+                 0.300 < search D6 1.5 0 4",
+            ))
+            .near(nb(
+                "0.010 > go
+                 0.050 < === F5
+                 0.100 > move F5
+                 0.101 > ping 2
+                 0.102 > learn
+                 0.200 < pong 2
+                 0.300 < search D6 1.5 0 4
+                 0.400 < learn",
+            )),
+        case("NBOARD-MOVE-FORMAT", "Edax's === with spaces is what the GUI reads")
+            .fires(go("=== F5 x 0.0"))
+            .near(go("=== F5 -1.00 0.0")),
         case("NBOARD-STALE-RESULT", "the GUI plays an === that came before its pong")
             .fires(nb(
                 "0.010 > go
@@ -1499,6 +1522,29 @@ fn nboard_cases() -> Vec<Case> {
                  0.300 > go
                  0.400 < === F6
                  0.500 > move F6",
+            )),
+        // The same square, answered again after the fence of a new game, is a fresh answer.
+        case("NBOARD-STALE-RESULT", "an early === is superseded by the answer after the fence")
+            .fires(nb(
+                "0.010 > go
+                 0.100 > set game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)
+                 0.101 > ping 2
+                 0.150 < === F5
+                 0.200 < pong 2
+                 0.300 > move F5",
+            ))
+            .near(nb(
+                "0.010 > go
+                 0.100 > set game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)
+                 0.101 > ping 2
+                 0.150 < === F5
+                 0.200 < pong 2
+                 0.300 > set game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)
+                 0.301 > ping 3
+                 0.350 < pong 3
+                 0.400 > go
+                 0.450 < === F5
+                 0.500 > move F5",
             )),
         case("NBOARD-PONG-MISMATCH", "ping 2 answered by pong 1")
             .fires(nb("0.010 > ping 2\n0.020 < pong 1"))

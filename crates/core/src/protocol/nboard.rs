@@ -1,8 +1,10 @@
 //! NBoard protocol (Othello), v1 and v2, both directions.
 //!
-//! Tolerates the known contradictions (see specs/README.md): the reference engine answers
-//! `learn` with `learn` (the text says `learned`), and `=== MOVE eval time` comes space-separated
-//! in the text's own example where the command description uses `/`.
+//! Read as the reference GUI reads it (weltyc/othello `protocol/ResponseParser.java`): the
+//! reference engine answers `learn` with `learn` (the text says `learned`), and
+//! `=== MOVE eval time` with spaces is the text's own example and what Edax sends, which the
+//! GUI turns into `MOVE/eval/time` on purpose ("Edax produces the mli with spaces between
+//! components rather than slashes"): no syntax to complain of.
 
 use std::fmt;
 
@@ -164,10 +166,9 @@ fn parse_move_eval(toks: &mut Tokens<'_>, spaced: bool, d: &mut Vec<Diagnostic>)
         me.eval = opt_decimal("eval", parts.next().unwrap_or(""), d);
         me.time = opt_decimal("time", parts.next().unwrap_or(""), d);
     } else if spaced {
+        // The text's own example writes `=== F5 -1.00 0.0`, its definition `F5/-1.00/0.0`;
+        // the GUI reads both.
         if let Some(e) = toks.next() {
-            // The text's own example writes `=== F5 -1.00 0.0`; its definition, and NBoard,
-            // use `F5/-1.00/0.0`.
-            diag(d, "=== with spaces instead of slashes (MOVE/EVAL/TIME)");
             me.eval = opt_decimal("eval", e, d);
         }
         if let Some(t) = toks.next() {

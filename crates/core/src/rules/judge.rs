@@ -222,10 +222,19 @@ impl Tracker {
 fn weigh_breach(
     b: &crate::session::Breach,
     at: Place,
-    after_quit: bool,
+    tr: &mut Tracker,
     banner: bool,
     out: &mut Out<'_>,
 ) {
+    let after_quit = tr.quit.is_some();
+    // An NBoard engine's free text (NTest's banner and learning report, Edax's search table)
+    // is ignored by the reference GUI line by line: noted once, the lines stay in the view.
+    if b.rule == RuleId::NboardUnknownCommand
+        && b.by == Some(Party::Engine)
+        && !tr.first("nboard-engine-free-text")
+    {
+        return;
+    }
     if banner
         && matches!(
             b.rule,
@@ -403,7 +412,7 @@ impl Judge {
                 t: e.at.t,
             };
             for b in &e.breaches {
-                weigh_breach(b, at, tr.quit.is_some(), banner, &mut out);
+                weigh_breach(b, at, tr, banner, &mut out);
             }
         }
         // A GUI line the `.c2w` profile declares is the profile's: judged by its rules, not
@@ -439,7 +448,7 @@ impl Judge {
         }
         // What the decoder found on the line itself.
         for b in &d.breaches {
-            weigh_breach(b, place, tr.quit.is_some(), banner, &mut out);
+            weigh_breach(b, place, tr, banner, &mut out);
         }
         match ev.src {
             Source::Proxy => proxy_event(tr, ev, dec.session(d.session), profile, &mut out),
@@ -473,14 +482,35 @@ impl Judge {
                 // search (Stockfish prints depths 1 to 245 at once when it sees a mate), over
                 // several searches in one second at a bullet pace or while pondering, are no
                 // flood. A GUI line that starts a search opens a new window.
+                // NBoard's `hint`, `learn` and `analyze` ask for output as `go` does.
+                let nboard_request = matches!(
+                    &d.msg,
+                    Some(Msg::Nboard(
+                        crate::protocol::nboard::Msg::Hint(_)
+                            | crate::protocol::nboard::Msg::Learn
+                            | crate::protocol::nboard::Msg::Analyze
+                    ))
+                );
                 if ev.src == Source::Gui
-                    && d.facts
-                        .iter()
-                        .any(|f| matches!(f, crate::session::Fact::SearchStarted { .. }))
+                    && (nboard_request
+                        || d.facts
+                            .iter()
+                            .any(|f| matches!(f, crate::session::Fact::SearchStarted { .. })))
                 {
                     tr.flood_window = (ev.t, 0);
                 }
-                transport(tr, ev, d.text, profile, &mut out);
+                // The NBoard GUI drops the engine's free text at the cost of reading a word
+                // of it (weltyc/othello ResponseParser): NTest's learning report is no flood
+                // of NBoard messages.
+                let free_text = ev.src == Source::Engine
+                    && matches!(
+                        &d.msg,
+                        Some(Msg::Nboard(
+                            crate::protocol::nboard::Msg::Unknown(_)
+                                | crate::protocol::nboard::Msg::Empty
+                        ))
+                    );
+                transport(tr, ev, d.text, profile, !free_text, &mut out);
                 if ev.src == Source::Gui {
                     tr.last_gui_t = Some(ev.t);
                     tr.first_gui_t.get_or_insert(ev.t);

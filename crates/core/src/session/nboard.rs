@@ -72,6 +72,10 @@ impl State {
                         RuleId::NboardLearnAck,
                         "pong for a ping sent after learn, but learn was never acknowledged",
                     );
+                    // Noted once: the pongs that follow say nothing new of that learn.
+                    if let Some(p) = ping_seq {
+                        self.cancel(at, |o| o.owed == Owed::Learned && o.opened.seq < p);
+                    }
                 }
                 let answered = self.close(at, false, |o| match &o.owed {
                     Owed::Pong(v) => v.parse::<i64>().is_ok_and(|v| v <= *n),
@@ -100,7 +104,10 @@ impl State {
                     self.finding(RuleId::NboardUnsolicited, "learned without learn");
                 }
             }
-            Msg::Unknown(_) => self.finding(RuleId::NboardUnknownCommand, "not an NBoard message"),
+            Msg::Unknown(_) => self.finding(
+                RuleId::NboardUnknownCommand,
+                "not an NBoard message: free text, which the NBoard GUI ignores (noted once)",
+            ),
             _ => {}
         }
     }

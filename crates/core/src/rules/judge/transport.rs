@@ -10,6 +10,7 @@ pub(super) fn transport(
     ev: &Event,
     facts: Option<LineText>,
     profile: &Profile,
+    counts_for_flood: bool,
     out: &mut Out<'_>,
 ) {
     let facts = facts.unwrap_or_else(|| LineText::of(&ev.text));
@@ -127,6 +128,9 @@ pub(super) fn transport(
     }
     // Floods: engine lines per second, over one-second windows.
     let (start, n) = tr.flood_window;
+    if !counts_for_flood {
+        return;
+    }
     if ev.t.saturating_sub(start) >= 1_000_000_000 {
         tr.flood_window = (ev.t, 1);
     } else {

@@ -18,7 +18,7 @@ pub(crate) struct NboardRules {
     synced_at: Option<u64>,
     /// A `===` that came while that ping was unanswered: stale for the GUI to play.
     stale_move: Option<String>,
-    /// When the GUI last asked for output (`go`, `hint`).
+    /// When the GUI last asked for output (`go`, `hint`, `learn`, `analyze`).
     request_t: Option<u64>,
 }
 
@@ -49,6 +49,10 @@ impl Tracker {
             M::SetGame(_) | M::Move(_) | M::BareMove(_) => {
                 nb.moved_since_ping = true;
                 nb.synced_at = None;
+                // A new game: an old position's `===` is no longer the GUI's to play.
+                if matches!(m, M::SetGame(_)) {
+                    nb.stale_move = None;
+                }
             }
             M::Ping(n) if nb.moved_since_ping => {
                 nb.sync_ping = Some((*n, ev.t));
@@ -60,7 +64,11 @@ impl Tracker {
             M::BestMove(me) if nb.sync_ping.is_some() => {
                 nb.stale_move = Some(me.mv.to_ascii_uppercase());
             }
-            M::Go | M::Hint(_) => nb.request_t = Some(ev.t),
+            // An answer after the fence supersedes one that came before it.
+            M::BestMove(_) => nb.stale_move = None,
+            // `learn` and `analyze` ask for output too (NTest's learning prints `search`
+            // lines): what follows them is for the position they were sent in.
+            M::Go | M::Hint(_) | M::Learn | M::Analyze => nb.request_t = Some(ev.t),
             _ => {}
         }
         // After the pong that follows a position change, answers to earlier requests are stale.
