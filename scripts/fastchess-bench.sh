@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times `fastchess --compliance ENGINE` against `kibitzer probe -- ENGINE` and
-# `kibitzer probe --quick -- ENGINE`, side by side in one hyperfine run (medians), as issue 25
-# asks: the full probe within 3x fastchess's time, --quick within 1.5x.
+# `kibitzer probe --quick -- ENGINE` (the commands a user types: the protocol detected), and
+# `--protocol uci` for reference, side by side in one hyperfine run (medians): the full probe
+# within 3x fastchess's time, --quick within 1.5x.
 #
 # Usage: scripts/fastchess-bench.sh FASTCHESS_SRC_DIR [ENGINE] [RUNS]
 #   FASTCHESS_SRC_DIR  a checkout of github.com/Disservin/fastchess (built here with make)
@@ -37,8 +38,9 @@ trap 'rm -rf "$tmp"' EXIT
 hyperfine --warmup 1 --runs "$runs" \
     --export-json "$out/fastchess-bench.json" --export-markdown "$out/fastchess-bench.md" \
     -n "fastchess --compliance" "$fastchess --compliance $engine" \
-    -n "kibitzer probe" "$kibitzer probe --protocol uci --recording $tmp/full.jsonl -o $tmp/full.txt -- $engine" \
-    -n "kibitzer probe --quick" "$kibitzer probe --quick --protocol uci --recording $tmp/quick.jsonl -o $tmp/quick.txt -- $engine" \
+    -n "kibitzer probe" "$kibitzer probe --recording $tmp/full.jsonl -o $tmp/full.txt -- $engine" \
+    -n "kibitzer probe --quick" "$kibitzer probe --quick --recording $tmp/quick.jsonl -o $tmp/quick.txt -- $engine" \
+    -n "kibitzer probe --protocol uci" "$kibitzer probe --protocol uci --recording $tmp/given.jsonl -o $tmp/given.txt -- $engine" \
     >&2
 
 python3 - "$out/fastchess-bench.json" <<'EOF'

@@ -12,6 +12,7 @@
 const LAYERS: &[&[&str]] = &[
     &[
         "untrusted",
+        "units",
         "catalogue",
         "swar",
         "eprintln_safe",
@@ -23,7 +24,7 @@ const LAYERS: &[&[&str]] = &[
     &["session"],
     &["rules"],
     &["import", "export", "capture"],
-    &["input"],
+    &["input", "style"],
     &["report"],
     &["replay"],
     &["shrink"],

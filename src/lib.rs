@@ -39,7 +39,7 @@
 // The sans-IO core is a crate of its own (crates/core): the compiler keeps it free of the
 // front ends. Its modules are re-exported here, so `crate::rules` reads the same everywhere.
 pub use kibitzer_core::{
-    eprintln_safe, game, protocol, recording, rules, serde_static, session, swar, untrusted,
+    eprintln_safe, game, protocol, recording, rules, serde_static, session, swar, units, untrusted,
 };
 
 pub mod capture;
@@ -55,6 +55,7 @@ pub mod report;
 pub mod schemas;
 pub mod shrink;
 mod signals;
+pub mod style;
 /// For the binary's constructor, which runs before `main` (see `signals`).
 pub use signals::note_inherited_sigpipe;
 pub mod tui;

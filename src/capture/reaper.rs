@@ -24,6 +24,26 @@ use std::time::{Duration, Instant};
 /// How long leftovers get after SIGTERM before SIGKILL.
 const SWEEP_GRACE: Duration = Duration::from_millis(500);
 
+/// The processes this kibitzer started itself (engines, guards): children of ours, but no
+/// start's leftovers. Several engines may run side by side (protocol detection, `shrink`'s
+/// tries): one start's sweep must neither kill another's engine nor reap it from under the
+/// thread that waits for it.
+static STARTED: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
+
+fn started() -> std::sync::MutexGuard<'static, Vec<i32>> {
+    STARTED.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// `pid` is a process of ours, waited for by whoever started it.
+pub fn own(pid: i32) {
+    started().push(pid);
+}
+
+/// `pid` is waited for (or may be reaped by a sweep from now on).
+pub fn disown(pid: i32) {
+    started().retain(|p| *p != pid);
+}
+
 /// Orphaned descendants of the engine become our children (Linux only; elsewhere a no-op).
 pub fn become_subreaper() {
     #[cfg(target_os = "linux")]
@@ -55,10 +75,14 @@ impl Guard {
             cmd.spawn().map(|child| (writer, child.id()))
         });
         match spawned {
-            Ok((writer, pid)) => Some(Guard {
-                pipe: Some(writer),
-                pid: i32::try_from(pid).unwrap_or(i32::MAX),
-            }),
+            Ok((writer, pid)) => {
+                let pid = i32::try_from(pid).unwrap_or(i32::MAX);
+                own(pid);
+                Some(Guard {
+                    pipe: Some(writer),
+                    pid,
+                })
+            }
             Err(e) => {
                 crate::eprintln_safe!(
                     "kibitzer: warning: cannot start the guard process ({e}); if the proxy is SIGKILLed, processes the engine started may survive it"
@@ -72,11 +96,13 @@ impl Guard {
         self.pid
     }
 
-    /// The proxy cleaned up itself: the guard exits without killing anything.
+    /// The proxy cleaned up itself: the guard exits without killing anything (and is reaped
+    /// by a later sweep).
     pub fn release(mut self) {
         if let Some(mut p) = self.pipe.take() {
             let _ = p.write_all(b"done");
         }
+        disown(self.pid);
     }
 }
 
@@ -201,8 +227,9 @@ pub struct Leftover {
 pub fn leftovers(pgid: i32, except: &[i32]) -> Vec<Leftover> {
     let me = std::process::id() as i32;
     let mut found = Vec::new();
+    let started = started().clone();
     for (pid, stat) in processes() {
-        if pid == me || except.contains(&pid) {
+        if pid == me || except.contains(&pid) || started.contains(&pid) {
             continue;
         }
         if let Some((name, state, ppid, pgrp)) = parse_stat(&stat)
@@ -286,11 +313,17 @@ fn signal_all(pgid: i32, procs: &[Leftover], sig: Signal) {
     }
 }
 
-/// Collects exited children (orphans the subreaper adopted), so none stays a zombie.
+/// Collects exited children (orphans the subreaper adopted, released guards), so none stays
+/// a zombie; never a process another start waits for ([`own`]).
 fn reap() {
-    while let Ok(status) = waitpid(None, Some(WaitPidFlag::WNOHANG)) {
-        if status == nix::sys::wait::WaitStatus::StillAlive {
-            break;
+    let me = std::process::id() as i32;
+    let started = started().clone();
+    for (pid, stat) in processes() {
+        if let Some((_, 'Z', ppid, _)) = parse_stat(&stat)
+            && ppid == me
+            && !started.contains(&pid)
+        {
+            let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG));
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::format::{ColorChoice, OutputFormat};
 use crate::rules::report::{self, CheckReport, Counts, FileReport, SessionInfo, Totals};
-use crate::rules::{CheckOptions, Finding, HangVerdict, Severity};
+use crate::rules::{CheckOptions, Finding, HangVerdict};
 use crate::untrusted::Untrusted;
 use anyhow::{Result, bail};
 use clap::Args;
@@ -209,29 +209,7 @@ fn check_file(
     })
 }
 
-struct Style {
-    on: bool,
-}
-
-impl Style {
-    fn paint(&self, code: &str, text: &str) -> String {
-        if self.on {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_owned()
-        }
-    }
-
-    fn severity(&self, s: Severity) -> String {
-        let code = match s {
-            Severity::Error => "1;31",
-            Severity::Warning => "1;33",
-            Severity::Note => "36",
-            Severity::Chat => "2",
-        };
-        self.paint(code, s.as_str())
-    }
-}
+use crate::style::{self, Painter as Style};
 
 /// `FILE:LINE: runner[illegal move] sf1: "Warning; ..." (kibitzer agrees: ...)`
 fn verdict_line(
@@ -250,7 +228,7 @@ fn verdict_line(
     let _ = write!(
         out,
         "{at}: {}[{}] {}: \"{}\"",
-        st.paint("35", "runner"),
+        st.paint(style::RUNNER, "runner"),
         v.verdict.kind.as_str(),
         Untrusted(who),
         Untrusted(&v.text)
@@ -263,7 +241,7 @@ fn verdict_line(
             let _ = write!(
                 out,
                 " ({}: {})",
-                st.paint("1;31", "kibitzer disagrees"),
+                st.paint(style::ERROR, "kibitzer disagrees"),
                 Untrusted(why)
             );
         }
@@ -273,7 +251,7 @@ fn verdict_line(
 }
 
 fn render_text(r: &CheckReport, a: &CheckArgs, color: bool, out: &mut String) {
-    let st = Style { on: color };
+    let st = Style::new(color);
     for f in &r.files {
         if f.error.is_some() {
             continue;
@@ -313,9 +291,9 @@ fn finding_line(file: &str, x: &Finding, st: &Style, out: &mut String) {
     let _ = writeln!(
         out,
         "{} {}[{}] {}{session}: {}",
-        st.paint("1", &at),
+        st.paint(style::BOLD, &at),
         st.severity(x.severity),
-        st.paint("1", x.rule.as_str()),
+        st.paint(style::BOLD, x.rule.as_str()),
         x.side.as_str(),
         Untrusted(&x.message)
     );
@@ -348,8 +326,8 @@ fn hang_line(file: &str, h: &HangVerdict, st: &Style, out: &mut String) {
     let _ = writeln!(
         out,
         "{} {}{session} {}: {}",
-        st.paint("1", &at),
-        st.paint("1;35", &format!("hang[{}]", h.class.as_str())),
+        st.paint(style::BOLD, &at),
+        st.paint(style::STALL, &format!("hang[{}]", h.class.as_str())),
         Untrusted(h.label),
         Untrusted(&h.summary)
     );
@@ -383,7 +361,7 @@ fn summary(f: &FileReport, profile: &str, c2w: Option<&str>, st: &Style, out: &m
     let _ = writeln!(
         out,
         "\n{} ({}; {}; profile {profile}{c2w})",
-        st.paint("1", &Untrusted(&f.file).to_string()),
+        st.paint(style::BOLD, &Untrusted(&f.file).to_string()),
         f.format.as_deref().unwrap_or("?"),
         if protocols.is_empty() {
             "no sessions".to_owned()
@@ -450,9 +428,9 @@ fn summary(f: &FileReport, profile: &str, c2w: Option<&str>, st: &Style, out: &m
     }
     let c = f.counts;
     let verdict = if c.error > 0 {
-        st.paint("1;31", "FAILED")
+        st.paint(style::ERROR, "FAILED")
     } else {
-        st.paint("1;32", "ok")
+        st.paint(style::GOOD, "ok")
     };
     let _ = writeln!(
         out,

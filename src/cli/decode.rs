@@ -514,9 +514,7 @@ fn json_line(ev: &Event, d: &Decoded, dec: &Decoder, out: &mut impl Write) -> st
     out.write_all(b"\n")
 }
 
-fn secs(ns: u64) -> String {
-    format!("{:.1} s", ns as f64 / 1e9)
-}
+use crate::units::secs;
 
 /// `  verdict (line 11): illegal move aaaa by sf1; kibitzer agrees: ...`
 pub(crate) fn verdict_lines(s: &Session, out: &mut String) {

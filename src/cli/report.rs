@@ -155,13 +155,11 @@ fn progress(n: usize) -> indicatif::ProgressBar {
     if n < 2 || !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
-    let bar = indicatif::ProgressBar::new(n as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} inputs, {per_sec}, {eta} left",
-    ) {
-        bar.set_style(style);
-    }
-    bar
+    crate::input::progress::bar(
+        n as u64,
+        crate::input::progress::Counting::Inputs,
+        "judging".to_owned(),
+    )
 }
 
 /// A report to merge: a named file ending in `.json`.

@@ -7,6 +7,7 @@ pub mod judged;
 mod log;
 pub mod mapguard;
 pub mod pipeline;
+pub mod progress;
 
 pub use log::{MappedLog, open_log};
 
@@ -773,17 +774,7 @@ impl Input {
 }
 
 pub fn progress_bar(len: u64, shown: &str) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(len),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{msg} [{bar:40}] {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.set_message(format!("importing {shown}"));
-    bar
+    progress::bar(len, progress::Counting::Bytes, format!("importing {shown}"))
 }
 
 /// The header of the recording an imported log becomes: the first engine session's (the tool's

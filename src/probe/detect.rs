@@ -1,7 +1,12 @@
 //! Which protocol an engine speaks, when the user did not say: each protocol's first command
-//! sent to its own fresh start of the engine, the three at once, each waited for as long as
-//! the handshake itself would be (an engine that answers `uci` after 4 s is a UCI engine).
-//! NBoard's is the reference GUI's start, `nboard 2`, `set depth`, `ping 1`.
+//! sent to its own fresh start of the engine, each waited for as long as the handshake itself
+//! would be (an engine that answers `uci` after 4 s is a UCI engine). NBoard's is the
+//! reference GUI's start, `nboard 2`, `set depth`, `ping 1`.
+//!
+//! Detection costs about one start of the engine: `uci` goes first, alone, and the other
+//! protocols' starts follow only when it has not decided within [`STAGGER`] (or the engine
+//! went). The start that answered is kept and becomes the run's first start: its opening
+//! line is the handshake step's request, so a UCI or CECP engine is not started again.
 //! The order of preference is uci, then xboard, then nboard: an engine that answers two (as
 //! Fairy-Stockfish does) is probed as the first, and once any protocol has answered, the
 //! preferred ones get only a short grace more.
@@ -23,6 +28,11 @@ type Seen = fn(&Session) -> Option<&'static str>;
 
 /// Once one protocol answered, how much longer a preferred one still gets.
 const GRACE: Duration = Duration::from_millis(500);
+/// How long `uci` alone gets before the other protocols' starts join it: a UCI engine
+/// answers within it (Stockfish in 80 ms when the machine is idle), and one that does not is
+/// only tried alongside the others, at the cost of this much more detection time for CECP
+/// and NBoard engines.
+const STAGGER: Duration = Duration::from_millis(300);
 /// How long one attempt's wait lasts before the next attempt is looked at.
 const SLICE: Duration = Duration::from_millis(10);
 
@@ -34,14 +44,39 @@ pub struct Undetected {
     pub recording: Option<PathBuf>,
 }
 
+/// The protocol found, what showed it, and the start of the engine that showed it when the
+/// run can go on with it.
+pub struct Detected {
+    pub protocol: Protocol,
+    pub reason: String,
+    pub kept: Option<Kept>,
+}
+
+/// A start of the engine that answered, recording into the run's recording already: its
+/// opening line is the first step's request, sent as step 1 (the step's fact written before
+/// it).
+pub struct Kept {
+    pub driver: Driver,
+    /// The opening's last line (`uci`, `protover 2`).
+    pub request: Option<u64>,
+    pub sent_at: Instant,
+}
+
+/// How each attempt is started: the run's header and decoder for that protocol, and the
+/// first step of its suite (id, title), so that a kept start is the run's own.
+pub type Prepare<'a> =
+    &'a dyn Fn(Protocol) -> (Header, Decoder, Option<(&'static str, &'static str)>);
+
 /// The protocol and what showed it. `output`: where the run's recording goes; the attempts
-/// are recorded beside it and become it when nothing is detected.
+/// are recorded beside it, the kept one becomes it, and all of them become it when nothing is
+/// detected.
 pub fn detect(
     engine: &[OsString],
     dir: Option<&Path>,
     t: &Timeouts,
     output: &Path,
-) -> Result<(Protocol, String), Undetected> {
+    prepare: Prepare<'_>,
+) -> Result<Detected, Undetected> {
     let within = t.handshake;
     let attempts: [(Protocol, &[u8], Seen); 3] = [
         (Protocol::Uci, b"uci\n", |s| {
@@ -64,39 +99,12 @@ pub fn detect(
         s.push(format!(".detect-{}.part", p.name()));
         PathBuf::from(s)
     };
-    let mut running = Vec::new();
-    for (protocol, hello, seen) in attempts {
-        let mut header = Header::new(
-            concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
-            String::new(),
-        );
-        header.label = Some(format!(
-            "kibitzer probe: protocol detection, {}",
-            protocol.name()
-        ));
-        let decoder = Decoder::new(Some(protocol));
-        let path = part(protocol);
-        match Driver::spawn_with(engine, dir, Some(&path), &header, decoder) {
-            Ok(mut d) => {
-                // An answer to the opening line is a few lines: a few MiB without one is a
-                // flood, and three attempts must not each keep the run's whole allowance.
-                d.limit_engine_bytes(DETECTION_BYTES);
-                d.send(hello);
-                running.push(Attempt {
-                    protocol,
-                    hello,
-                    seen,
-                    driver: Some(d),
-                    why: None,
-                    path,
-                    flooded: false,
-                });
-            }
+    let mut running: Vec<Attempt> = Vec::new();
+    let mut waiting = attempts.into_iter();
+    if let Some((protocol, hello, seen)) = waiting.next() {
+        match Attempt::start(engine, dir, protocol, hello, seen, part(protocol), prepare) {
+            Ok(a) => running.push(a),
             Err(e) => {
-                let _ = std::fs::remove_file(&path);
-                for a in running {
-                    a.discard();
-                }
                 return Err(Undetected {
                     message: e.to_string(),
                     recording: None,
@@ -117,6 +125,25 @@ pub fn detect(
         // The first in order of preference that answered, once nothing preferred to it is
         // still waited for.
         let decided = running.iter().position(|a| a.why.is_some());
+        if decided.is_none() && (open == 0 || began.elapsed() >= STAGGER) && waiting.len() > 0 {
+            for (protocol, hello, seen) in waiting.by_ref() {
+                match Attempt::start(engine, dir, protocol, hello, seen, part(protocol), prepare) {
+                    Ok(a) => running.push(a),
+                    Err(e) => {
+                        for a in running {
+                            a.discard();
+                        }
+                        return Err(Undetected {
+                            message: e.to_string(),
+                            recording: None,
+                        });
+                    }
+                }
+            }
+            // The later starts get the whole handshake time too.
+            deadline = Instant::now() + within;
+            continue;
+        }
         if let Some(i) = decided {
             let preferred_open = running[..i]
                 .iter()
@@ -130,9 +157,14 @@ pub fn detect(
             break;
         }
     }
-    let found = running
-        .iter()
-        .find_map(|a| a.why.map(|why| (a.protocol, format!("detected: {why}"))));
+    let found = running.iter().position(|a| a.why.is_some());
+    if let Some(i) = found {
+        let winner = running.remove(i);
+        for a in running {
+            a.discard();
+        }
+        return Ok(winner.keep(output));
+    }
     let tried: Vec<String> = running
         .iter()
         .map(|a| {
@@ -149,12 +181,6 @@ pub fn detect(
     let mut ended = Vec::new();
     for a in running {
         ended.push(a.end());
-    }
-    if let Some(found) = found {
-        for (_, p) in ended {
-            let _ = std::fs::remove_file(p);
-        }
-        return Ok(found);
     }
     let recording = keep(output, &ended).ok().map(|()| output.to_path_buf());
     for (_, p) in &ended {
@@ -214,9 +240,87 @@ struct Attempt {
     path: PathBuf,
     /// Stopped for flooding its output.
     flooded: bool,
+    /// The opening's last line, and when it was sent.
+    request: Option<u64>,
+    sent_at: Instant,
+    /// The opening was sent as the suite's first step: the start can be the run's.
+    as_step: bool,
 }
 
 impl Attempt {
+    /// Starts the engine for `protocol` as the run would and sends the opening, as the first
+    /// step of the suite when that step's request is the opening.
+    fn start(
+        engine: &[OsString],
+        dir: Option<&Path>,
+        protocol: Protocol,
+        hello: &'static [u8],
+        seen: Seen,
+        path: PathBuf,
+        prepare: Prepare<'_>,
+    ) -> std::io::Result<Attempt> {
+        let (header, decoder, first_step) = prepare(protocol);
+        let mut d = Driver::spawn_with(engine, dir, Some(&path), &header, decoder)?;
+        // An answer to the opening line is a few lines: a few MiB without one is a flood, and
+        // the attempts must not each keep the run's whole allowance.
+        d.limit_engine_bytes(DETECTION_BYTES);
+        if let Some((id, title)) = first_step {
+            d.probe_fact(crate::recording::ProbeFact::Step {
+                n: 1,
+                id: id.to_owned(),
+                title: title.to_owned(),
+            });
+        }
+        let sent_at = Instant::now();
+        let mut request = None;
+        for line in hello.split_inclusive(|b| *b == b'\n') {
+            request = d.send(line);
+        }
+        Ok(Attempt {
+            protocol,
+            hello,
+            seen,
+            driver: Some(d),
+            why: None,
+            path,
+            flooded: false,
+            request,
+            sent_at,
+            as_step: first_step.is_some(),
+        })
+    }
+
+    /// The attempt that answered, as the run's: its recording moved to `output` (the file
+    /// stays open for the driver, which keeps writing to it), its engine kept when its
+    /// opening was the first step's; otherwise ended, and the run starts afresh.
+    fn keep(mut self, output: &Path) -> Detected {
+        let reason = format!("detected: {}", self.why.unwrap_or("answered"));
+        let protocol = self.protocol;
+        if self.as_step
+            && let Some(driver) = self.driver.take()
+        {
+            if std::fs::rename(&self.path, output).is_ok() {
+                driver.restore_engine_bytes();
+                return Detected {
+                    protocol,
+                    reason,
+                    kept: Some(Kept {
+                        driver,
+                        request: self.request,
+                        sent_at: self.sent_at,
+                    }),
+                };
+            }
+            self.driver = Some(driver);
+        }
+        self.discard();
+        Detected {
+            protocol,
+            reason,
+            kept: None,
+        }
+    }
+
     /// Handles what the engine said so far (waiting a moment for more).
     fn poll(&mut self) {
         let Some(d) = self.driver.as_mut() else {
@@ -254,8 +358,8 @@ impl Attempt {
     }
 }
 
-/// The attempts as one recording at `output`: the first attempt's file (header and all), then
-/// every attempt's events as its own session, `detect PROTOCOL`.
+/// The attempts as one recording at `output`: the first attempt's header, as the detection's,
+/// then every attempt's events as its own session, `detect PROTOCOL`.
 fn keep(output: &Path, attempts: &[(Protocol, PathBuf)]) -> anyhow::Result<()> {
     use std::io::Write as _;
     let Some((_, first)) = attempts.first() else {
@@ -263,8 +367,12 @@ fn keep(output: &Path, attempts: &[(Protocol, PathBuf)]) -> anyhow::Result<()> {
     };
     let header = std::fs::read(first)?;
     let header = header.split(|b| *b == b'\n').next().unwrap_or_default();
-    let mut buf = header.to_vec();
-    buf.push(b'\n');
+    let mut header: Header = serde_json::from_slice(header)?;
+    // Each session is its own protocol's: the header names none.
+    header.protocol = None;
+    header.label = Some("kibitzer probe: protocol detection".to_owned());
+    let mut buf = Vec::new();
+    crate::recording::writer::encode_header(&mut buf, &header);
     // The attempts ran side by side, each timed from its own start a moment apart: merged
     // in time order, so that the file reads as what happened.
     let mut events = Vec::new();

@@ -21,6 +21,8 @@ pub mod run;
 pub mod suggest;
 pub mod uci;
 pub mod verdict;
+#[cfg(test)]
+mod verdict_table_tests;
 
 use crate::protocol::Protocol;
 use crate::recording::C2wNote;
@@ -157,16 +159,6 @@ impl std::error::Error for ProbeError {}
 
 /// Runs the suite for the engine's protocol and judges the recording.
 pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
-    let (protocol, reason) = match cfg.protocol {
-        Some(p) => (p, "given".to_owned()),
-        None => detect::detect(&cfg.engine, cfg.dir.as_deref(), &cfg.timeouts, &cfg.output)
-            .map_err(|e| ProbeError::Engine(e.message))?,
-    };
-    let argv: Vec<String> = cfg
-        .engine
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
     let header = |protocol: Protocol| {
         let mut header = crate::capture::proxy::session_header(&cfg.engine);
         header.label = Some("kibitzer probe".to_owned());
@@ -174,20 +166,54 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
         header.c2w = cfg.c2w.clone();
         header
     };
-    let first = header(protocol);
     let c2w = cfg.cecp.profile.as_ref();
     // The live decoder keeps the history: the suites read finished searches' bestmoves.
     let fen_command = c2w.and_then(|p| p.fen_command.clone());
-    let decoder = Decoder::new(Some(protocol)).with_fen_command(fen_command.clone());
-    let driver = Driver::spawn_with(
-        &cfg.engine,
-        cfg.dir.as_deref(),
-        Some(&cfg.output),
-        &first,
-        decoder,
-    )
-    .map_err(|e| ProbeError::Engine(e.to_string()))?;
-    let mut run = Run::new(driver, cfg.timeouts);
+    let decoder =
+        |protocol: Protocol| Decoder::new(Some(protocol)).with_fen_command(fen_command.clone());
+    // The first step of each suite whose request is detection's opening: a start that
+    // answered it goes on as the run's.
+    let first_step = |protocol: Protocol| -> Option<(&'static str, &'static str)> {
+        match protocol {
+            Protocol::Uci => uci::suite().first().map(|s| (s.id, s.title)),
+            Protocol::Cecp => cecp::suite(&cfg.cecp).first().map(|s| (s.id, s.title)),
+            Protocol::Nboard => None,
+        }
+    };
+    let prepare = |protocol: Protocol| (header(protocol), decoder(protocol), first_step(protocol));
+    let (protocol, reason, kept) = match cfg.protocol {
+        Some(p) => (p, "given".to_owned(), None),
+        None => {
+            let d = detect::detect(
+                &cfg.engine,
+                cfg.dir.as_deref(),
+                &cfg.timeouts,
+                &cfg.output,
+                &prepare,
+            )
+            .map_err(|e| ProbeError::Engine(e.message))?;
+            (d.protocol, d.reason, d.kept)
+        }
+    };
+    let argv: Vec<String> = cfg
+        .engine
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut run = match kept {
+        Some(k) => Run::begun(k.driver, cfg.timeouts, k.request, k.sent_at),
+        None => {
+            let driver = Driver::spawn_with(
+                &cfg.engine,
+                cfg.dir.as_deref(),
+                Some(&cfg.output),
+                &header(protocol),
+                decoder(protocol),
+            )
+            .map_err(|e| ProbeError::Engine(e.to_string()))?;
+            Run::new(driver, cfg.timeouts)
+        }
+    };
     run.quick = cfg.quick;
     let (engine, dir) = (cfg.engine.clone(), cfg.dir.clone());
     let again = header(protocol);

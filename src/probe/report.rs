@@ -231,18 +231,14 @@ impl ProbeReport {
                 Status::NotRun => s.not_run += 1,
             }
         }
-        let all = self
-            .steps
-            .iter()
-            .flat_map(|s| &s.findings)
-            .chain(&self.other_findings);
-        for f in all {
-            match f.severity {
-                Severity::Error => s.errors += 1,
-                Severity::Warning => s.warnings += 1,
-                Severity::Note | Severity::Chat => s.notes += 1,
-            }
-        }
+        // Each finding once (a probe's findings are not folded), notes with chat.
+        let c = crate::rules::report::Counts::of(
+            self.steps
+                .iter()
+                .flat_map(|s| &s.findings)
+                .chain(&self.other_findings),
+        );
+        (s.errors, s.warnings, s.notes) = (c.error, c.warning, c.note + c.chat);
         self.summary = s;
         // Steps are `not run` only once the engine is gone (it died, was given up on, or was
         // stopped for flooding) before the suite's end: such a card is never a pass.
@@ -304,22 +300,9 @@ impl ProbeReport {
     }
 
     pub fn render_text(&self, color: bool) -> String {
-        let paint = |code: &str, t: &str| {
-            if color {
-                format!("\x1b[{code}m{t}\x1b[0m")
-            } else {
-                t.to_owned()
-            }
-        };
-        let sev = |s: Severity| {
-            let code = match s {
-                Severity::Error => "1;31",
-                Severity::Warning => "1;33",
-                Severity::Note => "36",
-                Severity::Chat => "2",
-            };
-            paint(code, s.as_str())
-        };
+        let painter = crate::style::Painter::new(color);
+        let paint = |style: anstyle::Style, t: &str| painter.paint(style, t);
+        let sev = |s: Severity| painter.severity(s);
         let mut out = String::new();
         if let Some(c) = &self.cause {
             let at = match (c.step, &c.step_id) {
@@ -330,7 +313,7 @@ impl ProbeReport {
             let _ = writeln!(
                 out,
                 "{} because {at}{rule}{}; fix: {}",
-                paint("1;31", "FAILED"),
+                paint(crate::style::ERROR, "FAILED"),
                 Untrusted(&c.what),
                 Untrusted(&c.fix)
             );
@@ -345,7 +328,7 @@ impl ProbeReport {
         let _ = writeln!(
             out,
             "{} {who} ({}, {}): {}",
-            paint("1", "kibitzer probe:"),
+            paint(crate::style::BOLD, "kibitzer probe:"),
             e.protocol,
             Untrusted(&e.protocol_reason),
             argv
@@ -366,11 +349,11 @@ impl ProbeReport {
         let mut last_reason: Option<&String> = None;
         for st in &self.steps {
             let status = match st.status {
-                Status::Passed => paint("1;32", "passed"),
-                Status::Violated => paint("1;31", "violated"),
-                Status::Stalled => paint("1;35", "stalled"),
-                Status::NotApplicable => paint("2", "not applicable"),
-                Status::NotRun => paint("2", "not run"),
+                Status::Passed => paint(crate::style::GOOD, "passed"),
+                Status::Violated => paint(crate::style::ERROR, "violated"),
+                Status::Stalled => paint(crate::style::STALL, "stalled"),
+                Status::NotApplicable => paint(crate::style::DIM, "not applicable"),
+                Status::NotRun => paint(crate::style::DIM, "not run"),
             };
             let pad = " ".repeat(14usize.saturating_sub(st.status.as_str().len()));
             let on = match st.start {
@@ -417,7 +400,7 @@ impl ProbeReport {
                     out,
                     "      {at}{}[{}] {}: {}",
                     sev(f.severity),
-                    paint("1", f.rule.as_str()),
+                    paint(crate::style::BOLD, f.rule.as_str()),
                     f.side.as_str(),
                     Untrusted(&f.message)
                 );
@@ -453,7 +436,7 @@ impl ProbeReport {
                     out,
                     "      {at}{}[{}] {}: {}",
                     sev(f.severity),
-                    paint("1", f.rule.as_str()),
+                    paint(crate::style::BOLD, f.rule.as_str()),
                     f.side.as_str(),
                     Untrusted(&f.message)
                 );
@@ -502,17 +485,17 @@ impl ProbeReport {
             }
         }
         let verdict = if self.exit_status == 0 && self.verdict == "passed" {
-            paint("1;32", "PASSED")
+            paint(crate::style::GOOD, "PASSED")
         } else if self.exit_status == 0 {
             paint(
-                "1;33",
+                crate::style::WARNING,
                 &format!(
                     "PASSED WITH WARNINGS ({} violated step(s), {} warning(s); exit status 0)",
                     s.violated, s.warnings
                 ),
             )
         } else {
-            paint("1;31", "FAILED")
+            paint(crate::style::ERROR, "FAILED")
         };
         let _ = writeln!(out, "verdict: {verdict}");
         if self.c2w.is_some() {
@@ -526,7 +509,12 @@ impl ProbeReport {
     }
 }
 
-fn hang_line(out: &mut String, rec: &str, h: &HangVerdict, paint: &dyn Fn(&str, &str) -> String) {
+fn hang_line(
+    out: &mut String,
+    rec: &str,
+    h: &HangVerdict,
+    paint: &dyn Fn(anstyle::Style, &str) -> String,
+) {
     let at = h
         .request_line
         .map(|l| format!("{}:{l}: ", Untrusted(rec)))
@@ -534,7 +522,7 @@ fn hang_line(out: &mut String, rec: &str, h: &HangVerdict, paint: &dyn Fn(&str, 
     let _ = writeln!(
         out,
         "      {at}{} {}: {}",
-        paint("1;35", &format!("hang[{}]", h.class.as_str())),
+        paint(crate::style::STALL, &format!("hang[{}]", h.class.as_str())),
         Untrusted(h.label),
         Untrusted(&h.summary)
     );

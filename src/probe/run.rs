@@ -141,6 +141,8 @@ pub struct Run {
     /// Answers a step already waited for in full and in vain (the line that asked, what it
     /// owes): the end of the step does not wait for them a second time.
     waited_out: Vec<(u64, Owed)>,
+    /// Step 1's request sent by protocol detection: its line and when.
+    begun: Option<(Option<u64>, Instant)>,
 }
 
 impl Run {
@@ -161,7 +163,27 @@ impl Run {
             forgiven: Vec::new(),
             lines_before_end: 0,
             waited_out: Vec::new(),
+            begun: None,
         }
+    }
+
+    /// A run on the start protocol detection kept: step 1's fact and its request (the
+    /// opening, sent at `sent_at`) are in the recording already.
+    pub fn begun(
+        driver: Driver,
+        timeouts: Timeouts,
+        request: Option<u64>,
+        sent_at: Instant,
+    ) -> Run {
+        let mut run = Run::new(driver, timeouts);
+        run.begun = Some((request, sent_at));
+        run
+    }
+
+    /// The first step's request when detection sent it already (its line and when), for the
+    /// step to wait on instead of sending its own; `None` once taken or when it did not.
+    pub fn take_begun(&mut self) -> Option<(Option<u64>, Instant)> {
+        self.begun.take()
     }
 
     /// After the engine is given up on (a hang, an exit), start it again with `respawn` up to
@@ -203,7 +225,8 @@ impl Run {
                 });
                 continue;
             }
-            if let Some(d) = &self.driver {
+            let recorded = i == 0 && self.begun.is_some();
+            if let Some(d) = self.driver.as_ref().filter(|_| !recorded) {
                 d.probe_fact(ProbeFact::Step {
                     n: u32::try_from(n).unwrap_or(u32::MAX),
                     id: step.id.to_owned(),
@@ -405,13 +428,23 @@ impl Run {
     /// step and the step goes on (what it sends next may be what unblocks the engine).
     /// Returns the latency when the answer came.
     pub fn wait(&mut self, seq: Option<u64>, owed: Owed, within: Duration) -> Option<Duration> {
+        self.wait_since(seq, owed, within, Instant::now())
+    }
+
+    /// [`Run::wait`] for a line sent at `began` (before the step: protocol detection's).
+    pub fn wait_since(
+        &mut self,
+        seq: Option<u64>,
+        owed: Owed,
+        within: Duration,
+        began: Instant,
+    ) -> Option<Duration> {
         let seq = seq?;
         let within = match owed {
             Owed::ReadyOk | Owed::Pong(_) => within.max(self.timeouts.ready),
             _ => within,
         };
         let d = self.driver.as_mut()?;
-        let began = Instant::now();
         match d.wait_until(began + within + MARGIN, |d| !d.is_open(seq, &owed)) {
             Waited::Done => Some(began.elapsed()),
             Waited::TimedOut => {
@@ -428,9 +461,20 @@ impl Run {
 
     /// Like [`Run::wait`], noting the latency of the answer in the step.
     pub fn wait_noted(&mut self, seq: Option<u64>, owed: Owed, within: Duration) -> bool {
+        self.wait_noted_since(seq, owed, within, Instant::now())
+    }
+
+    /// [`Run::wait_noted`] for a line sent at `began`.
+    pub fn wait_noted_since(
+        &mut self,
+        seq: Option<u64>,
+        owed: Owed,
+        within: Duration,
+        began: Instant,
+    ) -> bool {
         let what = owed.to_string();
         let answer = self.timeouts.answer;
-        match self.wait(seq, owed, within) {
+        match self.wait_since(seq, owed, within, began) {
             Some(l) if l > answer && l > within => {
                 self.observe(format!(
                     "{what} after {}: slow (more than the {} answer timeout), but within the \

@@ -8,19 +8,22 @@ use super::run::{Run, Step};
 use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::protocol::uci::{OptionDecl, OptionType};
 use crate::session::Owed;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a GUI lets a search run before it sends `stop` or `isready`: a silence, since
-/// what is tested is that no `bestmove` comes before it.
-const THINK: Duration = Duration::from_millis(200);
+/// what is tested is that no `bestmove` comes before it. A second: an engine that takes an
+/// open-ended search for one with a default time (the classic "unknown limit, so the default
+/// time" bug) ends it by itself within that on every default seen (0.2 s, 0.5 s, 1 s per move
+/// at a blitz clock's start) and is caught; one whose default is longer is not.
+const THINK: Duration = Duration::from_secs(1);
 /// Before `ponderhit` in `go ponder`: an engine that leaves a ponder search on its own
 /// (UCI-BESTMOVE-IN-PONDER) does it when its own clock says so, and the clock the probe
 /// ponders with ([`PONDER_GO`]) gives a search a few milliseconds to a few tens (Stockfish
 /// 15.1 moves within 2 ms on it, taken as an ordinary search).
 const PONDER_THINK: Duration = Duration::from_millis(150);
 /// [`THINK`] under `--quick`: an engine that ends an open search on its own only later is
-/// missed there.
-const QUICK_THINK: Duration = Duration::from_millis(150);
+/// missed there, and the card says so.
+pub const QUICK_THINK: Duration = Duration::from_millis(150);
 /// After `readyok` during a search: long enough for an engine that ends its search on
 /// `isready` (UCI-ISREADY-STOPS-SEARCH) to show it, which it does with the `readyok` or right
 /// after; the search staying open on its own was tested by `uci.go-infinite-stop` already.
@@ -165,8 +168,11 @@ pub fn suite() -> Vec<Step<State>> {
 }
 
 fn handshake(r: &mut Run, _: &mut State) {
-    let seq = r.send("uci");
-    r.wait_noted(seq, Owed::UciOk, r.timeouts.handshake);
+    let (seq, sent_at) = match r.take_begun() {
+        Some(sent) => sent,
+        None => (r.send("uci"), Instant::now()),
+    };
+    r.wait_noted_since(seq, Owed::UciOk, r.timeouts.handshake, sent_at);
     if let Some(s) = r.session() {
         let name = s.engine_name.clone();
         let author = s.engine_author.clone();
@@ -424,6 +430,14 @@ fn open_search(r: &mut Run, go: &str, end: &str, within: Duration, before: Befor
 }
 
 fn go_infinite_stop(r: &mut Run, _: &mut State) {
+    if r.quick {
+        r.observe(format!(
+            "--quick: `stop` after {} ms; an engine that ends `go infinite` by itself later \
+             is not caught (the full probe waits {} ms)",
+            QUICK_THINK.as_millis(),
+            THINK.as_millis()
+        ));
+    }
     r.send("position startpos");
     let t = r.timeouts.answer;
     open_search(r, "go infinite", "stop", t, Before::Silence);

@@ -153,6 +153,8 @@ impl Driver {
             }
         };
         let pid = child.id();
+        // Its own thread waits for it: no other start's sweep may count it or reap it.
+        reaper::own(i32::try_from(pid).unwrap_or(i32::MAX));
         recorder.proxy_event(ProxyKind::Spawned, &proxy::display_argv(argv), |e| {
             e.pid = Some(pid)
         });
@@ -250,6 +252,13 @@ impl Driver {
         self.gate
             .byte_limit
             .store(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Back to the run's whole allowance ([`FLOOD_BYTES`]) after a smaller limit.
+    pub fn restore_engine_bytes(&self) {
+        self.gate
+            .byte_limit
+            .store(FLOOD_BYTES, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Engine lines seen so far.
@@ -467,6 +476,7 @@ impl Driver {
             }
         }
         self.wait_exit(deadline);
+        reaper::disown(i32::try_from(self.pid).unwrap_or(i32::MAX));
         if let Some(g) = self.guard.take() {
             g.release();
         }
@@ -551,6 +561,7 @@ impl Drop for Driver {
             let pgid = Pid::from_raw(i32::try_from(self.pid).unwrap_or(i32::MAX));
             let _ = killpg(pgid, Signal::SIGKILL);
         }
+        reaper::disown(i32::try_from(self.pid).unwrap_or(i32::MAX));
     }
 }
 

@@ -7,7 +7,6 @@ use super::model::{
     EndingCount, EngineReport, HangRow, InputProblem, Inputs, LatencyRow, PLACES, Report, Results,
     RuleRow, VerdictRow,
 };
-use crate::rules::Severity;
 use crate::rules::report::Counts;
 
 fn add(a: &mut u64, b: u64) {
@@ -265,13 +264,7 @@ impl EngineReport {
         self.findings = Counts::default();
         for r in &self.rules {
             let n = usize::try_from(r.count).unwrap_or(usize::MAX);
-            let c = match r.severity {
-                Severity::Error => &mut self.findings.error,
-                Severity::Warning => &mut self.findings.warning,
-                Severity::Note => &mut self.findings.note,
-                Severity::Chat => &mut self.findings.chat,
-            };
-            *c = c.saturating_add(n);
+            self.findings.add_n(r.severity, n);
         }
         self.hangs
             .sort_by(|a, b| (a.class.as_str(), &a.label).cmp(&(b.class.as_str(), &b.label)));

@@ -10,7 +10,7 @@
 
 use crate::protocol::Protocol;
 use crate::recording::Event;
-use crate::rules::{CheckOptions, Checker, Finding, HangVerdict, LatencyStats, Profile, Severity};
+use crate::rules::{CheckOptions, Checker, Finding, HangVerdict, LatencyStats, Profile};
 use crate::session::{Decoder, Fact, Owed, PosRef};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -28,8 +28,7 @@ const RESERVE_AT: usize = 1 << 16;
 
 /// The input's map, and what it holds.
 struct Mapped {
-    map: memmap2::Mmap,
-    guard: crate::input::mapguard::MapGuard,
+    file: crate::input::mapguard::MappedFile,
     /// A recording (rows point at JSON lines) or a log (rows point at their text).
     recording: bool,
     /// Pages before this were given back after the reader went past them.
@@ -211,11 +210,9 @@ impl Doc {
 
     /// Reads the lines' text from this map of the input (`recording`: a kibitzer recording,
     /// else the log the events are imported from) instead of keeping it.
-    pub fn use_map(&mut self, map: memmap2::Mmap, recording: bool) {
-        let guard = crate::input::mapguard::MapGuard::new(&map);
+    pub fn use_map(&mut self, file: crate::input::mapguard::MappedFile, recording: bool) {
         self.map = Some(Mapped {
-            map,
-            guard,
+            file,
             recording,
             released: 0,
             read_to: 0,
@@ -229,14 +226,14 @@ impl Doc {
         if let Some(m) = self.map.as_mut() {
             let at = m.read_to;
             if at >= m.released + crate::input::mapguard::RELEASE_EVERY {
-                crate::input::mapguard::release(&m.map, m.released, at);
+                m.file.release(m.released, at);
                 m.released = at;
             }
         }
     }
 
     pub fn map(&self) -> Option<(&[u8], usize)> {
-        self.map.as_ref().map(|m| (&m.map[..], m.read_to))
+        self.map.as_ref().map(|m| (m.file.bytes(), m.read_to))
     }
 
     /// Bytes of text kept in memory (the rest is read from the map).
@@ -246,7 +243,7 @@ impl Doc {
 
     /// The input shrank under the map: lines past its new end read as zeros.
     pub fn map_shrunk(&self) -> bool {
-        self.map.as_ref().is_some_and(|m| m.guard.shrunk())
+        self.map.as_ref().is_some_and(|m| m.file.shrunk())
     }
 
     /// A decoder as `check` sets it up, keeping the games (for the boards) but neither the
@@ -297,7 +294,7 @@ impl Doc {
     /// recording event spread over several lines) is kept.
     fn place_text(&mut self, ev: &Event, at: Option<u64>) -> u64 {
         if let Some(m) = self.map.as_mut()
-            && let Some(at) = at.filter(|&a| a < m.map.len() as u64)
+            && let Some(at) = at.filter(|&a| a < m.file.bytes().len() as u64)
         {
             m.read_to = m.read_to.max(at as usize);
             return at | IN_MAP;
@@ -539,10 +536,10 @@ impl Doc {
         let row = self.rows.get(r)?;
         let bytes = match (&self.map, row.has(IN_MAP)) {
             (Some(m), true) if m.recording => {
-                let line = rest_of_line(&m.map, row.offset() as usize)?;
+                let line = rest_of_line(m.file.bytes(), row.offset() as usize)?;
                 return serde_json::from_slice::<Event>(line).ok();
             }
-            (Some(m), true) => rest_of_line(&m.map, row.offset() as usize)?,
+            (Some(m), true) => rest_of_line(m.file.bytes(), row.offset() as usize)?,
             _ => self.kept(row)?,
         };
         let mut ev = Event::line(
@@ -577,7 +574,7 @@ impl Doc {
             .map
             .as_ref()
             .filter(|_| row.has(IN_MAP))
-            .map(|m| &m.map[..]);
+            .map(|m| m.file.bytes());
         self.skipped[lo..hi]
             .iter()
             .map(|(l, why)| {
@@ -597,7 +594,7 @@ impl Doc {
                 self.event(r)
                     .map_or_else(|| "(unreadable: the file changed)".to_owned(), |e| e.text),
             ),
-            (Some(m), true) => rest_of_line(&m.map, row.offset() as usize)
+            (Some(m), true) => rest_of_line(m.file.bytes(), row.offset() as usize)
                 .map_or(Cow::Borrowed(""), String::from_utf8_lossy),
             _ => self
                 .kept(row)
@@ -632,7 +629,7 @@ impl Doc {
     /// a 1 GB input that way.
     fn reserve_for_the_rest(&mut self) {
         let Some(m) = &self.map else { return };
-        let (read, total) = (m.read_to.max(1), m.map.len());
+        let (read, total) = (m.read_to.max(1), m.file.bytes().len());
         let expected = self.rows.len().saturating_mul(total / read + 1);
         // A tenth more for lines shorter than the first ones; an estimate far off is only
         // address space, never touched.
@@ -722,17 +719,8 @@ impl Doc {
 
     /// Counts of findings by severity: error, warning, note.
     pub fn counts(&self) -> [usize; 3] {
-        let mut c = [0; 3];
-        for f in self.findings() {
-            let n = usize::try_from(f.count).unwrap_or(usize::MAX);
-            match f.severity {
-                Severity::Error => c[0] += n,
-                Severity::Warning => c[1] += n,
-                Severity::Note => c[2] += n,
-                Severity::Chat => {}
-            }
-        }
-        c
+        let c = crate::rules::report::Counts::of(self.findings());
+        [c.error, c.warning, c.note]
     }
 }
 

@@ -59,16 +59,14 @@ pub fn presets(
 
 /// Maps the input (the file, or its temporary copy for standard input and gzip) so that rows
 /// point into it instead of keeping their text; `true` with a recording.
-pub fn map_input(input: &Input) -> Option<(memmap2::Mmap, bool)> {
+/// A file truncated while it is shown would fault (SIGBUS): the map's guard maps zeros
+/// instead, and the lines past the end then say they can no longer be read.
+pub fn map_input(input: &Input) -> Option<(crate::input::mapguard::MappedFile, bool)> {
     let f = std::fs::File::open(input.path()).ok()?;
-    // SAFETY: the map is read-only. A file truncated while it is shown would fault (SIGBUS):
-    // the document registers the map with the guard, which maps zeros instead, and the lines
-    // past the end then say they can no longer be read.
-    #[allow(unsafe_code)]
-    let map = unsafe { memmap2::Mmap::map(&f) }.ok()?;
+    let map = crate::input::mapguard::MappedFile::map(&f).ok()?;
     let recording = input.recording_header().is_some();
     // What is mapped must be what is read: a recording's JSON lines.
-    if recording && !crate::recording::reader::looks_like_recording(&map) {
+    if recording && !crate::recording::reader::looks_like_recording(map.bytes()) {
         return None;
     }
     Some((map, recording))

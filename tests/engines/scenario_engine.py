@@ -30,6 +30,10 @@ UCI scenarios
                              are handled after `bestmove`, as a single-threaded engine does (L1, L2)
   ignores-movetime           `go movetime` searches until `stop` (L8)
   bestmove-in-ponder         leaves `go ponder` on its own at once (L3)
+  infinite-as-200-ms         takes `go infinite` for a default 0.2 s search: `bestmove` by itself
+  infinite-as-800-ms         the same with a default of 0.8 s
+  ponder-as-search           takes `go ponder` for an ordinary search on its clock (a thirtieth of
+                             it) and moves by itself
   ignores-stop               never answers `stop` (L4)
   null-move-a1a1             in a finished game answers `bestmove a1a1` (M1)
   crash-after-null-bestmove  in a finished game answers `bestmove 0000`, then dies by SIGSEGV (M2)
@@ -332,6 +336,11 @@ class Uci:
             length = 2.0
         if self.sc == "ignores-movetime" and number("movetime") is not None:
             infinite = True
+        if self.sc.startswith("infinite-as-") and infinite:
+            # The classic "unknown limit -> default time" bug.
+            infinite, length = False, int(self.sc.split("-")[2]) / 1000
+        if self.sc == "ponder-as-search" and ponder:
+            ponder, length = False, (number("wtime") or 1000) / 30 / 1000
         if self.sc == "bestmove-in-ponder" and ponder:
             # At once: the probe's silence before `ponderhit` is 0.15 s, and a busy machine
             # may run this script late.

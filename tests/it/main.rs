@@ -36,6 +36,7 @@ mod probe_cause;
 mod probe_cecp_depth;
 mod probe_engines;
 mod probe_faults;
+mod probe_open_searches;
 mod probe_restart;
 mod probe_slow;
 mod probe_wrapped;

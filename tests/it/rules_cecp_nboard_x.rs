@@ -1795,6 +1795,21 @@ fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
                 "1.000 > usermove e2e4\n1.500 < move e7e5\n{quit_exit}"
             )))
             .hang("disconnect", "DISCONNECT"),
+        // xboard sends SIGINT with each move unless `feature sigint=0`: a death seconds after
+        // it, while the move is owed, is still the engine's; one the SIGINT itself caused, at
+        // once, is the GUI's doing.
+        case("X-ENGINE-EXIT", "engine dies seconds after a forwarded SIGINT while it owes a move")
+            .fires(cecp(
+                "1.000 > usermove e2e4
+                 1.001 ! signal signal=SIGINT SIGINT
+                 4.000 ! engine_exit signal=SIGKILL engine killed by signal SIGKILL",
+            ))
+            .near(cecp(
+                "1.000 > usermove e2e4
+                 1.001 ! signal signal=SIGINT SIGINT
+                 1.010 ! engine_exit signal=SIGINT engine killed by signal SIGINT",
+            ))
+            .hang("disconnect", "DISCONNECT"),
         case("X-ENGINE-EXIT", "engine closes its output while it owes a move")
             .fires(cecp("1.000 > usermove e2e4\n1.500 ! engine_eof"))
             .hang("disconnect", "DISCONNECT"),

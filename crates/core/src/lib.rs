@@ -27,4 +27,5 @@ pub mod serde_static;
 pub mod session;
 #[doc(hidden)]
 pub mod swar;
+pub mod units;
 pub mod untrusted;

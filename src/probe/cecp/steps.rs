@@ -21,9 +21,13 @@ use crate::session::{Handshake, Owed};
 use std::time::{Duration, Instant};
 
 pub(super) fn handshake(r: &mut Run, st: &mut State) {
-    r.send("xboard");
-    let seq = r.send("protover 2");
-    let began = Instant::now();
+    let (seq, began) = match r.take_begun() {
+        Some(sent) => sent,
+        None => {
+            r.send("xboard");
+            (r.send("protover 2"), Instant::now())
+        }
+    };
     let mut deadline = r.timeouts.handshake;
     loop {
         let seen = r.session().map_or(0, |s| s.features.len());

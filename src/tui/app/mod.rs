@@ -633,11 +633,5 @@ fn other_items(doc: &Doc) -> Vec<ViolationItem> {
     out
 }
 
-/// `1.234 s`, `12 ms`.
-pub fn secs(ns: u64) -> String {
-    if ns >= 1_000_000_000 {
-        format!("{:.1} s", ns as f64 / 1e9)
-    } else {
-        format!("{} ms", ns / 1_000_000)
-    }
-}
+/// `1.2 s`, `12 ms`.
+pub use crate::units::secs_or_ms as secs;

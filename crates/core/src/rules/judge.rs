@@ -562,9 +562,7 @@ impl Judge {
     }
 }
 
-pub(crate) fn secs(ns: u64) -> String {
-    format!("{:.1} s", ns as f64 / 1e9)
-}
+pub(crate) use crate::units::secs;
 
 /// What `Tracker::first` remembers: a rule, or a finer key of one (`crlf-gui`).
 pub trait OnceKey {

@@ -109,17 +109,19 @@ impl Counts {
         self.add_n(s, 1);
     }
 
-    fn add_n(&mut self, s: Severity, n: usize) {
-        match s {
-            Severity::Error => self.error += n,
-            Severity::Warning => self.warning += n,
-            Severity::Note => self.note += n,
-            Severity::Chat => self.chat += n,
-        }
+    /// `n` more of severity `s` (saturating: counts merged from many reports never wrap).
+    pub fn add_n(&mut self, s: Severity, n: usize) {
+        let c = match s {
+            Severity::Error => &mut self.error,
+            Severity::Warning => &mut self.warning,
+            Severity::Note => &mut self.note,
+            Severity::Chat => &mut self.chat,
+        };
+        *c = c.saturating_add(n);
     }
 
     /// Every time a rule was broken: a folded finding counts as often as it happened.
-    pub fn of(findings: &[Finding]) -> Counts {
+    pub fn of<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Counts {
         let mut c = Counts::default();
         for f in findings {
             c.add_n(f.severity, usize::try_from(f.count).unwrap_or(usize::MAX));

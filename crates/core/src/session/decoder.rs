@@ -145,7 +145,19 @@ impl State {
             // the GUI gave up first (closed the input, or had it killed): then the hang
             // verdict tells the story, not an engine fault. The proxy's sweep of processes the
             // engine left behind comes after the engine's end and explains nothing.
-            Some(ProxyKind::GuiEof | ProxyKind::Killed | ProxyKind::Signal) => {
+            Some(ProxyKind::GuiEof | ProxyKind::Killed) => {
+                self.end_explained = true;
+            }
+            // A signal the GUI sent (xboard sends SIGINT with every move unless the engine
+            // declared `sigint=0`) explains an end that it caused: one by that signal, or one
+            // that follows at once. A death seconds later, while the engine owes its move, is
+            // the engine's.
+            Some(ProxyKind::Signal) => {
+                self.signalled = Some((ev.t, ev.signal.clone().unwrap_or_default()));
+            }
+            Some(ProxyKind::EngineExit | ProxyKind::EngineEof)
+                if !self.end_explained && self.signal_explains(ev) =>
+            {
                 self.end_explained = true;
             }
             Some(ProxyKind::EngineExit | ProxyKind::EngineEof) if !self.end_explained => {
@@ -195,6 +207,22 @@ impl State {
 }
 
 /// Signals that end a process only when it crashes: never how an engine quits.
+/// How soon after a signal the engine's end counts as the signal's doing, whatever it died
+/// of: a process ends within milliseconds of a signal it does not handle; a handler that
+/// cleans up and exits takes a moment more.
+const SIGNAL_ENDS_WITHIN: u64 = 500_000_000;
+
+impl State {
+    /// Did the last signal sent to the engine end it: the end is by that signal, or follows
+    /// within [`SIGNAL_ENDS_WITHIN`]?
+    fn signal_explains(&self, ev: &Event) -> bool {
+        self.signalled.as_ref().is_some_and(|(t, name)| {
+            ev.t.saturating_sub(*t) <= SIGNAL_ENDS_WITHIN
+                || (!name.is_empty() && ev.signal.as_deref() == Some(name.as_str()))
+        })
+    }
+}
+
 const CRASH_SIGNALS: &[&str] = &[
     "SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL", "SIGTRAP", "SIGSYS",
 ];

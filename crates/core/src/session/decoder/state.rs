@@ -32,6 +32,9 @@ pub(crate) struct State {
     /// The end of the session is accounted for: the GUI closed the input, had the engine
     /// killed or signalled, or the engine's going was already reported.
     pub(crate) end_explained: bool,
+    /// The last signal the GUI (or whoever) sent the engine's process group, and when: it
+    /// explains the engine's end only if the end follows at once, or by that very signal.
+    pub(crate) signalled: Option<(u64, String)>,
     /// Lines seen while the protocol is unknown (streaming detection), with their time and
     /// input line, replayed once a line decides.
     pub(super) detect_buf: Vec<(Dir, Event)>,
@@ -145,6 +148,7 @@ impl State {
             quit_sent: false,
             cecp_sync: CecpSync::default(),
             end_explained: false,
+            signalled: None,
             s: Session::new(label),
             detect_buf: Vec::new(),
             earlier: Vec::new(),
