@@ -49,7 +49,18 @@ with open(sys.argv[1], "wb") as f:
                                   for i in range(N_WEIGHTS))).tobytes())
 PY
 fi
-rm -f "$edax_src"/data/book.dat*
+# The probe of each engine as a user runs it (`ntest x`; Edax at its default level), kept as
+# ENGINE-probe.jsonl: `kibitzer replay --as-engine` stands in for the engine in the tests,
+# since the probe's requests are not the driver's. Each starts from an empty book; Edax with
+# none spends about 20 s building one at its default level before it answers, so a level-2
+# start that quits at once makes it first (Edax saves its book when it quits).
+rm -f "$ntest_src"/src/resource/coefficients/*.book "$edax_src"/data/book.dat*
+(cd "$ntest_src/build" && nice -n 10 "$kibitzer" probe --recording "$out/ntest-probe.jsonl" \
+    -- ./ntest x >/dev/null) || true
+(cd "$edax_src" && echo quit | ./bin/lEdax-x86-64-v2 -nboard -l 2 -n 1 >/dev/null 2>&1 \
+    && nice -n 10 "$kibitzer" probe --recording "$out/edax-probe.jsonl" \
+        -- ./bin/lEdax-x86-64-v2 -nboard >/dev/null) || true
+rm -f "$ntest_src"/src/resource/coefficients/*.book "$edax_src"/data/book.dat*
 
 python3 "$root/scripts/nboard-driver.py" --kibitzer "$kibitzer" --out "$out" --name ntest \
     --cwd "$ntest_src/build" -- ./ntest x

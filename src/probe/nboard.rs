@@ -1,6 +1,8 @@
 //! The NBoard (Othello) suite: what the NBoard GUI sends (nboard-protocol-v2.txt).
 
-use super::positions::{OTHELLO_BLACK_MUST_PASS_GGF, OTHELLO_GAME_GGF, OTHELLO_START_GGF};
+use super::positions::{
+    OTHELLO_BLACK_MUST_PASS_GGF, OTHELLO_FINISHED_GGF, OTHELLO_GAME_GGF, OTHELLO_START_GGF,
+};
 use super::run::{Run, Step, ms};
 use crate::session::Owed;
 use std::time::{Duration, Instant};
@@ -64,7 +66,7 @@ pub fn suite() -> Vec<Step<()>> {
         },
         Step {
             id: "nboard.learn",
-            title: "ping, learn (learned or nothing); ping -> pong",
+            title: "set game (a finished game), ping, learn (learned or nothing); ping -> pong",
             run: learn,
         },
         Step {
@@ -214,7 +216,16 @@ fn game(r: &mut Run, _: &mut ()) {
     r.observe(format!("no end of the game after {moves} moves"));
 }
 
+/// `learn` is for a game that is over ("Learn the current game"; the reference GUI offers it
+/// when a game ends). The game is set with `set game`, as ParsedEngine sends a game the engine
+/// did not see grow move by move, so that what the engine learns is one known game and not
+/// the one the game step happened to play: Edax adds to its book every position it was
+/// told of move by move and searches each at its book level (21 by default: minutes for a
+/// game), but from `set game` it keeps only the final position, which needs no search. The
+/// pong after `learn` is held to the same deadline as any other: a learning that never ends
+/// is still a missing pong.
 fn learn(r: &mut Run, _: &mut ()) {
+    r.send(&format!("set game {OTHELLO_FINISHED_GGF}"));
     fenced(r, "learn");
     // `learned` is what the text asks; NTest says `learn`, Edax nothing: the fence decides.
     ping(r);

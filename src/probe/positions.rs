@@ -44,6 +44,16 @@ RE[?]TI[15:00//02:00]TY[8]BO[8 ---------------------------O*------*O------------
 B[E6]W[D6]B[C3]W[D3]B[C4]W[B5]B[D2]W[F7]B[D7]W[C6]B[A6]W[D8]B[G8]W[F5]B[E8]W[C5]B[G4]W[F6]B[G7]\
 W[H3]B[E7]W[F8]B[B6]W[H6]B[G6]W[C7]B[B7]W[H8];)";
 
+/// A game played to its end (all 64 squares, no pass): what the NBoard suite asks the engine to
+/// learn. It is a real game (Edax against itself) mirrored in the a1-h8 diagonal, so that no
+/// other step's position is on its way and what an engine learns of it changes no other answer.
+pub const OTHELLO_FINISHED_GGF: &str = "(;GM[Othello]PC[kibitzer probe]PB[probe]PW[probe]RE[?]\
+TI[15:00//02:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]\
+B[E6]W[F6]B[F5]W[D6]B[C6]W[E3]B[D7]W[B6]B[F7]W[C5]B[B5]W[E7]B[D8]W[F8]B[C3]W[C4]B[D3]W[C8]B[E2]\
+W[E8]B[C7]W[A4]B[A6]W[G8]B[G7]W[H7]B[H8]W[A5]B[H6]W[G6]B[A3]W[B4]B[A7]W[B7]B[B8]W[G5]B[H4]W[H5]\
+B[F4]W[B3]B[A8]W[H3]B[A2]W[F1]B[C2]W[F2]B[F3]W[D2]B[B2]W[C1]B[B1]W[G3]B[D1]W[G4]B[E1]W[A1]B[H2]\
+W[G2]B[G1]W[H1];)";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,6 +103,7 @@ mod tests {
             (OTHELLO_START_GGF, 0),
             (OTHELLO_GAME_GGF, 4),
             (OTHELLO_BLACK_MUST_PASS_GGF, 28),
+            (OTHELLO_FINISHED_GGF, 60),
         ] {
             let game = crate::game::ggf::GgfGame::parse(g);
             assert!(game.diagnostics.is_empty(), "{g}: {:?}", game.diagnostics);
@@ -100,5 +111,10 @@ mod tests {
             let r = game.replay();
             assert_eq!(r.played, plies, "{:?}", r.diagnostics);
         }
+        let r = crate::game::ggf::GgfGame::parse(OTHELLO_FINISHED_GGF).replay();
+        assert!(
+            r.board
+                .is_some_and(|b| b.is_game_over() && b.empties() == 0)
+        );
     }
 }

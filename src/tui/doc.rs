@@ -345,6 +345,13 @@ impl Doc {
             (None, Some(k)) => k.as_str(),
             (None, None) => "-",
         };
+        // An NBoard `hint` asks for searches as `go` does: its `search` lines get a span too.
+        let hint = matches!(
+            self.checker.decoded().msg,
+            Some(crate::protocol::Msg::Nboard(
+                crate::protocol::nboard::Msg::Hint(_)
+            ))
+        );
         let kind = self.intern(kind);
         let d = self.checker.decoded();
         let session = d.session;
@@ -394,7 +401,7 @@ impl Doc {
             }
         }
         self.track_answers(r, ev.t);
-        self.track_searches(session, r);
+        self.track_searches(session, r, hint);
         self.place_findings(from);
         self.generation += 1;
     }
@@ -416,17 +423,28 @@ impl Doc {
             let code = owed_code(&o.owed, &mut self.pongs);
             self.answered
                 .push(Answered::new(open_row, r, code, o.cancelled));
+            let s = usize::from(self.rows[r as usize].session());
             if matches!(o.owed, Owed::BestMove | Owed::Move | Owed::NboardMove) {
-                let s = usize::from(self.rows[r as usize].session());
                 if let Some(i) = self.running.get_mut(s).and_then(Option::take) {
                     self.searches[i].end = r;
+                }
+            } else if matches!(o.owed, Owed::Pong(_)) {
+                // A hint has no last line: the pong to a ping sent after it fences its
+                // searches ("NBoard will think the analysis relates to the current position").
+                let hint = self.running.get(s).copied().flatten().filter(|&i| {
+                    let start = self.searches[i].start;
+                    start < open_row && self.kind(start as usize) == "hint"
+                });
+                if let Some(i) = hint {
+                    self.searches[i].end = r;
+                    self.running[s] = None;
                 }
             }
         }
         self.checker.decoded_mut().facts = facts;
     }
 
-    fn track_searches(&mut self, session: usize, r: u32) {
+    fn track_searches(&mut self, session: usize, r: u32, hint: bool) {
         let count = self
             .decoder()
             .session(session)
@@ -434,8 +452,8 @@ impl Doc {
         if self.search_counts.len() <= session {
             self.search_counts.resize(session + 1, 0);
         }
-        if count > self.search_counts[session] {
-            self.search_counts[session] = count;
+        if count > self.search_counts[session] || hint {
+            self.search_counts[session] = count.max(self.search_counts[session]);
             if self.running.len() <= session {
                 self.running.resize(session + 1, None);
             }

@@ -4,7 +4,7 @@
 use super::board::{game_at, san_line, session_of};
 use super::doc::Doc;
 use crate::protocol::uci::{Bound, ScoreValue};
-use crate::protocol::{self, Dir, Msg};
+use crate::protocol::{self, Dir, Msg, nboard};
 use crate::session::{Eval, GameKind};
 
 /// One principal variation at its latest report.
@@ -76,13 +76,34 @@ pub fn search_at(doc: &Doc, r: usize) -> Option<SearchView> {
         ended_by: (end <= r).then(|| doc.text(end).trim().to_owned()),
         ..SearchView::default()
     };
+    // NBoard: `go` reports its best line deeper and deeper (the latest `search` line is the
+    // best); `hint N` reports a line for each of N moves and a `book` line is one of the book's
+    // moves, so there each move has a line of its own.
+    let hint = doc.kind(start) == "hint";
+    let mut moves: Vec<String> = Vec::new();
     let lo = r.saturating_sub(REPORT_LOOKBACK).max(start);
     for k in (lo..=r.min(end)).rev() {
-        if doc.rows[k].session() != row.session() || !matches!(doc.kind(k), "info" | "thinking") {
+        if doc.rows[k].session() != row.session()
+            || !matches!(
+                doc.kind(k),
+                "info" | "thinking" | "search" | "book" | "nodestats"
+            )
+        {
             continue;
         }
         let (msg, _) = protocol::parse(protocol, Dir::FromEngine, &doc.text(k));
         let line = match msg {
+            Msg::Nboard(nboard::Msg::NodeStats { nodes, seconds }) => {
+                if v.nodes.is_none() {
+                    v.nodes = Some(nodes);
+                    let ms = (seconds * 1000.0) as u64;
+                    v.time_ms = Some(ms);
+                    v.nps = (ms > 0).then(|| nodes.saturating_mul(1000) / ms);
+                }
+                continue;
+            }
+            Msg::Nboard(nboard::Msg::Search(l)) => nboard_line(&l, hint, &mut moves, k),
+            Msg::Nboard(nboard::Msg::Book(l)) => nboard_line(&l, true, &mut moves, k),
             Msg::Uci(crate::protocol::uci::Msg::Info(info)) => {
                 if info.pv.is_none() && info.score.is_none() {
                     continue;
@@ -133,6 +154,19 @@ pub fn search_at(doc: &Doc, r: usize) -> Option<SearchView> {
             break;
         }
     }
+    if !moves.is_empty() {
+        // Best first, as a MultiPV search reports them.
+        let eval = |l: &PvLine| {
+            l.score
+                .as_deref()
+                .and_then(|s| s.split(',').next()?.parse::<f64>().ok())
+                .unwrap_or(f64::NEG_INFINITY)
+        };
+        v.lines.sort_by(|a, b| eval(b).total_cmp(&eval(a)));
+        for (n, l) in (1..).zip(&mut v.lines) {
+            l.multipv = n;
+        }
+    }
     v.lines.sort_by_key(|x| x.multipv);
     if let Some(p) = doc.pos(start)
         && let Some(g) = game_at(s, p.game)
@@ -145,4 +179,48 @@ pub fn search_at(doc: &Doc, r: usize) -> Option<SearchView> {
         }
     }
     Some(v)
+}
+
+/// An NBoard `search`/`book` line; `per_move`: it gets the line of its move (`moves` numbers
+/// them as they are met), else it is the best line.
+fn nboard_line(
+    l: &nboard::SearchLine,
+    per_move: bool,
+    moves: &mut Vec<String>,
+    k: usize,
+) -> PvLine {
+    let multipv = if per_move {
+        let mv = l.first_move().to_ascii_uppercase();
+        match moves.iter().position(|x| *x == mv) {
+            Some(i) => i + 1,
+            None => {
+                moves.push(mv);
+                moves.len()
+            }
+        }
+    } else {
+        1
+    };
+    let digits: String = l.depth.chars().take_while(char::is_ascii_digit).collect();
+    PvLine {
+        multipv: u32::try_from(multipv).unwrap_or(u32::MAX),
+        depth: digits.parse().ok(),
+        score: Some(match l.eval.parse::<f64>() {
+            Ok(d) => Eval::Discs(d).to_string(),
+            Err(_) => l.eval.clone(),
+        }),
+        pv: othello_moves(&l.pv),
+        row: k,
+        ..PvLine::default()
+    }
+}
+
+/// An NBoard PV (`F5d6C3`, `F5-D6-C3`, `g4E7`) as moves: `F5 D6 C3`.
+fn othello_moves(pv: &str) -> String {
+    let squares: Vec<char> = pv.chars().filter(|c| *c != '-').collect();
+    squares
+        .chunks(2)
+        .map(|m| m.iter().collect::<String>().to_ascii_uppercase())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -14,6 +14,8 @@ order), so a session is fully deterministic. With no legal move it answers `=== 
 Other uses:
     nboard_engine.py --pass-game   print a real game from the start position (moves and PA,
                                    space separated) in which each side passes at least once
+    nboard_engine.py --learn-forever   the engine, but a `learn` never ends: it reads nothing
+                                   more and answers nothing, so the ping after it gets no pong
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import random
 import re
 import sys
+import time
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
@@ -124,6 +127,7 @@ class Engine:
         self.start = Board()
         self.history: list[int | None] = []
         self.board = Board()
+        self.learn_forever = False
 
     def out(self, line: str) -> None:
         sys.stdout.write(line + "\n")
@@ -211,6 +215,8 @@ class Engine:
         elif cmd == "analyze":
             self.analyze()
         elif cmd == "learn":
+            while self.learn_forever:
+                time.sleep(60)
             self.out("learned")
         elif cmd == "quit":
             return False
@@ -242,10 +248,12 @@ def main() -> int:
     if sys.argv[1:] == ["--pass-game"]:
         print(" ".join(pass_game()))
         return 0
-    if sys.argv[1:]:
+    learn_forever = sys.argv[1:] == ["--learn-forever"]
+    if sys.argv[1:] and not learn_forever:
         print(__doc__, file=sys.stderr)
         return 2
     engine = Engine()
+    engine.learn_forever = learn_forever
     for line in sys.stdin:
         if not engine.handle(line.rstrip("\r\n")):
             break

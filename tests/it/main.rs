@@ -72,6 +72,7 @@ mod view_app;
 mod view_cli;
 mod view_follow;
 mod view_frame_bench;
+mod view_nboard;
 mod view_power;
 mod view_screens;
 mod view_tmux;

@@ -2,8 +2,8 @@
 //! driven as the NBoard GUI drives an engine (scripts/nboard-engines.sh with
 //! scripts/nboard-driver.py): whole games against themselves, hints, contempt, learn,
 //! analyze, passes, a game to its end. The recordings are shipped in
-//! tests/fixtures/nboard-real/ with the driver's own GGF of each game; nothing here builds or
-//! runs the engines.
+//! tests/fixtures/nboard-real/ with the driver's own GGF of each game, beside each engine's
+//! `kibitzer probe` recording (ENGINE-probe.jsonl); nothing here builds or runs the engines.
 
 use crate::common::kibitzer;
 use crate::view_app::{app_with, open};
@@ -132,5 +132,44 @@ fn view_shows_the_board_search_lines_and_evals_of_real_engines() {
             "{name}: the search line's eval is not shown\n{s}"
         );
         assert!(s.contains("answers `hint 3`"), "{name}\n{s}");
+    }
+}
+
+/// The probe of each real engine, run by the script as a user runs it (`ntest x` in its build
+/// directory, Edax at its default level) and kept: `kibitzer replay --as-engine` stands in for
+/// the engine, and the probe, detection included, must pass again with no warning. The
+/// driver's recordings cannot stand in: the stand-in answers only what its recording was
+/// asked, and the driver's first requests (`set game` before `set depth`, a `hint` first) are
+/// not the probe's, so those answer nothing past `nboard 2`.
+#[test]
+fn the_real_engines_pass_the_probe_from_their_probe_recordings() {
+    for name in ENGINES {
+        let rec = fixture(&format!("{name}-probe.jsonl"));
+        let p = crate::probe_support::probe(
+            &[],
+            &[
+                env!("CARGO_BIN_EXE_kibitzer"),
+                "replay",
+                "--as-engine",
+                rec.to_str().unwrap(),
+            ],
+        );
+        let why = format!("{name}:\n{}", p.text());
+        assert_eq!(p.report.verdict, "passed", "{why}");
+        assert_eq!(p.status, 0, "{why}");
+        assert_eq!(p.report.engine.protocol, "nboard", "{why}");
+        assert_eq!(p.report.steps.len(), 13, "{why}");
+        assert!(
+            p.report
+                .steps
+                .iter()
+                .all(|s| s.status == crate::probe_support::Status::Passed),
+            "{why}"
+        );
+        assert!(
+            !p.stderr.contains("no recorded answer"),
+            "the stand-in answered every request: {}",
+            p.stderr
+        );
     }
 }

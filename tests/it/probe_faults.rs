@@ -249,6 +249,26 @@ fn nboard_engine_refusing_version_2_is_nboard_version() {
     );
 }
 
+/// Learning is the one request an engine may take long over, but one that never ends is
+/// still found: the ping after `learn` gets no pong, an error on the learn step.
+#[test]
+fn nboard_learning_that_never_ends_is_nboard_pong_timeout() {
+    // The scripted NBoard engine plays every other step right; 1 s keeps the wait short.
+    let s = script("nboard_engine.py");
+    let p = probe(
+        &["--protocol", "nboard", "--timeout", "1"],
+        &["python3", &s, "--learn-forever"],
+    );
+    p.expect("nboard.learn", "NBOARD-PONG-TIMEOUT", Severity::Error);
+    assert_eq!(p.status, 1, "{}", p.text());
+    assert_eq!(
+        p.status_of("nboard.analyze"),
+        Status::Passed,
+        "a fresh start runs the rest: {}",
+        p.text()
+    );
+}
+
 /// An engine that exits in the middle of the suite, whichever command it leaves on: the card
 /// fails, names the exit, and passes no step the engine did not live through. (A race once
 /// let such an engine through as PASSED with its remaining steps "not run".)

@@ -1561,6 +1561,11 @@ fn nboard_cases() -> Vec<Case> {
         case("NBOARD-HINT-PV-FORMAT", "PV not starting with a move")
             .fires(nb("0.010 > hint 1\n0.100 < search Z9d6 1.5 0 12"))
             .near(nb("0.010 > hint 1\n0.100 < search F5-D6-C3 1.5 0 12")),
+        case("NBOARD-HINT-PV-FORMAT", "Edax's console book line after go")
+            .fires(nb(
+                "0.010 > go\n0.100 < book    +1                                          f3 C5 c6\n0.110 < === f3 1.00 0.0",
+            ))
+            .near(nb("0.010 > hint 1\n0.100 < book f3C5c6     1 1 21")),
         case("NBOARD-LEARN-ACK", "learn answered by learn")
             .fires(nb("0.010 > learn\n0.100 < learn"))
             .near(nb("0.010 > learn\n0.100 < learned")),

@@ -297,10 +297,18 @@ fn parse_engine(cmd: &str, toks: &mut Tokens<'_>, d: &mut Vec<Diagnostic>) -> Op
             };
             let head = pv.as_bytes().get(..2).unwrap_or(b"");
             if !(square(head) || head.eq_ignore_ascii_case(b"pa")) {
+                // Edax prints a book move found by `go` in its console form,
+                // `book    +1      f3 C5 c6`: the eval first, the moves last, spaced.
+                let why = if decimal(&pv).is_some() {
+                    " (an eval first and the moves last: Edax's console form, which the \
+                     reference GUI's parser rejects as an engine communication error)"
+                } else {
+                    ""
+                };
                 diag_rule(
                     d,
                     RuleId::NboardHintPvFormat,
-                    format!("{cmd}: pv `{pv}` does not begin with a move"),
+                    format!("{cmd}: pv `{pv}` does not begin with a move{why}"),
                 );
             } else if eval.len() == 2 && square(eval.as_bytes()) {
                 // The PV went on after a space: its next move landed where the eval belongs.

@@ -97,6 +97,13 @@ fn moves_evals_and_search_lines() {
         panic!()
     };
     assert_eq!((b.games, b.depth.as_str()), (1234, "100%W"));
+    // Edax's console form of a book move: the reference GUI's parser cannot read it either.
+    let (m, d) = p(
+        FromEngine,
+        "book    +1                                          f3 C5 c6",
+    );
+    assert!(matches!(m, Msg::Book(_)), "{m:?}");
+    assert!(d.iter().any(|x| x.contains("console form")), "{d:?}");
     assert_eq!(
         p(FromEngine, "analysis 12 -4.5").0,
         Msg::Analysis {
