@@ -348,13 +348,17 @@ fn shrink_in(
             .zip(keep)
             .filter(|(s, k)| **k && s.send.is_some())
             .count(),
-        // A game counts when one of its searches is kept.
+        // A game counts when one of its searches is kept, or (CECP, NBoard) a line that
+        // plays or sets up its position.
         games: game_units
             .iter()
             .filter(|u| {
-                u.steps
-                    .iter()
-                    .any(|&s| keep[s] && units::head(&base.steps[s].text) == "go")
+                u.steps.iter().any(|&s| {
+                    let text = &base.steps[s].text;
+                    keep[s]
+                        && (matches!(units::head(text), "go" | "setboard" | "undo" | "move")
+                            || crate::shrink::cecp_moves::gui_move(text).is_some())
+                })
             })
             .count(),
         searches: base

@@ -3,7 +3,8 @@
 //!
 //! - [`units`]: what may be dropped (games, searches, options, `isready`, `ucinewgame`);
 //! - [`candidate`]: a session made of the original's steps, some dropped or rewritten;
-//! - [`moves`] and [`limits`]: a `position` cut to the FEN before, a `go` searching less;
+//! - [`moves`], [`cecp_moves`] and [`limits`]: a `position` cut to the FEN before, a CECP
+//!   game's first moves to one `setboard`, a `go` searching less;
 //! - [`fault`]: what must still show (a rule, a crash, a hang, an illegal move, a command);
 //! - [`trial`]: candidates run against fresh engines (`replay`'s pacing and judge), side by
 //!   side, several tries each;
@@ -11,6 +12,7 @@
 
 pub mod attempt;
 pub mod candidate;
+pub mod cecp_moves;
 pub mod ddmin;
 pub mod fault;
 pub mod limits;

@@ -1,6 +1,7 @@
 //! The phases of a shrink, coarse to fine, each keeping the best candidate found so far: the
 //! original verified; what follows the fault cut; whole games; searches, options and the other
-//! single units; move lists cut to a FEN; search limits lowered. The result is tried once more
+//! single units; move lists cut to a FEN (UCI `position`, CECP `setboard`); CECP and NBoard
+//! game lines one by one; search limits lowered. The result is tried once more
 //! for its reproduction rate.
 
 use super::candidate::Candidate;
@@ -144,23 +145,24 @@ impl Search<'_> {
             let jobs = self.runner.jobs.max(1);
             // The largest k whose cut still reproduces: all of them first, then a search with
             // as many points at once as there are cores.
-            let front = |k: usize| p.from_move(k).map(|q| q.text());
-            self.largest(i, n, jobs, &front);
+            let best = self.best.clone();
+            let front = |k: usize| Some(best.edited(i, p.from_move(k)?.text()));
+            self.largest(n, jobs, &front);
             let p = Position::parse(self.best.text(self.base, i)).unwrap_or(p);
             let m = p.moves.len();
-            let back = |k: usize| Some(p.without_last(k).text());
-            self.largest(i, m, jobs, &back);
+            let best = self.best.clone();
+            let back = |k: usize| Some(best.edited(i, p.without_last(k).text()));
+            self.largest(m, jobs, &back);
         }
     }
 
-    /// The largest `k` in 1..=n for which step `i` sending `line(k)` reproduces, searched
-    /// from `n` down, `jobs` points at a time; the best takes it.
+    /// The largest `k` in 1..=n whose candidate `make(k)` reproduces, searched from `n` down,
+    /// `jobs` points at a time; the best takes it.
     fn largest(
         &mut self,
-        i: usize,
         n: usize,
         jobs: usize,
-        line: &dyn Fn(usize) -> Option<String>,
+        make: &dyn Fn(usize) -> Option<Candidate>,
     ) -> Option<usize> {
         let (mut lo, mut hi) = (0usize, n + 1);
         let mut first = true;
@@ -182,10 +184,8 @@ impl Search<'_> {
             if points.is_empty() {
                 break;
             }
-            let cands: Vec<(usize, Candidate)> = points
-                .iter()
-                .filter_map(|&k| Some((k, self.best.edited(i, line(k)?))))
-                .collect();
+            let cands: Vec<(usize, Candidate)> =
+                points.iter().filter_map(|&k| Some((k, make(k)?))).collect();
             let ks: Vec<usize> = cands.iter().map(|(k, _)| *k).collect();
             match self.improve(cands.into_iter().map(|(_, c)| c).collect()) {
                 Some(j) => {
@@ -200,12 +200,39 @@ impl Search<'_> {
                 // failed too.
                 None => hi = points.last().copied().unwrap_or(lo),
             }
-            // The edited line is the base of the next points.
             if found == Some(n) {
                 break;
             }
         }
         found
+    }
+
+    /// CECP: each game's first moves (the GUI's alone, from `new` or a `setboard`) as one
+    /// `setboard` with the position they lead to, as many as the fault allows; only for an
+    /// engine that declared `setboard=1` (`edit`, the protocol-1 way, is not tried).
+    fn cut_cecp_moves(&mut self, setboard: bool) {
+        if !setboard {
+            return;
+        }
+        let lines: Vec<(usize, String)> = (0..self.base.steps.len())
+            .filter(|&i| self.best.keep[i] && self.base.steps[i].send.is_some())
+            .map(|i| (i, self.best.text(self.base, i).to_owned()))
+            .collect();
+        let borrowed: Vec<(usize, &str)> = lines.iter().map(|(i, t)| (*i, t.as_str())).collect();
+        let jobs = self.runner.jobs.max(1);
+        for run in super::cecp_moves::runs(&borrowed) {
+            if self.runner.out_of_time() {
+                break;
+            }
+            // The first of the moves becomes the `setboard`, the others up to k go.
+            let best = self.best.clone();
+            let make = |k: usize| {
+                let first = run.moves.first()?.0;
+                let c = best.edited(first, run.setboard_after(k)?);
+                Some(c.without(run.moves[1..k].iter().map(|(s, _)| *s)))
+            };
+            self.largest(run.moves.len(), jobs, &make);
+        }
     }
 
     /// Each kept `go` searching less: every limit at its floor, else a quarter, else half.
@@ -258,7 +285,25 @@ pub fn shrink(
     s.drop_units(&fine);
     s.phase_done("searches, options, isready");
     s.cut_positions();
+    let setboard = original
+        .session
+        .features
+        .iter()
+        .any(|f| f.name == "setboard" && f.value == "1");
+    s.cut_cecp_moves(
+        setboard && original.session.protocol == Some(crate::protocol::Protocol::Cecp),
+    );
     s.phase_done("move lists");
+    if original
+        .session
+        .protocol
+        .is_some_and(|p| p != crate::protocol::Protocol::Uci)
+    {
+        // UCI's finest units are single lines already; CECP's and NBoard's game lines went
+        // only with their games so far.
+        s.drop_units(&units::single(base));
+        s.phase_done("single lines");
+    }
     s.lower_limits();
     s.phase_done("search limits");
     let out_of_time = runner.out_of_time();

@@ -93,6 +93,25 @@ const SETTINGS: &[&str] = &[
     "ics", "rating",
 ];
 
+/// Every step but the fixed ones, one unit each: the last pass over a CECP or NBoard session,
+/// once whole games, settings and move lists are done, for the game lines left (a move, an
+/// `undo`, a `setboard`) that the fault may not need.
+pub fn single(script: &Script) -> Vec<Unit> {
+    let fixed = fixed(script);
+    (0..script.steps.len())
+        .filter(|&i| !fixed[i] && script.steps[i].send.is_some())
+        .map(|i| Unit {
+            kind: Kind::Other,
+            steps: vec![i],
+        })
+        .collect()
+}
+
+/// A CECP or NBoard line of [`SETTINGS`]' kind (by its first word).
+pub fn is_setting(head: &str) -> bool {
+    SETTINGS.contains(&head)
+}
+
 /// The finest units over the steps of the script. UCI: a search with the `position` lines
 /// just before it and the `stop` / `ponderhit` that end it, and one unit for every other line.
 /// CECP and NBoard: one unit for each setting and `ping` ([`SETTINGS`]; NBoard's `set depth`

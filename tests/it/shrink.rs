@@ -359,3 +359,59 @@ fn a_predicate_names_the_fault_and_a_budget_ends_the_search_with_the_best_so_far
     assert_eq!(r.result.lines, r.original.lines);
     assert_eq!(r.result_rate.reproduced, 1, "{r:#?}");
 }
+
+/// A CECP engine that breaks only on a `setboard` right after an `undo`, hidden in four games
+/// played in force mode (pings, undos, a game from a `setboard`): the games go, the move list
+/// before the fault becomes one `setboard`, and the lines left go one by one, down to the known
+/// minimum: the handshake, the `undo`, the `setboard`.
+#[test]
+fn a_cecp_engine_breaking_on_setboard_after_undo_is_shrunk_to_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("cecp.jsonl");
+    let engine = [
+        "python3".to_owned(),
+        script("shrink_cecp.py"),
+        "engine".to_owned(),
+    ];
+    let out = std::process::Command::new("python3")
+        .arg(script("shrink_cecp.py"))
+        .args(["gui", "--fault-game", "3", "--"])
+        .arg(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(["record", "--eof-grace", "1", "-o"])
+        .arg(&rec)
+        .arg("--")
+        .args(&engine)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    kibitzer::input::wait_for_recorder(&rec, std::time::Duration::from_secs(30));
+    let mut args: Vec<String> = vec!["--crash".into(), rec.display().to_string()];
+    args.extend(outputs(dir.path()));
+    args.push("--".into());
+    args.extend(engine);
+    let s = shrink(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let r = s.report();
+    assert_eq!(s.out.status.code(), Some(0), "{}", s.stderr());
+    // The known minimum: `xboard`, `protover 2`, `undo`, `setboard`.
+    assert!(r.result.lines <= 6, "{:#?}", r.script);
+    assert!(r.original.lines > 100 && r.original.games >= 3, "{r:#?}");
+    let undo = r.script.iter().position(|l| l == "undo");
+    let setboard = r.script.iter().rposition(|l| l.starts_with("setboard "));
+    assert!(
+        matches!((undo, setboard), (Some(u), Some(b)) if b == u + 1),
+        "{:#?}",
+        r.script
+    );
+    assert!(r.result_rate.reproduced > 0, "{r:#?}");
+    // The game's first moves became one `setboard` before the lines went one by one.
+    let after = |name: &str| r.phases.iter().find(|p| p.phase == name).map(|p| p.lines);
+    assert!(
+        after("move lists") < after("searches, options, isready"),
+        "{:#?}",
+        r.phases
+    );
+}
