@@ -59,6 +59,11 @@ pub struct ShrinkArgs {
     /// Tries per candidate (engines are not deterministic)
     #[arg(long, value_name = "N", default_value = "1")]
     tries: usize,
+    /// Rewrite the session as `replay --deterministic` does (one thread, fixed hash, searches
+    /// by nodes) before shrinking: every candidate is that session cut down, and the lines the
+    /// rewriting added stay in each
+    #[arg(long)]
+    deterministic: bool,
     /// A candidate reproduces when at least K of its tries show the fault: a count, or a share
     /// of --tries such as 30%
     #[arg(long, value_name = "K", default_value = "1")]
@@ -190,7 +195,13 @@ pub fn run(a: ShrinkArgs) -> Result<i32> {
             origin.file
         );
     }
-    let base = Script::from_analysis(&original);
+    let mut base = Script::from_analysis(&original);
+    if a.deterministic {
+        let rewrites = replay::rewrite::deterministic(&mut base, &original);
+        if rewrites.is_empty() && a.try_request.is_none() {
+            crate::eprintln_safe!("--deterministic: nothing to rewrite in {}", origin.file);
+        }
+    }
     if base.lines() == 0 {
         bail!("{}: the session has no GUI line to replay", origin.file);
     }
@@ -200,7 +211,7 @@ pub fn run(a: ShrinkArgs) -> Result<i32> {
         started: origin.started.clone(),
         session: origin.session.clone(),
         pace: "sync".to_owned(),
-        deterministic: false,
+        deterministic: a.deterministic,
     };
     if let Some(req) = &a.try_request {
         let text = std::fs::read(req).with_context(|| format!("cannot read {}", req.display()))?;
@@ -257,7 +268,7 @@ fn replay_config(a: &ShrinkArgs, original: &replay::analysis::Analysis, output: 
             .iter()
             .filter(|e| e.src == Source::Engine)
             .count() as u64,
-        deterministic: false,
+        deterministic: a.deterministic,
         output,
         check: CheckOptions {
             protocol: original.session.protocol,
@@ -288,6 +299,9 @@ fn child_args(a: &ShrinkArgs) -> Vec<OsString> {
     }
     opt("--watchdog", format!("{}s", a.watchdog.as_secs_f64()));
     opt("--eof-grace", format!("{}s", a.eof_grace.as_secs_f64()));
+    if a.deterministic {
+        v.push("--deterministic".into());
+    }
     v
 }
 

@@ -45,8 +45,8 @@ pub fn head(text: &str) -> &str {
     text.split_whitespace().next().unwrap_or("")
 }
 
-/// Steps that stay in every candidate: the first line when it opens the handshake, `quit`, and
-/// the close of the input.
+/// Steps that stay in every candidate: the first line when it opens the handshake, `quit`, the
+/// close of the input, and the lines `--deterministic`'s rewriting added (no original event).
 pub fn fixed(script: &Script) -> Vec<bool> {
     script
         .steps
@@ -55,6 +55,7 @@ pub fn fixed(script: &Script) -> Vec<bool> {
         .map(|(i, s)| {
             let h = head(&s.text);
             s.send.is_none()
+                || s.origin.is_none()
                 || h == "quit"
                 || (i == 0 && matches!(h, "uci" | "xboard" | "protover" | "nboard"))
                 // CECP's handshake is two lines.

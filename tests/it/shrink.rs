@@ -415,3 +415,34 @@ fn a_cecp_engine_breaking_on_setboard_after_undo_is_shrunk_to_them() {
         r.phases
     );
 }
+
+/// `--deterministic`: the session is rewritten as `replay --deterministic` rewrites it before
+/// it is cut, so the result searches by nodes, not by the clock, and says it was rewritten.
+#[test]
+fn deterministic_shrinks_the_rewritten_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let gui = ["--games", "2", "--plies", "20"];
+    let (fen, _) = fen_at(2, 9, &gui);
+    let engine = ["python3", &faulty(), "--illegal-fen", &fen];
+    let rec = long_session(dir.path(), "det.jsonl", &gui, &engine);
+    let mut args: Vec<String> = vec!["--deterministic".into(), rec.display().to_string()];
+    args.extend(outputs(dir.path()));
+    args.push("--".into());
+    args.extend(engine.iter().map(|s| (*s).to_owned()));
+    let s = shrink(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_shrunk(&s, dir.path(), MINIMAL * 3 / 2);
+    let r = s.report();
+    let gos: Vec<&String> = r.script.iter().filter(|l| l.starts_with("go")).collect();
+    assert!(!gos.is_empty(), "{:#?}", r.script);
+    for go in gos {
+        assert!(
+            !["wtime", "btime", "movetime", "ponder", "infinite"]
+                .iter()
+                .any(|w| go.contains(w)),
+            "a clock search left in the result: {go}"
+        );
+    }
+    let small = std::fs::read_to_string(dir.path().join("small.jsonl")).unwrap();
+    let header: serde_json::Value = serde_json::from_str(small.lines().next().unwrap()).unwrap();
+    assert_eq!(header["replay_of"]["deterministic"], true, "{header}");
+}
