@@ -3,8 +3,6 @@
 //! position they lead to, as the engine's `setboard=1` allows. An engine that moved within the
 //! run (after `go`) makes the position depend on its answers: such runs are left whole.
 
-use crate::game::{ChessBoard, ChessVariant};
-
 /// A run of the GUI's moves in one game: the steps of the moves, and where the game stood
 /// before the first (`None`: the start position).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,14 +22,8 @@ impl MoveRun {
             .iter()
             .map(|(_, m)| m.as_str())
             .collect();
-        let (board, _) = ChessBoard::from_uci_position(
-            self.start.as_deref(),
-            &played,
-            ChessVariant::Standard,
-            false,
-        )
-        .ok()?;
-        Some(format!("setboard {}", board.fen()))
+        let fen = super::moves::fen_after(self.start.as_deref(), &played)?;
+        Some(format!("setboard {fen}"))
     }
 }
 

@@ -48,15 +48,8 @@ impl Position {
     /// board cannot play them (an illegal move the fault may be about stays as it was).
     pub fn from_move(&self, k: usize) -> Option<Position> {
         let played: Vec<&str> = self.moves.get(..k)?.iter().map(String::as_str).collect();
-        let (board, _) = ChessBoard::from_uci_position(
-            self.start.as_deref(),
-            &played,
-            ChessVariant::Standard,
-            false,
-        )
-        .ok()?;
         Some(Position {
-            start: Some(board.fen()),
+            start: Some(fen_after(self.start.as_deref(), &played)?),
             moves: self.moves[k..].to_vec(),
         })
     }
@@ -69,6 +62,14 @@ impl Position {
             moves: self.moves[..keep].to_vec(),
         }
     }
+}
+
+/// The FEN after `moves` from `start` (`None`: the start position) in standard chess; `None`
+/// when the board cannot play them.
+pub fn fen_after(start: Option<&str>, moves: &[&str]) -> Option<String> {
+    let (board, _) =
+        ChessBoard::from_uci_position(start, moves, ChessVariant::Standard, false).ok()?;
+    Some(board.fen())
 }
 
 #[cfg(test)]

@@ -35,9 +35,15 @@ fn fen_at(game: u32, ply: u32, gui: &[&str]) -> (String, String) {
 
 /// shrink_gui.py's session (options `gui`) played through `kibitzer record` against `argv`.
 fn long_session(dir: &Path, name: &str, gui: &[&str], argv: &[&str]) -> PathBuf {
+    session_of("shrink_gui.py", dir, name, gui, argv)
+}
+
+/// The GUI script `gui_script`'s session (its arguments `gui`) played through `kibitzer
+/// record` against `argv`.
+fn session_of(gui_script: &str, dir: &Path, name: &str, gui: &[&str], argv: &[&str]) -> PathBuf {
     let rec = dir.join(name);
     let out = std::process::Command::new("python3")
-        .arg(script("shrink_gui.py"))
+        .arg(script(gui_script))
         .args(gui)
         .arg("--")
         .arg(env!("CARGO_BIN_EXE_kibitzer"))
@@ -49,7 +55,7 @@ fn long_session(dir: &Path, name: &str, gui: &[&str], argv: &[&str]) -> PathBuf 
         .expect("python3 runs");
     assert!(
         out.status.success(),
-        "shrink_gui.py: {}",
+        "{gui_script}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     kibitzer::input::wait_for_recorder(&rec, std::time::Duration::from_secs(30));
@@ -367,32 +373,14 @@ fn a_predicate_names_the_fault_and_a_budget_ends_the_search_with_the_best_so_far
 #[test]
 fn a_cecp_engine_breaking_on_setboard_after_undo_is_shrunk_to_them() {
     let dir = tempfile::tempdir().unwrap();
-    let rec = dir.path().join("cecp.jsonl");
-    let engine = [
-        "python3".to_owned(),
-        script("shrink_cecp.py"),
-        "engine".to_owned(),
-    ];
-    let out = std::process::Command::new("python3")
-        .arg(script("shrink_cecp.py"))
-        .args(["gui", "--fault-game", "3", "--"])
-        .arg(env!("CARGO_BIN_EXE_kibitzer"))
-        .args(["record", "--eof-grace", "1", "-o"])
-        .arg(&rec)
-        .arg("--")
-        .args(&engine)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    kibitzer::input::wait_for_recorder(&rec, std::time::Duration::from_secs(30));
+    let cecp = script("shrink_cecp.py");
+    let engine = ["python3", cecp.as_str(), "engine"];
+    let gui = ["gui", "--fault-game", "3"];
+    let rec = session_of("shrink_cecp.py", dir.path(), "cecp.jsonl", &gui, &engine);
     let mut args: Vec<String> = vec!["--crash".into(), rec.display().to_string()];
     args.extend(outputs(dir.path()));
     args.push("--".into());
-    args.extend(engine);
+    args.extend(engine.iter().map(|s| (*s).to_owned()));
     let s = shrink(&args.iter().map(String::as_str).collect::<Vec<_>>());
     let r = s.report();
     assert_eq!(s.out.status.code(), Some(0), "{}", s.stderr());
