@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A scripted engine that plays one real-world fault scenario (docs: tests/check_scenarios.rs).
+"""A scripted engine that plays one real-world fault scenario (docs: tests/it/check_scenarios_*.rs).
 
 Usage: scenario_engine.py SCENARIO
 

@@ -1,17 +1,26 @@
 //! The integration tests, one module per area, linked into one binary (one link of the
 //! library instead of one per file). Helpers shared by the modules: `common`,
-//! `probe_support`, `replay_support`.
+//! `probe_support`, `replay_support`; of one area's modules:
+//! `check_scenarios_support`, `reliability_support`, `rules_cecp_nboard_x_support`,
+//! `rules_uci_support`.
 
+mod check_scenarios_support;
 mod common;
 mod probe_support;
+mod reliability_support;
 mod replay_support;
+mod rules_cecp_nboard_x_support;
+mod rules_uci_support;
 
 mod bounded_inputs;
 mod c2w_engines;
 mod c2w_suggest;
 mod check_corpus;
 mod check_scaling;
-mod check_scenarios;
+mod check_scenarios_format_time;
+mod check_scenarios_handshake;
+mod check_scenarios_real_engines;
+mod check_scenarios_search;
 mod check_smoke;
 mod cli_flags;
 mod decode_corpus;
@@ -54,6 +63,7 @@ mod record_real_engines;
 mod record_transparency;
 mod release_profile;
 mod reliability;
+mod reliability_processes;
 mod replay_as_engine;
 mod replay_deterministic;
 mod replay_subsets;
@@ -62,8 +72,18 @@ mod report;
 mod report_join;
 mod robustness_inputs;
 mod rules_c2w;
+mod rules_cecp_game;
+mod rules_cecp_handshake;
+mod rules_cecp_moves;
 mod rules_cecp_nboard_x;
+mod rules_nboard;
 mod rules_uci;
+mod rules_uci_handshake;
+mod rules_uci_info;
+mod rules_uci_moves;
+mod rules_uci_search;
+mod rules_uci_sync;
+mod rules_x;
 mod runner_logs;
 mod shrink;
 mod untrusted_output;
