@@ -175,25 +175,7 @@ impl App {
 
     fn apply(&mut self, doc: &Doc, a: Action) {
         if self.show_help {
-            // The drawing clamps the offset to the end of the text.
-            let page = self.page.max(1);
-            let most = crate::tui::draw::help_len(self);
-            match a {
-                Action::Down => self.help_offset += 1,
-                Action::Up => self.help_offset = self.help_offset.saturating_sub(1),
-                Action::PageDown | Action::HalfDown => self.help_offset += page,
-                Action::PageUp | Action::HalfUp => {
-                    self.help_offset = self.help_offset.saturating_sub(page)
-                }
-                Action::Top => self.help_offset = 0,
-                Action::Bottom => self.help_offset = most,
-                Action::Search => self.open_prompt(PromptKind::HelpSearch),
-                Action::SearchNext => self.help_step(true),
-                Action::SearchPrev => self.help_step(false),
-                // As in less, lnav and mitmproxy: q leaves the help, not the viewer.
-                _ => self.show_help = false,
-            }
-            self.help_offset = self.help_offset.min(most);
+            self.help_key(a);
             return;
         }
         let count = self.count.take();
@@ -207,9 +189,37 @@ impl App {
             Focus::Filters if self.show_filters => self.filters_key(doc, a),
             _ => false,
         };
-        if handled {
-            return;
+        if !handled {
+            self.list_key(doc, a, count);
         }
+    }
+
+    /// Keys while the help is shown: they scroll and search it, any other closes it.
+    fn help_key(&mut self, a: Action) {
+        // The drawing clamps the offset to the end of the text.
+        let page = self.page.max(1);
+        let most = crate::tui::draw::help_len(self);
+        match a {
+            Action::Down => self.help_offset += 1,
+            Action::Up => self.help_offset = self.help_offset.saturating_sub(1),
+            Action::PageDown | Action::HalfDown => self.help_offset += page,
+            Action::PageUp | Action::HalfUp => {
+                self.help_offset = self.help_offset.saturating_sub(page)
+            }
+            Action::Top => self.help_offset = 0,
+            Action::Bottom => self.help_offset = most,
+            Action::Search => self.open_prompt(PromptKind::HelpSearch),
+            Action::SearchNext => self.help_step(true),
+            Action::SearchPrev => self.help_step(false),
+            // As in less, lnav and mitmproxy: q leaves the help, not the viewer.
+            _ => self.show_help = false,
+        }
+        self.help_offset = self.help_offset.min(most);
+    }
+
+    /// Keys of the list, and of every pane without a key of its own. One arm an action, so
+    /// the compiler names any action left without a meaning.
+    fn list_key(&mut self, doc: &Doc, a: Action, count: Option<u64>) {
         let half = (self.page / 2).max(1);
         let times = usize::try_from(count.unwrap_or(1).max(1)).unwrap_or(usize::MAX);
         match a {
@@ -223,12 +233,7 @@ impl App {
                 self.goto_line(doc, count.unwrap_or(1))
             }
             Action::Top => self.go(0),
-            Action::Bottom => {
-                self.go(self.view.len().saturating_sub(1));
-                if !doc.done && !self.opts.follow {
-                    self.say("still indexing: G again for the lines read since");
-                }
-            }
+            Action::Bottom => self.go_bottom(doc),
             Action::NextViolation | Action::PrevViolation => self.seek(
                 doc,
                 a == Action::NextViolation,
@@ -245,190 +250,231 @@ impl App {
                     r.sev() >= Some(Severity::Warning)
                 })
             }
-            Action::NextGap | Action::PrevGap => {
-                let gap = self.opts.gap_ns;
-                let what = format!("silence longer than {}", secs(gap));
-                self.seek(doc, a == Action::NextGap, &what, |r, _| {
-                    r > 0 && doc.t(r).saturating_sub(doc.t(r - 1)) > gap
-                })
-            }
+            Action::NextGap | Action::PrevGap => self.seek_gap(doc, a == Action::NextGap),
             Action::NextGame | Action::PrevGame => {
                 let starts = doc.game_starts();
                 self.seek_rows(a == Action::NextGame, "game", &starts);
             }
             Action::NextSearch | Action::PrevSearch => {
-                let mut starts: Vec<u32> = doc.searches.iter().map(|x| x.start).collect();
-                starts.sort_unstable();
-                self.seek_rows(a == Action::NextSearch, "search", &starts);
+                self.seek_search(doc, a == Action::NextSearch)
             }
             Action::Search => self.open_prompt(PromptKind::Search),
             Action::SearchNext => self.search_step(doc, true),
             Action::SearchPrev => self.search_step(doc, false),
             Action::Filter => self.open_prompt(PromptKind::Filter),
             Action::Command => self.open_prompt(PromptKind::Command),
-            Action::ClearFilter => {
-                self.search = None;
-                self.search_text.clear();
-                self.counting = None;
-                self.session = None;
-                self.clear_filters(doc);
-                self.say("filters and search cleared");
-            }
-            Action::FilterList => {
-                self.show_filters = !self.show_filters;
-                self.focus = if self.show_filters {
-                    Focus::Filters
-                } else {
-                    Focus::List
-                };
-                if self.show_filters && self.filters.is_empty() {
-                    self.say("no filter yet: f adds one");
-                }
-            }
+            Action::ClearFilter => self.clear_filters_and_search(doc),
+            Action::FilterList => self.toggle_filter_list(),
             // Outside the filter list these say where they work.
             Action::ToggleFilter | Action::DeleteFilter => {
                 self.complain("i opens the filter list, where this works")
             }
             Action::ScrollLeft => self.hscroll = self.hscroll.saturating_sub(8 * times),
-            Action::ScrollRight => {
-                if self.wrap {
-                    self.complain("long lines wrap: z scrolls them sideways instead");
-                } else {
-                    // No further than shows the end of the longest line on the page.
-                    let longest = self
-                        .view
-                        .iter()
-                        .skip(self.offset)
-                        .take(self.page)
-                        .map(|r| {
-                            crate::tui::draw::visible(&doc.text(r as usize))
-                                .chars()
-                                .count()
-                        })
-                        .max()
-                        .unwrap_or(0);
-                    let most = longest.saturating_sub(self.text_width());
-                    self.hscroll = self.hscroll.saturating_add(8 * times).min(most);
-                }
-            }
-            Action::Wrap => {
-                self.wrap = !self.wrap;
-                self.hscroll = 0;
-                self.say(if self.wrap {
-                    "long lines wrap"
-                } else {
-                    "long lines scroll sideways (left / right)"
-                });
-            }
-            Action::Panes => {
-                self.panes = Some(!self.panes_shown());
-                self.say(if self.panes_shown() {
-                    "board and search panes on"
-                } else {
-                    "board and search panes off"
-                });
-            }
-            Action::Mouse => {
-                self.mouse_capture = !self.mouse_capture;
-                self.say(if self.mouse_capture {
-                    "mouse on: the wheel scrolls, a click selects"
-                } else {
-                    "mouse off: the terminal selects text (M turns it on)"
-                });
-            }
+            Action::ScrollRight => self.scroll_right(doc, times),
+            Action::Wrap => self.toggle_wrap(),
+            Action::Panes => self.toggle_panes(),
+            Action::Mouse => self.toggle_mouse(),
             Action::CopyLines => self.copy_marked_or_line(doc),
             Action::Suspend => self.suspend = true,
             Action::SetMark => self.pending = Some(Pending::SetMark),
             Action::JumpMark => self.pending = Some(Pending::JumpMark),
-            Action::NextMark | Action::PrevMark => {
-                let mut marked: Vec<u32> = self.marks.values().copied().collect();
-                marked.sort_unstable();
-                self.seek_rows(a == Action::NextMark, "mark", &marked);
-            }
+            Action::NextMark | Action::PrevMark => self.seek_mark(a == Action::NextMark),
             Action::TimeMode => {
                 self.time_mode = self.time_mode.next();
                 self.say(format!("time: {}", self.time_mode.label()));
             }
-            Action::FocusNext => {
-                self.focus = match self.focus {
-                    Focus::List if self.show_violations => Focus::Violations,
-                    Focus::List | Focus::Violations if self.show_sessions => Focus::Sessions,
-                    Focus::List | Focus::Violations | Focus::Sessions if self.show_filters => {
-                        Focus::Filters
-                    }
-                    _ => Focus::List,
-                }
-            }
-            // Shows and focuses the panel; hides it when it has the focus already.
-            Action::Violations => {
-                if self.show_violations && self.focus == Focus::Violations {
-                    self.show_violations = false;
-                    self.focus = Focus::List;
-                } else {
-                    self.show_violations = true;
-                    self.focus = Focus::Violations;
-                }
-            }
-            Action::Sessions => {
-                self.show_sessions = !self.show_sessions;
-                self.focus = if self.show_sessions {
-                    Focus::Sessions
-                } else {
-                    Focus::List
-                };
-            }
+            Action::FocusNext => self.focus_next(),
+            Action::Violations => self.toggle_violations(),
+            Action::Sessions => self.toggle_sessions(),
             Action::Chart => self.show_chart = !self.show_chart,
             Action::Copy => self.copy(doc),
-            Action::Follow => {
-                if self.opts.follow {
-                    self.autoscroll = !self.autoscroll;
-                    self.say(if self.autoscroll {
-                        "auto-scroll on"
-                    } else {
-                        "auto-scroll off"
-                    });
-                    if self.autoscroll {
-                        self.go(self.view.len().saturating_sub(1));
-                    }
-                } else {
-                    self.complain("auto-scroll needs --follow");
-                }
-            }
-            Action::Enter => {
-                if let Some(r) = self.selected() {
-                    self.zoom = Zoom::Line;
-                    self.detail_scroll = (r, 0);
-                }
-            }
+            Action::Follow => self.toggle_autoscroll(),
+            Action::Enter => self.open_line_view(),
             Action::Samples => self.toggle_samples(doc),
             Action::LineNumbers => self.line_numbers = !self.line_numbers,
-            Action::ListOnly => {
-                self.zoom = if self.zoom == Zoom::List {
-                    Zoom::Normal
-                } else {
-                    Zoom::List
-                };
-                if self.zoom == Zoom::List {
-                    self.say("the list alone: L brings the panes back");
-                }
-            }
+            Action::ListOnly => self.toggle_list_only(),
             Action::DetailDown | Action::DetailUp => {
                 self.scroll_detail(a == Action::DetailDown, times as u16)
             }
             Action::Escape if self.zoom == Zoom::List => self.zoom = Zoom::Normal,
-            Action::Escape => {
-                if !self.stop_search() {
-                    self.cancel_filtering();
-                }
-                self.show_sessions = false;
-                self.show_filters = false;
-                self.focus = Focus::List;
-            }
+            Action::Escape => self.escape(),
             Action::Help => {
                 self.show_help = true;
                 self.help_offset = 0;
             }
         }
+    }
+
+    fn go_bottom(&mut self, doc: &Doc) {
+        self.go(self.view.len().saturating_sub(1));
+        if !doc.done && !self.opts.follow {
+            self.say("still indexing: G again for the lines read since");
+        }
+    }
+
+    fn seek_gap(&mut self, doc: &Doc, forward: bool) {
+        let gap = self.opts.gap_ns;
+        let what = format!("silence longer than {}", secs(gap));
+        self.seek(doc, forward, &what, |r, _| {
+            r > 0 && doc.t(r).saturating_sub(doc.t(r - 1)) > gap
+        })
+    }
+
+    fn seek_search(&mut self, doc: &Doc, forward: bool) {
+        let mut starts: Vec<u32> = doc.searches.iter().map(|x| x.start).collect();
+        starts.sort_unstable();
+        self.seek_rows(forward, "search", &starts);
+    }
+
+    fn seek_mark(&mut self, forward: bool) {
+        let mut marked: Vec<u32> = self.marks.values().copied().collect();
+        marked.sort_unstable();
+        self.seek_rows(forward, "mark", &marked);
+    }
+
+    fn clear_filters_and_search(&mut self, doc: &Doc) {
+        self.search = None;
+        self.search_text.clear();
+        self.counting = None;
+        self.session = None;
+        self.clear_filters(doc);
+        self.say("filters and search cleared");
+    }
+
+    fn toggle_filter_list(&mut self) {
+        self.show_filters = !self.show_filters;
+        self.focus = if self.show_filters {
+            Focus::Filters
+        } else {
+            Focus::List
+        };
+        if self.show_filters && self.filters.is_empty() {
+            self.say("no filter yet: f adds one");
+        }
+    }
+
+    fn scroll_right(&mut self, doc: &Doc, times: usize) {
+        if self.wrap {
+            self.complain("long lines wrap: z scrolls them sideways instead");
+            return;
+        }
+        // No further than shows the end of the longest line on the page.
+        let longest = self
+            .view
+            .iter()
+            .skip(self.offset)
+            .take(self.page)
+            .map(|r| {
+                crate::tui::draw::visible(&doc.text(r as usize))
+                    .chars()
+                    .count()
+            })
+            .max()
+            .unwrap_or(0);
+        let most = longest.saturating_sub(self.text_width());
+        self.hscroll = self.hscroll.saturating_add(8 * times).min(most);
+    }
+
+    fn toggle_wrap(&mut self) {
+        self.wrap = !self.wrap;
+        self.hscroll = 0;
+        self.say(if self.wrap {
+            "long lines wrap"
+        } else {
+            "long lines scroll sideways (left / right)"
+        });
+    }
+
+    fn toggle_panes(&mut self) {
+        self.panes = Some(!self.panes_shown());
+        self.say(if self.panes_shown() {
+            "board and search panes on"
+        } else {
+            "board and search panes off"
+        });
+    }
+
+    fn toggle_mouse(&mut self) {
+        self.mouse_capture = !self.mouse_capture;
+        self.say(if self.mouse_capture {
+            "mouse on: the wheel scrolls, a click selects"
+        } else {
+            "mouse off: the terminal selects text (M turns it on)"
+        });
+    }
+
+    fn focus_next(&mut self) {
+        self.focus = match self.focus {
+            Focus::List if self.show_violations => Focus::Violations,
+            Focus::List | Focus::Violations if self.show_sessions => Focus::Sessions,
+            Focus::List | Focus::Violations | Focus::Sessions if self.show_filters => {
+                Focus::Filters
+            }
+            _ => Focus::List,
+        }
+    }
+
+    /// Shows and focuses the panel; hides it when it has the focus already.
+    fn toggle_violations(&mut self) {
+        if self.show_violations && self.focus == Focus::Violations {
+            self.show_violations = false;
+            self.focus = Focus::List;
+        } else {
+            self.show_violations = true;
+            self.focus = Focus::Violations;
+        }
+    }
+
+    fn toggle_sessions(&mut self) {
+        self.show_sessions = !self.show_sessions;
+        self.focus = if self.show_sessions {
+            Focus::Sessions
+        } else {
+            Focus::List
+        };
+    }
+
+    fn toggle_autoscroll(&mut self) {
+        if !self.opts.follow {
+            self.complain("auto-scroll needs --follow");
+            return;
+        }
+        self.autoscroll = !self.autoscroll;
+        self.say(if self.autoscroll {
+            "auto-scroll on"
+        } else {
+            "auto-scroll off"
+        });
+        if self.autoscroll {
+            self.go(self.view.len().saturating_sub(1));
+        }
+    }
+
+    fn open_line_view(&mut self) {
+        if let Some(r) = self.selected() {
+            self.zoom = Zoom::Line;
+            self.detail_scroll = (r, 0);
+        }
+    }
+
+    fn toggle_list_only(&mut self) {
+        self.zoom = if self.zoom == Zoom::List {
+            Zoom::Normal
+        } else {
+            Zoom::List
+        };
+        if self.zoom == Zoom::List {
+            self.say("the list alone: L brings the panes back");
+        }
+    }
+
+    fn escape(&mut self) {
+        if !self.stop_search() {
+            self.cancel_filtering();
+        }
+        self.show_sessions = false;
+        self.show_filters = false;
+        self.focus = Focus::List;
     }
 
     /// Keys of the violations panel; `false` leaves the action to the list.
