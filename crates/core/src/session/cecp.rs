@@ -91,79 +91,12 @@ impl State {
             Msg::Xboard if self.s.handshake == Handshake::NotStarted => {
                 self.s.handshake = Handshake::Started(at);
             }
-            Msg::Protover(n) => {
-                self.s.version = Some(*n);
-                self.s.handshake = Handshake::Started(at);
-                if *n >= 2 {
-                    self.open(
-                        Request::Protover,
-                        format!("protover {n}"),
-                        Owed::FeatureDone,
-                        at,
-                    );
-                }
-            }
-            Msg::Accepted(f) | Msg::Rejected(f) => {
-                let accepted = matches!(m, Msg::Accepted(_));
-                let name = f.split_ascii_whitespace().next().unwrap_or("");
-                match self
-                    .s
-                    .features
-                    .iter_mut()
-                    .rev()
-                    .find(|x| x.name == name && x.accepted.is_none())
-                {
-                    Some(x) => x.accepted = Some(accepted),
-                    // xboard answers `done` like any other feature (seen in a real xboard
-                    // 4.9.1 log); it is the handshake's end, not kept as a feature.
-                    None if name == "done" => {}
-                    None => self.finding(
-                        RuleId::CecpAcceptedUnsolicited,
-                        format!("answer to feature '{name}', which the engine did not send"),
-                    ),
-                }
-            }
-            Msg::New => {
-                // The game `new` ends may have been over on the board: a result line for it
-                // can still be on its way (an engine writes it just after its mating move).
-                self.cecp_over_before_new = self.board.as_ref().and_then(|b| {
-                    b.outcome().map(|end| match end.winner {
-                        Some(Side::White) => "1-0",
-                        Some(Side::Black) => "0-1",
-                        None => "1/2-1/2",
-                    })
-                });
-                self.s.variant = "normal".into();
-                self.s.chess960 = false;
-                self.s.modes.force = false;
-                self.s.modes.analyze = false;
-                self.engine_side = Some(Side::Black);
-                self.cecp_new_game(at, None);
-            }
-            Msg::Variant(v) => {
-                self.s.variant = v.clone();
-                let variant = ChessVariant::from_cecp(v);
-                self.s.chess960 = variant.implies_chess960();
-                let fresh = self.s.games.last().is_some_and(|g| g.plies.is_empty());
-                if fresh {
-                    self.s.games.pop();
-                }
-                self.cecp_new_game(at, None);
-            }
-            Msg::SetBoard(fen) => {
-                let fresh = self.s.games.last().is_some_and(|g| g.plies.is_empty());
-                if fresh {
-                    self.s.games.pop();
-                }
-                self.cecp_new_game(at, Some(fen.trim()));
-            }
-            Msg::Edit => {
-                self.s.modes.edit = true;
-                self.editor = self.board.as_ref().map(ChessEditor::new);
-                if self.editor.is_none() {
-                    self.finding(RuleId::XBoardUnknown, "edit without a known board");
-                }
-            }
+            Msg::Protover(n) => self.cecp_protover(*n, at),
+            Msg::Accepted(f) | Msg::Rejected(f) => self.cecp_feature_answer(m, f),
+            Msg::New => self.cecp_gui_new(at),
+            Msg::Variant(v) => self.cecp_gui_variant(v, at),
+            Msg::SetBoard(fen) => self.cecp_gui_setboard(fen, at),
+            Msg::Edit => self.cecp_gui_edit(),
             Msg::Force => {
                 self.s.modes.force = true;
                 self.cancel(at, |o| o.owed == Owed::Move);
@@ -193,48 +126,14 @@ impl State {
             Msg::St(s) => self.s.clocks.st = Some(*s),
             Msg::Time(t) => self.s.clocks.time = Some(*t),
             Msg::Otim(t) => self.s.clocks.otim = Some(*t),
-            Msg::UserMove(mv) | Msg::Move(mv) => {
-                // A GUI move that only follows from a stale engine move means the GUI played it.
-                if let Some(stale) = self.cecp_sync.stale.take()
-                    && let Some(board) = self.board.as_ref()
-                    && board.clone().play_cecp(mv).is_err()
-                    && {
-                        let mut after = board.clone();
-                        after.play_cecp(&stale).is_ok() && after.play_cecp(mv).is_ok()
-                    }
-                {
-                    self.finding(
-                        RuleId::CecpStaleMove,
-                        format!(
-                            "{mv} follows from {stale}, an engine move that came before the pong after the reset: the GUI played a stale move"
-                        ),
-                    );
-                    self.cecp_move(&stale, Mover::Engine, at);
-                }
-                self.cecp_move(mv, Mover::Gui, at);
-                let engine_turn = self.board.as_ref().map(ChessBoard::turn) == self.engine_side;
-                if self.s.modes.analyze {
-                    self.start_analysis(text, at);
-                } else if !self.s.modes.force && engine_turn && self.engine_side.is_some() {
-                    self.engine_to_move(text, at);
-                }
-            }
+            Msg::UserMove(mv) | Msg::Move(mv) => self.cecp_gui_move(mv, text, at),
             Msg::Ping(n) => self.open(
                 Request::Ping,
                 format!("ping {n}"),
                 Owed::Pong(n.to_string()),
                 at,
             ),
-            Msg::Result { result, comment } => {
-                if *result != GameResult::Unfinished {
-                    let reason = comment
-                        .clone()
-                        .unwrap_or_else(|| "result from the GUI".into());
-                    self.set_outcome(result.as_str(), reason, at, OutcomeBy::Gui);
-                }
-                self.cancel(at, |o| o.owed == Owed::Move);
-                self.end_search(Some(at));
-            }
+            Msg::Result { result, comment } => self.cecp_gui_result(result, comment.as_deref(), at),
             Msg::Undo => self.cecp_takeback(1, at),
             Msg::Remove => self.cecp_takeback(2, at),
             Msg::Hint => {
@@ -253,29 +152,150 @@ impl State {
                 self.s.modes.analyze = false;
                 self.end_search(Some(at));
             }
-            Msg::SetOption { name, value } => {
-                self.s.option_sets.push(OptionSet {
-                    name: name.clone(),
-                    value: value.clone(),
-                    at,
-                });
-                let declared = self.s.features.iter().any(|f| {
-                    matches!(&f.name[..], "option") && f.value.split(" -").next() == Some(name)
-                });
-                let features_known = matches!(self.s.handshake, Handshake::Done(_));
-                if !declared && features_known {
-                    self.finding(
-                        RuleId::CecpOptionUnknown,
-                        format!("option: the engine declared no option '{name}'"),
-                    );
-                }
-            }
+            Msg::SetOption { name, value } => self.cecp_gui_setoption(name, value.as_deref(), at),
             Msg::Quit => {
                 self.quit_sent = true;
                 self.cancel(at, |_| true);
             }
             Msg::Unknown(_) => self.finding(RuleId::CecpUnknownCommand, "not a CECP command"),
             _ => {}
+        }
+    }
+
+    fn cecp_protover(&mut self, n: u32, at: At) {
+        self.s.version = Some(n);
+        self.s.handshake = Handshake::Started(at);
+        if n >= 2 {
+            self.open(
+                Request::Protover,
+                format!("protover {n}"),
+                Owed::FeatureDone,
+                at,
+            );
+        }
+    }
+
+    /// `accepted` or `rejected`: the answer to the engine's last unanswered feature of that name.
+    fn cecp_feature_answer(&mut self, m: &Msg, f: &str) {
+        let accepted = matches!(m, Msg::Accepted(_));
+        let name = f.split_ascii_whitespace().next().unwrap_or("");
+        match self
+            .s
+            .features
+            .iter_mut()
+            .rev()
+            .find(|x| x.name == name && x.accepted.is_none())
+        {
+            Some(x) => x.accepted = Some(accepted),
+            // xboard answers `done` like any other feature (seen in a real xboard
+            // 4.9.1 log); it is the handshake's end, not kept as a feature.
+            None if name == "done" => {}
+            None => self.finding(
+                RuleId::CecpAcceptedUnsolicited,
+                format!("answer to feature '{name}', which the engine did not send"),
+            ),
+        }
+    }
+
+    fn cecp_gui_new(&mut self, at: At) {
+        // The game `new` ends may have been over on the board: a result line for it
+        // can still be on its way (an engine writes it just after its mating move).
+        self.cecp_over_before_new = self.board.as_ref().and_then(|b| {
+            b.outcome().map(|end| match end.winner {
+                Some(Side::White) => "1-0",
+                Some(Side::Black) => "0-1",
+                None => "1/2-1/2",
+            })
+        });
+        self.s.variant = "normal".into();
+        self.s.chess960 = false;
+        self.s.modes.force = false;
+        self.s.modes.analyze = false;
+        self.engine_side = Some(Side::Black);
+        self.cecp_new_game(at, None);
+    }
+
+    fn cecp_gui_variant(&mut self, v: &str, at: At) {
+        self.s.variant = v.to_owned();
+        let variant = ChessVariant::from_cecp(v);
+        self.s.chess960 = variant.implies_chess960();
+        let fresh = self.s.games.last().is_some_and(|g| g.plies.is_empty());
+        if fresh {
+            self.s.games.pop();
+        }
+        self.cecp_new_game(at, None);
+    }
+
+    fn cecp_gui_setboard(&mut self, fen: &str, at: At) {
+        let fresh = self.s.games.last().is_some_and(|g| g.plies.is_empty());
+        if fresh {
+            self.s.games.pop();
+        }
+        self.cecp_new_game(at, Some(fen.trim()));
+    }
+
+    fn cecp_gui_edit(&mut self) {
+        self.s.modes.edit = true;
+        self.editor = self.board.as_ref().map(ChessEditor::new);
+        if self.editor.is_none() {
+            self.finding(RuleId::XBoardUnknown, "edit without a known board");
+        }
+    }
+
+    fn cecp_gui_move(&mut self, mv: &str, text: &str, at: At) {
+        // A GUI move that only follows from a stale engine move means the GUI played it.
+        if let Some(stale) = self.cecp_sync.stale.take()
+            && let Some(board) = self.board.as_ref()
+            && board.clone().play_cecp(mv).is_err()
+            && {
+                let mut after = board.clone();
+                after.play_cecp(&stale).is_ok() && after.play_cecp(mv).is_ok()
+            }
+        {
+            self.finding(
+                RuleId::CecpStaleMove,
+                format!(
+                    "{mv} follows from {stale}, an engine move that came before the pong after the reset: the GUI played a stale move"
+                ),
+            );
+            self.cecp_move(&stale, Mover::Engine, at);
+        }
+        self.cecp_move(mv, Mover::Gui, at);
+        let engine_turn = self.board.as_ref().map(ChessBoard::turn) == self.engine_side;
+        if self.s.modes.analyze {
+            self.start_analysis(text, at);
+        } else if !self.s.modes.force && engine_turn && self.engine_side.is_some() {
+            self.engine_to_move(text, at);
+        }
+    }
+
+    fn cecp_gui_result(&mut self, result: &GameResult, comment: Option<&str>, at: At) {
+        if *result != GameResult::Unfinished {
+            let reason = comment
+                .map(str::to_owned)
+                .unwrap_or_else(|| "result from the GUI".into());
+            self.set_outcome(result.as_str(), reason, at, OutcomeBy::Gui);
+        }
+        self.cancel(at, |o| o.owed == Owed::Move);
+        self.end_search(Some(at));
+    }
+
+    fn cecp_gui_setoption(&mut self, name: &str, value: Option<&str>, at: At) {
+        self.s.option_sets.push(OptionSet {
+            name: name.to_owned(),
+            value: value.map(str::to_owned),
+            at,
+        });
+        let declared =
+            self.s.features.iter().any(|f| {
+                matches!(&f.name[..], "option") && f.value.split(" -").next() == Some(name)
+            });
+        let features_known = matches!(self.s.handshake, Handshake::Done(_));
+        if !declared && features_known {
+            self.finding(
+                RuleId::CecpOptionUnknown,
+                format!("option: the engine declared no option '{name}'"),
+            );
         }
     }
 
