@@ -53,6 +53,8 @@ pub mod probe;
 pub mod replay;
 pub mod report;
 pub mod schemas;
+#[cfg(test)]
+mod shape;
 pub mod shrink;
 mod signals;
 pub mod style;

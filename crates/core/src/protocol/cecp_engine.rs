@@ -118,6 +118,8 @@ pub fn parse(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     parse_trimmed(trimmed, d)
 }
 
+// long: one arm a command word, most a line or two; the parse of every engine line goes
+// through this one match.
 fn parse_trimmed(line: &str, d: &mut Vec<Diagnostic>) -> Msg {
     let mut toks = Tokens::new(line);
     let Some(cmd) = toks.next() else {

@@ -361,6 +361,7 @@ impl Serialize for CecpFeature<'_> {
 }
 
 impl Serialize for cecp::Msg {
+    // long: one arm a message kind, each the fields that kind carries: a table, best read whole.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use cecp::Msg as C;
         tagged(s, self.kind(), |m| match self {
