@@ -354,14 +354,9 @@ fn shrink_in(
         }
     };
     let game_units = units::games(base, original);
-    let size = |keep: &[bool], file: Option<String>| Session {
+    let size = |cand: &crate::shrink::candidate::Candidate, file: Option<String>| Session {
         file,
-        lines: base
-            .steps
-            .iter()
-            .zip(keep)
-            .filter(|(s, k)| **k && s.send.is_some())
-            .count(),
+        lines: cand.lines(base),
         // A game counts when one of its searches is kept, or (CECP, NBoard) a line that
         // plays or sets up its position.
         games: game_units
@@ -369,7 +364,7 @@ fn shrink_in(
             .filter(|u| {
                 u.steps.iter().any(|&s| {
                     let text = &base.steps[s].text;
-                    keep[s]
+                    cand.keep[s]
                         && (matches!(units::head(text), "go" | "setboard" | "undo" | "move")
                             || crate::shrink::cecp_moves::gui_move(text).is_some())
                 })
@@ -378,7 +373,7 @@ fn shrink_in(
         searches: base
             .steps
             .iter()
-            .zip(keep)
+            .zip(&cand.keep)
             .filter(|(s, k)| **k && units::head(&s.text) == "go")
             .count(),
     };
@@ -393,7 +388,10 @@ fn shrink_in(
     }
     let report = ShrinkReport {
         schema: crate::shrink::report::SCHEMA,
-        original: size(&vec![true; base.steps.len()], Some(origin.file.clone())),
+        original: size(
+            &crate::shrink::candidate::Candidate::whole(base),
+            Some(origin.file.clone()),
+        ),
         engine_argv: a
             .engine
             .iter()
@@ -411,7 +409,7 @@ fn shrink_in(
             reproduced: shrunk.original.reproduced,
             tried: shrunk.original.tried,
         },
-        result: size(&shrunk.best.keep, None),
+        result: size(&shrunk.best, None),
         result_rate: Rate {
             reproduced: shrunk.result.reproduced,
             tried: shrunk.result.tried,

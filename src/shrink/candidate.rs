@@ -20,13 +20,13 @@ impl Candidate {
         }
     }
 
-    /// The lines it sends (the close of the input not counted).
+    /// The lines it sends (the close of the input not counted); a step rewritten into several
+    /// lines (CECP `edit` mode) counts each.
     pub fn lines(&self, base: &Script) -> usize {
-        base.steps
-            .iter()
-            .zip(&self.keep)
-            .filter(|(s, k)| **k && s.send.is_some())
-            .count()
+        (0..base.steps.len())
+            .filter(|&i| self.keep[i] && base.steps[i].send.is_some())
+            .map(|i| self.text(base, i).lines().count().max(1))
+            .sum()
     }
 
     /// Without the steps in `drop`.
@@ -57,7 +57,8 @@ impl Candidate {
         }
     }
 
-    /// The script to run: `base`'s kept steps, edited lines with the original's line ending.
+    /// The script to run: `base`'s kept steps, edited lines with the original's line ending
+    /// (each line of a step rewritten into several).
     pub fn script(&self, base: &Script) -> Script {
         let mut s = base.clone();
         for (step, edit) in s.steps.iter_mut().zip(&self.edits) {
@@ -71,8 +72,14 @@ impl Candidate {
             } else {
                 b""
             };
-            let mut new = text.as_bytes().to_vec();
-            new.extend_from_slice(eol);
+            let mut new = Vec::new();
+            for line in text.lines() {
+                new.extend_from_slice(line.as_bytes());
+                new.extend_from_slice(if eol.is_empty() { b"\n" } else { eol });
+            }
+            if eol.is_empty() {
+                new.pop();
+            }
             step.send = Some(new);
             step.text = text.clone();
         }

@@ -15,16 +15,47 @@ const FIELDS: &[(&str, u64)] = &[
 ];
 
 /// The line's search limit lowered: each limit of a UCI `go` divided by `divisor` (at least
-/// its floor; `divisor == 0` lowers it to its floor), likewise CECP `sd N` and `st N` and
-/// NBoard `set depth N`. `None` when nothing would change or the line sets no limit.
+/// its floor; `divisor == 0` lowers it to its floor), likewise CECP `sd N`, `st N`, the clocks
+/// (`time N`, `otim N` in centiseconds, floor 10; `level MPS BASE INC`, base floor 1 s,
+/// increment floor 0) and NBoard `set depth N`. `None` when nothing would change or the line
+/// sets no limit.
 pub fn lowered(line: &str, divisor: u64) -> Option<String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     match words.as_slice() {
         ["go", ..] => go(&words, divisor),
         [head @ ("sd" | "st"), v] => single(&format!("{head} "), v, 1, divisor),
+        [head @ ("time" | "otim"), v] => single(&format!("{head} "), v, 10, divisor),
+        ["level", mps, base, inc] => level(mps, base, inc, divisor),
         ["set", "depth", v] => single("set depth ", v, 1, divisor),
         _ => None,
     }
+}
+
+/// `level MPS BASE INC` with less time: BASE is minutes or `MIN:SEC`, INC seconds.
+fn level(mps: &str, base: &str, inc: &str, divisor: u64) -> Option<String> {
+    let base_s: u64 = match base.split_once(':') {
+        Some((m, s)) => m.parse::<u64>().ok()? * 60 + s.parse::<u64>().ok()?,
+        None => base.parse::<u64>().ok()? * 60,
+    };
+    let inc_s: f64 = inc.parse().ok()?;
+    let (new_base, new_inc) = match divisor {
+        0 => (1, 0.0),
+        d => ((base_s / d).max(1), inc_s / d as f64),
+    };
+    if new_base >= base_s && new_inc >= inc_s {
+        return None;
+    }
+    let base = if new_base % 60 == 0 {
+        (new_base / 60).to_string()
+    } else {
+        format!("{}:{:02}", new_base / 60, new_base % 60)
+    };
+    let inc = if new_inc.fract() == 0.0 {
+        format!("{}", new_inc as u64)
+    } else {
+        format!("{new_inc:.2}")
+    };
+    Some(format!("level {mps} {base} {inc}"))
 }
 
 fn single(prefix: &str, value: &str, floor: u64, divisor: u64) -> Option<String> {
@@ -74,6 +105,17 @@ mod tests {
         assert_eq!(lowered("sd 12", 2).as_deref(), Some("sd 6"));
         assert_eq!(lowered("set depth 20", 0).as_deref(), Some("set depth 1"));
         assert_eq!(lowered("st 1", 0), None);
+        assert_eq!(
+            lowered("level 40 5 0", 0).as_deref(),
+            Some("level 40 0:01 0")
+        );
+        assert_eq!(
+            lowered("level 0 2:30 2", 2).as_deref(),
+            Some("level 0 1:15 1")
+        );
+        assert_eq!(lowered("level 40 0:01 0", 4), None);
+        assert_eq!(lowered("time 30000", 4).as_deref(), Some("time 7500"));
+        assert_eq!(lowered("otim 5", 0), None);
         assert_eq!(
             lowered("go ponder wtime 500 searchmoves e2e4", 0).as_deref(),
             Some("go ponder wtime 100 searchmoves e2e4")

@@ -208,12 +208,10 @@ impl Search<'_> {
     }
 
     /// CECP: each game's first moves (the GUI's alone, from `new` or a `setboard`) as one
-    /// `setboard` with the position they lead to, as many as the fault allows; only for an
-    /// engine that declared `setboard=1` (`edit`, the protocol-1 way, is not tried).
+    /// `setboard` with the position they lead to (an engine that declared `setboard=1`), or as
+    /// the `edit` lines that set it up (any other, when those are fewer than the moves), as
+    /// many as the fault allows.
     fn cut_cecp_moves(&mut self, setboard: bool) {
-        if !setboard {
-            return;
-        }
         let lines: Vec<(usize, String)> = (0..self.base.steps.len())
             .filter(|&i| self.best.keep[i] && self.base.steps[i].send.is_some())
             .map(|i| (i, self.best.text(self.base, i).to_owned()))
@@ -224,11 +222,22 @@ impl Search<'_> {
             if self.runner.out_of_time() {
                 break;
             }
-            // The first of the moves becomes the `setboard`, the others up to k go.
+            // The first of the moves becomes the `setboard` (or the `edit` lines), the others
+            // up to k go.
             let best = self.best.clone();
             let make = |k: usize| {
                 let first = run.moves.first()?.0;
-                let c = best.edited(first, run.setboard_after(k)?);
+                let set = if setboard {
+                    run.setboard_after(k)?
+                } else {
+                    let lines = run.edit_after(k)?;
+                    // Only where the moves were more lines than the set-up.
+                    if lines.len() >= k {
+                        return None;
+                    }
+                    lines.join("\n")
+                };
+                let c = best.edited(first, set);
                 Some(c.without(run.moves[1..k].iter().map(|(s, _)| *s)))
             };
             self.largest(run.moves.len(), jobs, &make);

@@ -7,10 +7,16 @@
       (python-chess): `new`, `force`, moves, `undo`, `setboard`, `ping`, `go` (answers the first
       legal move). It dies by SIGSEGV on a `setboard` that directly follows an `undo` (settings
       and pings in between do not count): the fault.
+  shrink_cecp.py engine --v1 --crash-at PLACEMENT:SIDE
+      a protocol-1 engine instead (no `setboard`; positions set up in `edit` mode, as xboard
+      does): it dies by SIGSEGV on a `go` in that position (the FEN's first two fields)
   shrink_cecp.py gui [--games G] [--plies P] [--seed S] --fault-game K -- ENGINE [ARGS...]
       plays G games in force mode (both sides' moves the GUI's own, a seeded random game each;
       every third game starts from a `setboard`), a `ping` every 10 plies, an `undo` and the move
       again every 13; in game K, half-way, an `undo` and then a `setboard` of that position.
+      With --go-at K:P instead: in game K, after P plies, a `go` (the v1 engine's fault).
+  shrink_cecp.py gui ... --fen-at K:P
+      prints the FEN after P plies of game K and exits
 """
 
 from __future__ import annotations
@@ -28,17 +34,36 @@ SETTINGS = {"accepted", "rejected", "ping", "post", "nopost", "hard", "easy", "l
             "time", "otim", "computer", "name", "random", "option", "memory", "cores", "force"}
 
 
-def engine() -> None:
+def engine(v1: bool, crash_at: str | None) -> None:
     board = chess.Board()
     last = ""
+    editing, color = False, chess.WHITE
     for raw in sys.stdin:
         words = raw.split()
         if not words:
             continue
         head = words[0]
         out = []
-        if head == "protover":
-            out.append("feature setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 done=1")
+        if editing:
+            if head == ".":
+                editing = False
+            elif head == "#":
+                board.clear_board()
+            elif head == "c":
+                color = not color
+            elif len(head) == 3 and head[0] in "PNBRQK":
+                piece = chess.Piece(chess.PIECE_SYMBOLS.index(head[0].lower()), color)
+                board.set_piece_at(chess.parse_square(head[1:]), piece)
+            continue
+        if head == "edit" and v1:
+            editing, color = True, chess.WHITE
+            board = chess.Board(board.fen())
+            board.clear_stack()
+        elif head == "protover":
+            if v1:
+                out.append("feature usermove=1 setboard=0 ping=1 sigint=0 sigterm=0 done=1")
+            else:
+                out.append("feature setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 done=1")
         elif head == "new":
             board = chess.Board()
         elif head == "setboard":
@@ -52,14 +77,20 @@ def engine() -> None:
         elif head == "undo":
             if board.move_stack:
                 board.pop()
-        elif head == "usermove" and len(words) == 2:
+        elif (head == "usermove" and len(words) == 2) or (v1 and len(head) in (4, 5)
+                                                          and head[1].isdigit()):
+            mv = words[1] if head == "usermove" else head
             try:
-                board.push_uci(words[1])
+                board.push_uci(mv)
             except ValueError:
-                out.append(f"Illegal move: {words[1]}")
+                out.append(f"Illegal move: {mv}")
         elif head == "ping" and len(words) == 2:
             out.append(f"pong {words[1]}")
         elif head == "go":
+            here = " ".join(board.fen().split()[:2])
+            if crash_at is not None and here == crash_at.replace(":", " "):
+                sys.stdout.flush()
+                os.kill(os.getpid(), signal.SIGSEGV)
             mv = next(iter(sorted(board.legal_moves, key=lambda m: m.uci())), None)
             if mv is not None:
                 board.push(mv)
@@ -82,6 +113,21 @@ def game(rng: random.Random, plies: int, start: chess.Board) -> list[str]:
 
 
 def gui(a: argparse.Namespace) -> None:
+    if a.fen_at is not None:
+        # The same games, without an engine.
+        rng = random.Random(a.seed)
+        for g in range(1, a.games + 1):
+            start = chess.Board()
+            if g % 3 == 0:
+                for m in game(rng, 6, start):
+                    start.push_uci(m)
+            board = start.copy()
+            for ply, m in enumerate(game(rng, a.plies, start), 1):
+                board.push_uci(m)
+                if a.fen_at == (g, ply):
+                    print(board.fen())
+                    return
+        sys.exit("no such ply")
     p = subprocess.Popen(a.engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert p.stdin is not None and p.stdout is not None
 
@@ -115,6 +161,12 @@ def gui(a: argparse.Namespace) -> None:
             for ply, m in enumerate(game(rng, a.plies, start), 1):
                 send(f"usermove {m}")
                 board.push_uci(m)
+                if a.go_at == (g, ply):
+                    send("go")
+                    wait_for("never")
+                if a.fen_at == (g, ply):
+                    print(board.fen())
+                    return
                 if g == a.fault_game and ply == a.plies // 2:
                     send("undo")
                     board.pop()
@@ -133,18 +185,33 @@ def gui(a: argparse.Namespace) -> None:
     p.wait()
 
 
+def game_ply(text: str) -> tuple[int, int]:
+    g, p = text.split(":")
+    return int(g), int(p)
+
+
 def main() -> None:
     if sys.argv[1:2] == ["engine"]:
-        engine()
+        ap = argparse.ArgumentParser()
+        ap.add_argument("mode")
+        ap.add_argument("--v1", action="store_true")
+        ap.add_argument("--crash-at")
+        a = ap.parse_args()
+        engine(a.v1, a.crash_at)
         return
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["gui"])
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--plies", type=int, default=40)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--fault-game", type=int, required=True)
-    ap.add_argument("engine", nargs="+")
-    gui(ap.parse_args())
+    ap.add_argument("--fault-game", type=int, default=0)
+    ap.add_argument("--go-at", type=game_ply)
+    ap.add_argument("--fen-at", type=game_ply)
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a = ap.parse_args(argv[:cut])
+    a.engine = argv[cut + 1:]
+    gui(a)
 
 
 if __name__ == "__main__":

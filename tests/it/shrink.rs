@@ -434,3 +434,56 @@ fn deterministic_shrinks_the_rewritten_session() {
     let header: serde_json::Value = serde_json::from_str(small.lines().next().unwrap()).unwrap();
     assert_eq!(header["replay_of"]["deterministic"], true, "{header}");
 }
+
+/// A protocol-1 CECP engine (no `setboard`) that dies on a `go` in one position of a long
+/// force-mode game: the moves that lead there become the `edit` lines that set it up, as
+/// xboard does, when those are fewer.
+#[test]
+fn a_protocol_1_engine_gets_its_position_in_edit_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let cecp = script("shrink_cecp.py");
+    let fen = std::process::Command::new("python3")
+        .arg(&cecp)
+        .args(["gui", "--games", "2", "--plies", "60", "--fen-at", "2:50"])
+        .output()
+        .expect("python3 runs");
+    let fen = String::from_utf8(fen.stdout).unwrap();
+    let at: Vec<&str> = fen.split_whitespace().take(2).collect();
+    let crash_at = format!("{}:{}", at[0], at[1]);
+    let engine = [
+        "python3",
+        cecp.as_str(),
+        "engine",
+        "--v1",
+        "--crash-at",
+        &crash_at,
+    ];
+    let gui = ["gui", "--games", "2", "--plies", "60", "--go-at", "2:50"];
+    let rec = session_of("shrink_cecp.py", dir.path(), "v1.jsonl", &gui, &engine);
+    let mut args: Vec<String> = vec!["--crash".into(), rec.display().to_string()];
+    args.extend(outputs(dir.path()));
+    args.push("--".into());
+    args.extend(engine.iter().map(|s| (*s).to_owned()));
+    let s = shrink(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let r = s.report();
+    assert_eq!(s.out.status.code(), Some(0), "{}", s.stderr());
+    let edit = r.script.iter().position(|l| l == "edit");
+    assert!(edit.is_some(), "{:#?}", r.script);
+    assert!(
+        !r.script.iter().any(|l| l.starts_with("setboard")),
+        "{:#?}",
+        r.script
+    );
+    assert_eq!(
+        r.script.last().map(String::as_str),
+        Some("go"),
+        "{:#?}",
+        r.script
+    );
+    // Fewer lines than the 50 moves it replaced, and what it sends is what the report counts.
+    assert!(
+        r.result.lines < 45 && r.result.lines == r.script.len(),
+        "{r:#?}"
+    );
+    assert!(r.result_rate.reproduced > 0, "{r:#?}");
+}
