@@ -59,18 +59,16 @@ pub enum GuiPumpEnd {
 /// of microseconds, twice per round trip on top of the bare engine's. Spinning for a bounded
 /// window after each forward keeps the relay near the bare pipe; the spinning thread yields
 /// its CPU on every turn, so an engine that needs it gets it.
-fn wait(
-    fds: &[(Option<BorrowedFd<'_>>, libc::c_short)],
+/// A fixed-size array: this runs once per forwarded chunk and must not allocate.
+fn wait<const N: usize>(
+    fds: [(Option<BorrowedFd<'_>>, libc::c_short); N],
     spin_until: Option<Instant>,
-) -> Vec<libc::c_short> {
-    let mut polled: Vec<libc::pollfd> = fds
-        .iter()
-        .map(|(fd, events)| libc::pollfd {
-            fd: fd.map_or(-1, |f| f.as_raw_fd()),
-            events: *events,
-            revents: 0,
-        })
-        .collect();
+) -> [libc::c_short; N] {
+    let mut polled = fds.map(|(fd, events)| libc::pollfd {
+        fd: fd.map_or(-1, |f| f.as_raw_fd()),
+        events,
+        revents: 0,
+    });
     let mut spinning = spin_until.is_some_and(|t| Instant::now() < t);
     loop {
         let timeout = if spinning { 0 } else { -1 };
@@ -79,7 +77,7 @@ fn wait(
         #[allow(unsafe_code)]
         let n = unsafe { libc::poll(polled.as_mut_ptr(), polled.len() as libc::nfds_t, timeout) };
         if n > 0 || (n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted) {
-            return polled.iter().map(|p| p.revents).collect();
+            return polled.map(|p| p.revents);
         }
         if spinning {
             std::thread::yield_now();
@@ -154,7 +152,7 @@ pub fn gui_to_engine(
         };
         let room = queued(to.as_fd()).map_or(capacity, |q| capacity.saturating_sub(q));
         let ev = wait(
-            &[
+            [
                 ((room > 0).then(|| gui.as_fd()), IN),
                 (Some(to.as_fd()), if room > 0 { 0 } else { OUT }),
                 (Some(engine_gone.as_fd()), IN),
@@ -336,10 +334,7 @@ pub fn engine_to_gui(
     let mut spin_until = None;
     let gui_closed = loop {
         let Some(w) = to.as_ref() else { break true };
-        let ev = wait(
-            &[(Some(from.as_fd()), IN), (Some(w.as_fd()), 0)],
-            spin_until,
-        );
+        let ev = wait([(Some(from.as_fd()), IN), (Some(w.as_fd()), 0)], spin_until);
         if ev[1] & GONE != 0 {
             break true;
         }

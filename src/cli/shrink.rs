@@ -366,7 +366,7 @@ fn shrink_in(
                     let text = &base.steps[s].text;
                     cand.keep[s]
                         && (matches!(units::head(text), "go" | "setboard" | "undo" | "move")
-                            || crate::shrink::cecp_moves::gui_move(text).is_some())
+                            || crate::shrink::cecp_moves::is_gui_move(text))
                 })
             })
             .count(),

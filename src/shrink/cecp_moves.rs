@@ -84,33 +84,36 @@ pub fn edit_lines(fen: &str) -> Option<Vec<String>> {
     Some(lines)
 }
 
-/// The move a GUI line sends (`usermove e2e4`, or `e2e4` bare), when it is one.
-pub fn gui_move(text: &str) -> Option<&str> {
-    let mut words = text.split_whitespace();
-    let first = words.next()?;
-    let mv = if first == "usermove" {
-        words.next()?
-    } else {
-        first
-    };
-    if words.next().is_some() {
-        return None;
-    }
-    let b = mv.as_bytes();
-    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
-    let shape = match b.len() {
-        4 => true,
-        5 => b"qrbnk".contains(&b[4]),
-        _ => false,
-    };
-    (shape && square(b[0], b[1]) && square(b[2], b[3])).then_some(mv)
+/// What a GUI line does to the game, read by the protocol's parser.
+enum GameLine {
+    New,
+    SetBoard(String),
+    /// A move, `undo` or `remove`, as a run keeps it.
+    Play(String),
+    /// Leaves the game where it was (settings, `ping`, `force`, answers to features).
+    Neutral,
+    /// Anything else (`go`, `edit`, `playother`...): the game no longer follows the GUI's
+    /// lines alone.
+    Other,
 }
 
-/// Lines that leave the game where it was (settings, `ping`, `force` itself, answers to
-/// features): a run of moves may have them in between.
-fn neutral(text: &str) -> bool {
-    let head = text.split_whitespace().next().unwrap_or("");
-    head == "force" || super::units::is_setting(head)
+fn game_line(text: &str) -> GameLine {
+    use crate::protocol::cecp::Msg;
+    match crate::protocol::cecp::parse(crate::protocol::Dir::ToEngine, text, &mut Vec::new()) {
+        Msg::New => GameLine::New,
+        Msg::SetBoard(fen) if !fen.trim().is_empty() => GameLine::SetBoard(fen.trim().to_owned()),
+        Msg::Move(m) | Msg::UserMove(m) if !m.is_empty() => GameLine::Play(m),
+        Msg::Undo => GameLine::Play("undo".to_owned()),
+        Msg::Remove => GameLine::Play("remove".to_owned()),
+        Msg::Force => GameLine::Neutral,
+        _ if super::units::is_setting(super::units::head(text)) => GameLine::Neutral,
+        _ => GameLine::Other,
+    }
+}
+
+/// A GUI line that plays a move (`usermove e2e4`, or `e2e4` bare).
+pub fn is_gui_move(text: &str) -> bool {
+    matches!(game_line(text), GameLine::Play(m) if m != "undo" && m != "remove")
 }
 
 /// The runs of the GUI's moves at the start of a game, over the `kept` steps' lines.
@@ -119,31 +122,27 @@ pub fn runs(lines: &[(usize, &str)]) -> Vec<MoveRun> {
     // Where the current game stands, while only the GUI moved since it was set.
     let mut current: Option<MoveRun> = None;
     for &(step, text) in lines {
-        let head = text.split_whitespace().next().unwrap_or("");
-        if head == "new" {
-            runs.extend(current.take().filter(|r| !r.moves.is_empty()));
-            current = Some(MoveRun {
-                start: None,
-                moves: Vec::new(),
-            });
-        } else if head == "setboard" {
-            runs.extend(current.take().filter(|r| !r.moves.is_empty()));
-            let fen = text["setboard".len()..].trim();
-            current = (!fen.is_empty()).then(|| MoveRun {
-                start: Some(fen.to_owned()),
-                moves: Vec::new(),
-            });
-        } else if let Some(mv) =
-            gui_move(text).or(matches!(head, "undo" | "remove").then_some(head))
-        {
-            if let Some(r) = current.as_mut() {
-                r.moves.push((step, mv.to_owned()));
+        let start = match game_line(text) {
+            GameLine::New => None,
+            GameLine::SetBoard(fen) => Some(fen),
+            GameLine::Play(m) => {
+                if let Some(r) = current.as_mut() {
+                    r.moves.push((step, m));
+                }
+                continue;
             }
-        } else if !neutral(text) {
-            // `go`, `edit`, `playother`...: the game no longer follows the GUI's lines alone;
-            // the run so far is still one.
-            runs.extend(current.take().filter(|r| !r.moves.is_empty()));
-        }
+            GameLine::Neutral => continue,
+            GameLine::Other => {
+                // The run so far is still one.
+                runs.extend(current.take().filter(|r| !r.moves.is_empty()));
+                continue;
+            }
+        };
+        runs.extend(current.take().filter(|r| !r.moves.is_empty()));
+        current = Some(MoveRun {
+            start,
+            moves: Vec::new(),
+        });
     }
     runs.extend(current.filter(|r| !r.moves.is_empty()));
     runs
@@ -190,14 +189,14 @@ mod tests {
             Some("8/8/8/8/8/8/8/K6k w - - 0 1")
         );
         assert_eq!(runs[1].moves, [(8, "a1a2".to_owned())]);
-        assert!(gui_move("usermove e7e8q").is_some());
+        assert!(is_gui_move("usermove e7e8q"));
         let edit = runs[0].edit_after(1).unwrap();
         assert_eq!(edit[..3], ["a2a3", "edit", "#"]);
         assert!(edit.contains(&"Pe4".to_owned()) && edit.contains(&"Ke8".to_owned()));
         assert_eq!(edit.iter().filter(|l| *l == "c").count(), 1);
         assert_eq!(edit.last().map(String::as_str), Some("."));
         assert_eq!(edit.len(), 1 + 2 + 32 + 1 + 1);
-        assert!(gui_move("level 40 5 0").is_none());
-        assert!(gui_move("e2e9").is_none());
+        assert!(!is_gui_move("level 40 5 0"));
+        assert!(!is_gui_move("undo"));
     }
 }

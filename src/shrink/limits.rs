@@ -34,10 +34,17 @@ pub fn lowered(line: &str, divisor: u64) -> Option<String> {
 /// `level MPS BASE INC` with less time: BASE is minutes or `MIN:SEC`, INC seconds.
 fn level(mps: &str, base: &str, inc: &str, divisor: u64) -> Option<String> {
     let base_s: u64 = match base.split_once(':') {
-        Some((m, s)) => m.parse::<u64>().ok()? * 60 + s.parse::<u64>().ok()?,
-        None => base.parse::<u64>().ok()? * 60,
+        Some((m, s)) => m
+            .parse::<u64>()
+            .ok()?
+            .checked_mul(60)?
+            .checked_add(s.parse().ok()?)?,
+        None => base.parse::<u64>().ok()?.checked_mul(60)?,
     };
-    let inc_s: f64 = inc.parse().ok()?;
+    let inc_s: f64 = inc
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0)?;
     let (new_base, new_inc) = match divisor {
         0 => (1, 0.0),
         d => ((base_s / d).max(1), inc_s / d as f64),
@@ -116,6 +123,9 @@ mod tests {
         assert_eq!(lowered("level 40 0:01 0", 4), None);
         assert_eq!(lowered("time 30000", 4).as_deref(), Some("time 7500"));
         assert_eq!(lowered("otim 5", 0), None);
+        // A number no clock holds is left as it is, never a panic.
+        assert_eq!(lowered("level 40 400000000000000000 0", 0), None);
+        assert_eq!(lowered("level 40 5 nan", 0), None);
         assert_eq!(
             lowered("go ponder wtime 500 searchmoves e2e4", 0).as_deref(),
             Some("go ponder wtime 100 searchmoves e2e4")

@@ -1,6 +1,7 @@
 //! The shrink report: typed, serialised as `shrink --format json` (schema
 //! `docs/shrink-report.schema.json`, `"schema"` [`SCHEMA`]) and printed as text.
 
+use crate::untrusted::Untrusted;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt::Write as _;
@@ -102,7 +103,7 @@ impl ShrinkReport {
         let _ = writeln!(
             s,
             "shrink of {}: {}",
-            o.file.as_deref().unwrap_or("-"),
+            Untrusted(o.file.as_deref().unwrap_or("-")),
             self.fault
         );
         let _ = writeln!(
@@ -131,11 +132,11 @@ impl ShrinkReport {
             self.result_rate.text()
         );
         if let Some(rec) = &self.recording {
-            let _ = writeln!(s, "recording: {rec}");
+            let _ = writeln!(s, "recording: {}", Untrusted(rec));
         }
         let _ = writeln!(s, "GUI lines:");
         for l in &self.script {
-            let _ = writeln!(s, "  {l}");
+            let _ = writeln!(s, "  {}", Untrusted(l));
         }
         s
     }

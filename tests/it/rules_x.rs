@@ -210,6 +210,20 @@ pub(crate) fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
                  1.010 ! engine_exit signal=SIGINT engine killed by signal SIGINT",
             ))
             .hang("disconnect", "DISCONNECT"),
+        // A signal that asks the engine to end explains its end however late: a handler may
+        // take seconds to clean up.
+        case("X-ENGINE-EXIT", "a SIGTERM the GUI sent explains an end seconds later")
+            .fires(cecp(
+                "1.000 > usermove e2e4
+                 1.001 ! signal signal=SIGINT SIGINT
+                 4.000 ! engine_exit code=0 engine exited with code 0",
+            ))
+            .near(cecp(
+                "1.000 > usermove e2e4
+                 1.001 ! signal signal=SIGTERM SIGTERM
+                 4.000 ! engine_exit code=0 engine exited with code 0",
+            ))
+            .hang("disconnect", "DISCONNECT"),
         case("X-ENGINE-EXIT", "engine closes its output while it owes a move")
             .fires(cecp("1.000 > usermove e2e4\n1.500 ! engine_eof"))
             .hang("disconnect", "DISCONNECT"),

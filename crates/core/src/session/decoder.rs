@@ -212,12 +212,21 @@ impl State {
 /// cleans up and exits takes a moment more.
 const SIGNAL_ENDS_WITHIN: u64 = 500_000_000;
 
+/// Signals that ask a process to end: an end after one, however late (a handler may take its
+/// time to clean up), is the sender's doing.
+const ENDING_SIGNALS: &[&str] = &["SIGTERM", "SIGHUP", "SIGQUIT", "SIGKILL"];
+
 impl State {
-    /// Did the last signal sent to the engine end it: the end is by that signal, or follows
-    /// within [`SIGNAL_ENDS_WITHIN`]?
+    /// Did the last signal sent to the engine end it? A signal that asks it to end (SIGINT
+    /// too, except under CECP, where xboard sends it with every move to interrupt a search)
+    /// explains any later end; another explains an end by that very signal or within
+    /// [`SIGNAL_ENDS_WITHIN`].
     fn signal_explains(&self, ev: &Event) -> bool {
+        let cecp = self.s.protocol == Some(crate::protocol::Protocol::Cecp);
         self.signalled.as_ref().is_some_and(|(t, name)| {
-            ev.t.saturating_sub(*t) <= SIGNAL_ENDS_WITHIN
+            ENDING_SIGNALS.contains(&name.as_str())
+                || (name == "SIGINT" && !cecp)
+                || ev.t.saturating_sub(*t) <= SIGNAL_ENDS_WITHIN
                 || (!name.is_empty() && ev.signal.as_deref() == Some(name.as_str()))
         })
     }
