@@ -57,6 +57,31 @@ pub(crate) fn screen(a: &App, doc: &Doc, w: u16, h: u16) -> String {
     out
 }
 
+/// The runs of text drawn with the search's match colour, a string a run.
+fn match_cells(a: &App, doc: &Doc, w: u16, h: u16) -> Vec<String> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| {
+        draw(f, a, doc);
+    })
+    .unwrap();
+    let buf = t.backend().buffer().clone();
+    let mut runs = Vec::new();
+    for y in 0..h {
+        let mut run = String::new();
+        for x in 0..w {
+            if buf[(x, y)].bg == a.theme.match_bg {
+                run.push_str(buf[(x, y)].symbol());
+            } else if !run.is_empty() {
+                runs.push(std::mem::take(&mut run));
+            }
+        }
+        if !run.is_empty() {
+            runs.push(run);
+        }
+    }
+    runs
+}
+
 fn unicode_width(s: &str) -> usize {
     // Only the board's pieces and the gutter's shapes are drawn here, all one column wide.
     usize::from(!s.is_empty())
@@ -305,6 +330,10 @@ fn habits_of_less_and_lnav() {
     keys(&mut a, &doc, "?/line numbers\n");
     assert!(a.show_help);
     assert!(screen(&a, &doc, 80, 24).contains("less -N"));
+    // The match is marked where it is, in the search's colour, and only there.
+    let marked = match_cells(&a, &doc, 80, 24);
+    assert!(marked.iter().any(|m| m == "line numbers"), "{marked:?}");
+    assert!(marked.iter().all(|m| m == "line numbers"), "{marked:?}");
     keys(&mut a, &doc, "q");
     assert!(!a.show_help && !a.quit);
     // PgDn pages as less does: the view moves a page, the cursor with it.

@@ -126,7 +126,8 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
         "  open lat>500ms session:N REGEX (\"quoted\" with spaces or parentheses)",
         "  all terms must match; or (|) between them; ! or not negates; ( ) groups",
         "prompts: left/right ctrl-a/e/b/f alt-b/f move, ctrl-k/u/w/y kill and yank,",
-        "  up/down history, tab completes a command",
+        "  up/down history; tab completes commands, filter words, kind: rule: sev: and",
+        "  session: values (by number or engine name) and paths, listing the candidates",
         "a count before a key: 500G goes to line 500, 5j moves 5 lines",
         "marks: m then a letter sets, ' then the letter jumps",
     ] {
@@ -148,6 +149,21 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
         (at + shown).min(lines.len()),
         lines.len()
     );
+    let lines = match &app.help_query {
+        Some(re) => {
+            let t = &app.theme;
+            let matched = if app.opts.no_color {
+                Style::default().add_modifier(Modifier::REVERSED | Modifier::UNDERLINED)
+            } else {
+                Style::default().bg(t.match_bg).add_modifier(Modifier::BOLD)
+            };
+            lines
+                .into_iter()
+                .map(|l| with_matches(l, re, matched))
+                .collect()
+        }
+        None => lines,
+    };
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)
@@ -155,6 +171,47 @@ pub(super) fn help(f: &mut Frame, app: &App, area: Rect) {
             .scroll((u16::try_from(at).unwrap_or(u16::MAX), 0)),
         r,
     );
+}
+
+/// The line with each match of `re` (over the whole line's text, across its spans) drawn in
+/// `matched` on top of its own style.
+fn with_matches(line: Line<'static>, re: &regex::Regex, matched: Style) -> Line<'static> {
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let found: Vec<(usize, usize)> = re
+        .find_iter(&text)
+        .filter(|m| m.end() > m.start())
+        .map(|m| (m.start(), m.end()))
+        .collect();
+    if found.is_empty() {
+        return line;
+    }
+    let mut cuts: Vec<usize> = found.iter().flat_map(|&(a, b)| [a, b]).collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    for span in line.spans {
+        let end = at + span.content.len();
+        cuts.retain(|&c| c > at);
+        let mut from = at;
+        for &c in cuts
+            .iter()
+            .take_while(|&&c| c < end)
+            .chain(std::iter::once(&end))
+        {
+            let piece = &span.content[from - at..c - at];
+            if !piece.is_empty() {
+                let inside = found.iter().any(|&(a, b)| a <= from && from < b);
+                let style = if inside {
+                    span.style.patch(matched)
+                } else {
+                    span.style
+                };
+                out.push(Span::styled(piece.to_owned(), style));
+            }
+            from = c;
+        }
+        at = end;
+    }
+    Line::from(out).style(line.style)
 }
 
 /// What Tab found at the prompt, in columns, just above the status bar.
