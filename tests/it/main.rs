@@ -91,7 +91,6 @@ mod variants_vs_fairy_stockfish;
 mod view_app;
 mod view_cli;
 mod view_follow;
-mod view_frame_bench;
 mod view_nboard;
 mod view_power;
 mod view_screens;

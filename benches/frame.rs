@@ -1,6 +1,11 @@
-//! The cost of one frame of the viewer on a big recording of MultiPV searches, the case the
-//! search pane does the most work on: `cargo test --test it view_frame_bench -- --ignored
-//! --nocapture` prints the time per frame (docs/view.md has the figures).
+//! The cost of one frame of the viewer, drawn into a test terminal while the cursor pages a
+//! few hundred lines between frames, at 80x24, 160x45 and 250x70 (400 frames a size).
+//!
+//! `cargo bench --bench frame` draws over a recording of 2,000 MultiPV 3 searches (the search
+//! pane's heaviest case: three PVs looked up and turned into SAN each frame). With
+//! `KIBITZER_FRAME_INPUT=FILE` it reads that input instead (a 1 GB log:
+//! `scripts/view-bench.sh --make-log FILE`). `scripts/frame-bench.sh` runs it against an
+//! earlier commit's viewer in the same run.
 
 use kibitzer::rules::Profile;
 use kibitzer::tui::{Action, App, KeyMap, Options, Theme, draw::draw, load::read_file};
@@ -50,21 +55,33 @@ fn multipv_recording(path: &std::path::Path, searches: u64) {
         }
         line(&mut text, "engine", "bestmove g1f3 ponder b8c6");
     }
-    std::fs::write(path, text).unwrap();
+    std::fs::write(path, text).expect("the bench input is written");
 }
 
-#[test]
-#[ignore = "a benchmark: run it with --ignored --nocapture"]
-fn frame_cost() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("multipv.jsonl");
-    multipv_recording(&path, 2_000);
-    let doc = read_file(&path, None, None, Profile::named("cutechess").unwrap()).unwrap();
+fn main() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = match std::env::var_os("KIBITZER_FRAME_INPUT") {
+        Some(p) => std::path::PathBuf::from(p),
+        None => {
+            let p = dir.path().join("multipv.jsonl");
+            multipv_recording(&p, 2_000);
+            p
+        }
+    };
+    let read = Instant::now();
+    let doc = read_file(
+        &path,
+        None,
+        None,
+        Profile::named("cutechess").expect("a profile"),
+    )
+    .expect("the input reads");
+    eprintln!("read {} lines in {:.2?}", doc.rows.len(), read.elapsed());
     for (w, h) in [(80u16, 24u16), (160, 45), (250, 70)] {
         let mut a = App::new(KeyMap::default(), Theme::default(), Options::default());
         a.set_size(w, h);
         a.sync(&doc);
-        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        let mut t = Terminal::new(TestBackend::new(w, h)).expect("a test terminal");
         let frames = 400;
         let mut times = Vec::with_capacity(frames);
         for _ in 0..frames {
@@ -76,13 +93,12 @@ fn frame_cost() {
             t.draw(|f| {
                 draw(f, &a, &doc);
             })
-            .unwrap();
+            .expect("a frame");
             times.push(start.elapsed().as_micros());
         }
         times.sort_unstable();
         println!(
-            "{w}x{h}: {} lines, median {} µs, p90 {} µs per frame",
-            doc.rows.len(),
+            "{w}x{h}: median {} µs, p90 {} µs per frame",
             times[frames / 2],
             times[frames * 9 / 10]
         );
