@@ -2,7 +2,7 @@
 //! verdict and latency figures; compiler-style lines or a JSON report; an exit status for CI.
 
 use super::format::{ColorChoice, OutputFormat};
-use crate::rules::report::{self, CheckReport, Counts, FileReport, SessionInfo, Totals};
+use crate::rules::report::{self, CheckReport, Counts, FileReport, SessionInfo, Standing, Totals};
 use crate::rules::{CheckOptions, Finding, HangVerdict};
 use crate::untrusted::Untrusted;
 use anyhow::{Result, bail};
@@ -148,10 +148,8 @@ pub fn run(a: CheckArgs) -> Result<i32> {
     }
     Ok(if unreadable {
         2
-    } else if report.totals.findings.error > 0 {
-        1
     } else {
-        0
+        report.totals.findings.standing().exit_status()
     })
 }
 
@@ -427,10 +425,10 @@ fn summary(f: &FileReport, profile: &str, c2w: Option<&str>, st: &Style, out: &m
         );
     }
     let c = f.counts;
-    let verdict = if c.error > 0 {
-        st.paint(style::ERROR, "FAILED")
-    } else {
-        st.paint(style::GOOD, "ok")
+    let verdict = match c.standing() {
+        Standing::Failed => st.paint(style::ERROR, "FAILED"),
+        Standing::PassedWithWarnings => st.paint(style::WARNING, "passed with warnings"),
+        Standing::Passed => st.paint(style::GOOD, "passed"),
     };
     let _ = writeln!(
         out,

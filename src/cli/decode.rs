@@ -1,5 +1,6 @@
 use crate::input::ControlFlow;
 use crate::input::Skipped;
+use crate::input::judged::{Line, judge_lines};
 use crate::recording::{Event, Source};
 use crate::rules::{Checker, Finding};
 use crate::session::{Decoded, Decoder, Handshake, Session};
@@ -138,21 +139,12 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         ahead: true,
         ..Default::default()
     };
-    let (outcome, stopped) = input.read_slots(ahead, |slot| {
-        let crate::input::pipeline::Slot {
-            ev,
-            line,
-            skipped,
-            ahead,
-            at: _,
-        } = slot;
-        match skipped {
-            None => {
-                out.line(&mut checker, ev, *line, ahead)?;
-                let spent = checker.take_spent();
-                slot.give_back(spent);
-            }
-            Some(s) => out.skipped(&shown, s)?,
+    let (outcome, stopped) = judge_lines(&input, ahead, &mut checker, None, |checker, l| {
+        match l {
+            Line::Judged {
+                ev, first_finding, ..
+            } => out.line(checker, ev, first_finding)?,
+            Line::Unreadable(s) => out.skipped(&shown, s)?,
         }
         Ok(ControlFlow::Continue(()))
     })?;
@@ -175,14 +167,8 @@ struct Printer<W> {
 }
 
 impl<W: Write> Printer<W> {
-    fn line(
-        &mut self,
-        checker: &mut Checker,
-        ev: &Event,
-        line: Option<u64>,
-        parsed: &mut Option<crate::session::Parsed>,
-    ) -> std::io::Result<()> {
-        let from = checker.push_ahead(ev, line, parsed);
+    /// A judged line: its transcript line and the findings it drew, from `from` on.
+    fn line(&mut self, checker: &Checker, ev: &Event, from: usize) -> std::io::Result<()> {
         if self.summary_only {
             return Ok(());
         }

@@ -143,10 +143,8 @@ pub fn run(a: ReportArgs) -> Result<i32> {
     }
     Ok(if whole.inputs.unreadable > 0 {
         2
-    } else if whole.findings.error > 0 {
-        1
     } else {
-        0
+        whole.findings.standing().exit_status()
     })
 }
 

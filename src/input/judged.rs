@@ -1,12 +1,70 @@
-//! One input file, opened, decoded and judged: the loop `check` and `report` share, so a file
-//! is judged the same way whichever command reads it. A front end that wants more than the
-//! findings (the report's games and latencies) looks at the checker after every line.
+//! One input file, opened, decoded and judged: the loop `check`, `report` and `decode` share
+//! ([`judge_lines`]), so a file is judged the same way whichever command reads it. A front end
+//! that wants more than the findings (the report's games and latencies, decode's transcript)
+//! looks at the checker after every line.
 
 use super::pipeline::{ReadOptions, Slot};
-use super::{ControlFlow, Input, Skipped};
+use super::{ControlFlow, Input, ReadOutcome, Skipped};
+use crate::recording::Event;
 use crate::rules::{CheckOptions, Checked, Checker};
 use anyhow::Result;
 use std::path::Path;
+
+/// A line of the input as [`judge_lines`] hands it on.
+pub enum Line<'a> {
+    /// Decoded and judged: the event, its line in the file (when known), and the index in
+    /// the checker's findings of the first it drew.
+    Judged {
+        ev: &'a Event,
+        line: Option<u64>,
+        first_finding: usize,
+    },
+    /// A line that could not be read.
+    Unreadable(&'a Skipped),
+}
+
+/// The one loop of the commands that judge a file as they read it: each readable line is
+/// decoded and judged by `checker` in order, then `each` sees it, before its parsed message
+/// goes back to the reader to be parsed into again; each unreadable line is handed on as it
+/// is. Nothing past `at_ns` (ns since the start) is read. The viewer's reader does the same
+/// into its shared document, under the screen's lock a batch of lines at a time
+/// (`tui::load`).
+pub fn judge_lines(
+    input: &Input,
+    opts: ReadOptions,
+    checker: &mut Checker,
+    at_ns: Option<u64>,
+    mut each: impl FnMut(&mut Checker, Line<'_>) -> std::io::Result<ControlFlow<()>>,
+) -> Result<(ReadOutcome, std::io::Result<()>)> {
+    input.read_slots(opts, |slot| {
+        let Slot {
+            ev,
+            line,
+            skipped,
+            ahead,
+            at: _,
+        } = slot;
+        if let Some(s) = skipped {
+            return each(checker, Line::Unreadable(s));
+        }
+        if at_ns.is_some_and(|t| ev.t > t) {
+            // Past --at: the rest of the input did not happen yet.
+            return Ok(ControlFlow::Break(()));
+        }
+        let first_finding = checker.push_ahead(ev, *line, ahead);
+        let flow = each(
+            checker,
+            Line::Judged {
+                ev,
+                line: *line,
+                first_finding,
+            },
+        )?;
+        let spent = checker.take_spent();
+        slot.give_back(spent);
+        Ok(flow)
+    })
+}
 
 /// What judging one input gave.
 pub struct Judged {
@@ -120,32 +178,17 @@ impl JudgeInput<'_> {
             in_place: !self.read_on_thread,
             locate: false,
         };
-        let (outcome, stopped) = input.read_slots(opts, |slot| {
-            let Slot {
-                ev,
-                line,
-                skipped: unreadable,
-                ahead,
-                at: _,
-            } = slot;
-            match unreadable {
-                None => {
-                    if at_ns.is_some_and(|t| ev.t > t) {
-                        // Past --at: the rest of the input did not happen yet.
-                        return Ok(ControlFlow::Break(()));
-                    }
-                    let line = *line;
-                    checker.push_ahead(ev, line, ahead);
-                    let spent = checker.take_spent();
-                    slot.give_back(spent);
-                    each(&mut checker, line);
+        let (outcome, stopped) = judge_lines(input, opts, &mut checker, at_ns, |checker, l| {
+            match l {
+                Line::Judged { line, .. } => {
+                    each(checker, line);
                     if detect && checker.decoder().detected_late() {
                         // This pass cannot stand for the detection over the whole log: no
                         // use reading on.
                         return Ok(ControlFlow::Break(()));
                     }
                 }
-                Some(s) => {
+                Line::Unreadable(s) => {
                     skipped(shown, s);
                     read.skipped.push(s.line);
                     read.lost += usize::from(!s.torn_tail);

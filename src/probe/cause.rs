@@ -1,26 +1,9 @@
-//! One root cause, one error: the findings of a step that only restate what another finding
-//! of it already says (the hang the probe ended itself), and the one cause a failed card
-//! leads with, with what to fix.
+//! The one cause a failed card leads with, with what to fix. (That a hang the probe ended
+//! itself is not counted twice is the judge's: see `X-HANG` in the catalogue.)
 
 use super::report::{Cause, Status, StepReport};
 use crate::rules::catalogue::RuleId;
 use crate::rules::{Finding, Severity};
-
-/// Drops the `X-HANG` findings whose request already has a finding of its own rule on the
-/// same line (`UCI-UCIOK-TIMEOUT` at the `uci` line): the hang is the probe giving up on that
-/// very answer, so counting it again would make one missing `uciok` two errors. A hang no
-/// other rule names stays, as the one finding of its cause.
-pub fn drop_restated(findings: &mut Vec<Finding>) {
-    let named: Vec<u64> = findings
-        .iter()
-        .filter(|f| f.rule != RuleId::XHang && f.severity >= Severity::Warning)
-        .filter_map(|f| f.line)
-        .collect();
-    findings.retain(|f| f.rule != RuleId::XHang || f.line.is_none_or(|l| !named.contains(&l)));
-    // The GUI here is the probe: a write that met a dead pipe is its `stop` or `isready` to an
-    // engine that died unannounced, which the engine's exit already says.
-    findings.retain(|f| f.rule != RuleId::XWriteToDeadPipe);
-}
 
 /// The cause a failed card leads with: the first error in step order (a stalled step counts
 /// as one), else an error on no step's lines.

@@ -246,7 +246,6 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
         verdict::judge(&cfg.output, protocol, &profile, c2w, &runs).map_err(ProbeError::Other)?;
     let mut steps = Vec::new();
     for (i, (r, mut j)) in runs.into_iter().zip(judged.steps).enumerate() {
-        cause::drop_restated(&mut j.findings);
         j.findings
             .sort_by_key(|f| (std::cmp::Reverse(f.severity), f.line.unwrap_or(u64::MAX)));
         let (status, reason) = match r.outcome {

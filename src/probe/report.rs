@@ -1,6 +1,7 @@
 //! The report card: typed, serialised with `"schema": "kibitzer-probe/3"`
 //! (docs/probe-report.schema.json), and its text form.
 
+use crate::rules::report::Standing;
 use crate::rules::{Finding, HangVerdict, Severity};
 use crate::untrusted::Untrusted;
 use schemars::JsonSchema;
@@ -240,18 +241,20 @@ impl ProbeReport {
         );
         (s.errors, s.warnings, s.notes) = (c.error, c.warning, c.note + c.chat);
         self.summary = s;
-        // Steps are `not run` only once the engine is gone (it died, was given up on, or was
-        // stopped for flooding) before the suite's end: such a card is never a pass.
-        let failed = s.errors > 0 || s.stalled > 0 || s.not_run > 0;
-        // A card with violated steps never says only `passed`.
-        self.verdict = if failed {
-            "failed"
-        } else if s.violated > 0 || s.warnings > 0 {
-            "passed with warnings"
+        // The findings' standing, as in every command, made worse (never better) by the
+        // steps: steps are `not run` only once the engine is gone (it died, was given up on,
+        // or was stopped for flooding) before the suite's end, so such a card is never a
+        // pass; a card with violated steps never says only `passed`.
+        let standing = if s.stalled > 0 || s.not_run > 0 {
+            Standing::Failed
+        } else if s.violated > 0 {
+            c.standing().max(Standing::PassedWithWarnings)
         } else {
-            "passed"
+            c.standing()
         };
-        self.exit_status = i32::from(failed);
+        let failed = standing == Standing::Failed;
+        self.verdict = standing.as_str();
+        self.exit_status = standing.exit_status();
         self.cause = if failed {
             super::cause::root_cause(&self.steps, &self.other_findings)
         } else {
@@ -270,9 +273,9 @@ impl ProbeReport {
             .flat_map(|s| &s.findings)
             .chain(&self.other_findings);
         let disagrees = |f: &&Finding| {
-            f.severity == Severity::Error
-                || (f.severity == Severity::Warning
-                    && (f.rule.family() == crate::rules::catalogue::Family::C2w))
+            f.severity.fails()
+                || (f.severity.counts_against()
+                    && f.rule.family() == crate::rules::catalogue::Family::C2w)
         };
         for f in all.filter(disagrees) {
             match rules.iter_mut().find(|(r, _)| *r == f.rule) {
@@ -416,7 +419,7 @@ impl ProbeReport {
             let named = |h: &&HangVerdict| {
                 st.findings
                     .iter()
-                    .any(|f| f.severity >= Severity::Warning && f.line == h.request_line)
+                    .any(|f| f.severity.counts_against() && f.line == h.request_line)
             };
             for h in st.hangs.iter().filter(|h| !named(h)) {
                 hang_line(&mut out, rec, h, &paint);

@@ -20,7 +20,7 @@ use crate::protocol::Protocol;
 use crate::protocol::c2w::{C2wKey, Command, HashCmdType, ProfileWriter};
 use crate::replay::driver::Driver;
 use crate::rules::catalogue::RuleId;
-use crate::rules::{Finding, Severity};
+use crate::rules::Finding;
 use crate::session::Decoder;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -102,8 +102,8 @@ pub fn suggest(
         .filter(|(_, run)| run.id != "suggest.fen")
         .flat_map(|(s, _)| s.findings)
         .chain(judged.outside)
-        .filter(|f| f.severity >= Severity::Warning && f.side == crate::rules::Side::Engine)
-        .partition(|f| f.severity == Severity::Error);
+        .filter(|f| f.severity.counts_against() && f.side == crate::rules::Side::Engine)
+        .partition(|f| f.severity.fails());
     Ok(Suggested {
         found: st.found,
         steps: runs,

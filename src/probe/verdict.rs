@@ -7,7 +7,7 @@ use crate::protocol::Protocol;
 use crate::protocol::c2w::EngineProfile;
 use crate::recording::{ProxyKind, Source};
 use crate::replay::analysis;
-use crate::rules::{CheckOptions, Finding, HangVerdict, Profile, Severity};
+use crate::rules::{CheckOptions, Finding, HangVerdict, Profile};
 use std::path::Path;
 
 /// The deadlines the judge holds the engine to: cutechess's, tightened to the probe's waits
@@ -169,5 +169,5 @@ fn ran_index(runs: &[StepRun], n: usize) -> Option<usize> {
 /// A finding that makes a step violated: warnings and errors; notes and chat are listed but
 /// do not fail a step.
 pub fn violates(f: &Finding) -> bool {
-    f.severity >= Severity::Warning
+    f.severity.counts_against()
 }

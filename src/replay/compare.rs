@@ -10,7 +10,7 @@ use super::run::Outcome;
 use super::script::Script;
 use crate::protocol::Protocol;
 use crate::recording::Source;
-use crate::rules::{HangVerdict, Severity, Side};
+use crate::rules::{HangVerdict, Side};
 
 /// Everything the comparison finds.
 pub struct Comparison {
@@ -219,9 +219,7 @@ fn findings(o: &Analysis, r: &Analysis, map: &LineMap, out: &mut Vec<Difference>
             a.findings
                 .iter()
                 .filter(|f| {
-                    f.side == Side::Engine
-                        && matches!(f.severity, Severity::Error | Severity::Warning)
-                        && !timing_rule(f.rule)
+                    f.side == Side::Engine && f.severity.counts_against() && !timing_rule(f.rule)
                 })
                 .map(|f| (f.rule, f.line, f.seq, f.message.clone()))
                 .collect()

@@ -35,7 +35,7 @@ fn python_chess_arrows_after_any_prefix_pair_up() {
     // The HTTP lines are the application's notes, not traffic.
     assert!(decode.contains("** note: https://lichess.org:443 \"POST /api/bot/game/"));
     let (check, _) = run_ok(&["check", log]);
-    assert!(check.contains("ok: 0 error(s)"), "{check}");
+    assert!(check.contains("passed: 0 error(s)"), "{check}");
 
     // A prefix of another shape (python-chess 0.2x logged its process object) is the same.
     let text = std::fs::read_to_string(fixture(

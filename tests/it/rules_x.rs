@@ -8,6 +8,10 @@ use crate::rules_cecp_nboard_x_support::*;
 // Cross-protocol: transport
 // ---------------------------------------------------------------------------------------------
 
+/// `kibitzer probe`'s fact that a step begins: the GUI of the recording is the probe.
+const PROBE_STEP: &str =
+    r#"0.025 ! probe {"fact":"step","n":1,"id":"cecp.ping","title":"ping while idle"}"#;
+
 #[test]
 fn cross_protocol_transport_rules() {
     run_table(&cross_protocol_transport_cases());
@@ -239,6 +243,14 @@ pub(crate) fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
                  1.200 ! engine_exit code=139 engine exited with code 139
                  1.300 ! gui_eof",
             )),
+        case("X-WRITE-TO-DEAD-PIPE", "the probe's own write to an engine that died")
+            .near(cecp(&format!(
+                "{PROBE_STEP}
+                 1.000 > usermove e2e4
+                 1.200 ! engine_exit code=139 engine exited with code 139
+                 1.300 > ping 2
+                 1.300 ! write_error writing to the engine failed: Broken pipe"
+            ))),
         case(
             "X-OUTPUT-FLOOD-STOPPED",
             "probe stopped the engine past the lines a run keeps",
@@ -365,6 +377,11 @@ pub(crate) fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
             .args(&["--at", "21"])
             .side("engine")
             .hang("ping", "TIMEOUT"),
+        // The probe gives up on the pong itself, and CECP-PING-TIMEOUT says so: one cause,
+        // one error.
+        case("X-HANG", "a probe's ping timed out: its own rule says it")
+            .near(cecp(&format!("{PROBE_STEP}\n1.000 > ping 3")))
+            .args(&["--at", "21"]),
         case("X-HANG", "the spec profile sets no ping deadline: a stall, no timeout")
             .near(cecp("1.000 > ping 3\n21.000 < 12 30 2000 90000 e7e5"))
             .args(&["--profile", "spec"]),

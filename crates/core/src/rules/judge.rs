@@ -40,6 +40,8 @@ pub struct Judge {
     c2w: Option<EngineProfile>,
     trackers: Vec<Tracker>,
     last: Place,
+    /// The input holds `kibitzer probe`'s facts: its GUI is the probe.
+    probe_input: bool,
 }
 
 /// A request the engine has not answered yet, with what the judge knows about it.
@@ -105,6 +107,9 @@ pub(crate) struct Tracker {
     /// The input shows the engine being started (a `spawned` or `engine_started` event): only
     /// then can the rules about a session's first lines be judged.
     pub saw_start: bool,
+    /// The GUI is `kibitzer probe` (its facts are in the input): it gives up on a missing
+    /// answer itself, and its writes are its own.
+    pub gui_is_probe: bool,
     /// CECP: when `protover 2` (or later) was sent.
     pub protover2: Option<u64>,
     /// The answers' latencies, by kind.
@@ -161,6 +166,7 @@ impl Tracker {
             cecp_st: None,
             done0: false,
             saw_start: false,
+            gui_is_probe: false,
             protover2: None,
             samples: Vec::new(),
             saw_samples: false,
@@ -329,6 +335,7 @@ impl Judge {
             c2w: None,
             trackers: Vec::new(),
             last: Place::default(),
+            probe_input: false,
         }
     }
 
@@ -371,6 +378,8 @@ impl Judge {
             t: ev.t,
         };
         self.last = place;
+        self.probe_input |= ev.probe.is_some();
+        let probe_input = self.probe_input;
         let profile = &self.profile;
         let tr = &mut self.trackers[d.session];
         if ev.src == Source::Gui && restarts(tr, ev) {
@@ -381,6 +390,7 @@ impl Judge {
             *tr = Tracker::new(label);
             tr.protocol = protocol;
         }
+        tr.gui_is_probe = probe_input;
         if tr.protocol.is_none() {
             tr.protocol = dec.session(d.session).and_then(|s| s.protocol);
         }

@@ -95,6 +95,37 @@ pub struct RuleCount {
     pub count: usize,
 }
 
+/// What its findings make of a run, in every command that judges: an error fails it, a
+/// warning leaves it `passed with warnings`, notes and chat leave it `passed`. Commands with
+/// a verdict beyond findings add to it, never take from it (a probe step the engine did not
+/// do fails the card; a replay that diverged fails whatever its findings).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Standing {
+    Passed,
+    PassedWithWarnings,
+    Failed,
+}
+
+impl Standing {
+    /// As the text reports say it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Standing::Passed => "passed",
+            Standing::PassedWithWarnings => "passed with warnings",
+            Standing::Failed => "failed",
+        }
+    }
+
+    /// The exit status of the convention: 1 for a failed run, else 0 (2, bad input, is
+    /// decided before anything is judged).
+    pub fn exit_status(self) -> i32 {
+        i32::from(self == Standing::Failed)
+    }
+}
+
 /// Findings by severity.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Counts {
@@ -105,6 +136,17 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// What these findings make of a run ([`Standing`]).
+    pub fn standing(&self) -> Standing {
+        if self.error > 0 {
+            Standing::Failed
+        } else if self.warning > 0 {
+            Standing::PassedWithWarnings
+        } else {
+            Standing::Passed
+        }
+    }
+
     pub fn add(&mut self, s: Severity) {
         self.add_n(s, 1);
     }
@@ -172,4 +214,36 @@ pub fn rule_counts(findings: &[Finding]) -> Vec<RuleCount> {
             .then(a.rule.as_str().cmp(b.rule.as_str()))
     });
     counts
+}
+
+#[cfg(test)]
+mod standing_tests {
+    use super::{Counts, Standing};
+    use crate::rules::Severity;
+
+    /// One finding of each severity: the run's standing is what the severity's meaning says,
+    /// and only a failed run gets exit status 1.
+    #[test]
+    fn a_severity_means_one_standing() {
+        for s in [
+            Severity::Chat,
+            Severity::Note,
+            Severity::Warning,
+            Severity::Error,
+        ] {
+            let mut c = Counts::default();
+            c.add(s);
+            let expected = if s.fails() {
+                Standing::Failed
+            } else if s.counts_against() {
+                Standing::PassedWithWarnings
+            } else {
+                Standing::Passed
+            };
+            assert_eq!(c.standing(), expected, "{s:?}");
+            assert_eq!(c.standing().exit_status(), i32::from(s == Severity::Error));
+        }
+        assert_eq!(Counts::default().standing(), Standing::Passed);
+        assert_eq!(Counts::default().standing().as_str(), "passed");
+    }
 }

@@ -49,6 +49,10 @@ impl Side {
 }
 
 /// How serious a finding is. The order matters: filters such as "warnings and worse" compare.
+///
+/// What a severity does to a run is the same in every command that judges (`check`,
+/// `report`, `probe`, `replay`, `c2w`, `view`): see [`Severity::fails`] and
+/// [`Severity::counts_against`], and [`crate::rules::report::Standing`].
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]
@@ -58,13 +62,27 @@ pub enum Severity {
     Chat,
     /// More than chatter, less than a warning.
     Note,
-    /// Less than an error: does not fail `check` or `probe`.
+    /// Counted against the run without failing it.
     Warning,
-    /// Fails `check` (exit status 1) and `probe`.
+    /// Fails the run (exit status 1).
     Error,
 }
 
 impl Severity {
+    /// A finding of this severity fails the run: `check` and `report` exit with status 1, a
+    /// probe card is `FAILED`, `c2w suggest` says the engine broke the protocol.
+    pub fn fails(self) -> bool {
+        self >= Severity::Error
+    }
+
+    /// A finding of this severity counts against the run, failing it or not: the run
+    /// `passed with warnings` at best, a probe step is `violated`, a profile and its engine
+    /// disagree (`C2W-` rules), a replay differs from its original. Notes and chat are told,
+    /// never counted against.
+    pub fn counts_against(self) -> bool {
+        self >= Severity::Warning
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Chat => "chat",

@@ -154,7 +154,13 @@ impl Judge {
                          be killed"
                     ));
                 }
-                if v.is_timeout {
+                // The probe gives up on a missing answer itself: where the request's own
+                // deadline rule already said so, the hang would count that one cause twice.
+                let restated = tr.gui_is_probe
+                    && v.request_place
+                        .and_then(|at| tr.pending.get(&at.seq))
+                        .is_some_and(|p| p.timed_out);
+                if v.is_timeout && !restated {
                     out.side = Some(v.at_fault);
                     out.add_at(
                         RuleId::XHang,

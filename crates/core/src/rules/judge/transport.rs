@@ -193,8 +193,12 @@ pub(super) fn proxy_event(
             }
         }
         Some(ProxyKind::EngineEof) => tr.engine_eof = Some(ev.t),
+        // The probe's `stop` or `isready` to an engine that died unannounced is the probe's
+        // own write, which the engine's exit already says.
         Some(ProxyKind::WriteError)
-            if ev.text.contains("to the engine") && tr.first(RuleId::XWriteToDeadPipe) =>
+            if ev.text.contains("to the engine")
+                && !tr.gui_is_probe
+                && tr.first(RuleId::XWriteToDeadPipe) =>
         {
             out.side = Some(Party::Gui);
             out.add(
