@@ -82,7 +82,6 @@ fn open_special(target: &Path) -> std::io::Result<std::fs::File> {
 /// A new file `.NAME.kibitzer-PID-N.tmp` beside `target`, created with `O_EXCL` (no planted
 /// file or link is ever opened), after the ones a dead kibitzer left there are removed.
 pub fn create_temp_beside(target: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
-    use std::os::unix::fs::OpenOptionsExt;
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -93,22 +92,35 @@ pub fn create_temp_beside(target: &Path) -> std::io::Result<(PathBuf, std::fs::F
         .unwrap_or_else(|| "output".into());
     remove_stale_temps(&dir, &name);
     let pid = std::process::id();
+    create_exclusive(&dir, 0o644, |n| format!(".{name}.kibitzer-{pid}-{n}.tmp"))
+}
+
+/// A new file in `dir`, named `name(n)` for the first `n` whose name is free, created with
+/// `O_EXCL` and permissions `mode`: the one way kibitzer makes a file of its own (temporary
+/// outputs, the copy of a piped input, the viewer's history), so no planted file or link is
+/// ever written through.
+pub fn create_exclusive(
+    dir: &Path,
+    mode: u32,
+    name: impl Fn(u32) -> String,
+) -> std::io::Result<(PathBuf, std::fs::File)> {
+    use std::os::unix::fs::OpenOptionsExt;
     for n in 0..100u32 {
-        let temp = dir.join(format!(".{name}.kibitzer-{pid}-{n}.tmp"));
+        let path = dir.join(name(n));
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .mode(0o644)
-            .open(&temp)
+            .mode(mode)
+            .open(&path)
         {
-            Ok(f) => return Ok((temp, f)),
+            Ok(f) => return Ok((path, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
     }
     Err(std::io::Error::other(format!(
-        "cannot create a temporary file beside {}",
-        target.display()
+        "cannot create a file of kibitzer's in {}: 100 names taken",
+        dir.display()
     )))
 }
 

@@ -199,7 +199,6 @@ impl InputFile {
 
     fn spool(from: &mut impl std::io::Read, name: &str, format: Option<&str>) -> Result<InputFile> {
         use std::io::{Read, Write};
-        use std::os::unix::fs::OpenOptionsExt;
         let limit = spool_limit()?;
         let mut head = Vec::with_capacity(64 * 1024);
         from.by_ref()
@@ -213,63 +212,48 @@ impl InputFile {
         reject_early(&head, at_end, name, format)?;
         let dir = std::env::temp_dir();
         let pid = std::process::id();
-        for n in 0..100u32 {
-            let path = dir.join(format!("kibitzer-input-{pid}-{n}"));
-            // Owner-only: the copy holds whatever the input held (a private game, a log).
-            let mut file = match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(&path)
-            {
-                Ok(f) => f,
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => {
-                    return Err(e).with_context(|| {
-                        format!(
-                            "cannot create a temporary copy of {name} in {}",
-                            dir.display()
-                        )
-                    });
-                }
-            };
-            // From here on the guard removes the copy, whatever happens.
-            let spool = InputFile {
-                _cleanup: Some(cleanup::Registered::new(&path)),
-                path,
-                shown: name.to_owned(),
-                spooled: true,
-                len_at_open: None,
-            };
-            let room = if limit == 0 {
-                u64::MAX
+        // Owner-only: the copy holds whatever the input held (a private game, a log).
+        let (path, mut file) = crate::capture::output_path::create_exclusive(&dir, 0o600, |n| {
+            format!("kibitzer-input-{pid}-{n}")
+        })
+        .with_context(|| {
+            format!(
+                "cannot create a temporary copy of {name} in {}",
+                dir.display()
+            )
+        })?;
+        // From here on the guard removes the copy, whatever happens.
+        let spool = InputFile {
+            _cleanup: Some(cleanup::Registered::new(&path)),
+            path,
+            shown: name.to_owned(),
+            spooled: true,
+            len_at_open: None,
+        };
+        let room = if limit == 0 {
+            u64::MAX
+        } else {
+            limit.saturating_sub(head.len() as u64)
+        };
+        let copied = file
+            .write_all(&head)
+            .and_then(|()| std::io::copy(&mut from.take(room.saturating_add(1)), &mut file))
+            .and_then(|n| file.flush().map(|()| n))
+            .with_context(|| format!("cannot copy {name} to {}", spool.path.display()))?;
+        if limit != 0 && (head.len() as u64).saturating_add(copied) > limit {
+            let instead = if name == "<stdin>" {
+                "or give a file"
             } else {
-                limit.saturating_sub(head.len() as u64)
+                "or decompress it first"
             };
-            let copied = file
-                .write_all(&head)
-                .and_then(|()| std::io::copy(&mut from.take(room.saturating_add(1)), &mut file))
-                .and_then(|n| file.flush().map(|()| n))
-                .with_context(|| format!("cannot copy {name} to {}", spool.path.display()))?;
-            if limit != 0 && (head.len() as u64).saturating_add(copied) > limit {
-                let instead = if name == "<stdin>" {
-                    "or give a file"
-                } else {
-                    "or decompress it first"
-                };
-                bail!(
-                    "{name} is longer than {} (the limit for the temporary copy kibitzer keeps of \
-                     standard input, pipes and gzip data; set KIBITZER_SPOOL_LIMIT, e.g. 20G or \
-                     0 for none, {instead})",
-                    human_bytes(limit)
-                );
-            }
-            return Ok(spool);
+            bail!(
+                "{name} is longer than {} (the limit for the temporary copy kibitzer keeps of \
+                 standard input, pipes and gzip data; set KIBITZER_SPOOL_LIMIT, e.g. 20G or \
+                 0 for none, {instead})",
+                human_bytes(limit)
+            );
         }
-        bail!(
-            "cannot create a temporary copy of {name} in {}",
-            dir.display()
-        )
+        Ok(spool)
     }
 }
 

@@ -107,7 +107,8 @@ pub struct Doc {
     pub wall_start: Option<u64>,
     /// The recording's header (`None` for a log): lines saved from the viewer keep it.
     pub header: Option<crate::recording::Header>,
-    /// What happened to a followed file (waiting for it, truncated, replaced).
+    /// What happened to a followed file (waiting for it, truncated, replaced), or how the
+    /// input is read when that is not as asked (a recording's profile that does not parse).
     pub notice: Option<String>,
     /// Rows from which a followed file was read again (truncated or replaced): what was
     /// shown before belongs to another file.
@@ -176,7 +177,7 @@ impl Doc {
         opts: &CheckOptions,
         presets: Vec<(Option<String>, Protocol, String)>,
     ) -> Doc {
-        let (opts, _) = opts.for_input(input.recording_header());
+        let (opts, note) = opts.for_input(input.recording_header());
         let decoder = opts.decoder(presets).retain_searches(false);
         let mut doc = Doc::with_checker(
             input.shown(),
@@ -184,6 +185,8 @@ impl Doc {
             Checker::new(&opts, decoder),
         );
         doc.header = input.recording_header().cloned();
+        // What `check` and `decode` say on stderr, the status bar says.
+        doc.notice = note;
         doc
     }
 

@@ -325,10 +325,14 @@ impl Histories {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
         // Written aside and renamed: two viewers closing at once never leave half a file.
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, out)
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| format!("history {}: {e}", path.display()))
+        let (tmp, mut file) = crate::capture::output_path::create_temp_beside(path)
+            .map_err(|e| format!("history {}: {e}", path.display()))?;
+        let written = std::io::Write::write_all(&mut file, out.as_bytes())
+            .and_then(|()| std::fs::rename(&tmp, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written.map_err(|e| format!("history {}: {e}", path.display()))
     }
 }
 

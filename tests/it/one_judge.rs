@@ -280,3 +280,22 @@ fn check_and_report_give_the_same_latencies() {
     }
     assert!(compared > 1000, "only {compared} latencies compared");
 }
+
+#[test]
+fn a_profile_in_the_header_that_does_not_parse_is_said_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = fen_command_recording(dir.path());
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(first).unwrap();
+    header["c2w"]["text"] = "this is no profile\n".into();
+    std::fs::write(&rec, format!("{header}\n{rest}")).unwrap();
+    let said = "the .c2w profile in its header (/profiles/toy.c2w) does not parse; not used";
+    for cmd in ["check", "decode"] {
+        let out = common::kibitzer().arg(cmd).arg(&rec).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{cmd}: {err}");
+    }
+    let doc = kibitzer::tui::load::read_file(&rec, None, None, Profile::default_profile()).unwrap();
+    assert_eq!(doc.notice.as_deref(), Some(said));
+}

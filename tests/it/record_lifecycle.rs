@@ -76,8 +76,10 @@ fn unknown_engine_fails_like_a_shell() {
     assert_eq!(proxy_kinds(&read_recording(&rec)), vec!["spawn_failed"]);
 }
 
+/// Ends by itself after a minute: a test that fails before its SIGTERM leaves no engine
+/// running behind it.
 const SIGNAL_REPORTER: &str = "trap 'echo got-INT' INT; trap 'echo got-TERM; exit 3' TERM; echo ready; \
-                               while :; do sleep 0.02; done";
+                               i=0; while [ $i -lt 3000 ]; do sleep 0.02; i=$((i+1)); done";
 
 /// `record -o REC -- sh -c SIGNAL_REPORTER` started by `cmd`, once the engine said `ready`.
 fn start_reporter(
