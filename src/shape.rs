@@ -13,13 +13,8 @@ const LIMIT: usize = 120;
 /// limit) fails the test until it is taken off.
 const UNSPLIT: &[(&str, &str)] = &[
     ("crates/core/src/protocol/c2w/parse.rs", "parse"),
-    ("crates/core/src/rules/c2w_rules.rs", "gui_line"),
     ("crates/core/src/rules/forensics.rs", "classify"),
     ("crates/core/src/rules/hang.rs", "diagnose"),
-    ("crates/core/src/rules/judge.rs", "line"),
-    ("crates/core/src/rules/judge/end.rs", "finish"),
-    ("crates/core/src/rules/judge/transport.rs", "proxy_event"),
-    ("crates/core/src/rules/judge/transport.rs", "transport"),
     (
         "crates/core/src/rules/protocol_rules/cecp_rules.rs",
         "cecp_line",
