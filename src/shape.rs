@@ -13,8 +13,6 @@ const LIMIT: usize = 120;
 /// limit) fails the test until it is taken off.
 const UNSPLIT: &[(&str, &str)] = &[
     ("crates/core/src/protocol/c2w/parse.rs", "parse"),
-    ("crates/core/src/rules/forensics.rs", "classify"),
-    ("crates/core/src/rules/hang.rs", "diagnose"),
     (
         "crates/core/src/rules/protocol_rules/cecp_rules.rs",
         "cecp_line",
