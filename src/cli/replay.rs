@@ -163,29 +163,8 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
     if a.speed != 1.0 && a.pace != PaceArg::Recorded {
         bail!("--speed applies to --pace recorded only");
     }
-    let protocol = a.protocol.get();
-    let profile = a.profile.profile();
     let input = Input::open(&a.file, a.input_format.as_deref())?;
-    let (origin, events) = read_session(&input, a.session.as_deref())?;
-    let forced = protocol.or_else(|| {
-        input
-            .recording_header()
-            .and_then(|h| h.protocol.as_deref())
-            .and_then(Protocol::from_name)
-    });
-    let mut check = CheckOptions::new(profile);
-    check.protocol = forced;
-    let (check, note) = check.for_input(input.recording_header());
-    if let Some(note) = note {
-        crate::eprintln_safe!("kibitzer: {}: {note}", origin.file);
-    }
-    let original = replay::analysis::analyse(events, &check);
-    if original.session.protocol.is_none() {
-        bail!(
-            "{}: the protocol of the session is unknown (no uci, xboard or nboard line); give it with --protocol",
-            origin.file
-        );
-    }
+    let (origin, original, check) = original_session(&a, &input)?;
     let subset = replay::Subset {
         until: a.until,
         game: a.game,
@@ -196,31 +175,7 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
     if prepared.script.lines() == 0 {
         bail!("{}: the session has no GUI line to replay", origin.file);
     }
-    // Shown before anything runs, as the diff the user agrees to.
-    if a.deterministic && prepared.rewrites.is_empty() {
-        crate::eprintln_safe!("--deterministic: nothing to rewrite in {}", origin.file);
-    } else {
-        eprint!(
-            "{}",
-            crate::untrusted::guard(&show_rewrites(&origin.file, &prepared.rewrites))
-        );
-    }
-    // The card lists the warnings too: on a terminal that shows both, they are said once,
-    // there; with the card in a file or in JSON, they are said here as well, before the run.
-    let warn_early = {
-        use std::io::IsTerminal;
-        !(a.format == OutputFormat::Text
-            && std::io::stdout().is_terminal()
-            && std::io::stderr().is_terminal())
-    };
-    for w in prepared.warnings.iter().filter(|_| warn_early) {
-        crate::eprintln_safe!(
-            "kibitzer: {}[{}]: {}",
-            w.severity.as_str(),
-            w.rule,
-            w.message
-        );
-    }
+    let warn_early = say_what_will_run(&a, &origin, &prepared);
     if a.dry_run {
         print!(
             "{}",
@@ -228,20 +183,7 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
         );
         return Ok(0);
     }
-    let output = match &a.recording {
-        Some(p) => p.clone(),
-        None => {
-            let dir = output_path::recordings_dir(a.dir.as_deref(), |k| std::env::var_os(k));
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create recordings directory {}", dir.display()))?;
-            dir.join(output_path::file_name(
-                chrono::Local::now(),
-                &a.engine[0],
-                std::process::id(),
-                Some("replay"),
-            ))
-        }
-    };
+    let output = recording_path(&a)?;
     super::output::refuse_same_file(&a.file, &output)?;
     let cfg = Config {
         engine: a.engine.clone(),
@@ -275,6 +217,83 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
         status = 1;
     }
     Ok(status)
+}
+
+/// The session to replay, decoded as `check` decodes it, with the options it was checked by.
+fn original_session(
+    a: &ReplayArgs,
+    input: &Input,
+) -> Result<(Origin, replay::analysis::Analysis, CheckOptions)> {
+    let protocol = a.protocol.get();
+    let profile = a.profile.profile();
+    let (origin, events) = read_session(input, a.session.as_deref())?;
+    let forced = protocol.or_else(|| {
+        input
+            .recording_header()
+            .and_then(|h| h.protocol.as_deref())
+            .and_then(Protocol::from_name)
+    });
+    let mut check = CheckOptions::new(profile);
+    check.protocol = forced;
+    let (check, note) = check.for_input(input.recording_header());
+    if let Some(note) = note {
+        crate::eprintln_safe!("kibitzer: {}: {note}", origin.file);
+    }
+    let original = replay::analysis::analyse(events, &check);
+    if original.session.protocol.is_none() {
+        bail!(
+            "{}: the protocol of the session is unknown (no uci, xboard or nboard line); give it with --protocol",
+            origin.file
+        );
+    }
+    Ok((origin, original, check))
+}
+
+/// Shows the rewrites before anything runs, as the diff the user agrees to, and the warnings
+/// when the card will not show them on the same terminal. Returns whether the warnings were
+/// said here.
+fn say_what_will_run(a: &ReplayArgs, origin: &Origin, prepared: &replay::Prepared) -> bool {
+    if a.deterministic && prepared.rewrites.is_empty() {
+        crate::eprintln_safe!("--deterministic: nothing to rewrite in {}", origin.file);
+    } else {
+        eprint!(
+            "{}",
+            crate::untrusted::guard(&show_rewrites(&origin.file, &prepared.rewrites))
+        );
+    }
+    // The card lists the warnings too: on a terminal that shows both, they are said once,
+    // there; with the card in a file or in JSON, they are said here as well, before the run.
+    let warn_early = {
+        use std::io::IsTerminal;
+        !(a.format == OutputFormat::Text
+            && std::io::stdout().is_terminal()
+            && std::io::stderr().is_terminal())
+    };
+    for w in prepared.warnings.iter().filter(|_| warn_early) {
+        crate::eprintln_safe!(
+            "kibitzer: {}[{}]: {}",
+            w.severity.as_str(),
+            w.rule,
+            w.message
+        );
+    }
+    warn_early
+}
+
+/// The replay's recording: as given, or a new file in the recordings directory.
+fn recording_path(a: &ReplayArgs) -> Result<PathBuf> {
+    if let Some(p) = &a.recording {
+        return Ok(p.clone());
+    }
+    let dir = output_path::recordings_dir(a.dir.as_deref(), |k| std::env::var_os(k));
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create recordings directory {}", dir.display()))?;
+    Ok(dir.join(output_path::file_name(
+        chrono::Local::now(),
+        &a.engine[0],
+        std::process::id(),
+        Some("replay"),
+    )))
 }
 
 /// `--as-engine`: stdout belongs to the GUI; everything kibitzer says goes to stderr.
