@@ -185,27 +185,7 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
     }
     let output = recording_path(&a)?;
     super::output::refuse_same_file(&a.file, &output)?;
-    let cfg = Config {
-        engine: a.engine.clone(),
-        pace: match a.pace {
-            PaceArg::Sync => Pace::Sync,
-            PaceArg::Recorded => Pace::Recorded { speed: a.speed },
-            PaceArg::Fast => Pace::Fast,
-        },
-        limits: Limits {
-            watchdog_floor: a.watchdog.0,
-            eof_grace: a.eof_grace.0,
-        },
-        deterministic: a.deterministic,
-        output,
-        check,
-        warn_early,
-        max_engine_lines: 2 * original
-            .events
-            .iter()
-            .filter(|e| e.src == crate::recording::Source::Engine)
-            .count() as u64,
-    };
+    let cfg = replay_config(&a, &original, check, warn_early, output);
     let mut report = replay::execute(&original, &origin, prepared, &cfg)?;
     if a.verify {
         let second = cfg.output.with_extension("verify.jsonl");
@@ -278,6 +258,37 @@ fn say_what_will_run(a: &ReplayArgs, origin: &Origin, prepared: &replay::Prepare
         );
     }
     warn_early
+}
+
+/// How the replay runs: paced and limited as asked, judged as the original was.
+fn replay_config(
+    a: &ReplayArgs,
+    original: &replay::analysis::Analysis,
+    check: CheckOptions,
+    warn_early: bool,
+    output: PathBuf,
+) -> Config {
+    Config {
+        engine: a.engine.clone(),
+        pace: match a.pace {
+            PaceArg::Sync => Pace::Sync,
+            PaceArg::Recorded => Pace::Recorded { speed: a.speed },
+            PaceArg::Fast => Pace::Fast,
+        },
+        limits: Limits {
+            watchdog_floor: a.watchdog.0,
+            eof_grace: a.eof_grace.0,
+        },
+        deterministic: a.deterministic,
+        output,
+        check,
+        warn_early,
+        max_engine_lines: 2 * original
+            .events
+            .iter()
+            .filter(|e| e.src == crate::recording::Source::Engine)
+            .count() as u64,
+    }
 }
 
 /// The replay's recording: as given, or a new file in the recordings directory.

@@ -173,7 +173,6 @@ impl State {
         // GUIs resend the whole game every ply: walk it lazily, and split it into a list only
         // on the rare paths that need one.
         let text = p.moves.as_str();
-        let moves = || Tokens::new(text);
         let variant_name = variant.cecp_name().to_owned();
         let common = self.plies_of_same_game(&start, &variant_name, chess960, text);
         self.new_game_pending = false;
@@ -192,33 +191,56 @@ impl State {
             g.truncate(common);
         }
         self.board_from_cache = false;
-        if !variant.is_supported() {
-            self.board = None;
-            let reason = format!("variant {variant_name} is not modelled");
-            // Said once per game: its moves are kept as tokens, the session is not at fault.
-            if self
-                .s
-                .games
-                .last()
-                .is_none_or(|g| g.board_unknown.is_none())
-            {
-                self.finding(
-                    RuleId::XBoardUnknown,
-                    format!("{reason}: moves kept as sent, not checked"),
-                );
-            }
-            self.tokens_only(&moves().collect::<Vec<_>>(), common, at, reason);
-            return;
+        if variant.is_supported() {
+            self.play_position(p, start.as_deref(), &variant, chess960, common, at);
+        } else {
+            self.unmodelled_variant(&variant_name, text, common, at);
         }
-        let result = self
-            .cache
-            .apply(start.as_deref(), p.moves.as_str(), &variant, chess960);
+    }
+
+    /// A variant the boards do not model: its moves are kept as tokens.
+    fn unmodelled_variant(&mut self, variant_name: &str, text: &str, common: usize, at: At) {
+        self.board = None;
+        let reason = format!("variant {variant_name} is not modelled");
+        // Said once per game: its moves are kept as tokens, the session is not at fault.
+        if self
+            .s
+            .games
+            .last()
+            .is_none_or(|g| g.board_unknown.is_none())
+        {
+            self.finding(
+                RuleId::XBoardUnknown,
+                format!("{reason}: moves kept as sent, not checked"),
+            );
+        }
+        self.tokens_only(&Tokens::new(text).collect::<Vec<_>>(), common, at, reason);
+    }
+
+    /// Plays the position's moves from `start` through the position cache: the game's plies
+    /// past the `common` ones, the board, and what was illegal.
+    fn play_position(
+        &mut self,
+        p: &uci::Position,
+        start: Option<&str>,
+        variant: &ChessVariant,
+        chess960: bool,
+        common: usize,
+        at: At,
+    ) {
+        let text = p.moves.as_str();
+        let result = self.cache.apply(start, text, variant, chess960);
         let (update, failure) = match result {
             Ok(u) => (Some(u), None),
             Err(UciPositionError::Start(e)) => {
                 self.board = None;
                 self.bad_start(RuleId::UciPositionBadFen, "position", p.fen.as_deref(), &e);
-                self.tokens_only(&moves().collect::<Vec<_>>(), common, at, e.to_string());
+                self.tokens_only(
+                    &Tokens::new(text).collect::<Vec<_>>(),
+                    common,
+                    at,
+                    e.to_string(),
+                );
                 return;
             }
             Err(e @ UciPositionError::Move { .. }) => (None, Some(e)),
