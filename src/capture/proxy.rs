@@ -91,15 +91,7 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
     crate::signals::ignore(&[Signal::SIGTSTP]);
 
     if let Err(e) = side.started() {
-        let program = cfg
-            .argv
-            .first()
-            .map(|p| p.to_string_lossy())
-            .unwrap_or_default();
-        let msg = format!("cannot start engine {program}: {e}");
-        crate::eprintln_safe!("kibitzer: {msg}");
-        recorder.proxy_event(ProxyKind::SpawnFailed, &msg, |_| {});
-        return launch::shell_status(&e);
+        return spawn_failed(&cfg, &recorder, &e);
     }
     let launch::RecorderSide {
         engine_in,
@@ -125,11 +117,72 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
             return 70;
         }
     };
+    let pipes = EnginePipes {
+        engine_in,
+        engine_out,
+        engine_err,
+        gone: gone_r,
+    };
+    let done_rx = start_pumps(pipes, &engine, &recorder, cfg.spin);
+
+    let watch = watch_until_exit(&cfg, &engine, &recorder, &done_rx);
+    if let Some(s) = sampler {
+        s.stop();
+    }
+    drop(gone_w);
+    let status = engine.exit_status();
+    let pending = record_the_end(&cfg, &recorder, &done_rx, watch, status);
+    // What a leftover still writes is recorded too, but a reader need not wait for it.
+    if pending.outputs > 0
+        && let Some(f) = &file
+    {
+        let _ = f.lock_shared();
+    }
+    wait_for_pumps(&done_rx, pending);
+    recorder.flush();
+    0
+}
+
+/// The engine could not be started: said, recorded, and the shell's status for it.
+fn spawn_failed(cfg: &ProxyConfig, recorder: &Recorder, e: &io::Error) -> i32 {
+    let program = cfg
+        .argv
+        .first()
+        .map(|p| p.to_string_lossy())
+        .unwrap_or_default();
+    let msg = format!("cannot start engine {program}: {e}");
+    crate::eprintln_safe!("kibitzer: {msg}");
+    recorder.proxy_event(ProxyKind::SpawnFailed, &msg, |_| {});
+    launch::shell_status(e)
+}
+
+/// The engine's ends of the pipes the pumps forward, and the pipe that tells the GUI's pump
+/// the engine is gone.
+struct EnginePipes {
+    engine_in: io::PipeWriter,
+    engine_out: io::PipeReader,
+    engine_err: io::PipeReader,
+    gone: io::PipeReader,
+}
+
+/// Starts the pumps: the GUI's stdin to the engine, the engine's stdout and stderr to ours.
+/// Each says on the channel when it ends (the GUI's pump with how).
+fn start_pumps(
+    pipes: EnginePipes,
+    engine: &Arc<EngineProcess>,
+    recorder: &Arc<Recorder>,
+    spin: Duration,
+) -> mpsc::Receiver<Option<GuiPumpEnd>> {
+    let EnginePipes {
+        engine_in,
+        engine_out,
+        engine_err,
+        gone: gone_r,
+    } = pipes;
     let (done_tx, done_rx) = mpsc::channel::<Option<GuiPumpEnd>>();
-    let spin = cfg.spin;
     match std_handle(io::stdin().as_fd()) {
         Ok(gui_in) => {
-            let (rec, engine, done) = (Arc::clone(&recorder), Arc::clone(&engine), done_tx.clone());
+            let (rec, engine, done) = (Arc::clone(recorder), Arc::clone(engine), done_tx.clone());
             std::thread::spawn(move || {
                 let end = pumps::gui_to_engine(gui_in, engine_in, &gone_r, &engine, &rec, spin);
                 let _ = done.send(Some(end));
@@ -145,7 +198,7 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
         // /dev/null there, never a closed number).
         #[allow(unsafe_code)]
         let target = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
-        let (rec, done) = (Arc::clone(&recorder), done_tx.clone());
+        let (rec, done) = (Arc::clone(recorder), done_tx.clone());
         match std_handle(target) {
             Ok(to) => {
                 std::thread::spawn(move || {
@@ -156,31 +209,34 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
             Err(e) => crate::eprintln_safe!("kibitzer: cannot forward to fd {fd}: {e}"),
         }
     }
-    drop(done_tx);
+    done_rx
+}
 
-    let watch = watch_until_exit(&cfg, &engine, &recorder, &done_rx);
-    if let Some(s) = sampler {
-        s.stop();
-    }
-    drop(gone_w);
-    let status = engine.exit_status();
-
+/// After the engine exited: what the pumps still hold, the processes it left, the group's
+/// signals and how it ended, recorded. Returns the pumps still running.
+fn record_the_end(
+    cfg: &ProxyConfig,
+    recorder: &Recorder,
+    done_rx: &mpsc::Receiver<Option<GuiPumpEnd>>,
+    watch: Watched,
+    status: Option<ExitStatus>,
+) -> Pumps {
     // Whatever the pumps still hold arrives now, unless a process the engine left holds its
     // output open: that one is named, and its output is forwarded (and recorded) until it
     // closes, as the GUI would read it from the bare engine's pipe.
     let mut pending = watch.pumps;
-    drain(&done_rx, &mut pending, DRAIN_AFTER_EXIT);
+    drain(done_rx, &mut pending, DRAIN_AFTER_EXIT);
     let leftovers: Vec<Descendant> = watch.seen.into_iter().filter(Descendant::alive).collect();
     if !leftovers.is_empty() {
-        super::leftovers::record(&recorder, &leftovers, cfg.kill_leftovers);
+        super::leftovers::record(recorder, &leftovers, cfg.kill_leftovers);
         if cfg.kill_leftovers {
-            drain(&done_rx, &mut pending, Duration::from_secs(1));
+            drain(done_rx, &mut pending, Duration::from_secs(1));
         }
     }
     group_signals_recorded();
     match status {
         Some(status) => {
-            record_exit(&recorder, status);
+            record_exit(recorder, status);
         }
         None => recorder.proxy_event(
             ProxyKind::EngineExit,
@@ -188,12 +244,11 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
             |_| {},
         ),
     }
-    // What a leftover still writes is recorded too, but a reader need not wait for it.
-    if pending.outputs > 0
-        && let Some(f) = &file
-    {
-        let _ = f.lock_shared();
-    }
+    pending
+}
+
+/// Waits for the pumps still running to end.
+fn wait_for_pumps(done_rx: &mpsc::Receiver<Option<GuiPumpEnd>>, mut pending: Pumps) {
     while pending.outputs + pending.gui > 0 {
         match done_rx.recv() {
             Ok(Some(_)) => pending.gui = pending.gui.saturating_sub(1),
@@ -201,8 +256,6 @@ fn record(cfg: ProxyConfig, mut side: launch::RecorderSide, start: Instant) -> i
             Err(_) => break,
         }
     }
-    recorder.flush();
-    0
 }
 
 /// Counts the pumps that end within `limit`.

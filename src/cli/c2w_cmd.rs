@@ -110,32 +110,8 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
     let (Some(dir), Some(file)) = (exe.parent(), exe.file_name()) else {
         bail!("cannot tell the directory of {}", exe.display());
     };
-    let mut words = vec![switch_word(&file.to_string_lossy())];
-    words.extend(
-        a.engine[1..]
-            .iter()
-            .map(|w| switch_word(&w.to_string_lossy())),
-    );
-    let loc = Location {
-        dir: dir.display().to_string(),
-        switch: words.join(" "),
-        program: file.to_string_lossy().into_owned(),
-    };
-    let recording = match &a.recording {
-        Some(p) => p.clone(),
-        None => {
-            let rdir = output_path::recordings_dir(None, |k| std::env::var_os(k));
-            std::fs::create_dir_all(&rdir).with_context(|| {
-                format!("cannot create recordings directory {}", rdir.display())
-            })?;
-            rdir.join(output_path::file_name(
-                chrono::Local::now(),
-                program,
-                std::process::id(),
-                Some("c2w-suggest"),
-            ))
-        }
-    };
+    let loc = location(dir, file, &a.engine[1..]);
+    let recording = recording_path(&a, program)?;
     let mut argv = vec![exe.clone().into_os_string()];
     argv.extend(a.engine[1..].iter().cloned());
     let done = match suggest::suggest(
@@ -193,6 +169,41 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
             _ => {}
         }
     }
+    tell_on_stderr(&a, &done, &recording);
+    Ok(exit_status)
+}
+
+/// Where the profile says the engine is: its directory, and `EngineSwitch`'s words.
+fn location(dir: &Path, file: &std::ffi::OsStr, args: &[OsString]) -> Location {
+    let mut words = vec![switch_word(&file.to_string_lossy())];
+    words.extend(args.iter().map(|w| switch_word(&w.to_string_lossy())));
+    Location {
+        dir: dir.display().to_string(),
+        switch: words.join(" "),
+        program: file.to_string_lossy().into_owned(),
+    }
+}
+
+/// Where the session's recording is kept: as given, or a new file in the recordings
+/// directory, as `record` names one.
+fn recording_path(a: &SuggestArgs, program: &OsString) -> Result<PathBuf> {
+    if let Some(p) = &a.recording {
+        return Ok(p.clone());
+    }
+    let rdir = output_path::recordings_dir(None, |k| std::env::var_os(k));
+    std::fs::create_dir_all(&rdir)
+        .with_context(|| format!("cannot create recordings directory {}", rdir.display()))?;
+    Ok(rdir.join(output_path::file_name(
+        chrono::Local::now(),
+        program,
+        std::process::id(),
+        Some("c2w-suggest"),
+    )))
+}
+
+/// The engine's errors and warnings, where the profile and the recording went, and what to
+/// run next.
+fn tell_on_stderr(a: &SuggestArgs, done: &suggest::Suggested, recording: &Path) {
     for f in done.engine_errors.iter().chain(&done.engine_warnings) {
         let at = f
             .line
@@ -216,5 +227,4 @@ fn suggest_cmd(a: SuggestArgs) -> Result<i32> {
     crate::eprintln_safe!(
         "kibitzer: check engine and profile together: kibitzer probe --c2w {shown}"
     );
-    Ok(exit_status)
 }

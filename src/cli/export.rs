@@ -1,9 +1,9 @@
 use crate::export::{Context as ExportContext, ggf_session, pgn_session};
 use crate::input::ControlFlow;
-use crate::input::Item;
+use crate::input::{Item, ReadOutcome};
 use crate::recording::Header;
 use crate::rules::CheckOptions;
-use crate::session::{Decoded, GameKind};
+use crate::session::{Decoded, GameKind, Session};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -49,9 +49,51 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     let format = crate::input::input_format(a.input_format.as_deref(), old_input)?;
     let input = crate::input::Input::open(&a.file, format)?;
     let shown = input.shown().to_owned();
-    // Exporting needs the games (their moves carry the engine's evals), not the transcript,
-    // the searches or the PV checks: the input is streamed through a decoder that keeps only
-    // the games.
+    let (sessions, outcome) = games_of(&a, &input, &shown)?;
+    let header = match input.recording_header() {
+        Some(h) => h.clone(),
+        None => Header::new(
+            concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
+            outcome.log_started.clone().unwrap_or_default(),
+        ),
+    };
+    let broken = say_broken_games(&sessions, &shown);
+    let file_name = a
+        .file
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (text, skipped) = export_text(&sessions, &header, &file_name, ggf);
+    if skipped > 0 {
+        crate::eprintln_safe!(
+            "kibitzer: {skipped} game(s) skipped: their board could not be followed"
+        );
+    }
+    if text.is_empty() {
+        crate::eprintln_safe!(
+            "kibitzer: no {} games in {}",
+            if ggf { "Othello" } else { "chess" },
+            a.file.display()
+        );
+    }
+    write_out(a.output.as_deref(), &text)?;
+    if outcome.lost_lines() > 0 {
+        crate::eprintln_safe!(
+            "kibitzer: {shown}: {} unreadable line(s) skipped; the games may miss moves",
+            outcome.lost_lines()
+        );
+    }
+    Ok(outcome.status(if broken > 0 { 1 } else { 0 }))
+}
+
+/// The input's sessions with their games. Exporting needs the games (their moves carry the
+/// engine's evals), not the transcript, the searches or the PV checks: the input is streamed
+/// through a decoder that keeps only the games.
+fn games_of(
+    a: &ExportArgs,
+    input: &crate::input::Input,
+    shown: &str,
+) -> Result<(Vec<Session>, ReadOutcome)> {
     // Decoded as `check` decodes it: a recording made under a `.c2w` profile sends positions
     // in the profile's own FEN command.
     let opts = CheckOptions {
@@ -76,17 +118,14 @@ pub fn run(a: ExportArgs) -> Result<i32> {
         }
         Ok(ControlFlow::Continue(()))
     })?;
-    let header = match input.recording_header() {
-        Some(h) => h.clone(),
-        None => Header::new(
-            concat!("kibitzer ", env!("CARGO_PKG_VERSION")),
-            outcome.log_started.clone().unwrap_or_default(),
-        ),
-    };
-    let sessions = d.finish();
-    // Games that could not be followed are exported up to where they broke, and said so.
+    Ok((d.finish(), outcome))
+}
+
+/// Games that could not be followed are exported up to where they broke, and said so.
+/// Returns how many there are.
+fn say_broken_games(sessions: &[Session], shown: &str) -> usize {
     let mut broken = 0;
-    for s in &sessions {
+    for s in sessions {
         for g in s.games.iter().filter(|g| !g.gaps.is_empty()) {
             broken += 1;
             let gap = &g.gaps[0];
@@ -105,11 +144,16 @@ pub fn run(a: ExportArgs) -> Result<i32> {
             );
         }
     }
-    let file_name = a
-        .file
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    broken
+}
+
+/// The games as PGN or GGF, and how many were skipped.
+fn export_text(
+    sessions: &[Session],
+    header: &Header,
+    file_name: &str,
+    ggf: bool,
+) -> (String, usize) {
     let mut text = String::new();
     let mut skipped = 0;
     let chess_sessions = sessions
@@ -118,7 +162,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
         .count();
     if !ggf && chess_sessions > 1 {
         // Several engines in one log: a game they played against each other is one game.
-        let (t, n) = pgn_paired(&sessions, &header, &file_name);
+        let (t, n) = pgn_paired(sessions, header, file_name);
         text = t;
         skipped = n;
     }
@@ -127,7 +171,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
             event: match (&header.label, &s.label) {
                 (_, Some(l)) => format!("{file_name} [{l}]"),
                 (Some(l), None) => l.clone(),
-                (None, None) => file_name.clone(),
+                (None, None) => file_name.to_owned(),
             },
             site: header.host.clone().unwrap_or_default(),
             started: header.started.clone(),
@@ -143,43 +187,29 @@ pub fn run(a: ExportArgs) -> Result<i32> {
         text.push_str(&t);
         skipped += n;
     }
-    if skipped > 0 {
-        crate::eprintln_safe!(
-            "kibitzer: {skipped} game(s) skipped: their board could not be followed"
-        );
-    }
-    if text.is_empty() {
-        crate::eprintln_safe!(
-            "kibitzer: no {} games in {}",
-            if ggf { "Othello" } else { "chess" },
-            a.file.display()
-        );
-    }
-    match &a.output {
+    (text, skipped)
+}
+
+/// Writes the text to the output file, or to standard output (a closed pipe is no error).
+fn write_out(output: Option<&std::path::Path>, text: &str) -> Result<()> {
+    use std::io::Write;
+    match output {
         Some(path) => {
-            use std::io::Write;
             let mut f = super::output::AtomicFile::create(path)?;
-            f.write_all(crate::untrusted::guard(&text).as_bytes())
+            f.write_all(crate::untrusted::guard(text).as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             f.commit()?;
         }
         None => {
-            use std::io::Write;
             let mut out = std::io::stdout().lock();
-            match crate::untrusted::write_guarded(&mut out, &text, false).and_then(|()| out.flush())
+            match crate::untrusted::write_guarded(&mut out, text, false).and_then(|()| out.flush())
             {
                 Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
                 _ => {}
             }
         }
     }
-    if outcome.lost_lines() > 0 {
-        crate::eprintln_safe!(
-            "kibitzer: {shown}: {} unreadable line(s) skipped; the games may miss moves",
-            outcome.lost_lines()
-        );
-    }
-    Ok(outcome.status(if broken > 0 { 1 } else { 0 }))
+    Ok(())
 }
 
 /// The PGN of a log with several engines, engine-vs-engine games paired

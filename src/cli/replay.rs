@@ -163,10 +163,50 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
     if a.speed != 1.0 && a.pace != PaceArg::Recorded {
         bail!("--speed applies to --pace recorded only");
     }
+    let input = Input::open(&a.file, a.input_format.as_deref())?;
+    let (origin, original, check) = original_session(&a, &input)?;
+    let subset = replay::Subset {
+        until: a.until,
+        game: a.game,
+        from_game: a.from_game,
+    };
+    let prepared = replay::prepare(&original, a.deterministic, subset)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", origin.file))?;
+    if prepared.script.lines() == 0 {
+        bail!("{}: the session has no GUI line to replay", origin.file);
+    }
+    let warn_early = say_what_will_run(&a, &origin, &prepared);
+    if a.dry_run {
+        print!(
+            "{}",
+            crate::untrusted::guard(&show_script(&prepared.script))
+        );
+        return Ok(0);
+    }
+    let output = recording_path(&a)?;
+    super::output::refuse_same_file(&a.file, &output)?;
+    let cfg = replay_config(&a, &original, check, warn_early, output);
+    let mut report = replay::execute(&original, &origin, prepared, &cfg)?;
+    if a.verify {
+        let second = cfg.output.with_extension("verify.jsonl");
+        replay::verify(&mut report, &cfg, &second)?;
+    }
+    write_report(&a, &report)?;
+    let mut status = report.verdict.kind.exit_status();
+    if report.verification.as_ref().is_some_and(|v| !v.identical) && status == 0 {
+        status = 1;
+    }
+    Ok(status)
+}
+
+/// The session to replay, decoded as `check` decodes it, with the options it was checked by.
+fn original_session(
+    a: &ReplayArgs,
+    input: &Input,
+) -> Result<(Origin, replay::analysis::Analysis, CheckOptions)> {
     let protocol = a.protocol.get();
     let profile = a.profile.profile();
-    let input = Input::open(&a.file, a.input_format.as_deref())?;
-    let (origin, events) = read_session(&input, a.session.as_deref())?;
+    let (origin, events) = read_session(input, a.session.as_deref())?;
     let forced = protocol.or_else(|| {
         input
             .recording_header()
@@ -186,17 +226,13 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
             origin.file
         );
     }
-    let subset = replay::Subset {
-        until: a.until,
-        game: a.game,
-        from_game: a.from_game,
-    };
-    let prepared = replay::prepare(&original, a.deterministic, subset)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", origin.file))?;
-    if prepared.script.lines() == 0 {
-        bail!("{}: the session has no GUI line to replay", origin.file);
-    }
-    // Shown before anything runs, as the diff the user agrees to.
+    Ok((origin, original, check))
+}
+
+/// Shows the rewrites before anything runs, as the diff the user agrees to, and the warnings
+/// when the card will not show them on the same terminal. Returns whether the warnings were
+/// said here.
+fn say_what_will_run(a: &ReplayArgs, origin: &Origin, prepared: &replay::Prepared) -> bool {
     if a.deterministic && prepared.rewrites.is_empty() {
         crate::eprintln_safe!("--deterministic: nothing to rewrite in {}", origin.file);
     } else {
@@ -221,29 +257,18 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
             w.message
         );
     }
-    if a.dry_run {
-        print!(
-            "{}",
-            crate::untrusted::guard(&show_script(&prepared.script))
-        );
-        return Ok(0);
-    }
-    let output = match &a.recording {
-        Some(p) => p.clone(),
-        None => {
-            let dir = output_path::recordings_dir(a.dir.as_deref(), |k| std::env::var_os(k));
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create recordings directory {}", dir.display()))?;
-            dir.join(output_path::file_name(
-                chrono::Local::now(),
-                &a.engine[0],
-                std::process::id(),
-                Some("replay"),
-            ))
-        }
-    };
-    super::output::refuse_same_file(&a.file, &output)?;
-    let cfg = Config {
+    warn_early
+}
+
+/// How the replay runs: paced and limited as asked, judged as the original was.
+fn replay_config(
+    a: &ReplayArgs,
+    original: &replay::analysis::Analysis,
+    check: CheckOptions,
+    warn_early: bool,
+    output: PathBuf,
+) -> Config {
+    Config {
         engine: a.engine.clone(),
         pace: match a.pace {
             PaceArg::Sync => Pace::Sync,
@@ -263,18 +288,23 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
             .iter()
             .filter(|e| e.src == crate::recording::Source::Engine)
             .count() as u64,
-    };
-    let mut report = replay::execute(&original, &origin, prepared, &cfg)?;
-    if a.verify {
-        let second = cfg.output.with_extension("verify.jsonl");
-        replay::verify(&mut report, &cfg, &second)?;
     }
-    write_report(&a, &report)?;
-    let mut status = report.verdict.kind.exit_status();
-    if report.verification.as_ref().is_some_and(|v| !v.identical) && status == 0 {
-        status = 1;
+}
+
+/// The replay's recording: as given, or a new file in the recordings directory.
+fn recording_path(a: &ReplayArgs) -> Result<PathBuf> {
+    if let Some(p) = &a.recording {
+        return Ok(p.clone());
     }
-    Ok(status)
+    let dir = output_path::recordings_dir(a.dir.as_deref(), |k| std::env::var_os(k));
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create recordings directory {}", dir.display()))?;
+    Ok(dir.join(output_path::file_name(
+        chrono::Local::now(),
+        &a.engine[0],
+        std::process::id(),
+        Some("replay"),
+    )))
 }
 
 /// `--as-engine`: stdout belongs to the GUI; everything kibitzer says goes to stderr.

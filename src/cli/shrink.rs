@@ -8,6 +8,7 @@ use crate::replay::run::{Limits, Pace};
 use crate::replay::script::Script;
 use crate::replay::{self, Config};
 use crate::rules::{CheckOptions, RuleId};
+use crate::shrink::candidate::Candidate;
 use crate::shrink::fault::Fault;
 use crate::shrink::report::{Rate, Session, ShrinkReport};
 use crate::shrink::trial::Runner;
@@ -247,9 +248,17 @@ pub fn run(a: ShrinkArgs) -> Result<i32> {
     ));
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create a directory for the tries: {}", dir.display()))?;
-    let result = shrink_in(
-        &a, &origin, &original, &base, &fault, jobs, k, &dir, started,
-    );
+    let result = Shrinking {
+        a: &a,
+        origin: &origin,
+        original: &original,
+        base: &base,
+        fault: &fault,
+        jobs,
+        k,
+        started,
+    }
+    .run(&dir);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
@@ -305,56 +314,131 @@ fn child_args(a: &ShrinkArgs) -> Vec<OsString> {
     v
 }
 
-#[allow(clippy::too_many_arguments)]
-fn shrink_in(
-    a: &ShrinkArgs,
-    origin: &replay::Origin,
-    original: &replay::analysis::Analysis,
-    base: &Script,
-    fault: &Fault,
+/// A shrink to make: the session read, the script that replays it, and the fault kept.
+struct Shrinking<'a> {
+    a: &'a ShrinkArgs,
+    origin: &'a replay::Origin,
+    original: &'a replay::analysis::Analysis,
+    base: &'a Script,
+    fault: &'a Fault,
     jobs: usize,
+    /// Of the tries of a candidate, how many must reproduce the fault.
     k: usize,
-    dir: &Path,
     started: Instant,
-) -> Result<i32> {
-    let runner = Runner {
-        exe: std::env::current_exe().context("cannot find this program to run the tries")?,
-        child_args: child_args(a),
-        engine: a.engine.clone(),
-        fault,
-        dir: dir.to_path_buf(),
-        tries: a.tries,
-        min_repro: k,
-        jobs,
-        deadline: a.budget.map(|b| started + b),
-        made: Default::default(),
-        error: Default::default(),
-    };
-    crate::eprintln_safe!(
-        "shrink: {}: {} lines; keeping {}; {} tries per candidate, {jobs} side by side",
-        origin.file,
-        base.lines(),
-        fault.describe(),
-        a.tries
-    );
-    let confirm = a.confirm.unwrap_or(a.tries.max(3)).max(1);
-    let shrunk = match crate::shrink::shrink(original, base, &runner, confirm) {
-        Ok(s) => s,
-        Err(e) => {
-            if let Some(err) = e.error {
-                bail!("{}: the engine could not be run: {err}", origin.file);
+}
+
+impl Shrinking<'_> {
+    /// Shrinks with the tries made in `dir`, and prints the report.
+    fn run(&self, dir: &Path) -> Result<i32> {
+        let (a, origin, base, fault) = (self.a, self.origin, self.base, self.fault);
+        let runner = Runner {
+            exe: std::env::current_exe().context("cannot find this program to run the tries")?,
+            child_args: child_args(a),
+            engine: a.engine.clone(),
+            fault,
+            dir: dir.to_path_buf(),
+            tries: a.tries,
+            min_repro: self.k,
+            jobs: self.jobs,
+            deadline: a.budget.map(|b| self.started + b),
+            made: Default::default(),
+            error: Default::default(),
+        };
+        crate::eprintln_safe!(
+            "shrink: {}: {} lines; keeping {}; {} tries per candidate, {} side by side",
+            origin.file,
+            base.lines(),
+            fault.describe(),
+            a.tries,
+            self.jobs
+        );
+        let confirm = a.confirm.unwrap_or(a.tries.max(3)).max(1);
+        let shrunk = match crate::shrink::shrink(self.original, base, &runner, confirm) {
+            Ok(s) => s,
+            Err(e) => {
+                if let Some(err) = e.error {
+                    bail!("{}: the engine could not be run: {err}", origin.file);
+                }
+                crate::eprintln_safe!(
+                    "kibitzer: {}: {}: the original does not reproduce it with this engine: {} tries",
+                    origin.file,
+                    fault.describe(),
+                    e.tries
+                );
+                return Ok(1);
             }
-            crate::eprintln_safe!(
-                "kibitzer: {}: {}: the original does not reproduce it with this engine: {} tries",
-                origin.file,
-                fault.describe(),
-                e.tries
-            );
-            return Ok(1);
+        };
+        let report = self.report(&runner, shrunk)?;
+        let reproduced = report.result_rate.reproduced;
+        let mut out = std::io::stdout().lock();
+        match a.format {
+            OutputFormat::Text => crate::untrusted::write_guarded(&mut out, &report.text(), false)?,
+            OutputFormat::Json => {
+                serde_json::to_writer_pretty(&mut out, &report)?;
+                out.write_all(b"\n")?;
+            }
         }
-    };
-    let game_units = units::games(base, original);
-    let size = |cand: &crate::shrink::candidate::Candidate, file: Option<String>| Session {
+        out.flush()?;
+        Ok(if reproduced > 0 { 0 } else { 1 })
+    }
+
+    /// The report of a shrink, with the script and the recording written where asked.
+    fn report(&self, runner: &Runner, shrunk: crate::shrink::Shrunk) -> Result<ShrinkReport> {
+        let (a, base, fault) = (self.a, self.base, self.fault);
+        let game_units = units::games(base, self.original);
+        let size = |cand: &Candidate, file: Option<String>| size_of(base, &game_units, cand, file);
+        let plain = shrunk.best.plain(base);
+        if let Some(p) = &a.script {
+            std::fs::write(p, &plain).with_context(|| format!("cannot write {}", p.display()))?;
+        }
+        let mut recording = None;
+        if let (Some(p), Some(from)) = (&a.output, &shrunk.result.recording) {
+            std::fs::copy(from, p).with_context(|| format!("cannot write {}", p.display()))?;
+            recording = Some(p.display().to_string());
+        }
+        Ok(ShrinkReport {
+            schema: crate::shrink::report::SCHEMA,
+            original: size(&Candidate::whole(base), Some(self.origin.file.clone())),
+            engine_argv: a
+                .engine
+                .iter()
+                .map(|s| s.to_string_lossy().into_owned())
+                .collect(),
+            fault: fault.describe(),
+            rule: match fault {
+                Fault::Rule { rule, .. } => Some(rule.to_string()),
+                _ => None,
+            },
+            tries: a.tries,
+            min_repro: self.k,
+            jobs: self.jobs,
+            original_rate: Rate {
+                reproduced: shrunk.original.reproduced,
+                tried: shrunk.original.tried,
+            },
+            result: size(&shrunk.best, None),
+            result_rate: Rate {
+                reproduced: shrunk.result.reproduced,
+                tried: shrunk.result.tried,
+            },
+            script: plain.lines().map(str::to_owned).collect(),
+            recording,
+            tries_made: runner.made.load(std::sync::atomic::Ordering::Relaxed),
+            elapsed_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            budget_exhausted: shrunk.out_of_time,
+            phases: shrunk.phases,
+        })
+    }
+}
+
+/// The size of a candidate: its lines, games and searches.
+fn size_of(
+    base: &Script,
+    game_units: &[units::Unit],
+    cand: &Candidate,
+    file: Option<String>,
+) -> Session {
+    Session {
         file,
         lines: cand.lines(base),
         // A game counts when one of its searches is kept, or (CECP, NBoard) a line that
@@ -376,59 +460,5 @@ fn shrink_in(
             .zip(&cand.keep)
             .filter(|(s, k)| **k && units::head(&s.text) == "go")
             .count(),
-    };
-    let plain = shrunk.best.plain(base);
-    if let Some(p) = &a.script {
-        std::fs::write(p, &plain).with_context(|| format!("cannot write {}", p.display()))?;
     }
-    let mut recording = None;
-    if let (Some(p), Some(from)) = (&a.output, &shrunk.result.recording) {
-        std::fs::copy(from, p).with_context(|| format!("cannot write {}", p.display()))?;
-        recording = Some(p.display().to_string());
-    }
-    let report = ShrinkReport {
-        schema: crate::shrink::report::SCHEMA,
-        original: size(
-            &crate::shrink::candidate::Candidate::whole(base),
-            Some(origin.file.clone()),
-        ),
-        engine_argv: a
-            .engine
-            .iter()
-            .map(|s| s.to_string_lossy().into_owned())
-            .collect(),
-        fault: fault.describe(),
-        rule: match fault {
-            Fault::Rule { rule, .. } => Some(rule.to_string()),
-            _ => None,
-        },
-        tries: a.tries,
-        min_repro: k,
-        jobs,
-        original_rate: Rate {
-            reproduced: shrunk.original.reproduced,
-            tried: shrunk.original.tried,
-        },
-        result: size(&shrunk.best, None),
-        result_rate: Rate {
-            reproduced: shrunk.result.reproduced,
-            tried: shrunk.result.tried,
-        },
-        script: plain.lines().map(str::to_owned).collect(),
-        recording,
-        tries_made: runner.made.load(std::sync::atomic::Ordering::Relaxed),
-        elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-        budget_exhausted: shrunk.out_of_time,
-        phases: shrunk.phases,
-    };
-    let mut out = std::io::stdout().lock();
-    match a.format {
-        OutputFormat::Text => crate::untrusted::write_guarded(&mut out, &report.text(), false)?,
-        OutputFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &report)?;
-            out.write_all(b"\n")?;
-        }
-    }
-    out.flush()?;
-    Ok(if shrunk.result.reproduced > 0 { 0 } else { 1 })
 }

@@ -76,7 +76,16 @@ fn lichess_bot_wrapper(line: &[u8]) -> bool {
     LOG_LEVELS.contains(&next)
 }
 
+/// Counts what each format's probes see in one line.
 fn probe_line(line: &[u8], c: &mut Counts) {
+    gui_and_runner_logs(line, c);
+    dated_logs(line, c);
+    python_chess_and_lc0_logs(line, c);
+    tool_logs(line, c);
+}
+
+/// XBoard's debug file, cutechess (its debug lines and its stdout), fastchess.
+fn gui_and_runner_logs(line: &[u8], c: &mut Counts) {
     use LogFormat as F;
     if probes::xboard(line) {
         c.add(F::XboardDebug, 2.0, "<ms> >first : cmd");
@@ -118,6 +127,11 @@ fn probe_line(line: &[u8], c: &mut Counts) {
     if probes::fastchess(line) {
         c.add(F::Fastchess, 2.0, "[LEVEL] [time] <thread> name <--- cmd");
     }
+}
+
+/// Lines that open with a date or a time: Arena, lichess-bot, engine-side log4j, Polyglot.
+fn dated_logs(line: &[u8], c: &mut Counts) {
+    use LogFormat as F;
     if let Some((_, used)) = date_time(line) {
         let rest = line.get(used..).unwrap_or(&[]);
         if probes::arena_marker(rest) {
@@ -149,6 +163,11 @@ fn probe_line(line: &[u8], c: &mut Counts) {
             "seconds.ms GUI->Adapter: / Adapter->Engine:",
         );
     }
+}
+
+/// python-chess's debug log and its arrows, and lc0's log file.
+fn python_chess_and_lc0_logs(line: &[u8], c: &mut Counts) {
+    use LogFormat as F;
     if probes::python_chess(line) {
         c.add(F::PythonChess, 2.0, "<XxxProtocol (pid=N)>: << / >>");
     } else if !probes::lc0(line)
@@ -177,6 +196,12 @@ fn probe_line(line: &[u8], c: &mut Counts) {
     if probes::lc0(line) {
         c.add(F::Lc0Logfile, 2.0, "time tid file.cc:N] >> / <<");
     }
+}
+
+/// Other GUIs' and tools' logs: Banksia, cchess, Nibbler, En Croissant, Edax, Inbetween,
+/// PyChess, transcripts.
+fn tool_logs(line: &[u8], c: &mut Counts) {
+    use LogFormat as F;
     if let Some((tod, _, _, _)) = probes::banksia(line) {
         c.add(
             F::Banksia,
@@ -227,56 +252,98 @@ fn probe_line(line: &[u8], c: &mut Counts) {
 
 /// Detects the format of a log from its first lines. Never panics; `None` when nothing fits.
 pub fn detect(sample: &[u8]) -> Option<Detection> {
-    use LogFormat as F;
-    let mut c = Counts::default();
-    let mut unmarked_vocab = 0u32;
-    let mut bytes = 0usize;
-    let mut glyph_lines: Vec<&[u8]> = Vec::new();
-    for line in Lines::new(sample) {
-        if c.lines as usize >= SAMPLE_LINES || bytes > 4 << 20 {
-            break;
-        }
-        let l = line.bytes;
-        bytes += l.len();
-        // A line this long shows no line shape (and would cost its length in every probe).
-        if is_blank(l) || l.len() > 64 << 10 {
-            continue;
-        }
-        c.lines += 1;
-        probe_line(l, &mut c);
-        if std::str::from_utf8(l).ok().and_then(side_of).is_some() {
-            unmarked_vocab += 1;
-        }
-        if super::formats::transcript_split(l).is_some() {
-            glyph_lines.push(l);
-        }
-    }
+    let Sampled {
+        mut c,
+        unmarked_vocab,
+        glyph_lines,
+    } = Sampled::of(sample);
     if c.lines == 0 {
         return None;
     }
-    // Debug lines decide cutechess-cli over its plain stdout lines, which both share.
-    if c.get(F::CutechessCli) > 0.0 {
-        let s = c.get(F::CutechessCliStdout) / 2.0;
-        c.add(F::CutechessCli, s, "");
-    }
-    // Python-chess lines under a recognisable lichess-bot wrapper.
-    let py = c.get(F::PythonChess);
-    if py > 0.0 {
-        if c.get(F::LichessBotLegacy) > 0.0 && c.get(F::LichessBotLegacy) >= c.get(F::LichessBot) {
-            let s = c.get(F::LichessBotLegacy) + py;
-            c.add(F::LichessBotLegacy, s, "");
-        } else if c.get(F::LichessBot) > 0.0 {
-            let s = py;
-            c.add(F::LichessBot, s, "");
+    c.weigh_wrapped();
+    c.weigh_transcripts(&glyph_lines);
+    c.weigh_unmarked(unmarked_vocab);
+    c.best()
+}
+
+/// What the probes saw in a log's first lines.
+struct Sampled<'s> {
+    c: Counts,
+    /// Lines with protocol vocabulary and no marker.
+    unmarked_vocab: u32,
+    /// Lines marked by glyphs alone (`> `, `<< `).
+    glyph_lines: Vec<&'s [u8]>,
+}
+
+impl<'s> Sampled<'s> {
+    fn of(sample: &'s [u8]) -> Sampled<'s> {
+        let mut c = Counts::default();
+        let mut unmarked_vocab = 0u32;
+        let mut bytes = 0usize;
+        let mut glyph_lines: Vec<&[u8]> = Vec::new();
+        for line in Lines::new(sample) {
+            if c.lines as usize >= SAMPLE_LINES || bytes > 4 << 20 {
+                break;
+            }
+            let l = line.bytes;
+            bytes += l.len();
+            // A line this long shows no line shape (and would cost its length in every probe).
+            if is_blank(l) || l.len() > 64 << 10 {
+                continue;
+            }
+            c.lines += 1;
+            probe_line(l, &mut c);
+            if std::str::from_utf8(l).ok().and_then(side_of).is_some() {
+                unmarked_vocab += 1;
+            }
+            if super::formats::transcript_split(l).is_some() {
+                glyph_lines.push(l);
+            }
         }
-    } else {
-        // Without python-chess lines a lichess-bot wrapper alone is too weak a sign.
-        c.hits
-            .retain(|h| h.0 != F::LichessBot && h.0 != F::LichessBotLegacy || h.1 >= 3.0);
+        Sampled {
+            c,
+            unmarked_vocab,
+            glyph_lines,
+        }
     }
-    // Glyph-only transcripts: decide by vocabulary what kind they are.
-    let transcript = c.get(F::Transcript);
-    if transcript > 0.0 {
+}
+
+impl Counts {
+    /// Formats whose lines wrap others': cutechess-cli's debug lines over its plain stdout
+    /// lines, which both share; python-chess lines under a recognisable lichess-bot wrapper.
+    fn weigh_wrapped(&mut self) {
+        use LogFormat as F;
+        let c = self;
+        if c.get(F::CutechessCli) > 0.0 {
+            let s = c.get(F::CutechessCliStdout) / 2.0;
+            c.add(F::CutechessCli, s, "");
+        }
+        let py = c.get(F::PythonChess);
+        if py > 0.0 {
+            if c.get(F::LichessBotLegacy) > 0.0
+                && c.get(F::LichessBotLegacy) >= c.get(F::LichessBot)
+            {
+                let s = c.get(F::LichessBotLegacy) + py;
+                c.add(F::LichessBotLegacy, s, "");
+            } else if c.get(F::LichessBot) > 0.0 {
+                let s = py;
+                c.add(F::LichessBot, s, "");
+            }
+        } else {
+            // Without python-chess lines a lichess-bot wrapper alone is too weak a sign.
+            c.hits
+                .retain(|h| h.0 != F::LichessBot && h.0 != F::LichessBotLegacy || h.1 >= 3.0);
+        }
+    }
+
+    /// Glyph-only transcripts: decide by vocabulary what kind they are.
+    fn weigh_transcripts(&mut self, glyph_lines: &[&[u8]]) {
+        use LogFormat as F;
+        let c = self;
+        let transcript = c.get(F::Transcript);
+        if transcript <= 0.0 {
+            return;
+        }
         let joined: Vec<u8> = glyph_lines.join(&b"\n"[..]);
         let orientation = super::formats::transcript_orientation(&joined);
         let nboard_words = glyph_lines
@@ -316,40 +383,50 @@ pub fn detect(sample: &[u8]) -> Option<Detection> {
             c.hits.retain(|h| h.0 != F::Transcript);
         }
     }
-    // No markers at all but protocol vocabulary: PyChess-style.
-    if c.get(F::Pychess) == 0.0
-        && unmarked_vocab * 3 >= c.lines
-        && c.hits.iter().all(|h| h.1 < c.lines as f32 * 0.3)
-    {
-        c.add(
-            F::Pychess,
-            unmarked_vocab as f32,
-            "unmarked protocol vocabulary",
-        );
+
+    /// No markers at all but protocol vocabulary: PyChess-style.
+    fn weigh_unmarked(&mut self, unmarked_vocab: u32) {
+        use LogFormat as F;
+        let c = self;
+        if c.get(F::Pychess) == 0.0
+            && unmarked_vocab * 3 >= c.lines
+            && c.hits.iter().all(|h| h.1 < c.lines as f32 * 0.3)
+        {
+            c.add(
+                F::Pychess,
+                unmarked_vocab as f32,
+                "unmarked protocol vocabulary",
+            );
+        }
     }
-    let best = c
-        .hits
-        .iter()
-        .filter(|h| h.1 > 0.0)
-        .max_by(|a, b| a.1.total_cmp(&b.1))?;
-    let confidence = (best.1 / (2.0 * c.lines as f32)).clamp(0.0, 1.0);
-    if confidence < 0.05 {
-        return None;
+
+    /// The format most lines look like, when enough do.
+    fn best(&self) -> Option<Detection> {
+        let c = self;
+        let best = c
+            .hits
+            .iter()
+            .filter(|h| h.1 > 0.0)
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        let confidence = (best.1 / (2.0 * c.lines as f32)).clamp(0.0, 1.0);
+        if confidence < 0.05 {
+            return None;
+        }
+        let shape = c
+            .hits
+            .iter()
+            .find(|h| h.0 == best.0 && !h.2.is_empty())
+            .map_or("", |h| h.2);
+        Some(Detection {
+            format: best.0,
+            confidence,
+            evidence: format!(
+                "{:.0}% of {} sampled lines look like {} ({})",
+                confidence * 100.0,
+                c.lines,
+                best.0.name(),
+                shape
+            ),
+        })
     }
-    let shape = c
-        .hits
-        .iter()
-        .find(|h| h.0 == best.0 && !h.2.is_empty())
-        .map_or("", |h| h.2);
-    Some(Detection {
-        format: best.0,
-        confidence,
-        evidence: format!(
-            "{:.0}% of {} sampled lines look like {} ({})",
-            confidence * 100.0,
-            c.lines,
-            best.0.name(),
-            shape
-        ),
-    })
 }

@@ -77,8 +77,36 @@ pub fn detect(
     output: &Path,
     prepare: Prepare<'_>,
 ) -> Result<Detected, Undetected> {
-    let within = t.handshake;
-    let attempts: [(Protocol, &[u8], Seen); 3] = [
+    let d = Detection {
+        engine,
+        dir,
+        output,
+        prepare,
+        within: t.handshake,
+    };
+    let mut running: Vec<Attempt> = Vec::new();
+    let mut waiting = openings().into_iter();
+    if let Some(opening) = waiting.next() {
+        running.push(d.start(opening).map_err(not_started)?);
+    }
+    d.race(&mut running, &mut waiting)?;
+    let found = running.iter().position(|a| a.why.is_some());
+    if let Some(i) = found {
+        let winner = running.remove(i);
+        for a in running {
+            a.discard();
+        }
+        return Ok(winner.keep(output));
+    }
+    Err(d.undetected(running))
+}
+
+/// A protocol's opening lines, and what shows the engine answered them.
+type Opening = (Protocol, &'static [u8], Seen);
+
+/// The openings, in order of preference.
+fn openings() -> [Opening; 3] {
+    [
         (Protocol::Uci, b"uci\n", |s| {
             if matches!(s.handshake, Handshake::Done(_)) {
                 Some("answered `uci` with `uciok`")
@@ -93,121 +121,140 @@ pub fn detect(
                 .then_some("answered `protover 2` with `feature`")
         }),
         (Protocol::Nboard, NBOARD_START, nboard_seen),
-    ];
-    let part = |p: Protocol| {
-        let mut s = output.to_path_buf().into_os_string();
-        s.push(format!(".detect-{}.part", p.name()));
-        PathBuf::from(s)
-    };
-    let mut running: Vec<Attempt> = Vec::new();
-    let mut waiting = attempts.into_iter();
-    if let Some((protocol, hello, seen)) = waiting.next() {
-        match Attempt::start(engine, dir, protocol, hello, seen, part(protocol), prepare) {
-            Ok(a) => running.push(a),
-            Err(e) => {
-                return Err(Undetected {
-                    message: e.to_string(),
-                    recording: None,
-                });
-            }
-        }
+    ]
+}
+
+fn not_started(e: std::io::Error) -> Undetected {
+    Undetected {
+        message: e.to_string(),
+        recording: None,
     }
-    let began = Instant::now();
-    let mut deadline = began + within;
-    loop {
-        let mut open = 0;
-        for a in &mut running {
-            a.poll();
-            if a.driver.is_some() && a.why.is_none() {
-                open += 1;
-            }
-        }
-        // The first in order of preference that answered, once nothing preferred to it is
-        // still waited for.
-        let decided = running.iter().position(|a| a.why.is_some());
-        if decided.is_none() && (open == 0 || began.elapsed() >= STAGGER) && waiting.len() > 0 {
-            for (protocol, hello, seen) in waiting.by_ref() {
-                match Attempt::start(engine, dir, protocol, hello, seen, part(protocol), prepare) {
-                    Ok(a) => running.push(a),
-                    Err(e) => {
-                        for a in running {
-                            a.discard();
-                        }
-                        return Err(Undetected {
-                            message: e.to_string(),
-                            recording: None,
-                        });
-                    }
+}
+
+/// One detection: the engine, where its attempts are recorded, and how long each waits.
+struct Detection<'a> {
+    engine: &'a [OsString],
+    dir: Option<&'a Path>,
+    output: &'a Path,
+    prepare: Prepare<'a>,
+    within: Duration,
+}
+
+impl Detection<'_> {
+    /// Starts an attempt, recorded beside the run's recording.
+    fn start(&self, (protocol, hello, seen): Opening) -> std::io::Result<Attempt> {
+        let mut part = self.output.to_path_buf().into_os_string();
+        part.push(format!(".detect-{}.part", protocol.name()));
+        Attempt::start(
+            self.engine,
+            self.dir,
+            protocol,
+            hello,
+            seen,
+            PathBuf::from(part),
+            self.prepare,
+        )
+    }
+
+    /// Waits on the attempts until one is decided or none can be: `uci` alone first, the
+    /// others joining it after `STAGGER`, a preferred attempt still open given `GRACE`.
+    fn race(
+        &self,
+        running: &mut Vec<Attempt>,
+        waiting: &mut std::array::IntoIter<Opening, 3>,
+    ) -> Result<(), Undetected> {
+        let began = Instant::now();
+        let mut deadline = began + self.within;
+        loop {
+            let mut open = 0;
+            for a in running.iter_mut() {
+                a.poll();
+                if a.driver.is_some() && a.why.is_none() {
+                    open += 1;
                 }
             }
-            // The later starts get the whole handshake time too.
-            deadline = Instant::now() + within;
-            continue;
-        }
-        if let Some(i) = decided {
-            let preferred_open = running[..i]
-                .iter()
-                .any(|a| a.driver.is_some() && a.why.is_none());
-            if !preferred_open {
-                break;
+            // The first in order of preference that answered, once nothing preferred to it is
+            // still waited for.
+            let decided = running.iter().position(|a| a.why.is_some());
+            if decided.is_none() && (open == 0 || began.elapsed() >= STAGGER) && waiting.len() > 0 {
+                for opening in waiting.by_ref() {
+                    match self.start(opening) {
+                        Ok(a) => running.push(a),
+                        Err(e) => {
+                            for a in running.drain(..) {
+                                a.discard();
+                            }
+                            return Err(not_started(e));
+                        }
+                    }
+                }
+                // The later starts get the whole handshake time too.
+                deadline = Instant::now() + self.within;
+                continue;
             }
-            deadline = deadline.min(Instant::now() + GRACE);
-        }
-        if open == 0 || Instant::now() >= deadline {
-            break;
+            if let Some(i) = decided {
+                let preferred_open = running[..i]
+                    .iter()
+                    .any(|a| a.driver.is_some() && a.why.is_none());
+                if !preferred_open {
+                    return Ok(());
+                }
+                deadline = deadline.min(Instant::now() + GRACE);
+            }
+            if open == 0 || Instant::now() >= deadline {
+                return Ok(());
+            }
         }
     }
-    let found = running.iter().position(|a| a.why.is_some());
-    if let Some(i) = found {
-        let winner = running.remove(i);
+
+    /// No attempt answered: what was tried and how it ended, with the attempts kept in the
+    /// run's recording.
+    fn undetected(&self, running: Vec<Attempt>) -> Undetected {
+        let output = self.output;
+        let tried: Vec<String> = running
+            .iter()
+            .map(|a| {
+                format!(
+                    "`{}`",
+                    String::from_utf8_lossy(a.hello)
+                        .trim()
+                        .replace('\n', "`, `")
+                )
+            })
+            .collect();
+        let exited = running.iter().all(|a| a.driver.is_none());
+        let flooded = running.iter().any(|a| a.flooded);
+        let mut ended = Vec::new();
         for a in running {
-            a.discard();
+            ended.push(a.end());
         }
-        return Ok(winner.keep(output));
+        let recording = keep(output, &ended).ok().map(|()| output.to_path_buf());
+        for (_, p) in &ended {
+            let _ = std::fs::remove_file(p);
+        }
+        let kept = match &recording {
+            Some(r) => format!("; the attempts are in {}", r.display()),
+            None => String::new(),
+        };
+        let how = if flooded {
+            "the engine was stopped for flooding its output before it answered".to_owned()
+        } else if exited {
+            "the engine exited without answering".to_owned()
+        } else {
+            format!("no answer within {:.1} s", self.within.as_secs_f64())
+        };
+        Undetected {
+            message: format!(
+                "{}: no protocol detected ({how} to {}){kept}; say which with --protocol",
+                self.engine
+                    .first()
+                    .map(|e| e.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                tried.join(", nor to ")
+            ),
+            recording,
+        }
     }
-    let tried: Vec<String> = running
-        .iter()
-        .map(|a| {
-            format!(
-                "`{}`",
-                String::from_utf8_lossy(a.hello)
-                    .trim()
-                    .replace('\n', "`, `")
-            )
-        })
-        .collect();
-    let exited = running.iter().all(|a| a.driver.is_none());
-    let flooded = running.iter().any(|a| a.flooded);
-    let mut ended = Vec::new();
-    for a in running {
-        ended.push(a.end());
-    }
-    let recording = keep(output, &ended).ok().map(|()| output.to_path_buf());
-    for (_, p) in &ended {
-        let _ = std::fs::remove_file(p);
-    }
-    let kept = match &recording {
-        Some(r) => format!("; the attempts are in {}", r.display()),
-        None => String::new(),
-    };
-    let how = if flooded {
-        "the engine was stopped for flooding its output before it answered".to_owned()
-    } else if exited {
-        "the engine exited without answering".to_owned()
-    } else {
-        format!("no answer within {:.1} s", within.as_secs_f64())
-    };
-    Err(Undetected {
-        message: format!(
-            "{}: no protocol detected ({how} to {}){kept}; say which with --protocol",
-            engine
-                .first()
-                .map(|e| e.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            tried.join(", nor to ")
-        ),
-        recording,
-    })
 }
 
 /// How the reference GUI starts an NBoard engine (weltyc/novello ParsedEngine.java): `nboard 2`

@@ -25,7 +25,7 @@ pub mod verdict;
 mod verdict_table_tests;
 
 use crate::protocol::Protocol;
-use crate::recording::C2wNote;
+use crate::recording::{C2wNote, Header};
 use crate::replay::driver::Driver;
 use crate::session::Decoder;
 use report::{EngineInfo, ProbeReport, StartReport, Status, StepReport, Summary, TimeoutsMs};
@@ -159,139 +159,46 @@ impl std::error::Error for ProbeError {}
 
 /// Runs the suite for the engine's protocol and judges the recording.
 pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
-    let header = |protocol: Protocol| {
-        let mut header = crate::capture::proxy::session_header(&cfg.engine);
-        header.label = Some("kibitzer probe".to_owned());
-        header.protocol = Some(protocol.name().to_owned());
-        header.c2w = cfg.c2w.clone();
-        header
+    let setup = Setup {
+        cfg,
+        fen_command: cfg
+            .cecp
+            .profile
+            .as_ref()
+            .and_then(|p| p.fen_command.clone()),
     };
-    let c2w = cfg.cecp.profile.as_ref();
-    // The live decoder keeps the history: the suites read finished searches' bestmoves.
-    let fen_command = c2w.and_then(|p| p.fen_command.clone());
-    let decoder =
-        |protocol: Protocol| Decoder::new(Some(protocol)).with_fen_command(fen_command.clone());
-    // The first step of each suite whose request is detection's opening: a start that
-    // answered it goes on as the run's.
-    let first_step = |protocol: Protocol| -> Option<(&'static str, &'static str)> {
-        match protocol {
-            Protocol::Uci => uci::suite().first().map(|s| (s.id, s.title)),
-            Protocol::Cecp => cecp::suite(&cfg.cecp).first().map(|s| (s.id, s.title)),
-            Protocol::Nboard => None,
-        }
-    };
-    let prepare = |protocol: Protocol| (header(protocol), decoder(protocol), first_step(protocol));
-    let (protocol, reason, kept) = match cfg.protocol {
-        Some(p) => (p, "given".to_owned(), None),
-        None => {
-            let d = detect::detect(
-                &cfg.engine,
-                cfg.dir.as_deref(),
-                &cfg.timeouts,
-                &cfg.output,
-                &prepare,
-            )
-            .map_err(|e| ProbeError::Engine(e.message))?;
-            (d.protocol, d.reason, d.kept)
-        }
-    };
-    let argv: Vec<String> = cfg
-        .engine
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let mut run = match kept {
-        Some(k) => Run::begun(k.driver, cfg.timeouts, k.request, k.sent_at),
-        None => {
-            let driver = Driver::spawn_with(
-                &cfg.engine,
-                cfg.dir.as_deref(),
-                Some(&cfg.output),
-                &header(protocol),
-                decoder(protocol),
-            )
-            .map_err(|e| ProbeError::Engine(e.to_string()))?;
-            Run::new(driver, cfg.timeouts)
-        }
-    };
-    run.quick = cfg.quick;
-    let (engine, dir) = (cfg.engine.clone(), cfg.dir.clone());
-    let again = header(protocol);
-    run.restart_with(
-        Box::new(move |part| {
-            let decoder = Decoder::new(Some(protocol)).with_fen_command(fen_command.clone());
-            Driver::spawn_with(&engine, dir.as_deref(), Some(part), &again, decoder)
-        }),
-        if cfg.quick { 0 } else { MAX_RESTARTS },
-        cfg.output.clone(),
-    );
-    let q = cfg.quick;
-    match protocol {
-        Protocol::Uci => run.suite_restarting(
-            &pick(uci::suite(), q),
-            &mut uci::State::default(),
-            uci::again,
-        ),
-        Protocol::Cecp => run.suite_restarting(
-            &pick(cecp::suite(&cfg.cecp), q),
-            &mut cecp::State::new(cfg.cecp.clone()),
-            cecp::again,
-        ),
-        Protocol::Nboard => run.suite_restarting(&pick(nboard::suite(), q), &mut (), nboard::again),
-    }
+    let (protocol, reason, kept) = setup.protocol()?;
+    let mut run = setup.run(protocol, kept)?;
+    run_suite(&mut run, cfg, protocol);
     let (runs, starts) = run.finish();
     merge_parts(&cfg.output, &starts).map_err(ProbeError::Other)?;
     let profile = verdict::profile(&cfg.timeouts);
+    let c2w = cfg.cecp.profile.as_ref();
     let judged =
         verdict::judge(&cfg.output, protocol, &profile, c2w, &runs).map_err(ProbeError::Other)?;
-    let mut steps = Vec::new();
-    for (i, (r, mut j)) in runs.into_iter().zip(judged.steps).enumerate() {
-        j.findings
-            .sort_by_key(|f| (std::cmp::Reverse(f.severity), f.line.unwrap_or(u64::MAX)));
-        let (status, reason) = match r.outcome {
-            // A step found not applicable after it sent something still fails on what the
-            // engine broke meanwhile.
-            Outcome::NotApplicable(why) if !j.findings.iter().any(verdict::violates) => {
-                (Status::NotApplicable, Some(why))
-            }
-            Outcome::NotApplicable(why) => (Status::Violated, Some(why)),
-            Outcome::NotRun(why) => (Status::NotRun, Some(why)),
-            Outcome::Ran | Outcome::Stalled(_) if j.findings.iter().any(verdict::violates) => {
-                let why = match r.outcome {
-                    Outcome::Stalled(w) => Some(w),
-                    _ => None,
-                };
-                (Status::Violated, why)
-            }
-            Outcome::Stalled(why) => (Status::Stalled, Some(why)),
-            Outcome::Ran => (Status::Passed, None),
-        };
-        steps.push(StepReport {
-            index: i + 1,
-            start: r.start,
-            id: r.id,
-            title: r.title,
-            status,
-            reason,
-            lines: j.first_line.zip(j.last_line).map(|(a, b)| [a, b]),
-            findings: j.findings,
-            hangs: j.hangs,
-            observations: r.observations,
-            culprit: r.culprit,
-        });
-    }
+    let steps = runs
+        .into_iter()
+        .zip(judged.steps)
+        .enumerate()
+        .map(|(i, (r, j))| step_report(i + 1, r, j))
+        .collect();
+    let engine = EngineInfo {
+        argv: cfg
+            .engine
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        protocol: protocol.name(),
+        protocol_reason: reason,
+        name: judged.engine_name,
+        author: judged.engine_author,
+    };
     let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     let t = &cfg.timeouts;
     let mut report = ProbeReport {
         schema: report::SCHEMA,
         tool: concat!("kibitzer ", env!("CARGO_PKG_VERSION")).to_owned(),
-        engine: EngineInfo {
-            argv,
-            protocol: protocol.name(),
-            protocol_reason: reason,
-            name: judged.engine_name,
-            author: judged.engine_author,
-        },
+        engine,
         recording: cfg.output.display().to_string(),
         c2w: cfg.c2w.as_ref().map(|n| report::C2wDrive {
             file: n.file.clone(),
@@ -327,4 +234,149 @@ pub fn probe(cfg: &Config) -> Result<ProbeReport, ProbeError> {
     };
     report.conclude();
     Ok(report)
+}
+
+/// How each start of the engine is set up for a protocol.
+struct Setup<'c> {
+    cfg: &'c Config,
+    /// The `.c2w` profile's FEN command, which the decoders read positions by.
+    fen_command: Option<crate::protocol::c2w::Command>,
+}
+
+impl Setup<'_> {
+    /// The recording's header.
+    fn header(&self, protocol: Protocol) -> Header {
+        let mut header = crate::capture::proxy::session_header(&self.cfg.engine);
+        header.label = Some("kibitzer probe".to_owned());
+        header.protocol = Some(protocol.name().to_owned());
+        header.c2w = self.cfg.c2w.clone();
+        header
+    }
+
+    /// The live decoder keeps the history: the suites read finished searches' bestmoves.
+    fn decoder(&self, protocol: Protocol) -> Decoder {
+        Decoder::new(Some(protocol)).with_fen_command(self.fen_command.clone())
+    }
+
+    /// The first step of each suite whose request is detection's opening: a start that
+    /// answered it goes on as the run's.
+    fn first_step(&self, protocol: Protocol) -> Option<(&'static str, &'static str)> {
+        match protocol {
+            Protocol::Uci => uci::suite().first().map(|s| (s.id, s.title)),
+            Protocol::Cecp => cecp::suite(&self.cfg.cecp).first().map(|s| (s.id, s.title)),
+            Protocol::Nboard => None,
+        }
+    }
+
+    /// The protocol given, or detected (and why), with the start detection keeps going.
+    fn protocol(&self) -> Result<(Protocol, String, Option<detect::Kept>), ProbeError> {
+        let cfg = self.cfg;
+        if let Some(p) = cfg.protocol {
+            return Ok((p, "given".to_owned(), None));
+        }
+        let prepare = |protocol: Protocol| {
+            (
+                self.header(protocol),
+                self.decoder(protocol),
+                self.first_step(protocol),
+            )
+        };
+        let d = detect::detect(
+            &cfg.engine,
+            cfg.dir.as_deref(),
+            &cfg.timeouts,
+            &cfg.output,
+            &prepare,
+        )
+        .map_err(|e| ProbeError::Engine(e.message))?;
+        Ok((d.protocol, d.reason, d.kept))
+    }
+
+    /// The run on the kept start or a new one, restarting the engine when it is given up on
+    /// (each restart recorded beside the recording).
+    fn run(&self, protocol: Protocol, kept: Option<detect::Kept>) -> Result<Run, ProbeError> {
+        let cfg = self.cfg;
+        let mut run = match kept {
+            Some(k) => Run::begun(k.driver, cfg.timeouts, k.request, k.sent_at),
+            None => {
+                let driver = Driver::spawn_with(
+                    &cfg.engine,
+                    cfg.dir.as_deref(),
+                    Some(&cfg.output),
+                    &self.header(protocol),
+                    self.decoder(protocol),
+                )
+                .map_err(|e| ProbeError::Engine(e.to_string()))?;
+                Run::new(driver, cfg.timeouts)
+            }
+        };
+        run.quick = cfg.quick;
+        let (engine, dir) = (cfg.engine.clone(), cfg.dir.clone());
+        let again = self.header(protocol);
+        let fen_command = self.fen_command.clone();
+        run.restart_with(
+            Box::new(move |part| {
+                let decoder = Decoder::new(Some(protocol)).with_fen_command(fen_command.clone());
+                Driver::spawn_with(&engine, dir.as_deref(), Some(part), &again, decoder)
+            }),
+            if cfg.quick { 0 } else { MAX_RESTARTS },
+            cfg.output.clone(),
+        );
+        Ok(run)
+    }
+}
+
+/// The protocol's suite (the quick one with `--quick`), restarting the engine as needed.
+fn run_suite(run: &mut Run, cfg: &Config, protocol: Protocol) {
+    let q = cfg.quick;
+    match protocol {
+        Protocol::Uci => run.suite_restarting(
+            &pick(uci::suite(), q),
+            &mut uci::State::default(),
+            uci::again,
+        ),
+        Protocol::Cecp => run.suite_restarting(
+            &pick(cecp::suite(&cfg.cecp), q),
+            &mut cecp::State::new(cfg.cecp.clone()),
+            cecp::again,
+        ),
+        Protocol::Nboard => run.suite_restarting(&pick(nboard::suite(), q), &mut (), nboard::again),
+    }
+}
+
+/// Step `index` (1-based) as it ran and as its lines were judged.
+fn step_report(index: usize, r: run::StepRun, mut j: verdict::StepJudged) -> StepReport {
+    j.findings
+        .sort_by_key(|f| (std::cmp::Reverse(f.severity), f.line.unwrap_or(u64::MAX)));
+    let (status, reason) = match r.outcome {
+        // A step found not applicable after it sent something still fails on what the
+        // engine broke meanwhile.
+        Outcome::NotApplicable(why) if !j.findings.iter().any(verdict::violates) => {
+            (Status::NotApplicable, Some(why))
+        }
+        Outcome::NotApplicable(why) => (Status::Violated, Some(why)),
+        Outcome::NotRun(why) => (Status::NotRun, Some(why)),
+        Outcome::Ran | Outcome::Stalled(_) if j.findings.iter().any(verdict::violates) => {
+            let why = match r.outcome {
+                Outcome::Stalled(w) => Some(w),
+                _ => None,
+            };
+            (Status::Violated, why)
+        }
+        Outcome::Stalled(why) => (Status::Stalled, Some(why)),
+        Outcome::Ran => (Status::Passed, None),
+    };
+    StepReport {
+        index,
+        start: r.start,
+        id: r.id,
+        title: r.title,
+        status,
+        reason,
+        lines: j.first_line.zip(j.last_line).map(|(a, b)| [a, b]),
+        findings: j.findings,
+        hangs: j.hangs,
+        observations: r.observations,
+        culprit: r.culprit,
+    }
 }

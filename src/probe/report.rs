@@ -2,7 +2,7 @@
 //! (docs/probe-report.schema.json), and its text form.
 
 use crate::rules::report::Standing;
-use crate::rules::{Finding, HangVerdict, Severity};
+use crate::rules::{Finding, HangVerdict};
 use crate::untrusted::Untrusted;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -303,154 +303,200 @@ impl ProbeReport {
     }
 
     pub fn render_text(&self, color: bool) -> String {
-        let painter = crate::style::Painter::new(color);
-        let paint = |style: anstyle::Style, t: &str| painter.paint(style, t);
-        let sev = |s: Severity| painter.severity(s);
-        let mut out = String::new();
-        if let Some(c) = &self.cause {
-            let at = match (c.step, &c.step_id) {
-                (Some(n), Some(id)) => format!("step {n} {id}: "),
-                _ => String::new(),
-            };
-            let rule = c.rule.map(|r| format!("{r}: ")).unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "{} because {at}{rule}{}; fix: {}",
-                paint(crate::style::ERROR, "FAILED"),
-                Untrusted(&c.what),
-                Untrusted(&c.fix)
-            );
+        let mut card = TextCard {
+            r: self,
+            painter: crate::style::Painter::new(color),
+            out: String::new(),
+        };
+        card.cause();
+        card.engine();
+        let mut last_reason: Option<&String> = None;
+        for st in &self.steps {
+            card.step(st, &mut last_reason);
         }
-        let e = &self.engine;
+        card.outside_the_steps();
+        card.summary();
+        card.starts();
+        card.verdict();
+        card.out
+    }
+}
+
+/// The text form of a report card, written a part at a time.
+struct TextCard<'r> {
+    r: &'r ProbeReport,
+    painter: crate::style::Painter,
+    out: String,
+}
+
+impl<'r> TextCard<'r> {
+    fn paint(&self, style: anstyle::Style, t: &str) -> String {
+        self.painter.paint(style, t)
+    }
+
+    /// The cause a failed card leads with.
+    fn cause(&mut self) {
+        let Some(c) = &self.r.cause else {
+            return;
+        };
+        let at = match (c.step, &c.step_id) {
+            (Some(n), Some(id)) => format!("step {n} {id}: "),
+            _ => String::new(),
+        };
+        let rule = c.rule.map(|r| format!("{r}: ")).unwrap_or_default();
+        let failed = self.paint(crate::style::ERROR, "FAILED");
+        let _ = writeln!(
+            self.out,
+            "{failed} because {at}{rule}{}; fix: {}",
+            Untrusted(&c.what),
+            Untrusted(&c.fix)
+        );
+    }
+
+    /// The engine probed, and how a `.c2w` profile drove it.
+    fn engine(&mut self) {
+        let e = &self.r.engine;
         let argv = Untrusted(&e.argv.join(" ")).to_string();
         let who = match (&e.name, &e.author) {
             (Some(n), Some(a)) => format!("{} by {}", Untrusted(n), Untrusted(a)),
             (Some(n), None) => Untrusted(n).to_string(),
             _ => argv.clone(),
         };
+        let title = self.paint(crate::style::BOLD, "kibitzer probe:");
         let _ = writeln!(
-            out,
-            "{} {who} ({}, {}): {}",
-            paint(crate::style::BOLD, "kibitzer probe:"),
+            self.out,
+            "{title} {who} ({}, {}): {}",
             e.protocol,
             Untrusted(&e.protocol_reason),
             argv
         );
-        if let Some(c) = &self.c2w {
+        if let Some(c) = &self.r.c2w {
             let _ = writeln!(
-                out,
+                self.out,
                 "driven as Chess Academy would under {} ({}):",
                 Untrusted(&c.file),
                 Untrusted(&c.engine)
             );
             for d in &c.drive {
-                let _ = writeln!(out, "      {}", Untrusted(d));
+                let _ = writeln!(self.out, "      {}", Untrusted(d));
             }
         }
-        let width = self.steps.iter().map(|s| s.id.len()).max().unwrap_or(10);
-        let rec = &self.recording;
-        let mut last_reason: Option<&String> = None;
-        for st in &self.steps {
-            let status = match st.status {
-                Status::Passed => paint(crate::style::GOOD, "passed"),
-                Status::Violated => paint(crate::style::ERROR, "violated"),
-                Status::Stalled => paint(crate::style::STALL, "stalled"),
-                Status::NotApplicable => paint(crate::style::DIM, "not applicable"),
-                Status::NotRun => paint(crate::style::DIM, "not run"),
-            };
-            let pad = " ".repeat(14usize.saturating_sub(st.status.as_str().len()));
-            let on = match st.start {
-                Some(n) if self.starts.len() > 1 => format!(" [start {n}]"),
-                _ => String::new(),
-            };
-            let _ = writeln!(
-                out,
-                "{:>3} {status}{pad} {:<width$}  {}{on}",
-                st.index, st.id, st.title
-            );
-            match &st.reason {
-                // The steps after the engine was given up on share one reason: said once.
-                Some(r) if st.status == Status::NotRun && last_reason == Some(r) => {}
-                Some(r) => {
-                    let _ = writeln!(out, "      {}", Untrusted(r));
-                }
-                None => {}
-            }
-            if st.status == Status::NotRun {
-                last_reason = st.reason.as_ref();
-            }
-            let mut shown: Vec<(crate::rules::catalogue::RuleId, usize)> = Vec::new();
-            for f in &st.findings {
-                // Chatter repeats (every unknown line): the first few of a rule, then a count.
-                let n = match shown.iter_mut().find(|(r, _)| *r == f.rule) {
-                    Some((_, n)) => {
-                        *n += 1;
-                        *n
-                    }
-                    None => {
-                        shown.push((f.rule, 1));
-                        1
-                    }
-                };
-                if n > REPEATS {
-                    continue;
-                }
-                let at = f
-                    .line
-                    .map(|l| format!("{}:{l}: ", Untrusted(rec)))
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "      {at}{}[{}] {}: {}",
-                    sev(f.severity),
-                    paint(crate::style::BOLD, f.rule.as_str()),
-                    f.side.as_str(),
-                    Untrusted(&f.message)
-                );
-            }
-            for (rule, n) in shown.iter().filter(|(_, n)| *n > REPEATS) {
-                let _ = writeln!(
-                    out,
-                    "      ... and {} more {rule} (all in the JSON report)",
-                    n - REPEATS
-                );
-            }
-            // A hang a finding of the step already names at its request is said once.
-            let named = |h: &&HangVerdict| {
-                st.findings
-                    .iter()
-                    .any(|f| f.severity.counts_against() && f.line == h.request_line)
-            };
-            for h in st.hangs.iter().filter(|h| !named(h)) {
-                hang_line(&mut out, rec, h, &paint);
-            }
-            for o in &st.observations {
-                let _ = writeln!(out, "      - {}", Untrusted(o));
-            }
-        }
-        if !self.other_findings.is_empty() || !self.other_hangs.is_empty() {
-            let _ = writeln!(out, "outside the steps:");
-            for f in &self.other_findings {
-                let at = f
-                    .line
-                    .map(|l| format!("{}:{l}: ", Untrusted(rec)))
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "      {at}{}[{}] {}: {}",
-                    sev(f.severity),
-                    paint(crate::style::BOLD, f.rule.as_str()),
-                    f.side.as_str(),
-                    Untrusted(&f.message)
-                );
-            }
-            for h in &self.other_hangs {
-                hang_line(&mut out, rec, h, &paint);
-            }
-        }
-        let s = &self.summary;
+    }
+
+    /// A step: its status line, why, its findings, hangs and observations. The steps after
+    /// the engine was given up on share one reason (`last_reason`): said once.
+    fn step(&mut self, st: &'r StepReport, last_reason: &mut Option<&'r String>) {
+        let status = match st.status {
+            Status::Passed => self.paint(crate::style::GOOD, "passed"),
+            Status::Violated => self.paint(crate::style::ERROR, "violated"),
+            Status::Stalled => self.paint(crate::style::STALL, "stalled"),
+            Status::NotApplicable => self.paint(crate::style::DIM, "not applicable"),
+            Status::NotRun => self.paint(crate::style::DIM, "not run"),
+        };
+        let pad = " ".repeat(14usize.saturating_sub(st.status.as_str().len()));
+        let on = match st.start {
+            Some(n) if self.r.starts.len() > 1 => format!(" [start {n}]"),
+            _ => String::new(),
+        };
+        let width = self.r.steps.iter().map(|s| s.id.len()).max().unwrap_or(10);
         let _ = writeln!(
-            out,
+            self.out,
+            "{:>3} {status}{pad} {:<width$}  {}{on}",
+            st.index, st.id, st.title
+        );
+        match &st.reason {
+            Some(r) if st.status == Status::NotRun && *last_reason == Some(r) => {}
+            Some(r) => {
+                let _ = writeln!(self.out, "      {}", Untrusted(r));
+            }
+            None => {}
+        }
+        if st.status == Status::NotRun {
+            *last_reason = st.reason.as_ref();
+        }
+        self.step_findings(st);
+        // A hang a finding of the step already names at its request is said once.
+        let named = |h: &&HangVerdict| {
+            st.findings
+                .iter()
+                .any(|f| f.severity.counts_against() && f.line == h.request_line)
+        };
+        for h in st.hangs.iter().filter(|h| !named(h)) {
+            self.hang(h);
+        }
+        for o in &st.observations {
+            let _ = writeln!(self.out, "      - {}", Untrusted(o));
+        }
+    }
+
+    /// Chatter repeats (every unknown line): the first few findings of a rule, then a count.
+    fn step_findings(&mut self, st: &StepReport) {
+        let mut shown: Vec<(crate::rules::catalogue::RuleId, usize)> = Vec::new();
+        for f in &st.findings {
+            let n = match shown.iter_mut().find(|(r, _)| *r == f.rule) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    shown.push((f.rule, 1));
+                    1
+                }
+            };
+            if n <= REPEATS {
+                self.finding(f);
+            }
+        }
+        for (rule, n) in shown.iter().filter(|(_, n)| *n > REPEATS) {
+            let _ = writeln!(
+                self.out,
+                "      ... and {} more {rule} (all in the JSON report)",
+                n - REPEATS
+            );
+        }
+    }
+
+    fn finding(&mut self, f: &Finding) {
+        let at = f
+            .line
+            .map(|l| format!("{}:{l}: ", Untrusted(&self.r.recording)))
+            .unwrap_or_default();
+        let rule = self.paint(crate::style::BOLD, f.rule.as_str());
+        let _ = writeln!(
+            self.out,
+            "      {at}{}[{rule}] {}: {}",
+            self.painter.severity(f.severity),
+            f.side.as_str(),
+            Untrusted(&f.message)
+        );
+    }
+
+    fn hang(&mut self, h: &HangVerdict) {
+        let painter = self.painter;
+        hang_line(&mut self.out, &self.r.recording, h, &|s, t| {
+            painter.paint(s, t)
+        });
+    }
+
+    /// Findings and hangs on no step's lines.
+    fn outside_the_steps(&mut self) {
+        let r = self.r;
+        if r.other_findings.is_empty() && r.other_hangs.is_empty() {
+            return;
+        }
+        let _ = writeln!(self.out, "outside the steps:");
+        for f in &r.other_findings {
+            self.finding(f);
+        }
+        for h in &r.other_hangs {
+            self.hang(h);
+        }
+    }
+
+    fn summary(&mut self) {
+        let s = &self.r.summary;
+        let _ = writeln!(
+            self.out,
             "\n{} passed, {} violated, {} stalled, {} not applicable, {} not run; \
              {} error(s), {} warning(s), {} note(s)",
             s.passed,
@@ -462,8 +508,12 @@ impl ProbeReport {
             s.warnings,
             s.notes
         );
-        let several = self.starts.len() > 1;
-        for start in &self.starts {
+    }
+
+    /// How each start of the engine ended, and the last lines of its stderr.
+    fn starts(&mut self) {
+        let several = self.r.starts.len() > 1;
+        for start in &self.r.starts {
             let killed = if start.killed {
                 " (killed by the probe)"
             } else {
@@ -478,19 +528,25 @@ impl ProbeReport {
                 "engine".to_owned()
             };
             if let Some(x) = &start.exit {
-                let _ = writeln!(out, "{which}: {}{killed}", Untrusted(x));
+                let _ = writeln!(self.out, "{which}: {}{killed}", Untrusted(x));
             }
             if !start.stderr_tail.is_empty() {
-                let _ = writeln!(out, "{which}, the last lines of its stderr:");
+                let _ = writeln!(self.out, "{which}, the last lines of its stderr:");
                 for l in &start.stderr_tail {
-                    let _ = writeln!(out, "      | {}", Untrusted(l));
+                    let _ = writeln!(self.out, "      | {}", Untrusted(l));
                 }
             }
         }
-        let verdict = if self.exit_status == 0 && self.verdict == "passed" {
-            paint(crate::style::GOOD, "PASSED")
-        } else if self.exit_status == 0 {
-            paint(
+    }
+
+    /// The verdict, the profile's agreement with the engine, and where the recording is.
+    fn verdict(&mut self) {
+        let r = self.r;
+        let s = &r.summary;
+        let verdict = if r.exit_status == 0 && r.verdict == "passed" {
+            self.paint(crate::style::GOOD, "PASSED")
+        } else if r.exit_status == 0 {
+            self.paint(
                 crate::style::WARNING,
                 &format!(
                     "PASSED WITH WARNINGS ({} violated step(s), {} warning(s); exit status 0)",
@@ -498,17 +554,17 @@ impl ProbeReport {
                 ),
             )
         } else {
-            paint(crate::style::ERROR, "FAILED")
+            self.paint(crate::style::ERROR, "FAILED")
         };
-        let _ = writeln!(out, "verdict: {verdict}");
-        if self.c2w.is_some() {
-            let _ = writeln!(out, "profile and engine: {}", self.profile_agreement());
+        let _ = writeln!(self.out, "verdict: {verdict}");
+        if r.c2w.is_some() {
+            let _ = writeln!(self.out, "profile and engine: {}", r.profile_agreement());
         }
         let _ = writeln!(
-            out,
-            "recording: {rec} (open it with kibitzer dump, decode or check)"
+            self.out,
+            "recording: {} (open it with kibitzer dump, decode or check)",
+            r.recording
         );
-        out
     }
 }
 

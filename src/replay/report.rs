@@ -296,6 +296,16 @@ impl ReplayReport {
     /// divergence side by side, the verdict last.
     pub fn text(&self) -> String {
         let mut s = String::new();
+        self.what_was_replayed(&mut s);
+        self.differences_text(&mut s);
+        self.side_by_side(&mut s);
+        self.verification_text(&mut s);
+        let _ = writeln!(s, "verdict: {}", self.verdict.summary);
+        s
+    }
+
+    /// What was replayed, against what, how far, and the drift warnings.
+    fn what_was_replayed(&self, s: &mut String) {
         let o = &self.original;
         let r = &self.replay;
         let _ = writeln!(
@@ -336,6 +346,11 @@ impl ReplayReport {
         for w in &self.preflight {
             let _ = writeln!(s, "{}[{}]: {}", w.severity.as_str(), w.rule, w.message);
         }
+    }
+
+    /// The searches compared, and the first differences.
+    fn differences_text(&self, s: &mut String) {
+        let o = &self.original;
         let t = &self.searches;
         let _ = writeln!(
             s,
@@ -376,6 +391,10 @@ impl ReplayReport {
                 d.message
             );
         }
+    }
+
+    /// The first divergence side by side.
+    fn side_by_side(&self, s: &mut String) {
         if let Some(sb) = &self.first_divergence {
             let _ = writeln!(
                 s,
@@ -405,6 +424,10 @@ impl ReplayReport {
                 );
             }
         }
+    }
+
+    /// Whether the new recording replays the same again.
+    fn verification_text(&self, s: &mut String) {
         if let Some(v) = &self.verification {
             let _ = writeln!(
                 s,
@@ -422,7 +445,5 @@ impl ReplayReport {
                 let _ = writeln!(s, "  second run: {}", v.verdict.summary);
             }
         }
-        let _ = writeln!(s, "verdict: {}", self.verdict.summary);
-        s
     }
 }

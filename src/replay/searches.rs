@@ -123,55 +123,109 @@ pub(crate) fn compare(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap
         .collect();
     let total = in_script.len();
     for (k, &(oi, os)) in in_script.iter().enumerate() {
-        let line = os
-            .ended
-            .and_then(|e| o.file_line_of_seq(e.seq))
-            .or(o.file_line_of_seq(os.started.seq));
         let Some(rs) = r.session.searches.get(k) else {
             if r.session.searches.len() < total && k == r.session.searches.len() {
                 tally.missing = total - k;
-                diffs.push(SearchDiff {
-                    index: oi + 1,
-                    original: fingerprint(o, os),
-                    replay: None,
-                    clock_limited: clock[oi],
-                    expected: false,
-                    fields: vec!["missing"],
-                    line: o.file_line_of_seq(os.started.seq),
-                    replay_line: None,
-                    message: format!(
-                        "search {} (`{}`) was never started in the replay ({} of {} searches replayed)",
-                        oi + 1,
-                        os.request,
-                        r.session.searches.len(),
-                        total
-                    ),
-                });
+                diffs.push(never_started(o, r, oi, os, total, clock[oi]));
             }
             continue;
         };
         tally.compared += 1;
+        let pair = Pair {
+            o,
+            r,
+            index: oi,
+            os,
+            rs,
+            clock_limited: clock[oi],
+            bounded: !clock[oi] && !replay_clock.get(k).copied().unwrap_or(true),
+        };
+        match pair.difference(&mut tally) {
+            Some((diff, side)) => {
+                sides.push(side);
+                diffs.push(diff);
+            }
+            None => tally.identical += 1,
+        }
+    }
+    let _ = map;
+    tally.original = total;
+    tally.replay = r.session.searches.len();
+    (diffs, tally, sides)
+}
+
+/// The original's search `oi` (0-based) the replay never started.
+fn never_started(
+    o: &Analysis,
+    r: &Analysis,
+    oi: usize,
+    os: &Search,
+    total: usize,
+    clock_limited: bool,
+) -> SearchDiff {
+    SearchDiff {
+        index: oi + 1,
+        original: fingerprint(o, os),
+        replay: None,
+        clock_limited,
+        expected: false,
+        fields: vec!["missing"],
+        line: o.file_line_of_seq(os.started.seq),
+        replay_line: None,
+        message: format!(
+            "search {} (`{}`) was never started in the replay ({} of {} searches replayed)",
+            oi + 1,
+            os.request,
+            r.session.searches.len(),
+            total
+        ),
+    }
+}
+
+/// A search's engine lines, masked, each with its line in the input.
+type Stream = Vec<(Option<u64>, String)>;
+
+fn masked_stream(a: &Analysis, s: &Search) -> Stream {
+    a.search_lines(s)
+        .filter_map(|l| masked(l).map(|m| (a.line_of(l.index), m)))
+        .collect()
+}
+
+/// A search of the original and the replay's search in its place.
+struct Pair<'a> {
+    o: &'a Analysis,
+    r: &'a Analysis,
+    /// The original's search's index (0-based).
+    index: usize,
+    os: &'a Search,
+    rs: &'a Search,
+    clock_limited: bool,
+    /// Neither search was limited by the clock: their lines and nodes must be the same.
+    bounded: bool,
+}
+
+impl Pair<'_> {
+    /// How the two differ, counted in `tally`, and their lines side by side; `None` when
+    /// they are identical.
+    fn difference(&self, tally: &mut SearchTally) -> Option<(SearchDiff, SideBySide)> {
+        let (o, r, os, rs) = (self.o, self.r, self.os, self.rs);
         let (of, rf) = (fingerprint(o, os), fingerprint(r, rs));
-        let bounded = !clock[oi] && !replay_clock.get(k).copied().unwrap_or(true);
-        let fields = differing(&of, &rf, bounded);
-        let ostream: Vec<(Option<u64>, String)> = o
-            .search_lines(os)
-            .filter_map(|l| masked(l).map(|m| (o.line_of(l.index), m)))
-            .collect();
-        let rstream: Vec<(Option<u64>, String)> = r
-            .search_lines(rs)
-            .filter_map(|l| masked(l).map(|m| (r.line_of(l.index), m)))
-            .collect();
+        let fields = differing(&of, &rf, self.bounded);
+        let ostream = masked_stream(o, os);
+        let rstream = masked_stream(r, rs);
         let first_row = (0..ostream.len().max(rstream.len()))
             .find(|&i| ostream.get(i).map(|x| &x.1) != rstream.get(i).map(|x| &x.1));
-        if fields.is_empty() && (first_row.is_none() || !bounded) {
-            tally.identical += 1;
-            continue;
+        if fields.is_empty() && (first_row.is_none() || !self.bounded) {
+            return None;
         }
+        let line = os
+            .ended
+            .and_then(|e| o.file_line_of_seq(e.seq))
+            .or(o.file_line_of_seq(os.started.seq));
         let rline = rs.ended.and_then(|e| r.file_line_of_seq(e.seq));
         // Where it starts to differ: the first info line that does, else the answer.
         let (line, replay_line) = match first_row {
-            Some(i) if bounded || !fields.is_empty() => (
+            Some(i) if self.bounded || !fields.is_empty() => (
                 ostream.get(i).and_then(|x| x.0).or(line),
                 rstream.get(i).and_then(|x| x.0).or(rline),
             ),
@@ -183,10 +237,10 @@ pub(crate) fn compare(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap
             fields
         };
         let threads = threads_at(o, os.started.seq);
-        let expected = clock[oi] || threads > 1;
+        let expected = self.clock_limited || threads > 1;
         if expected {
             tally.expected += 1;
-            if clock[oi] {
+            if self.clock_limited {
                 tally.expected_clock += 1;
             } else {
                 tally.expected_threads += 1;
@@ -195,6 +249,24 @@ pub(crate) fn compare(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap
         } else {
             tally.differing += 1;
         }
+        let message = self.message(&fields, threads, &of, &rf);
+        let side = side_by_side(self.index + 1, &ostream, &rstream);
+        let diff = SearchDiff {
+            index: self.index + 1,
+            original: of,
+            replay: Some(rf),
+            clock_limited: self.clock_limited,
+            expected,
+            fields,
+            line,
+            replay_line,
+            message,
+        };
+        Some((diff, side))
+    }
+
+    /// What differs, and why it is expected when it is.
+    fn message(&self, fields: &[&str], threads: u64, of: &Fingerprint, rf: &Fingerprint) -> String {
         let show = |f: &Fingerprint| {
             format!(
                 "bestmove {}{} depth {} score {}",
@@ -207,52 +279,41 @@ pub(crate) fn compare(o: &Analysis, r: &Analysis, script: &Script, map: &LineMap
                 f.score.as_deref().unwrap_or("-"),
             )
         };
-        let message = format!(
+        format!(
             "search {} (`{}`{}) differs in {}: original {}; replay {}",
-            oi + 1,
-            os.request,
-            match (clock[oi], threads > 1) {
+            self.index + 1,
+            self.os.request,
+            match (self.clock_limited, threads > 1) {
                 (true, _) => ", clock-limited in the original: expected".to_owned(),
                 (false, true) =>
                     format!(", searched with {threads} threads in the original: expected"),
                 _ => String::new(),
             },
             fields.join(", "),
-            show(&of),
-            show(&rf)
-        );
-        let _ = map;
-        sides.push(SideBySide {
-            search: oi + 1,
-            rows: (0..ostream.len().max(rstream.len()))
-                .map(|i| {
-                    let a = ostream.get(i);
-                    let b = rstream.get(i);
-                    Row {
-                        same: a.map(|x| &x.1) == b.map(|x| &x.1),
-                        original_line: a.and_then(|x| x.0),
-                        original: a.map(|x| x.1.clone()),
-                        replay_line: b.and_then(|x| x.0),
-                        replay: b.map(|x| x.1.clone()),
-                    }
-                })
-                .collect(),
-        });
-        diffs.push(SearchDiff {
-            index: oi + 1,
-            original: of,
-            replay: Some(rf),
-            clock_limited: clock[oi],
-            expected,
-            fields,
-            line,
-            replay_line,
-            message,
-        });
+            show(of),
+            show(rf)
+        )
     }
-    tally.original = total;
-    tally.replay = r.session.searches.len();
-    (diffs, tally, sides)
+}
+
+/// Two searches' masked lines, row by row.
+fn side_by_side(search: usize, ostream: &Stream, rstream: &Stream) -> SideBySide {
+    SideBySide {
+        search,
+        rows: (0..ostream.len().max(rstream.len()))
+            .map(|i| {
+                let a = ostream.get(i);
+                let b = rstream.get(i);
+                Row {
+                    same: a.map(|x| &x.1) == b.map(|x| &x.1),
+                    original_line: a.and_then(|x| x.0),
+                    original: a.map(|x| x.1.clone()),
+                    replay_line: b.and_then(|x| x.0),
+                    replay: b.map(|x| x.1.clone()),
+                }
+            })
+            .collect(),
+    }
 }
 
 /// In CECP and NBoard the engine's own moves make the game: once a search chose another

@@ -9,7 +9,7 @@ use super::runner_games::{RunnerGames, Seen, unix_ns};
 use crate::game::Side;
 use crate::input::judged::JudgeInput;
 use crate::rules::catalogue::{RuleId, Side as Party};
-use crate::rules::{Checker, Finding, HangClass};
+use crate::rules::{Checker, Finding, HangClass, HangVerdict};
 use crate::session::{Game, OutcomeBy, Session};
 use std::path::Path;
 
@@ -41,23 +41,7 @@ pub fn collect(
     let mut sessions = sessions.into_inner();
     let judged = match result {
         Ok(j) => j,
-        Err(e) => {
-            let problem = InputProblem {
-                file: shown.to_owned(),
-                error: format!("{e:#}"),
-            };
-            // Only a file no importer recognises: one that cannot be read, or a recording
-            // that does not parse, is still bad input wherever it was found.
-            let not_recognised = found == Found::Walked
-                && e.chain()
-                    .any(|c| c.downcast_ref::<crate::import::ImportError>().is_some());
-            if not_recognised {
-                into.inputs.not_recognised(problem);
-            } else {
-                into.inputs.unreadable(problem);
-            }
-            return;
-        }
+        Err(e) => return not_judged(&e, shown, found, into),
     };
     into.inputs.files += 1;
     if judged.lost > 0 {
@@ -77,68 +61,129 @@ pub fn collect(
     }
     for h in &checked.hangs {
         let i = session_of(&checked.decoder, h.session.as_deref());
-        let acc = acc(&mut sessions, i);
-        // The engine's stall or death ends its game; a GUI that went first (a runner killed
-        // mid-game) ends it without a fault of the engine's.
-        let fault = match (h.class, h.label) {
-            _ if h.at_fault != Party::Engine => None,
-            (HangClass::Disconnect, _) => Some(Ending::Disconnect),
-            (HangClass::Handshake | HangClass::Ping | HangClass::Search, "STALL" | "TIMEOUT") => {
-                Some(Ending::Stall)
-            }
-            _ => None,
-        };
-        if let Some(f) = fault {
-            acc.faults.push((u64::MAX, f, h.request_line));
-        }
-        acc.report.add_hang(HangRow {
-            process: h.process.as_ref().map(|p| p.state),
-            class: h.class,
-            label: h.label.to_owned(),
-            count: 1,
-            places: vec![Place::new(shown, h.request_line)],
-        });
+        hang(acc(&mut sessions, i), h, shown);
     }
     let all = checked.decoder.finish();
     if sessions.len() < all.len() {
         sessions.resize_with(all.len(), SessionAcc::default);
     }
-    // Both engines of a game read the same result line: each engine uses each line once,
-    // over all its instances (a runner playing games side by side starts one per thread).
+    let engines = sessions_games(&all, &ctx, &mut sessions);
+    for e in &engines {
+        e.games_never_moved_in(&all, &mut sessions[e.first].report);
+    }
+    runner_verdicts(&all, shown, &mut sessions);
+    for (i, (s, mut acc)) in all.iter().zip(sessions).enumerate() {
+        if let Some(Some(u)) = checked.usage.get(i) {
+            let starts: Vec<u64> = s.games.iter().map(|g| g.started.t).collect();
+            acc.report.process = Some(super::model::ProcessRow::of_session(u, &starts));
+        }
+        let traffic = s.protocol.is_some() || s.counts[0] + s.counts[1] > 0;
+        let r = &acc.report;
+        if traffic || !r.rules.is_empty() || !r.hangs.is_empty() || !r.runner_verdicts.is_empty() {
+            finish_session(s, acc, judged.engine_command.as_deref(), into);
+        }
+    }
+}
+
+/// A file that could not be judged: unreadable, or (found in a directory) no input at all.
+fn not_judged(e: &anyhow::Error, shown: &str, found: Found, into: &mut Report) {
+    let problem = InputProblem {
+        file: shown.to_owned(),
+        error: format!("{e:#}"),
+    };
+    // Only a file no importer recognises: one that cannot be read, or a recording
+    // that does not parse, is still bad input wherever it was found.
+    let not_recognised = found == Found::Walked
+        && e.chain()
+            .any(|c| c.downcast_ref::<crate::import::ImportError>().is_some());
+    if not_recognised {
+        into.inputs.not_recognised(problem);
+    } else {
+        into.inputs.unreadable(problem);
+    }
+}
+
+/// A hang verdict of the session's: its row, and the end it puts to the engine's game. The
+/// engine's stall or death ends its game; a GUI that went first (a runner killed mid-game)
+/// ends it without a fault of the engine's.
+fn hang(acc: &mut SessionAcc, h: &HangVerdict, shown: &str) {
+    let fault = match (h.class, h.label) {
+        _ if h.at_fault != Party::Engine => None,
+        (HangClass::Disconnect, _) => Some(Ending::Disconnect),
+        (HangClass::Handshake | HangClass::Ping | HangClass::Search, "STALL" | "TIMEOUT") => {
+            Some(Ending::Stall)
+        }
+        _ => None,
+    };
+    if let Some(f) = fault {
+        acc.faults.push((u64::MAX, f, h.request_line));
+    }
+    acc.report.add_hang(HangRow {
+        process: h.process.as_ref().map(|p| p.state),
+        class: h.class,
+        label: h.label.to_owned(),
+        count: 1,
+        places: vec![Place::new(shown, h.request_line)],
+    });
+}
+
+/// An engine of the input and the runner's result lines it has used (one flag a line).
+struct EngineResults {
+    engine: String,
+    used: Vec<bool>,
+    /// Its first session: where the games it never moved in are counted.
+    first: usize,
+}
+
+/// Every session's games. Both engines of a game read the same result line: each engine
+/// uses each line once, over all its instances (a runner playing games side by side starts
+/// one per thread).
+fn sessions_games(
+    all: &[Session],
+    ctx: &GameCtx,
+    sessions: &mut [SessionAcc],
+) -> Vec<EngineResults> {
     let results = all.iter().map(|s| s.runner_results.len()).sum();
-    let mut used_by: Vec<(String, Vec<bool>, usize)> = Vec::new();
+    let mut engines: Vec<EngineResults> = Vec::new();
     for (i, acc) in sessions.iter_mut().enumerate().take(all.len()) {
         let Some(label) = all[i]
             .label
             .as_deref()
             .filter(|_| all[i].protocol.is_some())
         else {
-            games(&all, i, &ctx, acc, &mut vec![false; results]);
+            games(all, i, ctx, acc, &mut vec![false; results]);
             continue;
         };
         let engine = base_name(label).to_owned();
-        let k = match used_by.iter().position(|(e, _, _)| *e == engine) {
+        let k = match engines.iter().position(|e| e.engine == engine) {
             Some(k) => k,
             None => {
-                used_by.push((engine, vec![false; results], i));
-                used_by.len() - 1
+                engines.push(EngineResults {
+                    engine,
+                    used: vec![false; results],
+                    first: i,
+                });
+                engines.len() - 1
             }
         };
-        games(&all, i, &ctx, acc, &mut used_by[k].1);
+        games(all, i, ctx, acc, &mut engines[k].used);
     }
-    // The games an engine never moved in (mated or adjudicated before its first turn): its
-    // session has no game for them, the runner's line names it.
-    for (engine, used, first) in &used_by {
+    engines
+}
+
+impl EngineResults {
+    /// The games an engine never moved in (mated or adjudicated before its first turn): its
+    /// session has no game for them, the runner's line names it.
+    fn games_never_moved_in(&self, all: &[Session], rep: &mut EngineReport) {
         let lines = all.iter().flat_map(|s| &s.runner_results);
-        for (r, _) in lines.zip(used).filter(|(_, u)| !**u) {
-            let side = if names(engine, &r.white) {
+        for (r, _) in lines.zip(&self.used).filter(|(_, u)| !**u) {
+            let side = if names(&self.engine, &r.white) {
                 Side::White
-            } else if names(engine, &r.black) {
+            } else if names(&self.engine, &r.black) {
                 Side::Black
             } else {
                 continue;
             };
-            let rep = &mut sessions[*first].report;
             rep.games += 1;
             let engine_score = score(&r.result, side);
             rep.ending(runner_ending(&r.reason, engine_score)).runner += 1;
@@ -151,14 +196,18 @@ pub fn collect(
             }
         }
     }
+}
+
+/// The runner's verdicts, each in the session of the engine it blames. The runner names the
+/// engine: its session, when the log has it; a verdict naming none (fastchess's `Could not
+/// extract bestmove`) is the only engine's, or stays with the runner's lines when there are
+/// several.
+fn runner_verdicts(all: &[Session], shown: &str, sessions: &mut [SessionAcc]) {
     let engines: Vec<usize> = (0..all.len())
         .filter(|&i| all[i].protocol.is_some())
         .collect();
     for (i, s) in all.iter().enumerate() {
         for v in &s.verdicts {
-            // The runner names the engine it blames: its session, when the log has it; a
-            // verdict naming none (fastchess's `Could not extract bestmove`) is the only
-            // engine's, or stays with the runner's lines when there are several.
             let named = v.verdict.engine.as_deref().and_then(|name| {
                 all.iter()
                     .position(|x| x.label.as_deref().is_some_and(|l| names(l, name)))
@@ -178,17 +227,6 @@ pub fn collect(
                 )),
                 places: vec![Place::new(shown, v.line)],
             });
-        }
-    }
-    for (i, (s, mut acc)) in all.iter().zip(sessions).enumerate() {
-        if let Some(Some(u)) = checked.usage.get(i) {
-            let starts: Vec<u64> = s.games.iter().map(|g| g.started.t).collect();
-            acc.report.process = Some(super::model::ProcessRow::of_session(u, &starts));
-        }
-        let traffic = s.protocol.is_some() || s.counts[0] + s.counts[1] > 0;
-        let r = &acc.report;
-        if traffic || !r.rules.is_empty() || !r.hangs.is_empty() || !r.runner_verdicts.is_empty() {
-            finish_session(s, acc, judged.engine_command.as_deref(), into);
         }
     }
 }

@@ -139,6 +139,19 @@ fn engine(e: &EngineReport, out: &mut String) {
             String::new()
         }
     );
+    endings(e, out);
+    rules(e, out);
+    hangs(e, out);
+    if let Some(p) = &e.process {
+        let _ = writeln!(out, "  process: {}", super::model::process_line(p));
+    }
+    runner_verdicts(e, out);
+    latencies(e, out);
+}
+
+/// How the engine's games ended, as kibitzer and the runner say, and the runner's fault
+/// verdicts kibitzer explains.
+fn endings(e: &EngineReport, out: &mut String) {
     if !e.endings.is_empty() {
         let endings: Vec<String> = e
             .endings
@@ -175,6 +188,10 @@ fn engine(e: &EngineReport, out: &mut String) {
             }
         }
     }
+}
+
+/// Each rule broken, with the places of warnings and errors.
+fn rules(e: &EngineReport, out: &mut String) {
     for row in &e.rules {
         let _ = writeln!(
             out,
@@ -191,6 +208,9 @@ fn engine(e: &EngineReport, out: &mut String) {
             }
         }
     }
+}
+
+fn hangs(e: &EngineReport, out: &mut String) {
     for h in &e.hangs {
         let _ = writeln!(
             out,
@@ -206,9 +226,10 @@ fn engine(e: &EngineReport, out: &mut String) {
             let _ = writeln!(out, "    {}", Untrusted(&p.view));
         }
     }
-    if let Some(p) = &e.process {
-        let _ = writeln!(out, "  process: {}", super::model::process_line(p));
-    }
+}
+
+/// What the runner said of the engine, and where kibitzer disagrees.
+fn runner_verdicts(e: &EngineReport, out: &mut String) {
     for v in &e.runner_verdicts {
         let _ = writeln!(
             out,
@@ -225,6 +246,10 @@ fn engine(e: &EngineReport, out: &mut String) {
             let _ = writeln!(out, "    {}", Untrusted(&p.view));
         }
     }
+}
+
+/// The latencies' table, in the order of `LATENCY_ORDER`.
+fn latencies(e: &EngineReport, out: &mut String) {
     let shown: Vec<_> = LATENCY_ORDER
         .iter()
         .filter_map(|k| e.latencies.iter().find(|l| l.request == *k))

@@ -25,20 +25,32 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
         "from what the engine did when tried; the session: {recording}"
     ));
     out.comment("Check engine and profile together with: kibitzer probe --c2w THIS_FILE");
-    let notes = |out: &mut ProfileWriter, k: C2wKey| {
-        for n in found.notes_of(k) {
-            out.comment(n);
-        }
-    };
+    engine_keys(&mut out, found, loc, &name);
+    position_keys(&mut out, found);
+    search_keys(&mut out, found);
+    level_key(&mut out, found);
+    command_keys(&mut out, found);
+    out.finish()
+}
+
+/// The observations about `k`, as comments above it.
+fn notes(out: &mut ProfileWriter, found: &Found, k: C2wKey) {
+    for n in found.notes_of(k) {
+        out.comment(n);
+    }
+}
+
+/// Where the engine is, its name and version.
+fn engine_keys(out: &mut ProfileWriter, found: &Found, loc: &Location, name: &str) {
     out.comment(
         "The engine's directory on this machine (Chess Academy's own directory when relative).",
     );
     out.key(C2wKey::Path, &loc.dir);
-    notes(&mut out, C2wKey::Name);
+    notes(out, found, C2wKey::Name);
     if found.name.is_none() {
         out.comment("No feature myname: the executable's name.");
     }
-    out.key(C2wKey::Name, &name);
+    out.key(C2wKey::Name, name);
     out.key(C2wKey::Switch, &loc.switch);
     match &found.version {
         Some(v) => out.key(C2wKey::Version, v),
@@ -50,8 +62,11 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
     for n in found.protocol_notes() {
         out.comment(n);
     }
+}
 
-    notes(&mut out, C2wKey::InitPos);
+/// How positions are set up.
+fn position_keys(out: &mut ProfileWriter, found: &Found) {
+    notes(out, found, C2wKey::InitPos);
     if found.setboard == Some(true) {
         out.key(C2wKey::InitPos, "1");
         out.key(C2wKey::CmdSB, "setboard");
@@ -68,14 +83,17 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
         out.comment("No way of setting a position up worked (setboard, edit, fen).");
         out.key(C2wKey::InitPos, "0");
     }
+}
 
-    notes(&mut out, C2wKey::MoveNow);
+/// Move now, seconds per move and depth.
+fn search_keys(out: &mut ProfileWriter, found: &Found) {
+    notes(out, found, C2wKey::MoveNow);
     match found.move_now {
         Some(m) => out.key(C2wKey::MoveNow, if m { "1" } else { "0" }),
         None => out.comment(&format!("{} left out: not decided.", C2wKey::MoveNow)),
     }
 
-    notes(&mut out, C2wKey::CmdST);
+    notes(out, found, C2wKey::CmdST);
     if found.st == Some(true) {
         out.key(C2wKey::CmdST, "st");
     } else {
@@ -85,13 +103,16 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
         ));
     }
 
-    notes(&mut out, C2wKey::CmdSD);
+    notes(out, found, C2wKey::CmdSD);
     match &found.sd {
         Some(w) => out.key(C2wKey::CmdSD, w),
         None => out.comment(&format!("No {}: no depth limit.", C2wKey::CmdSD)),
     }
+}
 
-    notes(&mut out, C2wKey::TypeOfCmdLevel);
+/// The level forms and `time` that worked, as the sum of their codes.
+fn level_key(out: &mut ProfileWriter, found: &Found) {
+    notes(out, found, C2wKey::TypeOfCmdLevel);
     let yes = |o: Option<bool>| o == Some(true);
     let (minutes, seconds, base_inc, time) = (
         yes(found.level_minutes),
@@ -122,22 +143,25 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
             C2wKey::TypeOfCmdLevel
         ));
     }
+}
 
-    notes(&mut out, C2wKey::CmdHint);
+/// Hint, draw, and the hash command the answers cannot show.
+fn command_keys(out: &mut ProfileWriter, found: &Found) {
+    notes(out, found, C2wKey::CmdHint);
     if found.hint == Some(true) {
         out.key(C2wKey::CmdHint, "hint");
     } else {
         out.comment(&format!("No {}.", C2wKey::CmdHint));
     }
 
-    notes(&mut out, C2wKey::CmdDraw);
+    notes(out, found, C2wKey::CmdDraw);
     if found.draw == Some(true) {
         out.key(C2wKey::CmdDraw, "draw");
     } else {
         out.comment(&format!("No {}.", C2wKey::CmdDraw));
     }
 
-    notes(&mut out, C2wKey::TypeOfCmdHash);
+    notes(out, found, C2wKey::TypeOfCmdHash);
     out.comment(&format!(
         "No {}: a hash command's form cannot be seen from the engine's answers; \
          add the code of the text that fits it (e.g. {} with {}=hash for `hash 32`).",
@@ -145,5 +169,4 @@ pub fn render(found: &Found, loc: &Location, recording: &str, tool: &str) -> Str
         HashCmdType::CommandMegabytes.code(),
         C2wKey::CmdHash
     ));
-    out.finish()
 }

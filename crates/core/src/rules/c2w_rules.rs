@@ -58,6 +58,123 @@ fn digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// A GUI line as the rules read it: trimmed, its first word, and the words after it.
+struct GuiWords<'t> {
+    text: &'t str,
+    word: &'t str,
+    args: Vec<&'t str>,
+}
+
+impl<'t> GuiWords<'t> {
+    fn of(text: &'t str) -> GuiWords<'t> {
+        let text = text.trim();
+        GuiWords {
+            text,
+            word: first_word(text),
+            args: text.split_ascii_whitespace().skip(1).collect(),
+        }
+    }
+}
+
+/// Seconds per move and depth: the profile's word, or none at all. True when the line is
+/// the profile's command.
+fn search_limit_command(p: &EngineProfile, line: &GuiWords<'_>, out: &mut Out<'_>) -> bool {
+    let (text, word, args) = (line.text, line.word, &line.args);
+    let mut declared = false;
+    for (std, key_name, cmd, what) in [
+        ("st", C2wKey::CmdST, &p.st_cmd, "seconds-per-move"),
+        ("sd", C2wKey::CmdSD, &p.sd_cmd, "search-depth"),
+    ] {
+        let rule = if std == "st" {
+            RuleId::C2wStCommand
+        } else {
+            RuleId::C2wSdCommand
+        };
+        match cmd.as_deref() {
+            Some(w) if w == word => {
+                declared = true;
+                if args.len() != 1 || !digits(args[0]) {
+                    out.add(
+                        rule,
+                        format!("`{text}`: {} takes one number", p.quote(key_name, w)),
+                    );
+                }
+            }
+            Some(w) if word == std => out.add(
+                rule,
+                format!(
+                    "`{text}`, but the profile's {what} command is `{w}` ({})",
+                    p.quote(key_name, w)
+                ),
+            ),
+            None if word == std => out.add(
+                rule,
+                format!(
+                    "`{text}`, but the profile has no {key_name}: the engine has no {what} control"
+                ),
+            ),
+            _ => {}
+        }
+    }
+    declared
+}
+
+/// `level`, `time`/`otim` and `?` against what the profile's level type and move-now allow.
+fn clock_command(p: &EngineProfile, msg: Option<&M>, line: &GuiWords<'_>, out: &mut Out<'_>) {
+    let (text, args) = (line.text, &line.args);
+    match msg {
+        Some(M::Level(l)) => {
+            if let Some(f) = p.level_type {
+                let v = f.raw.to_string();
+                if f.base_inc_only && (l.mps != 0 || l.inc_ms != 0) {
+                    out.add(
+                        RuleId::C2wLevelForm,
+                        format!(
+                            "`{text}`: under {} the only level is `level 0 BASE 0`",
+                            p.quote(C2wKey::TypeOfCmdLevel, &v)
+                        ),
+                    );
+                } else if args.get(1).is_some_and(|b| b.contains(':'))
+                    && f.level_minutes
+                    && !f.level_seconds
+                {
+                    out.add(
+                        RuleId::C2wLevelForm,
+                        format!(
+                            "`{text}` gives the base in MIN:SEC, but {} has 1 (time without seconds), not 2",
+                            p.quote(C2wKey::TypeOfCmdLevel, &v)
+                        ),
+                    );
+                }
+            }
+        }
+        Some(M::Time(_) | M::Otim(_)) => {
+            if let Some(f) = p.level_type
+                && !f.time_command
+            {
+                out.add(
+                    RuleId::C2wTimeCommand,
+                    format!(
+                        "`{text}`, but {} lacks 4: the GUI does not send time",
+                        p.quote(C2wKey::TypeOfCmdLevel, &f.raw.to_string())
+                    ),
+                );
+            }
+        }
+        Some(M::MoveNow) if p.move_now != Some(true) => {
+            let v = match p.move_now {
+                Some(false) => p.quote(C2wKey::MoveNow, "0"),
+                _ => format!("the profile has no {}", C2wKey::MoveNow),
+            };
+            out.add(
+                RuleId::C2wMovenowUndeclared,
+                format!("`?` (move now), but {v}: the engine cannot be told to move now"),
+            );
+        }
+        _ => {}
+    }
+}
+
 impl C2wState {
     /// Judges one GUI line; true when it belongs to a command the profile declares (so it is
     /// no unknown command).
@@ -68,9 +185,38 @@ impl C2wState {
         text: &str,
         out: &mut Out<'_>,
     ) -> bool {
-        let text = text.trim();
-        let word = first_word(text);
-        let args: Vec<&str> = text.split_ascii_whitespace().skip(1).collect();
+        let line = GuiWords::of(text);
+        self.hint_unanswered_by(p, line.text, out);
+        if self.value_line(p, line.text, out) {
+            return true;
+        }
+
+        let fen_word = p.fen_command.as_ref().map(|c| c.word.as_str());
+        let setup = match msg {
+            Some(M::Edit) => Some("edit"),
+            Some(M::SetBoard(_)) => Some("setboard"),
+            _ if Some(line.word) == fen_word => Some(line.word),
+            _ => None,
+        };
+        if let Some(how) = setup {
+            return self.setup(p, how, line.text, &line.args, out);
+        }
+
+        let mut declared = search_limit_command(p, &line, out);
+        clock_command(p, msg, &line, out);
+        declared |= self.hint_or_draw_command(p, &line, out);
+        if let Some(t) = p.hash_cmd_type {
+            let cmd_word = p.hash_cmd.as_ref().map(|c| c.word.as_str());
+            if Some(line.word) == cmd_word || (cmd_word.is_none() && line.word == "hash") {
+                declared = true;
+                self.hash(p, t, line.text, &line.args, out);
+            }
+        }
+        declared
+    }
+
+    /// The GUI moved on from the declared hint command with no `Hint:` answered.
+    fn hint_unanswered_by(&mut self, p: &EngineProfile, text: &str, out: &mut Out<'_>) {
         if let Some((place, sent)) = self.hint_pending.take() {
             out.add_at(
                 RuleId::C2wHintSilent,
@@ -81,8 +227,11 @@ impl C2wState {
                 ),
             );
         }
+    }
 
-        // The `\n` forms: the lines after the command word are its value.
+    /// The `\n` forms: the lines after the command word are its value. True when `text` is
+    /// such a value line, as due.
+    fn value_line(&mut self, p: &EngineProfile, text: &str, out: &mut Out<'_>) -> bool {
         if let Some(n) = self.fen_elements {
             if n < 4 && element_ok(n, text) {
                 self.fen_elements = Some(n + 1);
@@ -118,108 +267,19 @@ impl C2wState {
                 ),
             );
         }
+        false
+    }
 
-        let fen_word = p.fen_command.as_ref().map(|c| c.word.as_str());
-        let setup = match msg {
-            Some(M::Edit) => Some("edit"),
-            Some(M::SetBoard(_)) => Some("setboard"),
-            _ if Some(word) == fen_word => Some(word),
-            _ => None,
-        };
-        if let Some(how) = setup {
-            return self.setup(p, how, text, &args, out);
-        }
-
+    /// The declared hint and draw commands; true when the line is one. A declared hint is
+    /// owed a `Hint:` before the GUI's next command.
+    fn hint_or_draw_command(
+        &mut self,
+        p: &EngineProfile,
+        line: &GuiWords<'_>,
+        out: &mut Out<'_>,
+    ) -> bool {
+        let (text, word) = (line.text, line.word);
         let mut declared = false;
-        // Seconds per move and depth: the profile's word, or none at all.
-        for (std, key_name, cmd, what) in [
-            ("st", C2wKey::CmdST, &p.st_cmd, "seconds-per-move"),
-            ("sd", C2wKey::CmdSD, &p.sd_cmd, "search-depth"),
-        ] {
-            let rule = if std == "st" {
-                RuleId::C2wStCommand
-            } else {
-                RuleId::C2wSdCommand
-            };
-            match cmd.as_deref() {
-                Some(w) if w == word => {
-                    declared = true;
-                    if args.len() != 1 || !digits(args[0]) {
-                        out.add(
-                            rule,
-                            format!("`{text}`: {} takes one number", p.quote(key_name, w)),
-                        );
-                    }
-                }
-                Some(w) if word == std => out.add(
-                    rule,
-                    format!(
-                        "`{text}`, but the profile's {what} command is `{w}` ({})",
-                        p.quote(key_name, w)
-                    ),
-                ),
-                None if word == std => out.add(
-                    rule,
-                    format!(
-                        "`{text}`, but the profile has no {key_name}: the engine has no {what} control"
-                    ),
-                ),
-                _ => {}
-            }
-        }
-
-        match msg {
-            Some(M::Level(l)) => {
-                if let Some(f) = p.level_type {
-                    let v = f.raw.to_string();
-                    if f.base_inc_only && (l.mps != 0 || l.inc_ms != 0) {
-                        out.add(
-                            RuleId::C2wLevelForm,
-                            format!(
-                                "`{text}`: under {} the only level is `level 0 BASE 0`",
-                                p.quote(C2wKey::TypeOfCmdLevel, &v)
-                            ),
-                        );
-                    } else if args.get(1).is_some_and(|b| b.contains(':'))
-                        && f.level_minutes
-                        && !f.level_seconds
-                    {
-                        out.add(
-                            RuleId::C2wLevelForm,
-                            format!(
-                                "`{text}` gives the base in MIN:SEC, but {} has 1 (time without seconds), not 2",
-                                p.quote(C2wKey::TypeOfCmdLevel, &v)
-                            ),
-                        );
-                    }
-                }
-            }
-            Some(M::Time(_) | M::Otim(_)) => {
-                if let Some(f) = p.level_type
-                    && !f.time_command
-                {
-                    out.add(
-                        RuleId::C2wTimeCommand,
-                        format!(
-                            "`{text}`, but {} lacks 4: the GUI does not send time",
-                            p.quote(C2wKey::TypeOfCmdLevel, &f.raw.to_string())
-                        ),
-                    );
-                }
-            }
-            Some(M::MoveNow) if p.move_now != Some(true) => {
-                let v = match p.move_now {
-                    Some(false) => p.quote(C2wKey::MoveNow, "0"),
-                    _ => format!("the profile has no {}", C2wKey::MoveNow),
-                };
-                out.add(
-                    RuleId::C2wMovenowUndeclared,
-                    format!("`?` (move now), but {v}: the engine cannot be told to move now"),
-                );
-            }
-            _ => {}
-        }
-
         for (std, key_name, cmd, rule) in [
             (
                 "hint",
@@ -252,14 +312,6 @@ impl C2wState {
                     out.add(rule, format!("`{text}`, but the profile has no {key_name}"))
                 }
                 _ => {}
-            }
-        }
-
-        if let Some(t) = p.hash_cmd_type {
-            let cmd_word = p.hash_cmd.as_ref().map(|c| c.word.as_str());
-            if Some(word) == cmd_word || (cmd_word.is_none() && word == "hash") {
-                declared = true;
-                self.hash(p, t, text, &args, out);
             }
         }
         declared

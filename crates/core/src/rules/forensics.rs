@@ -140,131 +140,24 @@ const FAULTS_PER_S: f64 = 50.0;
 /// `from` (or the first after it) against the last at or before `to`. `None` when fewer than
 /// two samples span at least 0.4 s of the window.
 pub fn classify(samples: &[(u64, &ProcSample)], from: u64, to: u64) -> Option<ProcessVerdict> {
-    let in_window: Vec<&(u64, &ProcSample)> = samples
-        .iter()
-        .filter(|(t, _)| *t > from && *t <= to)
-        .collect();
-    let base = samples
-        .iter()
-        .rfind(|(t, _)| *t <= from)
-        .or_else(|| in_window.first().copied())?;
-    let last = *in_window.last()?;
-    let window_ns = last.0.saturating_sub(base.0);
-    if window_ns < MIN_WINDOW_NS {
-        return None;
-    }
-    let (a, b) = (base.1, last.1);
-    let secs = window_ns as f64 / 1e9;
-    let share = |ms_a: u64, ms_b: u64| ms_b.saturating_sub(ms_a) as f64 / 1e3 / secs;
+    let w = Window::of(samples, from, to)?;
+    let (a, b) = (w.base, w.last);
+    let share = |ms_a: u64, ms_b: u64| ms_b.saturating_sub(ms_a) as f64 / 1e3 / w.secs;
     let cpu_share = share(a.cpu_ms(), b.cpu_ms());
     let run_delay_share = match (a.run_delay_ms, b.run_delay_ms) {
         (Some(x), Some(y)) => Some(share(x, y)),
         _ => None,
     };
-    let major_faults_per_s = b.major_faults.saturating_sub(a.major_faults) as f64 / secs;
-    let n = in_window.len();
-    let mostly = |f: &dyn Fn(&ProcSample) -> bool| {
-        let k = in_window.iter().filter(|(_, s)| f(s)).count();
-        2 * k >= n
-    };
-    let all_stopped = |s: &ProcSample| s.states.live() > 0 && s.states.stopped == s.states.live();
-    let in_disk = |s: &ProcSample| s.states.disk > 0;
-    let delay = run_delay_share.unwrap_or(0.0);
-    let pct = |x: f64| format!("{:.0}%", x * 100.0);
-    let window = format!("{secs:.1} s");
-    let load = match b.load1 {
-        Some(l) => format!("load {l:.1} on {} CPUs", b.cpus),
-        None => format!("{} CPUs", b.cpus),
-    };
-    let waits = b
-        .waits
-        .iter()
-        .take(3)
-        .map(|w| format!("{} in {}", w.threads, w.wchan))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let (state, detail) = if all_stopped(b) && mostly(&all_stopped) {
-        (
-            ProcessState::Stopped,
-            format!(
-                "every thread stopped (SIGSTOP, SIGTSTP or a debugger) over the last {window}: \
-                 not the engine's doing"
-            ),
-        )
-    } else if mostly(&in_disk) || major_faults_per_s >= FAULTS_PER_S {
-        (
-            ProcessState::Blocked,
-            format!(
-                "in uninterruptible sleep (disk or swap) over the last {window}: {} thread(s) in \
-                 D state, {major_faults_per_s:.0} major page faults/s{}",
-                b.states.disk,
-                if waits.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({waits})")
-                }
-            ),
-        )
-    } else if delay >= STARVED_SHARE && cpu_share <= STARVED_RAN * (cpu_share + delay) {
-        (
-            ProcessState::Starved,
-            format!(
-                "ready to run but waiting for a CPU {} of the last {window}, it ran {}: {load}; \
-                 the host is overloaded, not the engine at fault",
-                pct(delay),
-                pct(cpu_share)
-            ),
-        )
-    } else if cpu_share + delay >= BUSY_SHARE {
-        (
-            ProcessState::Spinning,
-            format!(
-                "on the CPU {} of the last {window} (and waiting for one {}) without a line of \
-                 output ({} thread(s) running)",
-                pct(cpu_share),
-                pct(delay),
-                b.states.running
-            ),
-        )
-    } else if cpu_share < IDLE_SHARE && b.states.running == 0 && b.states.sleeping > 0 {
-        match b.reading_input {
-            Some(k) if k > 0 => (
-                ProcessState::Waiting,
-                format!(
-                    "every thread asleep over the last {window} ({waits}), {k} in a read of its \
-                     input: it has read all the GUI sent and waits for more"
-                ),
-            ),
-            Some(_) => (
-                ProcessState::Asleep,
-                format!(
-                    "every thread asleep over the last {window} ({waits}), none reading its \
-                     input: it waits on itself (a lock, a timer, a child)"
-                ),
-            ),
-            None => (
-                ProcessState::Undecided,
-                format!(
-                    "every thread asleep over the last {window} ({waits}); what they wait for \
-                     could not be read"
-                ),
-            ),
-        }
-    } else {
-        (
-            ProcessState::Undecided,
-            format!(
-                "the samples do not decide: on the CPU {}, waiting for a CPU {} of the last \
-                 {window}; {load}",
-                pct(cpu_share),
-                pct(delay)
-            ),
-        )
-    };
+    let major_faults_per_s = b.major_faults.saturating_sub(a.major_faults) as f64 / w.secs;
+    let (state, detail) = w.state(
+        cpu_share,
+        run_delay_share.unwrap_or(0.0),
+        major_faults_per_s,
+    );
     Some(ProcessVerdict {
         state,
-        window_ns,
-        samples: u32::try_from(n).unwrap_or(u32::MAX),
+        window_ns: w.ns,
+        samples: u32::try_from(w.inside.len()).unwrap_or(u32::MAX),
         cpu_share,
         run_delay_share,
         load1: b.load1,
@@ -276,6 +169,155 @@ pub fn classify(samples: &[(u64, &ProcSample)], from: u64, to: u64) -> Option<Pr
         rss_kib: b.rss_kib,
         detail: format!("{}: {detail}", state.as_str()),
     })
+}
+
+/// The samples a verdict reads: those inside the window, and the two it compares.
+struct Window<'s> {
+    inside: Vec<&'s (u64, &'s ProcSample)>,
+    base: &'s ProcSample,
+    last: &'s ProcSample,
+    ns: u64,
+    secs: f64,
+}
+
+impl<'s> Window<'s> {
+    fn of(samples: &'s [(u64, &'s ProcSample)], from: u64, to: u64) -> Option<Window<'s>> {
+        let inside: Vec<&(u64, &ProcSample)> = samples
+            .iter()
+            .filter(|(t, _)| *t > from && *t <= to)
+            .collect();
+        let base = samples
+            .iter()
+            .rfind(|(t, _)| *t <= from)
+            .or_else(|| inside.first().copied())?;
+        let last = *inside.last()?;
+        let ns = last.0.saturating_sub(base.0);
+        if ns < MIN_WINDOW_NS {
+            return None;
+        }
+        Some(Window {
+            base: base.1,
+            last: last.1,
+            ns,
+            secs: ns as f64 / 1e9,
+            inside,
+        })
+    }
+
+    /// At least half the samples inside the window say `f`.
+    fn mostly(&self, f: impl Fn(&ProcSample) -> bool) -> bool {
+        let k = self.inside.iter().filter(|(_, s)| f(s)).count();
+        2 * k >= self.inside.len()
+    }
+
+    /// What the process did over the window, from the shares of it spent on and waiting for
+    /// a CPU, and its major faults: its state and a sentence saying why.
+    fn state(&self, cpu_share: f64, delay: f64, major_faults_per_s: f64) -> (ProcessState, String) {
+        let b = self.last;
+        let all_stopped =
+            |s: &ProcSample| s.states.live() > 0 && s.states.stopped == s.states.live();
+        let in_disk = |s: &ProcSample| s.states.disk > 0;
+        let pct = |x: f64| format!("{:.0}%", x * 100.0);
+        let window = format!("{:.1} s", self.secs);
+        let load = match b.load1 {
+            Some(l) => format!("load {l:.1} on {} CPUs", b.cpus),
+            None => format!("{} CPUs", b.cpus),
+        };
+        let waits = waits_of(b);
+        if all_stopped(b) && self.mostly(all_stopped) {
+            (
+                ProcessState::Stopped,
+                format!(
+                    "every thread stopped (SIGSTOP, SIGTSTP or a debugger) over the last {window}: \
+                     not the engine's doing"
+                ),
+            )
+        } else if self.mostly(in_disk) || major_faults_per_s >= FAULTS_PER_S {
+            (
+                ProcessState::Blocked,
+                format!(
+                    "in uninterruptible sleep (disk or swap) over the last {window}: {} thread(s) in \
+                     D state, {major_faults_per_s:.0} major page faults/s{}",
+                    b.states.disk,
+                    if waits.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({waits})")
+                    }
+                ),
+            )
+        } else if delay >= STARVED_SHARE && cpu_share <= STARVED_RAN * (cpu_share + delay) {
+            (
+                ProcessState::Starved,
+                format!(
+                    "ready to run but waiting for a CPU {} of the last {window}, it ran {}: {load}; \
+                     the host is overloaded, not the engine at fault",
+                    pct(delay),
+                    pct(cpu_share)
+                ),
+            )
+        } else if cpu_share + delay >= BUSY_SHARE {
+            (
+                ProcessState::Spinning,
+                format!(
+                    "on the CPU {} of the last {window} (and waiting for one {}) without a line of \
+                     output ({} thread(s) running)",
+                    pct(cpu_share),
+                    pct(delay),
+                    b.states.running
+                ),
+            )
+        } else if cpu_share < IDLE_SHARE && b.states.running == 0 && b.states.sleeping > 0 {
+            asleep(b, &window, &waits)
+        } else {
+            (
+                ProcessState::Undecided,
+                format!(
+                    "the samples do not decide: on the CPU {}, waiting for a CPU {} of the last \
+                     {window}; {load}",
+                    pct(cpu_share),
+                    pct(delay)
+                ),
+            )
+        }
+    }
+}
+
+/// Where the most threads of a sample wait, the first three.
+fn waits_of(s: &ProcSample) -> String {
+    s.waits
+        .iter()
+        .take(3)
+        .map(|w| format!("{} in {}", w.threads, w.wchan))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every thread asleep: on the GUI's input, on itself, or on what could not be read.
+fn asleep(b: &ProcSample, window: &str, waits: &str) -> (ProcessState, String) {
+    match b.reading_input {
+        Some(k) if k > 0 => (
+            ProcessState::Waiting,
+            format!(
+                "every thread asleep over the last {window} ({waits}), {k} in a read of its \
+                 input: it has read all the GUI sent and waits for more"
+            ),
+        ),
+        Some(_) => (
+            ProcessState::Asleep,
+            format!(
+                "every thread asleep over the last {window} ({waits}), none reading its \
+                 input: it waits on itself (a lock, a timer, a child)"
+            ),
+        ),
+        None => (
+            ProcessState::Undecided,
+            format!(
+                "every thread asleep over the last {window} ({waits}); what they wait for \
+                 could not be read"
+            ),
+        ),
+    }
 }
 
 /// A sample of one process with these counters (ms) and one thread a letter of `states`

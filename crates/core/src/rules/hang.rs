@@ -126,35 +126,19 @@ pub(crate) fn diagnose(
     let last_engine = tr.last_engine.as_ref();
     let engine_ago = last_engine.map(|(t, _, _)| now.saturating_sub(*t));
     let last_line = last_engine.map(|(_, text, _)| shorten(text));
+    let Some(o) = most_telling(tr, open) else {
+        return gui_stall(tr, now, engine_ago, last_line);
+    };
     let gone = tr.exit.as_ref().map(|(_, why)| why.clone()).or_else(|| {
         tr.engine_eof
             .map(|_| "the engine closed its output".to_owned())
     });
-    // The oldest request the engine still owes an answer to; a session that ended with
-    // `quit` owes nothing (the decoder withdrew it).
-    // The oldest request still owed, except that a `stop` tells more than the `go` it ends.
-    // An infinite or ponder search owes nothing until it is stopped: a ping, or anything past
-    // its deadline, tells more.
-    let open_ended = |o: &&Obligation| matches!(o.kind, Request::Go { open_ended: true });
-    let Some(o) = open
-        .iter()
-        .find(|o| tr.pending.get(&o.opened.seq).is_some_and(|p| p.timed_out))
-        .or_else(|| open.iter().find(|o| o.kind == Request::Stop))
-        .or_else(|| open.iter().find(|o| !open_ended(o)))
-        .or(open.first())
-    else {
-        return gui_stall(tr, now, engine_ago, last_line);
-    };
     let pending = tr.pending.get(&o.opened.seq);
     let request = pending
         .map(|p| p.text.clone())
         .unwrap_or_else(|| o.request.clone());
     let waiting = now.saturating_sub(o.opened.t);
     let timed_out = pending.is_some_and(|p| p.timed_out);
-    let output = match (&last_line, engine_ago) {
-        (Some(l), Some(ago)) => format!("last engine output {} ago ({l})", secs(ago)),
-        _ => "the engine never wrote anything".to_owned(),
-    };
     // Under a second is no stall yet: the input just ends while the answer is on its way
     // (excerpts from bug reports end like that).
     let label = match (timed_out, waiting >= 1_000_000_000) {
@@ -163,20 +147,34 @@ pub(crate) fn diagnose(
         (false, false) => "PENDING",
     };
     let (process, evidence) = process_of(tr, o, now);
-    let said = process
-        .as_ref()
-        .map(|p| format!("; the engine's process: {}", p.detail))
-        .unwrap_or_default();
+    let owing = Owing {
+        o,
+        owes: format!(
+            "engine owes {} for `{request}` since {}",
+            o.owed,
+            secs(waiting)
+        ),
+        output: match (&last_line, engine_ago) {
+            (Some(l), Some(ago)) => format!("last engine output {} ago ({l})", secs(ago)),
+            _ => "the engine never wrote anything".to_owned(),
+        },
+        said: process
+            .as_ref()
+            .map(|p| format!("; the engine's process: {}", p.detail))
+            .unwrap_or_default(),
+        waiting,
+        timed_out,
+    };
     let mut v = HangVerdict {
         session: tr.label.as_deref().map(str::to_owned),
         class: HangClass::Search,
         label,
         owed: Some(o.owed.to_string()),
-        request: Some(request.clone()),
+        request: Some(request),
         request_line: pending.and_then(|p| p.place.line),
         waiting_ns: Some(waiting),
         last_engine_output_ago_ns: engine_ago,
-        last_engine_line: last_line.clone(),
+        last_engine_line: last_line,
         exit: gone.clone(),
         process,
         evidence,
@@ -186,15 +184,56 @@ pub(crate) fn diagnose(
         at_fault: Party::Engine,
         request_place: pending.map(|p| p.place),
     };
-    let owes = format!(
-        "engine owes {} for `{request}` since {}",
-        o.owed,
-        secs(waiting)
-    );
     // The GUI gave up on a stalled engine with `quit` and had to kill it: the stall is the
     // verdict, the kill only how it ended.
     let killed_stalled = tr.killed_after_quit && tr.quit.is_some_and(|q| o.opened.t <= q.t);
     if let Some(why) = gone.as_ref().filter(|_| !killed_stalled) {
+        owing.disconnected(tr, why, &mut v);
+        return Some(v);
+    }
+    owing.stalled(tr, &mut v);
+    if let Some(why) = gone.as_ref().filter(|_| killed_stalled) {
+        v.summary.push_str(&format!("; then: {why}"));
+    }
+    let gui_silent = tr.last_gui_t.is_none_or(|t| t <= o.opened.t);
+    v.no_watchdog = waiting > u64::try_from(profile.watchdog.as_nanos()).unwrap_or(u64::MAX)
+        && gui_silent
+        && !timed_out;
+    Some(v)
+}
+
+/// The request a verdict is about: the oldest one the engine still owes an answer to, except
+/// that a `stop` tells more than the `go` it ends. An infinite or ponder search owes nothing
+/// until it is stopped: a ping, or anything past its deadline, tells more. A session that
+/// ended with `quit` owes nothing (the decoder withdrew it).
+fn most_telling<'o>(tr: &Tracker, open: &'o [Obligation]) -> Option<&'o Obligation> {
+    let open_ended = |o: &&Obligation| matches!(o.kind, Request::Go { open_ended: true });
+    open.iter()
+        .find(|o| tr.pending.get(&o.opened.seq).is_some_and(|p| p.timed_out))
+        .or_else(|| open.iter().find(|o| o.kind == Request::Stop))
+        .or_else(|| open.iter().find(|o| !open_ended(o)))
+        .or(open.first())
+}
+
+/// The request the engine owes, in the words of the verdict's summary.
+struct Owing<'a> {
+    o: &'a Obligation,
+    /// `engine owes bestmove for `go movetime 1000` since 12.4 s`.
+    owes: String,
+    /// What the engine last wrote, and when.
+    output: String,
+    /// What its process did meanwhile, when the samples tell (else empty).
+    said: String,
+    waiting: u64,
+    timed_out: bool,
+}
+
+impl Owing<'_> {
+    /// The engine is gone with the answer owed.
+    fn disconnected(&self, tr: &Tracker, why: &str, v: &mut HangVerdict) {
+        let Owing {
+            o, owes, output, ..
+        } = self;
         v.class = HangClass::Disconnect;
         v.label = "DISCONNECT";
         v.summary = match tr.gui_eof {
@@ -208,59 +247,61 @@ pub(crate) fn diagnose(
             }
             _ => format!("{owes}; but it is gone: {why}; {output}"),
         };
-        v.summary.push_str(&said);
-        return Some(v);
+        v.summary.push_str(&self.said);
     }
-    let unterminated = last_engine.is_some_and(|(_, _, eol)| *eol == Eol::None);
-    v.class = match &o.owed {
-        _ if unterminated => HangClass::Buffering,
-        Owed::UciOk | Owed::FeatureDone => HangClass::Handshake,
-        Owed::ReadyOk | Owed::Pong(_) => HangClass::Ping,
-        _ => HangClass::Search,
-    };
-    let searching_output = last_line.as_deref().is_some_and(|l| {
-        l.starts_with("info") || l.trim_start().starts_with(|c: char| c.is_ascii_digit())
-    });
-    // Thinking, not stalled: the search's output still flows (the last of it under a second
-    // ago, and since the request). No deadline passed, so nothing is wrong yet.
-    let thinking = v.class == HangClass::Search
-        && !timed_out
-        && searching_output
-        && engine_ago.is_some_and(|a| a < 1_000_000_000 && a < waiting);
-    if thinking {
-        v.label = "PENDING";
-    }
-    let detail = match v.class {
-        HangClass::Search if thinking => format!(
-            "it is still searching: its last output came {} ago",
-            secs(engine_ago.unwrap_or(0))
-        ),
-        HangClass::Buffering => {
-            "its last bytes have no line ending: output buffered, not flushed".to_owned()
+
+    /// The engine is still there and silent, or still thinking: the kind of stall, and its
+    /// summary.
+    fn stalled(&self, tr: &Tracker, v: &mut HangVerdict) {
+        let unterminated = tr
+            .last_engine
+            .as_ref()
+            .is_some_and(|(_, _, eol)| *eol == Eol::None);
+        v.class = match &self.o.owed {
+            _ if unterminated => HangClass::Buffering,
+            Owed::UciOk | Owed::FeatureDone => HangClass::Handshake,
+            Owed::ReadyOk | Owed::Pong(_) => HangClass::Ping,
+            _ => HangClass::Search,
+        };
+        let engine_ago = v.last_engine_output_ago_ns;
+        let searching_output = v.last_engine_line.as_deref().is_some_and(|l| {
+            l.starts_with("info") || l.trim_start().starts_with(|c: char| c.is_ascii_digit())
+        });
+        // Thinking, not stalled: the search's output still flows (the last of it under a
+        // second ago, and since the request). No deadline passed, so nothing is wrong yet.
+        let thinking = v.class == HangClass::Search
+            && !self.timed_out
+            && searching_output
+            && engine_ago.is_some_and(|a| a < 1_000_000_000 && a < self.waiting);
+        let label = v.label;
+        if thinking {
+            v.label = "PENDING";
         }
-        HangClass::Ping if searching_output && engine_ago.is_some_and(|a| a < waiting) => {
-            "it keeps searching instead of answering at once".to_owned()
+        let detail = match v.class {
+            HangClass::Search if thinking => format!(
+                "it is still searching: its last output came {} ago",
+                secs(engine_ago.unwrap_or(0))
+            ),
+            HangClass::Buffering => {
+                "its last bytes have no line ending: output buffered, not flushed".to_owned()
+            }
+            HangClass::Ping if searching_output && engine_ago.is_some_and(|a| a < self.waiting) => {
+                "it keeps searching instead of answering at once".to_owned()
+            }
+            HangClass::Ping if label != "PENDING" => "it says nothing at all".to_owned(),
+            HangClass::Handshake => "the handshake never finished".to_owned(),
+            _ => String::new(),
+        };
+        let Owing { owes, output, .. } = self;
+        v.summary = if detail.is_empty() {
+            format!("{owes}; {output}")
+        } else {
+            format!("{owes}; {detail}; {output}")
+        };
+        if !thinking {
+            v.summary.push_str(&self.said);
         }
-        HangClass::Ping if label != "PENDING" => "it says nothing at all".to_owned(),
-        HangClass::Handshake => "the handshake never finished".to_owned(),
-        _ => String::new(),
-    };
-    v.summary = if detail.is_empty() {
-        format!("{owes}; {output}")
-    } else {
-        format!("{owes}; {detail}; {output}")
-    };
-    if !thinking {
-        v.summary.push_str(&said);
     }
-    if let Some(why) = gone.as_ref().filter(|_| killed_stalled) {
-        v.summary.push_str(&format!("; then: {why}"));
-    }
-    let gui_silent = tr.last_gui_t.is_none_or(|t| t <= o.opened.t);
-    v.no_watchdog = waiting > u64::try_from(profile.watchdog.as_nanos()).unwrap_or(u64::MAX)
-        && gui_silent
-        && !timed_out;
-    Some(v)
 }
 
 /// Nothing owed: a stall only if the GUI went quiet after the engine's last answer while the

@@ -21,7 +21,7 @@ use crate::protocol::cecp::Msg as CecpMsg;
 use crate::protocol::{Msg, Protocol};
 use crate::recording::{Eol, Event, ProxyKind, Source};
 use crate::rules::catalogue::RuleId;
-use crate::session::{Decoded, Decoder, Obligation};
+use crate::session::{Decoded, Decoder, Obligation, Session};
 mod end;
 pub use end::Latencies;
 mod process;
@@ -366,12 +366,7 @@ impl Judge {
         dec: &Decoder,
         findings: &mut Vec<Finding>,
     ) {
-        while self.trackers.len() <= d.session {
-            let label = dec
-                .session(self.trackers.len())
-                .and_then(|s| s.label.as_deref().map(std::sync::Arc::from));
-            self.trackers.push(Tracker::new(label));
-        }
+        self.track_sessions_to(d.session, dec);
         let place = Place {
             line: line.or(ev.line),
             seq: ev.seq,
@@ -381,19 +376,10 @@ impl Judge {
         self.probe_input |= ev.probe.is_some();
         let probe_input = self.probe_input;
         let profile = &self.profile;
+        let sess = dec.session(d.session);
         let tr = &mut self.trackers[d.session];
-        if ev.src == Source::Gui && restarts(tr, ev) {
-            // A runner's log keeps an engine it restarted in the same session: the new
-            // process owes nothing the old one did, and has not ended.
-            let label = tr.label.take();
-            let protocol = tr.protocol;
-            *tr = Tracker::new(label);
-            tr.protocol = protocol;
-        }
+        tr.begin_line(ev, sess);
         tr.gui_is_probe = probe_input;
-        if tr.protocol.is_none() {
-            tr.protocol = dec.session(d.session).and_then(|s| s.protocol);
-        }
         let side = match ev.src {
             Source::Gui => Some(Party::Gui),
             Source::Engine => Some(Party::Engine),
@@ -411,9 +397,7 @@ impl Judge {
         };
         let banner = ev.src == Source::Engine
             && tr.protocol == Some(Protocol::Cecp)
-            && dec
-                .session(d.session)
-                .is_some_and(|s| s.features.is_empty() && s.search_count == 0);
+            && sess.is_some_and(|s| s.features.is_empty() && s.search_count == 0);
         // Earlier lines decoded only now (streaming detection), at their own place.
         for e in &d.earlier {
             let at = Place {
@@ -425,150 +409,227 @@ impl Judge {
                 weigh_breach(b, at, tr, banner, &mut out);
             }
         }
-        // A GUI line the `.c2w` profile declares is the profile's: judged by its rules, not
-        // as CECP would judge it. Known before anything is said about the line.
+        // Known before anything is said about the line.
         if let Some(p) = &self.c2w
             && tr.protocol == Some(Protocol::Cecp)
             && ev.src == Source::Gui
         {
-            let m = match &d.msg {
-                Some(Msg::Cecp(m)) => Some(m),
-                _ => None,
-            };
-            if tr.c2w.gui_line(p, m, &ev.text, &mut out) {
-                out.veto = Some(
-                    if matches!(m, None | Some(CecpMsg::Unknown(_) | CecpMsg::Move(_))) {
-                        // A line CECP does not know (`depth 3`, `fen` and the FEN's elements one
-                        // a line, a hash size alone) is the profile's, whatever CECP would make
-                        // of it (`f6`, an en passant square, is no SAN move).
-                        Veto::ForeignToCecp
-                    } else {
-                        // A command the profile declares is no unknown command, and the profile
-                        // tells the GUI of `setboard` where a v1 engine cannot; an engine that
-                        // said setboard=0 contradicts it, and that stays.
-                        Veto::DeclaredByProfile {
-                            setboard_said: dec
-                                .session(d.session)
-                                .and_then(|s| s.feature_value("setboard"))
-                                .is_some(),
-                        }
-                    },
-                );
-            }
+            out.veto = c2w_gui_veto(p, tr, ev, d, sess, &mut out);
         }
         // What the decoder found on the line itself.
         for b in &d.breaches {
             weigh_breach(b, place, tr, banner, &mut out);
         }
         match ev.src {
-            Source::Proxy => proxy_event(tr, ev, dec.session(d.session), profile, &mut out),
-            Source::Stderr => {
-                // Edax refuses `nboard 2` on stderr and then says nothing on stdout. Stderr
-                // is read apart from stdout, so the complaint may be recorded after the GUI's
-                // next lines: it is not tied to the first ones.
-                if tr.protocol == Some(Protocol::Nboard) {
-                    out.side = Some(Party::Engine);
-                    tr.nboard_version_complaint(&ev.text, &mut out);
-                }
-            }
-            Source::Gui | Source::Engine => {
-                if tr.starts_mid.is_none() && !ev.text.trim().is_empty() {
-                    tr.starts_mid = Some(ev.src == Source::Engine);
-                    // A log that shows no engine start (cutechess, fastchess) still shows the
-                    // session's start when its first line is the GUI's opening command: the
-                    // rules of how a session starts apply from there. A log that begins
-                    // mid-session begins otherwise, and stays exempt.
-                    let opening = matches!(
-                        &d.msg,
-                        Some(Msg::Uci(crate::protocol::uci::Msg::Uci))
-                            | Some(Msg::Cecp(CecpMsg::Xboard))
-                            | Some(Msg::Nboard(crate::protocol::nboard::Msg::Nboard(_)))
-                    );
-                    if ev.src == Source::Gui && opening {
-                        tr.saw_start = true;
-                    }
-                }
-                // A flood is counted within a search: a fast engine's few hundred lines a
-                // search (Stockfish prints depths 1 to 245 at once when it sees a mate), over
-                // several searches in one second at a bullet pace or while pondering, are no
-                // flood. A GUI line that starts a search opens a new window.
-                // NBoard's `hint`, `learn` and `analyze` ask for output as `go` does.
-                let nboard_request = matches!(
-                    &d.msg,
-                    Some(Msg::Nboard(
-                        crate::protocol::nboard::Msg::Hint(_)
-                            | crate::protocol::nboard::Msg::Learn
-                            | crate::protocol::nboard::Msg::Analyze
-                    ))
-                );
-                if ev.src == Source::Gui
-                    && (nboard_request
-                        || d.facts
-                            .iter()
-                            .any(|f| matches!(f, crate::session::Fact::SearchStarted { .. })))
-                {
-                    tr.flood_window = (ev.t, 0);
-                }
-                // The NBoard GUI drops the engine's free text at the cost of reading a word
-                // of it (weltyc/othello ResponseParser): NTest's learning report is no flood
-                // of NBoard messages.
-                let free_text = ev.src == Source::Engine
-                    && matches!(
-                        &d.msg,
-                        Some(Msg::Nboard(
-                            crate::protocol::nboard::Msg::Unknown(_)
-                                | crate::protocol::nboard::Msg::Empty
-                        ))
-                    );
-                transport(tr, ev, d.text, profile, !free_text, &mut out);
-                if ev.src == Source::Gui {
-                    tr.last_gui_t = Some(ev.t);
-                    tr.first_gui_t.get_or_insert(ev.t);
-                } else {
-                    tr.first_engine_t.get_or_insert(ev.t);
-                    tr.engine_spoke(ev.t);
-                    // Every engine line passes here: reuse the buffer.
-                    match &mut tr.last_engine {
-                        Some((t, text, eol)) => {
-                            *t = ev.t;
-                            text.clear();
-                            text.push_str(&ev.text);
-                            *eol = ev.eol;
-                        }
-                        None => tr.last_engine = Some((ev.t, ev.text.clone(), ev.eol)),
-                    }
-                }
-            }
+            Source::Proxy => proxy_event(tr, ev, sess, profile, &mut out),
+            Source::Stderr => tr.stderr_line(ev, &mut out),
+            Source::Gui | Source::Engine => tr.dialogue_line(ev, d, profile, &mut out),
         }
-        if ev.src == Source::Engine && tr.quit.is_none() && d.closed().any(|o| !o.cancelled) {
-            tr.answered_before_quit = true;
-        }
-        if ev.src == Source::Gui && ev.text.trim() == "quit" && d.closed().any(|o| o.cancelled) {
-            tr.owed_at_quit = true;
-        }
+        tr.note_quit_obligations(ev, d);
         // Answers: latency, and lateness against the request's budget and the profile.
         answered(tr, ev, d, place, profile, &mut out);
-        if tr.protocol == Some(Protocol::Uci) {
-            tr.uci_facts(&d.facts);
-        }
-        if let Some(msg) = &d.msg {
-            let owed_move = dec.open_moves(d.session);
-            match msg {
-                Msg::Uci(m) => tr.uci_line(m, ev, dec, d.session, &mut out),
-                Msg::Cecp(m) => tr.cecp_line(m, ev, dec, d.session, owed_move, &mut out),
-                Msg::Nboard(m) => tr.nboard_line(m, ev, &mut out),
-            }
-        }
-        if let Some(p) = &self.c2w
-            && tr.protocol == Some(Protocol::Cecp)
-            && ev.src == Source::Engine
-        {
-            tr.c2w.engine_line(p, &ev.text, &mut out);
-        }
+        tr.protocol_line(ev, d, dec, self.c2w.as_ref(), &mut out);
         // New requests: the obligations this line opened, and those past their deadline.
         opened(tr, ev, d, dec, place, profile);
         overdue(tr, dec, d.session, place, profile, &mut out);
         tr.label = label;
+    }
+
+    /// A tracker for every session up to `session`, each labelled as the decoder names it.
+    fn track_sessions_to(&mut self, session: usize, dec: &Decoder) {
+        while self.trackers.len() <= session {
+            let label = dec
+                .session(self.trackers.len())
+                .and_then(|s| s.label.as_deref().map(std::sync::Arc::from));
+            self.trackers.push(Tracker::new(label));
+        }
+    }
+}
+
+/// Whether a `.c2w` profile takes a CECP GUI line out of CECP's hands, and how: a line the
+/// profile declares is the profile's, judged by its rules, not as CECP would judge it.
+fn c2w_gui_veto(
+    p: &EngineProfile,
+    tr: &mut Tracker,
+    ev: &Event,
+    d: &Decoded,
+    sess: Option<&Session>,
+    out: &mut Out<'_>,
+) -> Option<Veto> {
+    let m = match &d.msg {
+        Some(Msg::Cecp(m)) => Some(m),
+        _ => None,
+    };
+    if !tr.c2w.gui_line(p, m, &ev.text, out) {
+        return None;
+    }
+    Some(
+        if matches!(m, None | Some(CecpMsg::Unknown(_) | CecpMsg::Move(_))) {
+            // A line CECP does not know (`depth 3`, `fen` and the FEN's elements one
+            // a line, a hash size alone) is the profile's, whatever CECP would make
+            // of it (`f6`, an en passant square, is no SAN move).
+            Veto::ForeignToCecp
+        } else {
+            // A command the profile declares is no unknown command, and the profile
+            // tells the GUI of `setboard` where a v1 engine cannot; an engine that
+            // said setboard=0 contradicts it, and that stays.
+            Veto::DeclaredByProfile {
+                setboard_said: sess.and_then(|s| s.feature_value("setboard")).is_some(),
+            }
+        },
+    )
+}
+
+/// A GUI line that asks the engine for output: it opens a new flood window. NBoard's `hint`,
+/// `learn` and `analyze` ask for output as `go` does.
+fn asks_for_output(ev: &Event, d: &Decoded) -> bool {
+    let nboard_request = matches!(
+        &d.msg,
+        Some(Msg::Nboard(
+            crate::protocol::nboard::Msg::Hint(_)
+                | crate::protocol::nboard::Msg::Learn
+                | crate::protocol::nboard::Msg::Analyze
+        ))
+    );
+    ev.src == Source::Gui
+        && (nboard_request
+            || d.facts
+                .iter()
+                .any(|f| matches!(f, crate::session::Fact::SearchStarted { .. })))
+}
+
+/// The NBoard GUI drops the engine's free text at the cost of reading a word of it
+/// (weltyc/othello ResponseParser): NTest's learning report is no flood of NBoard messages.
+fn nboard_free_text(ev: &Event, d: &Decoded) -> bool {
+    ev.src == Source::Engine
+        && matches!(
+            &d.msg,
+            Some(Msg::Nboard(
+                crate::protocol::nboard::Msg::Unknown(_) | crate::protocol::nboard::Msg::Empty
+            ))
+        )
+}
+
+impl Tracker {
+    /// What a line changes before it is judged: the engine a GUI restarted, and the session's
+    /// protocol once the decoder knows it.
+    fn begin_line(&mut self, ev: &Event, sess: Option<&Session>) {
+        if ev.src == Source::Gui && restarts(self, ev) {
+            // A runner's log keeps an engine it restarted in the same session: the new
+            // process owes nothing the old one did, and has not ended.
+            let label = self.label.take();
+            let protocol = self.protocol;
+            *self = Tracker::new(label);
+            self.protocol = protocol;
+        }
+        if self.protocol.is_none() {
+            self.protocol = sess.and_then(|s| s.protocol);
+        }
+    }
+
+    /// Edax refuses `nboard 2` on stderr and then says nothing on stdout. Stderr is read apart
+    /// from stdout, so the complaint may be recorded after the GUI's next lines: it is not
+    /// tied to the first ones.
+    fn stderr_line(&mut self, ev: &Event, out: &mut Out<'_>) {
+        if self.protocol == Some(Protocol::Nboard) {
+            out.side = Some(Party::Engine);
+            self.nboard_version_complaint(&ev.text, out);
+        }
+    }
+
+    /// A line of the GUI or the engine: how the session starts, the rules of its bytes, and
+    /// when each side last spoke.
+    fn dialogue_line(&mut self, ev: &Event, d: &Decoded, profile: &Profile, out: &mut Out<'_>) {
+        if self.starts_mid.is_none() && !ev.text.trim().is_empty() {
+            self.first_traffic_line(ev, d);
+        }
+        // A flood is counted within a search: a fast engine's few hundred lines a
+        // search (Stockfish prints depths 1 to 245 at once when it sees a mate), over
+        // several searches in one second at a bullet pace or while pondering, are no
+        // flood. A GUI line that starts a search opens a new window.
+        if asks_for_output(ev, d) {
+            self.flood_window = (ev.t, 0);
+        }
+        transport(self, ev, d.text, profile, !nboard_free_text(ev, d), out);
+        if ev.src == Source::Gui {
+            self.last_gui_t = Some(ev.t);
+            self.first_gui_t.get_or_insert(ev.t);
+        } else {
+            self.remember_engine_line(ev);
+        }
+    }
+
+    /// The session's first line of traffic.
+    fn first_traffic_line(&mut self, ev: &Event, d: &Decoded) {
+        self.starts_mid = Some(ev.src == Source::Engine);
+        // A log that shows no engine start (cutechess, fastchess) still shows the
+        // session's start when its first line is the GUI's opening command: the
+        // rules of how a session starts apply from there. A log that begins
+        // mid-session begins otherwise, and stays exempt.
+        let opening = matches!(
+            &d.msg,
+            Some(Msg::Uci(crate::protocol::uci::Msg::Uci))
+                | Some(Msg::Cecp(CecpMsg::Xboard))
+                | Some(Msg::Nboard(crate::protocol::nboard::Msg::Nboard(_)))
+        );
+        if ev.src == Source::Gui && opening {
+            self.saw_start = true;
+        }
+    }
+
+    /// An engine line: when the engine spoke, and its last line.
+    fn remember_engine_line(&mut self, ev: &Event) {
+        self.first_engine_t.get_or_insert(ev.t);
+        self.engine_spoke(ev.t);
+        // Every engine line passes here: reuse the buffer.
+        match &mut self.last_engine {
+            Some((t, text, eol)) => {
+                *t = ev.t;
+                text.clear();
+                text.push_str(&ev.text);
+                *eol = ev.eol;
+            }
+            None => self.last_engine = Some((ev.t, ev.text.clone(), ev.eol)),
+        }
+    }
+
+    /// Whether the engine answered anything before `quit`, and whether `quit` withdrew
+    /// requests it still owed.
+    fn note_quit_obligations(&mut self, ev: &Event, d: &Decoded) {
+        if ev.src == Source::Engine && self.quit.is_none() && d.closed().any(|o| !o.cancelled) {
+            self.answered_before_quit = true;
+        }
+        if ev.src == Source::Gui && ev.text.trim() == "quit" && d.closed().any(|o| o.cancelled) {
+            self.owed_at_quit = true;
+        }
+    }
+
+    /// The protocol's rules on the line, and a `.c2w` profile's on a CECP engine's line.
+    fn protocol_line(
+        &mut self,
+        ev: &Event,
+        d: &Decoded,
+        dec: &Decoder,
+        c2w: Option<&EngineProfile>,
+        out: &mut Out<'_>,
+    ) {
+        if self.protocol == Some(Protocol::Uci) {
+            self.uci_facts(&d.facts);
+        }
+        if let Some(msg) = &d.msg {
+            let owed_move = dec.open_moves(d.session);
+            match msg {
+                Msg::Uci(m) => self.uci_line(m, ev, dec, d.session, out),
+                Msg::Cecp(m) => self.cecp_line(m, ev, dec, d.session, owed_move, out),
+                Msg::Nboard(m) => self.nboard_line(m, ev, out),
+            }
+        }
+        if let Some(p) = c2w
+            && self.protocol == Some(Protocol::Cecp)
+            && ev.src == Source::Engine
+        {
+            self.c2w.engine_line(p, &ev.text, out);
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 //! UCI session rules: handshake, options, `position` games, searches and bestmove legality.
 
-use crate::game::{CastlingNotation, ChessBoard, ChessVariant, Side, UciPositionError};
+use crate::game::{
+    CastlingNotation, ChessBoard, ChessVariant, IllegalMove, Played, Side, UciPositionError,
+};
 use crate::protocol::tokens::Tokens;
 use crate::protocol::uci::{self, Go, Id, Info, Msg, OptionType, ScoreValue};
 
@@ -9,6 +11,8 @@ use super::model::{
     At, Eval, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, Request, SearchReport,
 };
 use crate::rules::catalogue::RuleId;
+
+mod bestmove;
 
 /// Moves a GUI may take back (or a ponder miss may replace) while it is still the same game.
 const SAME_GAME_SLACK: usize = 2;
@@ -162,6 +166,112 @@ impl State {
         if self.search.is_some() && self.search_board.is_none() {
             self.search_board = self.board.clone().map(|b| (b, self.board_id));
         }
+        self.chess960_start_without_option(p);
+        let variant = self.uci_variant();
+        let chess960 = self.s.chess960 || variant.implies_chess960();
+        let start = p.fen.as_deref().map(normalize_fen);
+        // GUIs resend the whole game every ply: walk it lazily, and split it into a list only
+        // on the rare paths that need one.
+        let text = p.moves.as_str();
+        let variant_name = variant.cecp_name().to_owned();
+        let common = self.plies_of_same_game(&start, &variant_name, chess960, text);
+        self.new_game_pending = false;
+        let common = match common {
+            Some(k) => k,
+            None => {
+                self.new_chess_game(at, &variant_name, chess960, start.clone());
+                0
+            }
+        };
+        // In the same game, this position says which moves were played: it replaces the
+        // guess, or keeps it. (A new game has just dropped an unconfirmed one.)
+        self.unconfirmed_ponder = false;
+        self.board_changed();
+        if let Some(g) = self.game() {
+            g.truncate(common);
+        }
+        self.board_from_cache = false;
+        if variant.is_supported() {
+            self.play_position(p, start.as_deref(), &variant, chess960, common, at);
+        } else {
+            self.unmodelled_variant(&variant_name, text, common, at);
+        }
+    }
+
+    /// A variant the boards do not model: its moves are kept as tokens.
+    fn unmodelled_variant(&mut self, variant_name: &str, text: &str, common: usize, at: At) {
+        self.board = None;
+        let reason = format!("variant {variant_name} is not modelled");
+        // Said once per game: its moves are kept as tokens, the session is not at fault.
+        if self
+            .s
+            .games
+            .last()
+            .is_none_or(|g| g.board_unknown.is_none())
+        {
+            self.finding(
+                RuleId::XBoardUnknown,
+                format!("{reason}: moves kept as sent, not checked"),
+            );
+        }
+        self.tokens_only(&Tokens::new(text).collect::<Vec<_>>(), common, at, reason);
+    }
+
+    /// Plays the position's moves from `start` through the position cache: the game's plies
+    /// past the `common` ones, the board, and what was illegal.
+    fn play_position(
+        &mut self,
+        p: &uci::Position,
+        start: Option<&str>,
+        variant: &ChessVariant,
+        chess960: bool,
+        common: usize,
+        at: At,
+    ) {
+        let text = p.moves.as_str();
+        let result = self.cache.apply(start, text, variant, chess960);
+        let (update, failure) = match result {
+            Ok(u) => (Some(u), None),
+            Err(UciPositionError::Start(e)) => {
+                self.board = None;
+                self.bad_start(RuleId::UciPositionBadFen, "position", p.fen.as_deref(), &e);
+                self.tokens_only(
+                    &Tokens::new(text).collect::<Vec<_>>(),
+                    common,
+                    at,
+                    e.to_string(),
+                );
+                return;
+            }
+            Err(e @ UciPositionError::Move { .. }) => (None, Some(e)),
+        };
+        let (reused, played) = match update {
+            Some(u) => (u.reused, u.played),
+            None => (0, self.legal_prefix_replayed(text)),
+        };
+        let castlings = self.push_replayed_plies(played, reused, common, text, at);
+        self.board = self.cache.board().cloned();
+        self.board_from_cache = self.board.is_some();
+        for (notation, text) in castlings {
+            self.castling_spelling(notation, &text);
+        }
+        match failure {
+            Some(UciPositionError::Move { index, error }) => {
+                self.illegal_position_move(index, &error, at)
+            }
+            // Every `position` states the whole game: one that replays is the game, whatever
+            // an earlier one got wrong.
+            _ => {
+                if let Some(g) = self.s.games.last_mut() {
+                    g.gaps.clear();
+                }
+            }
+        }
+        self.check_game_end(at);
+    }
+
+    /// A Chess960 start position sent to an engine that has the option, without setting it.
+    fn chess960_start_without_option(&mut self, p: &uci::Position) {
         if let Some(fen) = p.fen.as_deref()
             && !self.s.chess960
             && self.s.option("UCI_Chess960").is_some()
@@ -172,28 +282,30 @@ impl State {
                 "a Chess960 start position (castling rights off the standard squares) without setoption name UCI_Chess960 value true",
             );
         }
-        let variant = self.uci_variant();
-        let chess960 = self.s.chess960 || variant.implies_chess960();
-        let start = p.fen.as_deref().map(normalize_fen);
-        // GUIs resend the whole game every ply: walk it lazily, and split it into a list only
-        // on the rare paths that need one.
-        let text = p.moves.as_str();
-        let moves = || Tokens::new(text);
-        let variant_name = variant.cecp_name().to_owned();
-        // Same game: same start, no ucinewgame, and the moves extend the game (up to a short
-        // takeback or a ponder miss).
-        let common = match self.s.games.last() {
+    }
+
+    /// The plies a `position` shares with the last game, when it continues that game: same
+    /// start, no ucinewgame, and the moves extend the game (up to a short takeback or a
+    /// ponder miss). `None`: a new game.
+    fn plies_of_same_game(
+        &self,
+        start: &Option<String>,
+        variant_name: &str,
+        chess960: bool,
+        text: &str,
+    ) -> Option<usize> {
+        match self.s.games.last() {
             Some(g)
                 if !self.new_game_pending
                     && g.kind == GameKind::Chess
-                    && g.start == start
+                    && g.start == *start
                     && g.variant == variant_name
                     && g.chess960 == chess960 =>
             {
                 let common_plies = || {
                     g.plies
                         .iter()
-                        .zip(moves())
+                        .zip(Tokens::new(text))
                         .take_while(|(a, b)| a.text() == *b)
                         .count()
                 };
@@ -215,79 +327,51 @@ impl State {
                 (k + SAME_GAME_SLACK >= g.plies.len() || !g.gaps.is_empty()).then_some(k)
             }
             _ => None,
-        };
-        self.new_game_pending = false;
-        let common = match common {
-            Some(k) => k,
-            None => {
-                let mut g = Game::new(GameKind::Chess, at, &variant_name, chess960);
-                g.start = start.clone();
-                // The game before ends here: a guess nobody confirmed was not played.
-                self.drop_unconfirmed_ponder();
-                self.infer_draw_claim();
-                self.push_game(g);
-                // The new game's plies come from a full replay.
-                self.cache.clear();
-                0
-            }
-        };
-        // In the same game, this position says which moves were played: it replaces the
-        // guess, or keeps it. (A new game has just dropped an unconfirmed one.)
-        self.unconfirmed_ponder = false;
-        self.board_changed();
-        if let Some(g) = self.game() {
-            g.truncate(common);
         }
-        self.board_from_cache = false;
-        if !variant.is_supported() {
-            self.board = None;
-            let reason = format!("variant {variant_name} is not modelled");
-            // Said once per game: its moves are kept as tokens, the session is not at fault.
-            if self
-                .s
-                .games
-                .last()
-                .is_none_or(|g| g.board_unknown.is_none())
-            {
-                self.finding(
-                    RuleId::XBoardUnknown,
-                    format!("{reason}: moves kept as sent, not checked"),
-                );
-            }
-            self.tokens_only(&moves().collect::<Vec<_>>(), common, at, reason);
-            return;
-        }
-        let result = self
-            .cache
-            .apply(start.as_deref(), p.moves.as_str(), &variant, chess960);
-        let (update, failure) = match result {
-            Ok(u) => (Some(u), None),
-            Err(UciPositionError::Start(e)) => {
-                self.board = None;
-                self.bad_start(RuleId::UciPositionBadFen, "position", p.fen.as_deref(), &e);
-                self.tokens_only(&moves().collect::<Vec<_>>(), common, at, e.to_string());
-                return;
-            }
-            Err(e @ UciPositionError::Move { .. }) => (None, Some(e)),
-        };
-        // Rebuild the plies beyond the common prefix from what the cache played.
+    }
+
+    /// A `position` that starts a new game: the game before ends here.
+    fn new_chess_game(
+        &mut self,
+        at: At,
+        variant_name: &str,
+        chess960: bool,
+        start: Option<String>,
+    ) {
+        let mut g = Game::new(GameKind::Chess, at, variant_name, chess960);
+        g.start = start;
+        // A guess nobody confirmed was not played.
+        self.drop_unconfirmed_ponder();
+        self.infer_draw_claim();
+        self.push_game(g);
+        // The new game's plies come from a full replay.
+        self.cache.clear();
+    }
+
+    /// The cache stopped at an illegal move: its legal prefix replayed, for SAN.
+    fn legal_prefix_replayed(&self, text: &str) -> Vec<Played> {
+        let legal = self.cache.moves_len();
+        let mut replay = self.s.games.last().and_then(Game::chess_start);
+        Tokens::new(text)
+            .take(legal)
+            .filter_map(|t| replay.as_mut().and_then(|r| r.play_uci(t).ok()))
+            .collect()
+    }
+
+    /// The plies beyond the common prefix, rebuilt from what the cache played; the castlings
+    /// among them, with the move as sent.
+    fn push_replayed_plies(
+        &mut self,
+        played: Vec<Played>,
+        reused: usize,
+        common: usize,
+        text: &str,
+        at: At,
+    ) -> Vec<(Option<CastlingNotation>, String)> {
         let mut castlings = Vec::new();
-        let (reused, played) = match update {
-            Some(u) => (u.reused, u.played),
-            None => {
-                // The cache stopped at the illegal move: replay its legal prefix for SAN.
-                let legal = self.cache.moves_len();
-                let mut replay = self.s.games.last().and_then(Game::chess_start);
-                let played = moves()
-                    .take(legal)
-                    .filter_map(|t| replay.as_mut().and_then(|r| r.play_uci(t).ok()))
-                    .collect();
-                (0, played)
-            }
-        };
         if let Some(g) = self.s.games.last_mut() {
             g.board_unknown = None;
-            let mut texts = moves().skip(reused);
+            let mut texts = Tokens::new(text).skip(reused);
             for (i, p) in played.into_iter().enumerate() {
                 let idx = reused + i;
                 let text = texts.next().unwrap_or("");
@@ -301,36 +385,24 @@ impl State {
                     .push(Ply::new(text, Some(&p.uci), Some(&p.san), Mover::Gui, at));
             }
         }
-        self.board = self.cache.board().cloned();
-        self.board_from_cache = self.board.is_some();
-        for (notation, text) in castlings {
-            self.castling_spelling(notation, &text);
-        }
-        match failure {
-            Some(UciPositionError::Move { index, error }) => {
-                let fen = self.board.as_ref().map(ChessBoard::fen).unwrap_or_default();
-                let msg = format!(
-                    "position: move {} '{}' is illegal in {fen}: {}",
-                    index + 1,
-                    error.text,
-                    error.reason
-                );
-                self.finding(RuleId::UciPositionIllegalMove, msg);
-                self.gap(&error.text, Mover::Gui, at, error.reason.to_string());
-                // Engines differ on an illegal position (drop the move, play it, stop at it):
-                // what they answer cannot be judged against any one board.
-                self.board = None;
-                self.board_from_cache = false;
-            }
-            // Every `position` states the whole game: one that replays is the game, whatever
-            // an earlier one got wrong.
-            _ => {
-                if let Some(g) = self.s.games.last_mut() {
-                    g.gaps.clear();
-                }
-            }
-        }
-        self.check_game_end(at);
+        castlings
+    }
+
+    /// A `position` whose move `index` is illegal: the game has a gap there, and no board.
+    fn illegal_position_move(&mut self, index: usize, error: &IllegalMove, at: At) {
+        let fen = self.board.as_ref().map(ChessBoard::fen).unwrap_or_default();
+        let msg = format!(
+            "position: move {} '{}' is illegal in {fen}: {}",
+            index + 1,
+            error.text,
+            error.reason
+        );
+        self.finding(RuleId::UciPositionIllegalMove, msg);
+        self.gap(&error.text, Mover::Gui, at, error.reason.to_string());
+        // Engines differ on an illegal position (drop the move, play it, stop at it):
+        // what they answer cannot be judged against any one board.
+        self.board = None;
+        self.board_from_cache = false;
     }
 
     /// A game whose board cannot be followed: keep the moves as tokens.
@@ -493,186 +565,6 @@ impl State {
         }
     }
 
-    fn uci_bestmove(&mut self, best: &str, ponder: Option<&str>, at: At) {
-        // After a `go` sent while a search ran, engines differ: most finish the running search
-        // first (this bestmove is its answer, legal in its position), some drop it and answer
-        // the new `go` (a move legal only in the new position). The move tells which.
-        let switched = self.queued_go.is_some()
-            && !uci::is_null_move(best)
-            && self
-                .search_board
-                .as_ref()
-                .is_some_and(|(b, _)| b.clone().play_uci(best).is_err())
-            && self
-                .board
-                .as_ref()
-                .is_some_and(|b| b.clone().play_uci(best).is_ok());
-        if switched && let Some((request, queued_at, ponder, infinite)) = self.queued_go.take() {
-            self.start_search(&request, queued_at, queued_at, ponder, infinite);
-            self.close(at, false, |o| o.owed == Owed::BestMove);
-        }
-        // One bestmove answers the oldest `go` and the `stop`s sent for it, not a `go` the GUI
-        // sent while that search ran.
-        let mut gos = 0;
-        let mut answers = Vec::new();
-        for o in self.open_obligations() {
-            if o.owed != Owed::BestMove {
-                continue;
-            }
-            if o.kind != Request::Stop {
-                gos += 1;
-                if gos > 1 {
-                    break;
-                }
-            }
-            answers.push(o.opened.seq);
-        }
-        let answered = self.close(at, false, |o| {
-            o.owed == Owed::BestMove && answers.contains(&o.opened.seq)
-        });
-        if answered == 0 {
-            if self.s.search_count == 0 {
-                self.finding(
-                    RuleId::XInputStartsMidSession,
-                    "bestmove before any go (the log starts mid-session?)",
-                );
-            } else {
-                self.finding(
-                    RuleId::UciBestmoveWithoutGo,
-                    "bestmove without a pending go",
-                );
-            }
-        }
-
-        let searched = match self.search {
-            Some(_) => self.search_board.take(),
-            None => None,
-        };
-        let search = self.end_search(Some(at)).map(|mut s| {
-            s.best = Some(best.to_owned());
-            s.ponder_move = ponder.map(str::to_owned);
-            if let Some(last) = self.s.searches.last_mut()
-                && self.retain_searches
-            {
-                last.best = s.best.clone();
-                last.ponder_move = s.ponder_move.clone();
-            }
-            s
-        });
-        self.s.modes.ponder = false;
-        if let Some((request, queued_at, ponder, infinite)) = self.queued_go.take() {
-            self.s.modes.ponder = ponder;
-            self.s.modes.analyze = infinite;
-            self.start_search(&request, queued_at, at, ponder, infinite);
-        }
-        let Some(board) = searched.as_ref().map(|(b, _)| b).or(self.board.as_ref()) else {
-            if let Some(why) = never_legal(best) {
-                self.finding(
-                    RuleId::UciBestmoveIllegal,
-                    format!("bestmove {best} is illegal in any position: {why}"),
-                );
-            }
-            return;
-        };
-        // Listing every legal move costs; a game end rules them out for far less.
-        let no_legal_move = || {
-            matches!(
-                board.outcome().map(|e| e.reason),
-                Some(crate::game::EndReason::Checkmate | crate::game::EndReason::Stalemate)
-            )
-        };
-        if best == "(none)" && no_legal_move() {
-            // Stockfish's way: understood by every GUI, but not the text's `0000`.
-            self.idiom(
-                RuleId::UciBestmoveNullFormat,
-                "bestmove (none) where no move is legal: the text's null move is 0000",
-            );
-            return;
-        }
-        if !uci::is_null_move(best) && no_legal_move() {
-            let msg = format!(
-                "bestmove {best} where no move is legal ({}): the text's null move is 0000",
-                board.fen()
-            );
-            self.finding(RuleId::UciBestmoveNullFormat, msg);
-            return;
-        }
-        if uci::is_null_move(best) {
-            let legal = board.legal_moves_uci().len();
-            if legal > 0 && board.outcome().is_none() {
-                let msg = format!(
-                    "bestmove {best} (no move) but {legal} legal move(s) exist in {}",
-                    board.fen()
-                );
-                self.finding(RuleId::UciBestmoveIllegal, msg);
-            }
-            return;
-        }
-        let mut after = board.clone();
-        let played = match after.play_uci(best) {
-            Ok(p) => p,
-            Err(e) => {
-                let msg = format!(
-                    "bestmove {best} is illegal in {}: {}",
-                    board.fen(),
-                    e.reason
-                );
-                self.finding(RuleId::UciBestmoveIllegal, msg);
-                return;
-            }
-        };
-        self.castling_spelling(played.castling, best);
-        // The ponder move only needs checking: no SAN, no board copy with history.
-        if let Some(p) = ponder
-            && !uci::is_null_move(p)
-            && let Err((_, e)) = after.check_line(std::iter::once(p.trim()))
-        {
-            let msg = format!(
-                "ponder move {p} is illegal after bestmove {best} in {}: {}",
-                after.fen(),
-                e.reason
-            );
-            self.finding(RuleId::UciPonderMoveIllegal, msg);
-        }
-        let Some(search) = search else {
-            return;
-        };
-        // Only moves the GUI is meant to play become part of the game: not the answer of an
-        // analysis (python-chess `analyse(..., multipv=2)` on a game's last position), which
-        // a later `position` includes if the GUI does play it.
-        if search.infinite || search.ponder || self.s.modes.analysis_options {
-            return;
-        }
-        let matches_root = self.s.games.last().is_some_and(|g| {
-            Some(self.games_dropped + self.s.games.len() - 1) == search.game
-                && g.plies.len() == search.ply
-        });
-        if !matches_root {
-            return;
-        }
-        let report = search.last.as_ref();
-        let mut ply = Ply::new(
-            best,
-            Some(&played.uci),
-            Some(&played.san),
-            Mover::Engine,
-            at,
-        );
-        ply.eval = report.and_then(|r| r.eval);
-        ply.depth = report.and_then(|r| r.depth);
-        if let Some(g) = self.game() {
-            g.plies.push(ply);
-        }
-        // The GUI's next `position` repeats this move: let the cache take it now rather than
-        // replay it (and work out its SAN) a second time.
-        if self.board_from_cache {
-            self.cache.push_played(best, after.clone());
-        }
-        self.board = Some(after);
-        self.board_changed();
-        self.check_game_end(at);
-    }
-
     /// UCI fixes the castling spelling by the UCI_Chess960 mode.
     fn castling_spelling(&mut self, notation: Option<CastlingNotation>, mv: &str) {
         let chess960 = self.board.as_ref().is_some_and(ChessBoard::is_chess960);
@@ -688,17 +580,6 @@ impl State {
             _ => {}
         }
     }
-}
-
-/// Moves no position makes legal (`a1a1`): worth flagging even when the board is unknown.
-fn never_legal(mv: &str) -> Option<&'static str> {
-    let b = mv.as_bytes();
-    let square = |i: usize| b.get(i..i + 2);
-    (b.len() >= 4
-        && b.first().is_some_and(u8::is_ascii_lowercase)
-        && b.get(1).is_some_and(u8::is_ascii_digit)
-        && square(0) == square(2))
-    .then_some("the from and to squares are the same")
 }
 
 /// Castling rights that only Chess960 has: Shredder/X-FEN file letters, or `KQkq` rights with

@@ -24,96 +24,33 @@ impl Command {
 /// first.
 pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
     let mut errors = Vec::new();
-    let mut values: Vec<(C2wKey, String, usize)> = Vec::new();
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    for (n, raw) in text.lines().enumerate() {
-        let n = n + 1;
-        let line = raw.trim_ascii();
-        if line.is_empty()
-            || line.starts_with(';')
-            || line.starts_with('#')
-            || line.starts_with('[')
-        {
-            continue;
-        }
-        let err = |m: String| ProfileError {
-            line: Some(n),
-            message: m,
-        };
-        let Some((key, value)) = line.split_once('=') else {
-            errors.push(err(format!("`{line}` is not Key=Value")));
-            continue;
-        };
-        let key = key.trim_ascii();
-        let Some(canonical) = C2wKey::from_name(key) else {
-            let all: Vec<&str> = C2wKey::ALL.iter().map(|k| k.as_str()).collect();
-            errors.push(err(format!(
-                "unknown key `{key}` (the keys of the description: {})",
-                all.join(", ")
-            )));
-            continue;
-        };
-        if let Some((_, _, first)) = values.iter().find(|(k, _, _)| *k == canonical) {
-            errors.push(err(format!(
-                "{canonical} again (first given on line {first})"
-            )));
-            continue;
-        }
-        values.push((canonical, value.trim_ascii().to_owned(), n));
-    }
-
-    let get = |key: C2wKey| {
-        values
-            .iter()
-            .find(|(k, _, _)| *k == key)
-            .filter(|(_, v, _)| !v.is_empty())
-            .map(|(_, v, n)| (v.as_str(), *n))
-    };
-    for key in C2wKey::OBLIGATORY {
-        match values.iter().find(|(k, _, _)| *k == key) {
-            None => errors.push(ProfileError {
-                line: None,
-                message: format!("the obligatory key {key} is missing"),
-            }),
-            Some((_, v, n)) if v.is_empty() => errors.push(ProfileError {
-                line: Some(*n),
-                message: format!("the obligatory key {key} is empty"),
-            }),
-            _ => {}
-        }
-    }
-    let mut number = |key: C2wKey, allowed: &str, ok: &dyn Fn(u32) -> bool| -> Option<u32> {
-        let (v, n) = get(key)?;
-        match v.parse::<u32>() {
-            Ok(c) if ok(c) => Some(c),
-            _ => {
-                errors.push(ProfileError {
-                    line: Some(n),
-                    message: format!("{key}={v}: expected {allowed}"),
-                });
-                None
-            }
-        }
-    };
+    let values = Values::read(text, &mut errors);
+    values.obligatory_given(&mut errors);
     // The description defines 0 and 1 (with EngineCmdSB: a FEN command); 2, which some
     // profiles give for the FEN command, is read the same way.
-    let init = number(C2wKey::InitPos, "0, 1 or 2", &|c| c <= 2);
-    let move_now = number(C2wKey::MoveNow, "0 or 1", &|c| c <= 1).map(|c| c == 1);
-    let level = number(
-        C2wKey::TypeOfCmdLevel,
-        "a sum of 0, 1, 2 and 4 (0 to 7)",
-        &|c| c <= 7,
-    )
-    .map(LevelFlags::from_raw);
-    let hash = number(
-        C2wKey::TypeOfCmdHash,
-        "one of the description's codes (11, 12, 14, 15, 16, 32, 33, 40-48, 331, 441, 101-104)",
-        &|c| HashCmdType::from_code(c).is_some(),
-    )
-    .and_then(HashCmdType::from_code);
+    let init = values.number(C2wKey::InitPos, "0, 1 or 2", |c| c <= 2, &mut errors);
+    let move_now = values
+        .number(C2wKey::MoveNow, "0 or 1", |c| c <= 1, &mut errors)
+        .map(|c| c == 1);
+    let level = values
+        .number(
+            C2wKey::TypeOfCmdLevel,
+            "a sum of 0, 1, 2 and 4 (0 to 7)",
+            |c| c <= 7,
+            &mut errors,
+        )
+        .map(LevelFlags::from_raw);
+    let hash = values
+        .number(
+            C2wKey::TypeOfCmdHash,
+            "one of the description's codes (11, 12, 14, 15, 16, 32, 33, 40-48, 331, 441, 101-104)",
+            |c| HashCmdType::from_code(c).is_some(),
+            &mut errors,
+        )
+        .and_then(HashCmdType::from_code);
 
-    let owned = |key: C2wKey| get(key).map(|(v, _)| v.to_owned());
-    let fen_command = get(C2wKey::CmdSB).map(|(v, _)| Command::parse(v));
+    let owned = |key: C2wKey| values.get(key).map(|(v, _)| v.to_owned());
+    let fen_command = values.get(C2wKey::CmdSB).map(|(v, _)| Command::parse(v));
     let init_position = init.map(|c| match (c, &fen_command) {
         (0, _) => InitPosition::Unsupported,
         (_, Some(_)) => InitPosition::FenCommand,
@@ -121,7 +58,7 @@ pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
     });
     if init == Some(2) && fen_command.is_none() {
         errors.push(ProfileError {
-            line: get(C2wKey::InitPos).map(|(_, n)| n),
+            line: values.get(C2wKey::InitPos).map(|(_, n)| n),
             message: format!(
                 "{}=2 sets positions up with a FEN command, but {} is missing",
                 C2wKey::InitPos,
@@ -129,37 +66,9 @@ pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
             ),
         });
     }
-    let hash_cmd = get(C2wKey::CmdHash).map(|(v, _)| Command::parse(v));
+    let hash_cmd = values.get(C2wKey::CmdHash).map(|(v, _)| Command::parse(v));
     if let Some(t) = hash {
-        let at = get(C2wKey::TypeOfCmdHash).map(|(_, n)| n);
-        if t.needs_command() && hash_cmd.is_none() {
-            errors.push(ProfileError {
-                line: at,
-                message: format!(
-                    "{}={} needs {}",
-                    C2wKey::TypeOfCmdHash,
-                    t.code(),
-                    C2wKey::CmdHash
-                ),
-            });
-        }
-        if t.place() == HashPlace::IniFile
-            && (get(C2wKey::IniFile).is_none()
-                || values
-                    .iter()
-                    .all(|(k, _, _)| *k != C2wKey::HashKeyInIniFile))
-        {
-            errors.push(ProfileError {
-                line: at,
-                message: format!(
-                    "{}={} needs {} and {}",
-                    C2wKey::TypeOfCmdHash,
-                    t.code(),
-                    C2wKey::IniFile,
-                    C2wKey::HashKeyInIniFile
-                ),
-            });
-        }
+        values.hash_type_served(t, hash_cmd.is_some(), &mut errors);
     }
     if !errors.is_empty() {
         errors.sort_by_key(|e| e.line.unwrap_or(usize::MAX));
@@ -183,11 +92,139 @@ pub fn parse(text: &str) -> Result<EngineProfile, Vec<ProfileError>> {
         ini_file: owned(C2wKey::IniFile),
         // Dragon's key is `\n` (the second line of the file): kept as written.
         hash_key_in_ini: values
-            .iter()
-            .find(|(k, _, _)| *k == C2wKey::HashKeyInIniFile)
-            .map(|(_, v, _)| v.clone()),
-        lines: values.iter().map(|(k, _, n)| (*k, *n)).collect(),
+            .raw(C2wKey::HashKeyInIniFile)
+            .map(|(v, _)| v.to_owned()),
+        lines: values.0.iter().map(|(k, _, n)| (*k, *n)).collect(),
     })
+}
+
+/// A profile's values as given: key, value (trimmed) and line, in the file's order.
+struct Values(Vec<(C2wKey, String, usize)>);
+
+impl Values {
+    /// The `Key=Value` lines of `text`; a line that is none, an unknown key and a key given
+    /// twice are errors.
+    fn read(text: &str, errors: &mut Vec<ProfileError>) -> Values {
+        let mut values: Vec<(C2wKey, String, usize)> = Vec::new();
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        for (n, raw) in text.lines().enumerate() {
+            let n = n + 1;
+            let line = raw.trim_ascii();
+            if line.is_empty()
+                || line.starts_with(';')
+                || line.starts_with('#')
+                || line.starts_with('[')
+            {
+                continue;
+            }
+            let err = |m: String| ProfileError {
+                line: Some(n),
+                message: m,
+            };
+            let Some((key, value)) = line.split_once('=') else {
+                errors.push(err(format!("`{line}` is not Key=Value")));
+                continue;
+            };
+            let key = key.trim_ascii();
+            let Some(canonical) = C2wKey::from_name(key) else {
+                let all: Vec<&str> = C2wKey::ALL.iter().map(|k| k.as_str()).collect();
+                errors.push(err(format!(
+                    "unknown key `{key}` (the keys of the description: {})",
+                    all.join(", ")
+                )));
+                continue;
+            };
+            if let Some((_, _, first)) = values.iter().find(|(k, _, _)| *k == canonical) {
+                errors.push(err(format!(
+                    "{canonical} again (first given on line {first})"
+                )));
+                continue;
+            }
+            values.push((canonical, value.trim_ascii().to_owned(), n));
+        }
+        Values(values)
+    }
+
+    /// `key`'s value and line, even when empty.
+    fn raw(&self, key: C2wKey) -> Option<(&str, usize)> {
+        self.0
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, v, n)| (v.as_str(), *n))
+    }
+
+    /// `key`'s value and line, when given and not empty.
+    fn get(&self, key: C2wKey) -> Option<(&str, usize)> {
+        self.raw(key).filter(|(v, _)| !v.is_empty())
+    }
+
+    /// Every obligatory key given, and not empty.
+    fn obligatory_given(&self, errors: &mut Vec<ProfileError>) {
+        for key in C2wKey::OBLIGATORY {
+            match self.raw(key) {
+                None => errors.push(ProfileError {
+                    line: None,
+                    message: format!("the obligatory key {key} is missing"),
+                }),
+                Some(("", n)) => errors.push(ProfileError {
+                    line: Some(n),
+                    message: format!("the obligatory key {key} is empty"),
+                }),
+                _ => {}
+            }
+        }
+    }
+
+    /// `key`'s number, when given and `ok`; else an error saying what is `allowed`.
+    fn number(
+        &self,
+        key: C2wKey,
+        allowed: &str,
+        ok: impl Fn(u32) -> bool,
+        errors: &mut Vec<ProfileError>,
+    ) -> Option<u32> {
+        let (v, n) = self.get(key)?;
+        match v.parse::<u32>() {
+            Ok(c) if ok(c) => Some(c),
+            _ => {
+                errors.push(ProfileError {
+                    line: Some(n),
+                    message: format!("{key}={v}: expected {allowed}"),
+                });
+                None
+            }
+        }
+    }
+
+    /// The keys hash command type `t` needs: the command, or the engine's ini file and key.
+    fn hash_type_served(&self, t: HashCmdType, has_command: bool, errors: &mut Vec<ProfileError>) {
+        let at = self.get(C2wKey::TypeOfCmdHash).map(|(_, n)| n);
+        if t.needs_command() && !has_command {
+            errors.push(ProfileError {
+                line: at,
+                message: format!(
+                    "{}={} needs {}",
+                    C2wKey::TypeOfCmdHash,
+                    t.code(),
+                    C2wKey::CmdHash
+                ),
+            });
+        }
+        if t.place() == HashPlace::IniFile
+            && (self.get(C2wKey::IniFile).is_none() || self.raw(C2wKey::HashKeyInIniFile).is_none())
+        {
+            errors.push(ProfileError {
+                line: at,
+                message: format!(
+                    "{}={} needs {} and {}",
+                    C2wKey::TypeOfCmdHash,
+                    t.code(),
+                    C2wKey::IniFile,
+                    C2wKey::HashKeyInIniFile
+                ),
+            });
+        }
+    }
 }
 
 #[cfg(test)]

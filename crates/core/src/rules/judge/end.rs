@@ -5,11 +5,12 @@
 
 use super::timing::deadline;
 use super::transport::block_burst;
-use super::{Judge, Out, secs};
+use super::{Judge, Out, Tracker, secs};
 use crate::rules::catalogue::{RuleId, Side as Party};
 use crate::rules::finding::{Finding, Place};
 use crate::rules::hang::{self, HangVerdict};
 use crate::rules::latency::LatencyStats;
+use crate::rules::profile::Profile;
 use crate::session::{Decoder, Obligation, Owed};
 
 /// Where a session's observation ends: the end of the input, or earlier where the runner's
@@ -80,123 +81,22 @@ impl Judge {
                 session: label.as_deref(),
                 veto: None,
             };
-            let open: Vec<Obligation> = dec.open_obligations(i).cloned().collect();
-            for o in &open {
-                if let Some(p) = tr.pending.get(&o.opened.seq)
-                    && !p.timed_out
-                    && let Some((rule, allowed, why)) = deadline(tr, &self.profile, o, p)
-                    && now.saturating_sub(o.opened.t) > allowed
-                {
-                    let place = p.place;
-                    if let Some(p) = tr.pending.get_mut(&o.opened.seq) {
-                        p.timed_out = true;
-                    }
-                    tr.deadline_passed(rule);
-                    let text = tr
-                        .pending
-                        .get(&o.opened.seq)
-                        .map(|p| p.text.clone())
-                        .unwrap_or_default();
-                    out.add_at(
-                        rule,
-                        place,
-                        format!(
-                            "no {} within {} of `{text}` ({why}); none by the end of the input",
-                            o.owed,
-                            secs(allowed),
-                        ),
-                    );
-                }
-            }
-            let ended = tr.exit.is_some() || tr.engine_eof.is_some() || tr.gui_eof.is_some();
-            for o in open.iter().filter(|o| o.owed == Owed::NboardMove && ended) {
-                let place = tr.pending.get(&o.opened.seq).map_or(end, |p| p.place);
-                out.side = Some(Party::Engine);
-                out.add_at(
-                    RuleId::NboardGoNoMove,
-                    place,
-                    "go was never answered with === before the session ended",
-                );
-            }
-            if let Some(how) = tr.cecp.take_ended_by_rule() {
-                out.side = Some(Party::Gui);
-                out.add(
-                    RuleId::CecpResultMissing,
-                    format!("the game ended ({how}) and the GUI sent no result"),
-                );
-            }
+            let mut open: Vec<Obligation> = dec.open_obligations(i).cloned().collect();
+            tr.unanswered_at_end(&open, &self.profile, now, &mut out);
+            tr.ended_owing(&open, end, &mut out);
             block_burst(tr, &mut out);
             tr.session_end(dec.session(i), &mut out);
-            // A deadlock the GUI gave up on with `quit`, and the engine had to be killed: what
-            // it owed then is the verdict, not "owes nothing".
-            let mut open = open;
-            let mut owed_at_quit = String::new();
-            if open.is_empty() && tr.killed_after_quit && !tr.withdrawn_at_quit.is_empty() {
-                for (o, p) in std::mem::take(&mut tr.withdrawn_at_quit) {
-                    if !owed_at_quit.is_empty() {
-                        owed_at_quit.push_str(", ");
-                    }
-                    owed_at_quit.push_str(&format!("{} for `{}`", o.owed, p.text));
-                    tr.pending.insert(o.opened.seq, p);
-                    open.push(o);
-                }
-            }
-            if let Some(mut v) = hang::diagnose(tr, &open, &self.profile, now) {
-                if tr.log_ends.is_some() {
-                    v.summary.push_str(
-                        "; the runner's log stops here (a new run begins in the same log), so \
-                         nothing later was seen",
-                    );
-                }
-                if !owed_at_quit.is_empty() {
-                    v.summary.push_str(&format!(
-                        "; owed when the GUI sent `quit`: {owed_at_quit}; the engine then had to \
-                         be killed"
-                    ));
-                }
-                // The probe gives up on a missing answer itself: where the request's own
-                // deadline rule already said so, the hang would count that one cause twice.
-                let restated = tr.gui_is_probe
-                    && v.request_place
-                        .and_then(|at| tr.pending.get(&at.seq))
-                        .is_some_and(|p| p.timed_out);
-                if v.is_timeout && !restated {
-                    out.side = Some(v.at_fault);
-                    out.add_at(
-                        RuleId::XHang,
-                        v.request_place.unwrap_or(end),
-                        v.summary.clone(),
-                    );
-                }
-                // What the process did in the silence, when the samples tell: a deadline
-                // passed, so whose fault the silence is matters.
-                if v.is_timeout
-                    && let (Some(pv), Some(at)) = (&v.process, v.request_place)
-                {
-                    super::process::explain(
-                        tr,
-                        at.seq,
-                        pv,
-                        v.owed.as_deref().unwrap_or("an answer"),
-                        v.request.as_deref().unwrap_or_default(),
-                        at,
-                        &mut out,
-                    );
-                }
-                if v.no_watchdog {
-                    out.side = Some(Party::Gui);
-                    out.add(
-                        RuleId::XNoWatchdog,
-                        format!(
-                            "the GUI waited {} for {} without giving up",
-                            secs(v.waiting_ns.unwrap_or(0)),
-                            v.owed.as_deref().unwrap_or("an answer")
-                        ),
-                    );
-                }
-                verdicts.push(v);
+            let owed_at_quit = tr.owed_when_killed_after_quit(&mut open);
+            if let Some(v) = hang::diagnose(tr, &open, &self.profile, now) {
+                verdicts.push(tr.hang_verdict(v, &owed_at_quit, end, &mut out));
             }
         }
+        let latencies = self.latencies();
+        (verdicts, latencies)
+    }
+
+    /// The answers' latencies, over every session and per session.
+    fn latencies(&self) -> Latencies {
         let mut whole = std::collections::BTreeMap::new();
         for tr in &self.trackers {
             for (k, h) in &tr.latencies {
@@ -206,15 +106,155 @@ impl Judge {
                     .merge(h);
             }
         }
-        let latencies = Latencies {
+        Latencies {
             whole: super::timing::stats(&whole, &self.profile),
             sessions: self
                 .trackers
                 .iter()
                 .map(|tr| super::timing::stats(&tr.latencies, &self.profile))
                 .collect(),
-        };
-        (verdicts, latencies)
+        }
+    }
+}
+
+impl Tracker {
+    /// Requests still open at the end whose deadline has passed by then.
+    fn unanswered_at_end(
+        &mut self,
+        open: &[Obligation],
+        profile: &Profile,
+        now: u64,
+        out: &mut Out<'_>,
+    ) {
+        for o in open {
+            if let Some(p) = self.pending.get(&o.opened.seq)
+                && !p.timed_out
+                && let Some((rule, allowed, why)) = deadline(self, profile, o, p)
+                && now.saturating_sub(o.opened.t) > allowed
+            {
+                let place = p.place;
+                if let Some(p) = self.pending.get_mut(&o.opened.seq) {
+                    p.timed_out = true;
+                }
+                self.deadline_passed(rule);
+                let text = self
+                    .pending
+                    .get(&o.opened.seq)
+                    .map(|p| p.text.clone())
+                    .unwrap_or_default();
+                out.add_at(
+                    rule,
+                    place,
+                    format!(
+                        "no {} within {} of `{text}` ({why}); none by the end of the input",
+                        o.owed,
+                        secs(allowed),
+                    ),
+                );
+            }
+        }
+    }
+
+    /// What a session that ended still owed: an NBoard move, a CECP game's result.
+    fn ended_owing(&mut self, open: &[Obligation], end: Place, out: &mut Out<'_>) {
+        let ended = self.exit.is_some() || self.engine_eof.is_some() || self.gui_eof.is_some();
+        for o in open.iter().filter(|o| o.owed == Owed::NboardMove && ended) {
+            let place = self.pending.get(&o.opened.seq).map_or(end, |p| p.place);
+            out.side = Some(Party::Engine);
+            out.add_at(
+                RuleId::NboardGoNoMove,
+                place,
+                "go was never answered with === before the session ended",
+            );
+        }
+        if let Some(how) = self.cecp.take_ended_by_rule() {
+            out.side = Some(Party::Gui);
+            out.add(
+                RuleId::CecpResultMissing,
+                format!("the game ended ({how}) and the GUI sent no result"),
+            );
+        }
+    }
+
+    /// A deadlock the GUI gave up on with `quit`, and the engine had to be killed: what it
+    /// owed then is the verdict, not "owes nothing". Puts those requests back in `open` and
+    /// names them (empty when there are none).
+    fn owed_when_killed_after_quit(&mut self, open: &mut Vec<Obligation>) -> String {
+        let mut owed_at_quit = String::new();
+        if open.is_empty() && self.killed_after_quit && !self.withdrawn_at_quit.is_empty() {
+            for (o, p) in std::mem::take(&mut self.withdrawn_at_quit) {
+                if !owed_at_quit.is_empty() {
+                    owed_at_quit.push_str(", ");
+                }
+                owed_at_quit.push_str(&format!("{} for `{}`", o.owed, p.text));
+                self.pending.insert(o.opened.seq, p);
+                open.push(o);
+            }
+        }
+        owed_at_quit
+    }
+
+    /// The session's hang verdict, completed with how its observation ended, and its findings.
+    fn hang_verdict(
+        &mut self,
+        mut v: HangVerdict,
+        owed_at_quit: &str,
+        end: Place,
+        out: &mut Out<'_>,
+    ) -> HangVerdict {
+        if self.log_ends.is_some() {
+            v.summary.push_str(
+                "; the runner's log stops here (a new run begins in the same log), so \
+                 nothing later was seen",
+            );
+        }
+        if !owed_at_quit.is_empty() {
+            v.summary.push_str(&format!(
+                "; owed when the GUI sent `quit`: {owed_at_quit}; the engine then had to \
+                 be killed"
+            ));
+        }
+        // The probe gives up on a missing answer itself: where the request's own deadline
+        // rule already said so, the hang would count that one cause twice.
+        let restated = self.gui_is_probe
+            && v.request_place
+                .and_then(|at| self.pending.get(&at.seq))
+                .is_some_and(|p| p.timed_out);
+        if v.is_timeout && !restated {
+            out.side = Some(v.at_fault);
+            out.add_at(
+                RuleId::XHang,
+                v.request_place.unwrap_or(end),
+                v.summary.clone(),
+            );
+        }
+        // What the process did in the silence, when the samples tell: a deadline
+        // passed, so whose fault the silence is matters.
+        if v.is_timeout
+            && let (Some(pv), Some(at)) = (&v.process, v.request_place)
+        {
+            super::process::explain(
+                self,
+                at.seq,
+                pv,
+                v.owed.as_deref().unwrap_or("an answer"),
+                v.request.as_deref().unwrap_or_default(),
+                at,
+                out,
+            );
+        }
+        if v.no_watchdog {
+            out.side = Some(Party::Gui);
+            out.add(
+                RuleId::XNoWatchdog,
+                format!(
+                    "the GUI waited {} for {} without giving up",
+                    secs(v.waiting_ns.unwrap_or(0)),
+                    v.owed.as_deref().unwrap_or("an answer")
+                ),
+            );
+        }
+        v
     }
 }
 

@@ -14,6 +14,19 @@ pub(super) fn transport(
     out: &mut Out<'_>,
 ) {
     let facts = facts.unwrap_or_else(|| LineText::of(&ev.text));
+    line_form(tr, ev, &facts, out);
+    if ev.src != Source::Engine {
+        return;
+    }
+    wrong_protocol(tr, ev, &facts, out);
+    count_burst(tr, ev, out);
+    if counts_for_flood {
+        count_flood(tr, ev, profile, out);
+    }
+}
+
+/// How the line is written: its ending, its length, its encoding, control characters.
+fn line_form(tr: &mut Tracker, ev: &Event, facts: &LineText, out: &mut Out<'_>) {
     let who = if ev.src == Source::Gui {
         "GUI"
     } else {
@@ -64,9 +77,10 @@ pub(super) fn transport(
             format!("the {who} sent control characters (reported once)"),
         );
     }
-    if ev.src != Source::Engine {
-        return;
-    }
+}
+
+/// An engine line that speaks another protocol than the session's, or runs two together.
+fn wrong_protocol(tr: &mut Tracker, ev: &Event, facts: &LineText, out: &mut Out<'_>) {
     match tr.protocol {
         Some(Protocol::Uci) => {
             if facts.padded && tr.first(RuleId::XLeadingWhitespace) {
@@ -117,8 +131,11 @@ pub(super) fn transport(
         }
         _ => {}
     }
-    // Buffered output arrives in blocks of the stdio buffer: many lines in one read whose
-    // bytes add up to a multiple of 4 KiB.
+}
+
+/// Buffered output arrives in blocks of the stdio buffer: many lines in one read whose bytes
+/// add up to a multiple of 4 KiB.
+fn count_burst(tr: &mut Tracker, ev: &Event, out: &mut Out<'_>) {
     let bytes = ev.text.len() as u64 + 1;
     if tr.burst.0 == ev.t {
         tr.burst.1 += bytes;
@@ -126,11 +143,11 @@ pub(super) fn transport(
         block_burst(tr, out);
         tr.burst = (ev.t, bytes);
     }
-    // Floods: engine lines per second, over one-second windows.
+}
+
+/// Floods: engine lines per second, over one-second windows.
+fn count_flood(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
     let (start, n) = tr.flood_window;
-    if !counts_for_flood {
-        return;
-    }
     if ev.t.saturating_sub(start) >= 1_000_000_000 {
         tr.flood_window = (ev.t, 1);
     } else {
@@ -179,18 +196,7 @@ pub(super) fn proxy_event(
         Some(ProxyKind::EngineEof | ProxyKind::EngineExit)
             if tr.engine_eof.is_none() && tr.exit.is_none() && unflushed_until_exit(tr, ev.t) =>
         {
-            tr.engine_eof = Some(ev.t);
-            if tr.first(RuleId::XOutputNotFlushed) {
-                out.side = Some(Party::Engine);
-                out.add(
-                    RuleId::XOutputNotFlushed,
-                    "everything the engine wrote arrived only when it exited: its stdout is buffered, not flushed per line",
-                );
-            }
-            if ev.kind == Some(ProxyKind::EngineExit) {
-                tr.exit = Some((ev.t, ev.text.clone()));
-                tr.exit_signal = ev.signal.clone();
-            }
+            ended_unflushed(tr, ev, out)
         }
         Some(ProxyKind::EngineEof) => tr.engine_eof = Some(ev.t),
         // The probe's `stop` or `isready` to an engine that died unannounced is the probe's
@@ -238,64 +244,88 @@ pub(super) fn proxy_event(
             out.side = Some(Party::Engine);
             out.add(RuleId::XLeftoverProcess, ev.text.clone());
         }
-        // What `kibitzer probe` set up and saw that the traffic alone cannot show, kept typed
-        // in its recording: `check` on that recording finds what the probe found.
-        Some(ProxyKind::Probe) => {
-            if let Some(crate::recording::ProbeFact::DepthAfterNew {
-                limit,
-                before,
-                after,
-            }) = ev.probe.as_deref()
-                && after <= limit
-            {
-                out.side = Some(Party::Engine);
-                out.add(
-                    RuleId::CecpNewState,
-                    format!(
-                        "after `new`, a search on a clock went no deeper than {after}, within the \
-                         depth limit of {limit} set before `new` (which `new` removes); on the \
-                         same clock before the limit it went to depth {before}"
-                    ),
-                );
-            }
-        }
+        Some(ProxyKind::Probe) => probe_fact(ev, out),
         Some(ProxyKind::FloodStopped) => {
             out.side = Some(Party::Engine);
             out.add(RuleId::XOutputFloodStopped, ev.text.clone());
         }
-        Some(ProxyKind::Killed) => {
-            if tr.quit.is_some() {
-                tr.killed_after_quit = true;
-                quit_rule(tr, out, "it had to be killed after `quit`");
-            } else if tr.gui_eof.is_some() && tr.first(RuleId::XOrphanProcess) {
-                out.side = Some(Party::Gui);
-                out.add(
-                    RuleId::XOrphanProcess,
-                    format!("the engine outlived the GUI: {}", ev.text),
-                );
-            }
-        }
-        Some(ProxyKind::EngineExit) => {
-            tr.exit = Some((ev.t, ev.text.clone()));
-            tr.exit_signal = ev.signal.clone();
-            // A GUI that sent `quit` and then killed the engine (fastchess and cutechess do,
-            // after their wait) had to: as when the proxy kills it.
-            if tr.quit.is_some() && matches!(ev.signal.as_deref(), Some("SIGKILL" | "SIGTERM")) {
-                tr.killed_after_quit = true;
-            }
-            if let (Some(q), Some(limit)) = (tr.quit, profile.quit)
-                && ev.t.saturating_sub(q.t) > u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX)
-            {
-                let why = format!(
-                    "it exited {} after `quit` ({} profile allows {})",
-                    secs(ev.t.saturating_sub(q.t)),
-                    profile.name,
-                    secs(u64::try_from(limit.as_nanos()).unwrap_or(0))
-                );
-                quit_rule(tr, out, &why);
-            }
-        }
+        Some(ProxyKind::Killed) => killed(tr, ev, out),
+        Some(ProxyKind::EngineExit) => engine_exit(tr, ev, profile, out),
         _ => {}
+    }
+}
+
+/// The engine ended, and everything it wrote came only then.
+fn ended_unflushed(tr: &mut Tracker, ev: &Event, out: &mut Out<'_>) {
+    tr.engine_eof = Some(ev.t);
+    if tr.first(RuleId::XOutputNotFlushed) {
+        out.side = Some(Party::Engine);
+        out.add(
+            RuleId::XOutputNotFlushed,
+            "everything the engine wrote arrived only when it exited: its stdout is buffered, not flushed per line",
+        );
+    }
+    if ev.kind == Some(ProxyKind::EngineExit) {
+        tr.exit = Some((ev.t, ev.text.clone()));
+        tr.exit_signal = ev.signal.clone();
+    }
+}
+
+/// What `kibitzer probe` set up and saw that the traffic alone cannot show, kept typed in its
+/// recording: `check` on that recording finds what the probe found.
+fn probe_fact(ev: &Event, out: &mut Out<'_>) {
+    if let Some(crate::recording::ProbeFact::DepthAfterNew {
+        limit,
+        before,
+        after,
+    }) = ev.probe.as_deref()
+        && after <= limit
+    {
+        out.side = Some(Party::Engine);
+        out.add(
+            RuleId::CecpNewState,
+            format!(
+                "after `new`, a search on a clock went no deeper than {after}, within the \
+                 depth limit of {limit} set before `new` (which `new` removes); on the \
+                 same clock before the limit it went to depth {before}"
+            ),
+        );
+    }
+}
+
+/// The proxy killed the engine: after `quit`, or after the GUI was gone.
+fn killed(tr: &mut Tracker, ev: &Event, out: &mut Out<'_>) {
+    if tr.quit.is_some() {
+        tr.killed_after_quit = true;
+        quit_rule(tr, out, "it had to be killed after `quit`");
+    } else if tr.gui_eof.is_some() && tr.first(RuleId::XOrphanProcess) {
+        out.side = Some(Party::Gui);
+        out.add(
+            RuleId::XOrphanProcess,
+            format!("the engine outlived the GUI: {}", ev.text),
+        );
+    }
+}
+
+/// The engine's process exited: how, and how long after `quit`.
+fn engine_exit(tr: &mut Tracker, ev: &Event, profile: &Profile, out: &mut Out<'_>) {
+    tr.exit = Some((ev.t, ev.text.clone()));
+    tr.exit_signal = ev.signal.clone();
+    // A GUI that sent `quit` and then killed the engine (fastchess and cutechess do,
+    // after their wait) had to: as when the proxy kills it.
+    if tr.quit.is_some() && matches!(ev.signal.as_deref(), Some("SIGKILL" | "SIGTERM")) {
+        tr.killed_after_quit = true;
+    }
+    if let (Some(q), Some(limit)) = (tr.quit, profile.quit)
+        && ev.t.saturating_sub(q.t) > u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX)
+    {
+        let why = format!(
+            "it exited {} after `quit` ({} profile allows {})",
+            secs(ev.t.saturating_sub(q.t)),
+            profile.name,
+            secs(u64::try_from(limit.as_nanos()).unwrap_or(0))
+        );
+        quit_rule(tr, out, &why);
     }
 }
 
