@@ -20,11 +20,6 @@ const UNSPLIT: &[(&str, &str)] = &[
     ("crates/core/src/rules/judge/end.rs", "finish"),
     ("crates/core/src/rules/judge/transport.rs", "proxy_event"),
     ("crates/core/src/rules/judge/transport.rs", "transport"),
-    (
-        "crates/core/src/rules/protocol_rules/cecp_rules.rs",
-        "cecp_line",
-    ),
-    ("crates/core/src/session/cecp.rs", "cecp_engine"),
     ("crates/core/src/session/uci.rs", "uci_bestmove"),
     ("crates/core/src/session/uci.rs", "uci_position"),
     ("src/capture/proxy.rs", "record"),

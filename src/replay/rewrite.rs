@@ -36,7 +36,7 @@ pub fn deterministic(script: &mut Script, a: &Analysis) -> Vec<Rewrite> {
     // would cut it short.
     let mut drop_until: Option<u64> = None;
     let mut sd_sent: Option<u32> = None;
-    let ping_enabled = a.session.feature("ping").is_some_and(|f| f.value == "1");
+    let ping_enabled = a.session.feature("ping").and_then(|f| f.value.flag()) == Some(true);
     let mut ping_n = 900_000u64;
     let steps = std::mem::take(&mut script.steps);
     let next_texts: Vec<String> = steps

@@ -439,7 +439,7 @@ impl Judge {
                         Veto::DeclaredByProfile {
                             setboard_said: dec
                                 .session(d.session)
-                                .and_then(|s| s.feature_value("setboard"))
+                                .and_then(|s| s.feature("setboard"))
                                 .is_some(),
                         }
                     },

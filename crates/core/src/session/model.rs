@@ -6,6 +6,7 @@ use super::move_text::MoveText;
 use serde::Serialize;
 
 use crate::game::{ChessBoard, ChessVariant, OthelloBoard, OthelloMove, Side};
+use crate::protocol::cecp::FeatureSetting;
 use crate::protocol::{Msg, Protocol, uci};
 use crate::recording::Source;
 
@@ -200,11 +201,10 @@ pub enum Fact {
 }
 
 /// A CECP feature the engine announced and the GUI's answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FeatureState {
     pub name: String,
-    /// The value as sent.
-    pub value: String,
+    pub value: FeatureSetting,
     /// `Some(true)` accepted, `Some(false)` rejected, `None` not answered (yet).
     pub accepted: Option<bool>,
     pub at: At,
@@ -664,14 +664,15 @@ impl RunnerResult {
 }
 
 impl Session {
-    /// The value the engine gave a CECP feature last, as it stands: `0` once the GUI rejected a
-    /// boolean feature (it is off for the rest of the session).
-    pub fn feature_value(&self, name: &str) -> Option<&str> {
-        let f = self.features.iter().rev().find(|f| f.name == name)?;
+    /// The boolean a CECP flag feature stands at: as the engine last set it, and off once the
+    /// GUI rejected it (for the rest of the session). `None` when the engine did not set it,
+    /// or not to 0 or 1.
+    pub fn feature_flag(&self, name: &str) -> Option<bool> {
+        let f = self.feature(name)?;
         if f.accepted == Some(false) && crate::protocol::cecp::boolean_feature(name) {
-            Some("0")
+            Some(false)
         } else {
-            Some(f.value.as_str())
+            f.value.flag()
         }
     }
 
