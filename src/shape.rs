@@ -34,7 +34,6 @@ const UNSPLIT: &[(&str, &str)] = &[
     ("src/probe/report.rs", "render_text"),
     ("src/probe/suggest/render.rs", "render"),
     ("src/replay/report.rs", "text"),
-    ("src/replay/rewrite.rs", "deterministic"),
     ("src/replay/searches.rs", "compare"),
     ("src/report/collect.rs", "collect"),
     ("src/report/text.rs", "engine"),

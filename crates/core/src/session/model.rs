@@ -152,13 +152,48 @@ impl Request {
     }
 }
 
+/// The limits a UCI `go` sets its search, read once from the message: what the answer's time
+/// is measured against, and whether the clock decides where the search stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GoLimits {
+    /// `movetime`: the milliseconds the search is given.
+    pub movetime_ms: Option<u64>,
+    /// `wtime` or `btime`: the search runs on a side's clock.
+    pub clock: bool,
+    /// `depth`, `nodes` or `mate`: a bound that holds whatever the time.
+    pub bounded: bool,
+    pub ponder: bool,
+    pub infinite: bool,
+}
+
+impl GoLimits {
+    pub fn of(go: &uci::Go) -> GoLimits {
+        GoLimits {
+            movetime_ms: go.movetime.and_then(|ms| u64::try_from(ms).ok()),
+            clock: go.wtime.is_some() || go.btime.is_some(),
+            bounded: go.depth.is_some() || go.nodes.is_some() || go.mate.is_some(),
+            ponder: go.ponder,
+            infinite: go.infinite,
+        }
+    }
+
+    /// Where the search stops depends on time: a clock, a movetime, a search only `stop`
+    /// ends, or no bound at all (the engine's own choice).
+    pub fn clock_limited(&self) -> bool {
+        self.clock || self.movetime_ms.is_some() || self.ponder || self.infinite || !self.bounded
+    }
+}
+
 /// A GUI request that expects an answer, and the answer when it came.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Obligation {
-    /// What the GUI sent (`isready`, `go`, `ping 3`, `protover 2`...).
+    /// What the GUI sent, for display (`isready`, `go`, `ping 3`, `protover 2`...).
     pub request: String,
     /// Which kind of request that is.
     pub kind: Request,
+    /// A UCI `go`'s limits.
+    #[serde(skip)]
+    pub go: Option<GoLimits>,
     /// What the engine owes.
     pub owed: Owed,
     pub opened: At,
@@ -277,6 +312,9 @@ pub struct Search {
     pub ended: Option<At>,
     /// The request as sent (`go wtime 1000 btime 1000`, `go`, `usermove e2e4`...).
     pub request: String,
+    /// A UCI `go`'s limits.
+    #[serde(skip)]
+    pub go: Option<GoLimits>,
     pub ponder: bool,
     pub infinite: bool,
     /// Number of info/thinking lines.

@@ -6,7 +6,8 @@ use crate::protocol::uci::{self, Go, Id, Info, Msg, OptionType, ScoreValue};
 
 use super::decoder::State;
 use super::model::{
-    At, Eval, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, Request, SearchReport,
+    At, Eval, Game, GameKind, GoLimits, Handshake, Mover, OptionSet, Owed, Ply, Request,
+    SearchReport,
 };
 use crate::rules::catalogue::RuleId;
 
@@ -417,14 +418,14 @@ impl State {
         self.unconfirmed_ponder =
             go.ponder && self.s.games.last().is_some_and(|g| !g.plies.is_empty());
         let open_ended = go.ponder || go.infinite;
-        self.open(Request::Go { open_ended }, "go", Owed::BestMove, at);
+        self.open_go(open_ended, GoLimits::of(go), at);
         if busy {
             // The engine finishes the running search first: what it prints until its
             // bestmove still belongs to that search and its position.
-            self.queued_go = Some((text.to_owned(), at, go.ponder, go.infinite));
+            self.queued_go = Some((text.to_owned(), at, GoLimits::of(go)));
             return;
         }
-        self.start_search(text, at, at, go.ponder, go.infinite);
+        self.start_uci_search(text, at, at, GoLimits::of(go));
     }
 
     fn uci_info(&mut self, info: &Info) {
@@ -507,8 +508,8 @@ impl State {
                 .board
                 .as_ref()
                 .is_some_and(|b| b.clone().play_uci(best).is_ok());
-        if switched && let Some((request, queued_at, ponder, infinite)) = self.queued_go.take() {
-            self.start_search(&request, queued_at, queued_at, ponder, infinite);
+        if switched && let Some((request, queued_at, limits)) = self.queued_go.take() {
+            self.start_uci_search(&request, queued_at, queued_at, limits);
             self.close(at, false, |o| o.owed == Owed::BestMove);
         }
         // One bestmove answers the oldest `go` and the `stop`s sent for it, not a `go` the GUI
@@ -560,10 +561,10 @@ impl State {
             s
         });
         self.s.modes.ponder = false;
-        if let Some((request, queued_at, ponder, infinite)) = self.queued_go.take() {
-            self.s.modes.ponder = ponder;
-            self.s.modes.analyze = infinite;
-            self.start_search(&request, queued_at, at, ponder, infinite);
+        if let Some((request, queued_at, limits)) = self.queued_go.take() {
+            self.s.modes.ponder = limits.ponder;
+            self.s.modes.analyze = limits.infinite;
+            self.start_uci_search(&request, queued_at, at, limits);
         }
         let Some(board) = searched.as_ref().map(|(b, _)| b).or(self.board.as_ref()) else {
             if let Some(why) = never_legal(best) {
