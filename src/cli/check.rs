@@ -46,9 +46,8 @@ pub struct CheckArgs {
 
 pub fn run(a: CheckArgs) -> Result<i32> {
     let judging = a.judge.judging()?;
-    if let Some(f) = a.input_format.as_deref() {
-        crate::input::forced_format(Some(f))?;
-    }
+    // An unknown name is refused before any input is read.
+    crate::input::FormatChoice::from_name(a.input_format.as_deref())?;
     let at_ns = match a.at {
         Some(s) if s.is_finite() && s >= 0.0 => Some((s * 1e9) as u64),
         Some(s) => bail!("--at {s}: expected seconds since the start, 0 or more"),
@@ -160,7 +159,7 @@ fn check_file(
     at_ns: Option<u64>,
 ) -> Result<FileReport> {
     let judged = crate::input::judged::JudgeInput {
-        input_format: a.input_format.as_deref(),
+        input_format: crate::input::FormatChoice::from_name(a.input_format.as_deref())?,
         opts,
         c2w_named: a.judge.c2w.is_some(),
         at_ns,

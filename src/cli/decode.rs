@@ -60,7 +60,7 @@ fn split_formats(values: &[String]) -> Result<(Option<OutputKind>, Option<&str>)
                 }
             }
             Err(_) => {
-                if crate::input::forced_format(Some(v)).is_err() {
+                if crate::input::FormatChoice::from_name(Some(v)).is_err() {
                     bail!(
                         "unknown format `{v}`; known: json, text (the output), {}",
                         crate::input::format_names()
@@ -117,7 +117,7 @@ pub fn run(a: DecodeArgs) -> Result<i32> {
         summary_only: a.summary_only,
         buf: String::new(),
     };
-    let input = crate::input::Input::open(&a.file, input_format)?;
+    let input = crate::input::Input::open_with(&a.file, input_format)?;
     if out.json {
         match out.header() {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(0),

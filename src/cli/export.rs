@@ -47,7 +47,7 @@ pub fn run(a: ExportArgs) -> Result<i32> {
         anyhow::bail!("--pgn and --format ggf ask for different outputs");
     }
     let format = crate::input::input_format(a.input_format.as_deref(), old_input)?;
-    let input = crate::input::Input::open(&a.file, format)?;
+    let input = crate::input::Input::open_with(&a.file, format)?;
     let shown = input.shown().to_owned();
     let (sessions, outcome) = games_of(&a, &input, &shown)?;
     let header = match input.recording_header() {

@@ -34,7 +34,7 @@ pub struct ImportArgs {
 pub fn run(a: ImportArgs) -> Result<i32> {
     super::output::refuse_same_file(&a.log, &a.output)?;
     let format = crate::input::input_format(a.input_format.as_deref(), a.format.as_deref())?;
-    let input = crate::input::Input::open(&a.log, format)?;
+    let input = crate::input::Input::open_with(&a.log, format)?;
     let shown = input.shown().to_owned();
     // Nothing is written to the target until the import succeeded: an existing file stays as
     // it was when the input turns out unreadable.

@@ -163,7 +163,10 @@ pub fn run(mut a: ReplayArgs) -> Result<i32> {
     if a.speed != 1.0 && a.pace != PaceArg::Recorded {
         bail!("--speed applies to --pace recorded only");
     }
-    let input = Input::open(&a.file, a.input_format.as_deref())?;
+    let input = Input::open_with(
+        &a.file,
+        crate::input::FormatChoice::from_name(a.input_format.as_deref())?,
+    )?;
     let (origin, original, check) = original_session(&a, &input)?;
     let subset = replay::Subset {
         until: a.until,
@@ -328,7 +331,10 @@ fn as_engine(a: &ReplayArgs) -> Result<i32> {
         bail!("an engine after `--` is only used with --on-mismatch forward");
     }
     let protocol = a.protocol.get();
-    let input = Input::open(&a.file, a.input_format.as_deref())?;
+    let input = Input::open_with(
+        &a.file,
+        crate::input::FormatChoice::from_name(a.input_format.as_deref())?,
+    )?;
     let (origin, events) = read_session(&input, a.session.as_deref())?;
     let forced = protocol.or_else(|| {
         input

@@ -52,9 +52,7 @@ enum ReportFormat {
 
 pub fn run(a: ReportArgs) -> Result<i32> {
     let judging = a.judge.judging()?;
-    if let Some(f) = a.input_format.as_deref() {
-        crate::input::forced_format(Some(f))?;
-    }
+    let input_format = crate::input::FormatChoice::from_name(a.input_format.as_deref())?;
     let mut opts = judging.options.clone();
     // Every time a rule is broken counts, and places each game's faults.
     opts.fold_repeats = false;
@@ -68,7 +66,7 @@ pub fn run(a: ReportArgs) -> Result<i32> {
     }
     let inputs = walk::inputs(&named)?;
     let judge = crate::input::judged::JudgeInput {
-        input_format: a.input_format.as_deref(),
+        input_format,
         opts: &opts,
         c2w_named: a.judge.c2w.is_some(),
         at_ns: None,

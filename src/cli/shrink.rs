@@ -174,7 +174,10 @@ pub fn run(a: ShrinkArgs) -> Result<i32> {
     for out in [&a.output, &a.script].into_iter().flatten() {
         super::output::refuse_same_file(&a.file, out)?;
     }
-    let input = crate::input::Input::open(&a.file, a.input_format.as_deref())?;
+    let input = crate::input::Input::open_with(
+        &a.file,
+        crate::input::FormatChoice::from_name(a.input_format.as_deref())?,
+    )?;
     let (origin, events) = super::replay::read_session(&input, a.session.as_deref())?;
     let forced = a.protocol.get().or_else(|| {
         input

@@ -71,11 +71,12 @@ pub fn run(a: ViewArgs) -> Result<i32> {
     }
     // Following: the file may not exist yet, and a log is read as it grows (not opened as a
     // whole); a recording there now is opened for its header (a `.c2w` profile in it).
-    let follow_format = crate::input::forced_format(a.input_format.as_deref())?.flatten();
+    let input_format = crate::input::FormatChoice::from_name(a.input_format.as_deref())?;
+    let follow_format = input_format.log();
     let input = if a.follow && !a.file.is_file() {
         None
     } else {
-        Some(Input::open(&a.file, a.input_format.as_deref())?)
+        Some(Input::open_with(&a.file, input_format)?)
     };
     let d = match &input {
         Some(input) if !a.follow => {

@@ -171,17 +171,17 @@ pub fn follow(
                 && complete >= 1
                 && crate::recording::reader::looks_like_recording(&head)
             {
-                break Some(None);
+                break Some(Content::Recording);
             }
             if let Some(fmt) = format {
                 if complete >= 1 {
-                    break Some(Some(fmt));
+                    break Some(Content::Log(fmt));
                 }
             } else if complete >= 1
                 && let Some(fmt) = LiveLog::detect(&head)
                     .filter(|_| complete >= crate::import::DETECT_SAMPLE_LINES || n == 0)
             {
-                break Some(Some(fmt));
+                break Some(Content::Log(fmt));
             }
             if head.len() > DETECT_WITHIN {
                 anyhow::bail!(
@@ -196,7 +196,7 @@ pub fn follow(
         };
         let ended = match kind {
             None => false,
-            Some(None) => {
+            Some(Content::Recording) => {
                 if !said_format {
                     notice(Notice::Format("recording"));
                     said_format = true;
@@ -205,7 +205,7 @@ pub fn follow(
                 let reader_input = std::io::Cursor::new(std::mem::take(&mut head)).chain(&mut tail);
                 follow_recording(reader_input, path, stop, &mut seq, &mut f)?
             }
-            Some(Some(fmt)) => {
+            Some(Content::Log(fmt)) => {
                 if !said_format {
                     notice(Notice::Format(fmt.name()));
                     said_format = true;
@@ -222,6 +222,12 @@ pub fn follow(
             None => return Ok(()),
         }
     }
+}
+
+/// What a followed file's first bytes show it to be.
+enum Content {
+    Recording,
+    Log(LogFormat),
 }
 
 /// A recording, until `f` breaks (`true`) or the file is stopped, truncated or replaced.

@@ -4,7 +4,7 @@
 //! looks at the checker after every line.
 
 use super::pipeline::{ReadOptions, Slot};
-use super::{ControlFlow, Input, ReadOutcome, Skipped};
+use super::{ControlFlow, FormatChoice, Input, ReadOutcome, Skipped};
 use crate::recording::Event;
 use crate::rules::{CheckOptions, Checked, Checker};
 use anyhow::Result;
@@ -91,7 +91,7 @@ pub struct Judged {
 /// How to judge an input.
 pub struct JudgeInput<'a> {
     /// `--input-format`.
-    pub input_format: Option<&'a str>,
+    pub input_format: FormatChoice,
     pub opts: &'a CheckOptions,
     /// The user named a `.c2w` profile (a recording's own is then not used).
     pub c2w_named: bool,
@@ -126,7 +126,7 @@ impl JudgeInput<'_> {
         mut skipped: impl FnMut(&str, &Skipped),
         mut restart: impl FnMut(),
     ) -> Result<Judged> {
-        let input = Input::open(path, self.input_format)?;
+        let input = Input::open_with(path, self.input_format)?;
         let (opts, note) = self.opts.for_input(input.recording_header());
         if let Some(note) = note {
             crate::eprintln_safe!("kibitzer: {}: {note}", input.shown());

@@ -1,6 +1,6 @@
 //! A log (not a recording), mapped in memory and parsed as it is read.
 
-use super::{InputFile, forced_format, mapguard};
+use super::{FormatChoice, InputFile, mapguard};
 use crate::import::{self, LogFormat};
 use crate::protocol::Protocol;
 use crate::recording::Event;
@@ -72,8 +72,8 @@ impl MappedLog {
 
 /// Opens a log for streaming (`format`: `None` to detect it, or a format name; a recording is
 /// not a log here: see [`super::open_recording`]).
-pub fn open_log(file: &InputFile, format: Option<&str>) -> Result<MappedLog> {
-    let forced = forced_format(format)?.flatten();
+pub fn open_log(file: &InputFile, format: FormatChoice) -> Result<MappedLog> {
+    let forced = format.log();
     let shown = file.shown().to_owned();
     let f = std::fs::File::open(file.path()).with_context(|| format!("cannot open {shown}"))?;
     if f.metadata().map(|m| m.len()).unwrap_or(0) == 0 {

@@ -3,12 +3,14 @@
 
 pub mod cleanup;
 pub mod follow;
+mod format;
 pub mod judged;
 mod log;
 pub mod mapguard;
 pub mod pipeline;
 pub mod progress;
 
+pub use format::{FormatChoice, format_names, input_format};
 pub use log::{MappedLog, open_log};
 
 use crate::import::{self, LogFormat};
@@ -115,7 +117,7 @@ fn recorder_finishing(f: &std::fs::File) -> bool {
 impl InputFile {
     /// `format` is the forced input format, if any (it decides whether a spooled input can be
     /// rejected early).
-    pub fn open(path: &Path, format: Option<&str>) -> Result<InputFile> {
+    pub fn open(path: &Path, format: FormatChoice) -> Result<InputFile> {
         if path.as_os_str() == "-" {
             let stdin = std::io::stdin();
             return InputFile::spool_plain_or_gzip(stdin.lock(), "<stdin>", format);
@@ -144,7 +146,7 @@ impl InputFile {
     fn spool_plain_or_gzip(
         from: impl std::io::Read,
         name: &str,
-        format: Option<&str>,
+        format: FormatChoice,
     ) -> Result<InputFile> {
         use std::io::BufRead;
         let mut r = BufReader::new(from);
@@ -197,7 +199,7 @@ impl InputFile {
         &self.shown
     }
 
-    fn spool(from: &mut impl std::io::Read, name: &str, format: Option<&str>) -> Result<InputFile> {
+    fn spool(from: &mut impl std::io::Read, name: &str, format: FormatChoice) -> Result<InputFile> {
         use std::io::{Read, Write};
         let limit = spool_limit()?;
         let mut head = Vec::with_capacity(64 * 1024);
@@ -268,8 +270,8 @@ fn is_gzip_file(path: &Path) -> bool {
 }
 
 /// Refuses, from the first megabyte, input that can be neither a recording nor a log.
-fn reject_early(head: &[u8], at_end: bool, name: &str, format: Option<&str>) -> Result<()> {
-    if forced_format(format)?.is_some() || looks_like_recording(head) {
+fn reject_early(head: &[u8], at_end: bool, name: &str, format: FormatChoice) -> Result<()> {
+    if format != FormatChoice::Detect || looks_like_recording(head) {
         return Ok(());
     }
     let lines = memchr::memchr_iter(b'\n', head).count();
@@ -333,53 +335,14 @@ impl Drop for InputFile {
     }
 }
 
-/// `--input-format NAME`, or its earlier spelling `--format NAME` (dump, import, export):
-/// at most one input format.
-pub fn input_format<'a>(new: Option<&'a str>, old: Option<&'a str>) -> Result<Option<&'a str>> {
-    match (new, old) {
-        (Some(x), Some(y)) if x != y => {
-            bail!("--input-format {x} and --format {y} name two input formats")
-        }
-        (x, Some(y)) => {
-            if x.is_none() {
-                crate::eprintln_safe!(
-                    "kibitzer: --format {y} for the input is the earlier spelling of \
-                     --input-format {y} (--format names the output in every command)"
-                );
-            }
-            Ok(x.or(Some(y)))
-        }
-        (x, None) => Ok(x),
-    }
-}
-
-/// The names `--format` accepts for an input, for messages.
-pub fn format_names() -> String {
-    format!("auto, recording, {}", LogFormat::names().join(", "))
-}
-
-/// What `--format` asked for: `None` to autodetect, `Some(None)` a recording, `Some(Some(f))`
-/// an importer.
-pub(crate) fn forced_format(format: Option<&str>) -> Result<Option<Option<LogFormat>>> {
-    Ok(match format {
-        None | Some("auto") => None,
-        Some("recording" | "kibitzer" | "jsonl") => Some(None),
-        Some(name) => Some(Some(LogFormat::from_name(name).with_context(|| {
-            format!(
-                "unknown format `{name}`; known: recording, {}",
-                LogFormat::names().join(", ")
-            )
-        })?)),
-    })
-}
-
 /// A streaming reader when `file` is a kibitzer recording (or `--format recording` says so),
 /// `None` for any other log. Recordings can be gigabytes: they are read one event at a time.
-pub fn open_recording(file: &InputFile, format: Option<&str>) -> Result<Option<RecordingReader>> {
+pub fn open_recording(file: &InputFile, format: FormatChoice) -> Result<Option<RecordingReader>> {
     let (path, shown) = (file.path(), file.shown());
-    let is_recording = match forced_format(format)? {
-        Some(f) => f.is_none(),
-        None => {
+    let is_recording = match format {
+        FormatChoice::Recording => true,
+        FormatChoice::Log(_) => false,
+        FormatChoice::Detect => {
             let f = std::fs::File::open(path).with_context(|| format!("cannot open {shown}"))?;
             let mut head = vec![0u8; 4096];
             let n = std::io::Read::read(&mut &f, &mut head).unwrap_or(0);
@@ -417,7 +380,7 @@ pub fn recording_protocols(
         return Ok(Vec::new());
     }
     let mut detector = SessionDetector::default();
-    if let Some(mut first_pass) = open_recording(file, Some("recording"))? {
+    if let Some(mut first_pass) = open_recording(file, FormatChoice::Recording)? {
         let mut ev = Event::line(0, 0, Source::Proxy, String::new());
         while let Some(item) = first_pass.read_into(&mut ev) {
             if item.is_ok() {
@@ -518,11 +481,16 @@ impl ReadOutcome {
 
 impl Input {
     /// Opens `path` (`-` for standard input); `format` forces the input format.
-    pub fn open(path: &Path, format: Option<&str>) -> Result<Input> {
+    pub fn open_with(path: &Path, format: FormatChoice) -> Result<Input> {
         Input::from_file(InputFile::open(path, format)?, format)
     }
 
-    fn from_file(file: InputFile, format: Option<&str>) -> Result<Input> {
+    /// [`Input::open_with`] the format `--input-format NAME` names (`None` to detect it).
+    pub fn open(path: &Path, format: Option<&str>) -> Result<Input> {
+        Input::open_with(path, FormatChoice::from_name(format)?)
+    }
+
+    fn from_file(file: InputFile, format: FormatChoice) -> Result<Input> {
         let body = match open_recording(&file, format)? {
             Some(reader) => Body::Recording(reader.header().clone()),
             None => Body::Log(open_log(&file, format)?),
@@ -533,10 +501,10 @@ impl Input {
     /// [`Input::open`] for commands that read their input once (`dump`): a recording on
     /// standard input is then streamed as it arrives, never copied to disk; anything else is
     /// opened as [`Input::open`] does.
-    pub fn open_once(path: &Path, format: Option<&str>) -> Result<Input> {
-        let recording_allowed = forced_format(format)?.is_none_or(|f| f.is_none());
+    pub fn open_once(path: &Path, format: FormatChoice) -> Result<Input> {
+        let recording_allowed = format.log().is_none();
         if path.as_os_str() != "-" || !recording_allowed {
-            return Input::open(path, format);
+            return Input::open_with(path, format);
         }
         let mut stdin = std::io::stdin();
         let mut head = Vec::with_capacity(4096);
@@ -673,7 +641,7 @@ impl Input {
         };
         let (stopped, end) = match &self.body {
             Body::Recording(_) => {
-                let Some(reader) = open_recording(&self.file, Some("recording"))? else {
+                let Some(reader) = open_recording(&self.file, FormatChoice::Recording)? else {
                     bail!("{}: not a recording", self.shown());
                 };
                 let size = std::fs::metadata(self.file.path()).ok().map(|m| m.len());

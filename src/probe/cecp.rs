@@ -16,7 +16,8 @@ mod actions;
 mod steps;
 mod style;
 pub(super) use actions::{
-    SetUp, ack_features, feature, on, ping, refusal, reply_to, send_move, set_position,
+    SetUp, ack_features, feature, feature_text, on, ping, refusal, reply_to, send_move,
+    set_position,
 };
 pub(super) use steps::quit;
 pub use style::{Clock, ClockFamily, PositionSetup, Style};

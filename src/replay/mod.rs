@@ -270,7 +270,7 @@ pub(crate) fn run_once(
 /// unreadable line is said on stderr with its place, as `check` says it.
 pub fn read_back(path: &Path) -> anyhow::Result<Vec<(Event, Option<u64>)>> {
     use crate::input::{ControlFlow, Input, Item};
-    let input = Input::open(path, Some("recording"))
+    let input = Input::open_with(path, crate::input::FormatChoice::Recording)
         .map_err(|e| anyhow::anyhow!("cannot read the new recording {}: {e:#}", path.display()))?;
     let mut out = Vec::new();
     let (_, stopped) = input.read(|item| {

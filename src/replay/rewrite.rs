@@ -9,8 +9,8 @@ use super::analysis::Analysis;
 use super::report::Rewrite;
 use super::script::{Script, Step, Wait};
 use super::searches::clock_limited;
-use crate::protocol::Protocol;
-use crate::session::{Owed, Search};
+use crate::protocol::{Dir, Protocol, uci};
+use crate::session::{GoLimits, Owed, Search};
 
 /// What to do with one step.
 enum Change {
@@ -19,25 +19,49 @@ enum Change {
     Drop(String),
 }
 
+/// A line of the rewrite's own: its text, the answer the next original step waits for, and
+/// why it is there.
+struct Added {
+    text: String,
+    owed: Option<Owed>,
+    why: String,
+}
+
+impl Added {
+    fn new(text: impl Into<String>, owed: Option<Owed>, why: impl Into<String>) -> Added {
+        Added {
+            text: text.into(),
+            owed,
+            why: why.into(),
+        }
+    }
+}
+
+/// What the rewrite does about one step: the step itself, and lines sent before and after it.
+struct Decision {
+    change: Change,
+    before: Vec<Added>,
+    after: Vec<Added>,
+}
+
+impl Decision {
+    fn keep() -> Decision {
+        Decision::with(Change::Keep)
+    }
+
+    fn with(change: Change) -> Decision {
+        Decision {
+            change,
+            before: Vec::new(),
+            after: Vec::new(),
+        }
+    }
+}
+
 /// Rewrites `script` (built from `a`) in place and returns what changed.
 pub fn deterministic(script: &mut Script, a: &Analysis) -> Vec<Rewrite> {
-    let protocol = a.session.protocol;
-    let mut rewrites = Vec::new();
-    let mut out: Vec<Step> = Vec::new();
-    let mut old_to_new: Vec<Option<usize>> = Vec::with_capacity(script.steps.len());
-    // Waits on inserted lines, by the new index of the step that waits.
-    let mut extra: Vec<(usize, Wait)> = Vec::new();
-    let mut pending_sync: Vec<Wait> = Vec::new();
-    let mut carried: Vec<Wait> = Vec::new();
-    let mut carried_gap: Option<u64> = None;
-    let mut seen_newgame = false;
-    let mut seen_position = false;
-    // A rewritten search runs to its node budget: the GUI's stop or ponderhit until its end
-    // would cut it short.
-    let mut drop_until: Option<u64> = None;
-    let mut sd_sent: Option<u32> = None;
-    let ping_enabled = a.session.feature("ping").is_some_and(|f| f.value == "1");
-    let mut ping_n = 900_000u64;
+    let mut rewriter = Rewriter::new(a);
+    let mut assembly = Assembly::default();
     let steps = std::mem::take(&mut script.steps);
     let next_texts: Vec<String> = steps
         .iter()
@@ -46,245 +70,292 @@ pub fn deterministic(script: &mut Script, a: &Analysis) -> Vec<Rewrite> {
         .chain([String::new()])
         .collect();
     for (step, next) in steps.into_iter().zip(next_texts) {
-        let words: Vec<&str> = step.text.split_whitespace().collect();
-        let first = words.first().copied().unwrap_or("");
+        let decision = rewriter.decide(&step, &next);
+        let t = step.t;
+        for added in decision.before {
+            assembly.insert(added, t);
+        }
+        assembly.apply(step, decision.change);
+        for added in decision.after {
+            assembly.insert(added, t);
+        }
+    }
+    let (steps, rewrites) = assembly.finish();
+    script.steps = steps;
+    rewrites
+}
+
+/// What the rewrite knows of the session so far, to decide each step.
+struct Rewriter<'a> {
+    a: &'a Analysis,
+    seen_newgame: bool,
+    seen_position: bool,
+    /// A rewritten search runs to its node budget: the GUI's stop or ponderhit until its end
+    /// (this event) would cut it short.
+    drop_until: Option<u64>,
+    sd_sent: Option<u32>,
+    ping_enabled: bool,
+    ping_n: u64,
+}
+
+impl<'a> Rewriter<'a> {
+    fn new(a: &'a Analysis) -> Rewriter<'a> {
+        Rewriter {
+            a,
+            seen_newgame: false,
+            seen_position: false,
+            drop_until: None,
+            sd_sent: None,
+            ping_enabled: a.session.feature("ping").and_then(|f| f.value.flag()) == Some(true),
+            ping_n: 900_000,
+        }
+    }
+
+    /// `next` is the text of the step after this one.
+    fn decide(&mut self, step: &Step, next: &str) -> Decision {
+        if step.send.is_none() {
+            return Decision::keep();
+        }
         let search = step
             .seq
-            .and_then(|q| a.session.searches.iter().find(|s| s.started.seq == q));
-        let mut insert_before: Vec<(String, Option<Owed>, String)> = Vec::new();
-        let mut insert_after: Vec<(String, Option<Owed>, String)> = Vec::new();
-        let change = match (protocol, step.send.is_some()) {
-            (_, false) => Change::Keep,
-            (Some(Protocol::Uci), true) => {
-                if drop_until.is_some_and(|end| step.seq.is_some_and(|q| q <= end))
-                    && matches!(first, "stop" | "ponderhit")
-                {
-                    Change::Drop("the rewritten search ends by its node budget".into())
-                } else {
-                    match first {
-                        "setoption" => threads_one(&step.text),
-                        "ucinewgame" if next != "isready" => {
-                            seen_newgame = true;
-                            insert_after.push((
-                                "isready".into(),
-                                Some(Owed::ReadyOk),
-                                "sync after ucinewgame".into(),
-                            ));
-                            Change::Keep
-                        }
-                        "ucinewgame" => {
-                            seen_newgame = true;
-                            Change::Keep
-                        }
-                        "position" => {
-                            if !seen_position && !seen_newgame {
-                                insert_before.push((
-                                    "ucinewgame".into(),
-                                    None,
-                                    "a fresh game state before the first search".into(),
-                                ));
-                                insert_before.push((
-                                    "isready".into(),
-                                    Some(Owed::ReadyOk),
-                                    "sync after ucinewgame".into(),
-                                ));
-                                seen_newgame = true;
-                            }
-                            seen_position = true;
-                            Change::Keep
-                        }
-                        "go" => match search {
-                            Some(s) if clock_limited(protocol, &step.text, false) => {
-                                match budget(s) {
-                                    Some(go) => {
-                                        drop_until = s.ended.map(|e| e.seq).or(Some(u64::MAX));
-                                        Change::Replace(
-                                            go,
-                                            "clock-limited search: the recorded search's final nodes (depth when no nodes were reported)"
-                                                .into(),
-                                        )
-                                    }
-                                    None => Change::Keep,
-                                }
-                            }
-                            _ => Change::Keep,
-                        },
-                        _ => Change::Keep,
-                    }
-                }
-            }
-            (Some(Protocol::Cecp), true) => {
-                if first == "?" {
-                    Change::Drop("move now: the search ends at the recorded depth instead".into())
-                } else if first == "random" {
-                    Change::Drop("random mode makes the engine vary its moves".into())
-                } else if first == "hard" {
-                    Change::Replace(
-                        "easy".into(),
-                        "pondering changes what the engine has searched".into(),
-                    )
-                } else if let Some(generous) = unbounded_clock(&words) {
-                    Change::Replace(
-                        generous,
-                        "the clock must not end a search before its depth".into(),
-                    )
-                } else {
-                    if first == "sd" {
-                        sd_sent = words.get(1).and_then(|d| d.parse().ok());
-                    }
-                    if first == "new" && ping_enabled {
-                        ping_n += 1;
-                        insert_after.push((
-                            format!("ping {ping_n}"),
-                            Some(Owed::Pong(ping_n.to_string())),
-                            "sync after new".into(),
-                        ));
-                    }
-                    if let Some(s) = search
-                        && sd_sent.is_none()
-                        && let Some(d) = s.last.as_ref().and_then(|l| l.depth)
-                    {
-                        insert_before.push((
-                            format!("sd {d}"),
-                            None,
-                            "clock-limited search: the depth the recorded search reached".into(),
-                        ));
-                    }
-                    Change::Keep
-                }
-            }
-            _ => Change::Keep,
-        };
-        for (text, owed, why) in insert_before {
-            insert(
-                &mut out,
-                &mut rewrites,
-                &mut pending_sync,
-                (text, owed, why),
-                step.t,
-            );
+            .and_then(|q| self.a.session.searches.iter().find(|s| s.started.seq == q));
+        match self.a.session.protocol {
+            Some(Protocol::Uci) => self.uci(step, next, search),
+            Some(Protocol::Cecp) => self.cecp(step, search),
+            _ => Decision::keep(),
         }
+    }
+
+    /// A UCI command, read by the protocol's parser.
+    fn uci(&mut self, step: &Step, next: &str, search: Option<&Search>) -> Decision {
+        let mut diagnostics = Vec::new();
+        let msg = uci::parse(Dir::ToEngine, &step.text, &mut diagnostics);
+        match msg {
+            uci::Msg::Stop | uci::Msg::PonderHit
+                if self
+                    .drop_until
+                    .is_some_and(|end| step.seq.is_some_and(|q| q <= end)) =>
+            {
+                Decision::with(Change::Drop(
+                    "the rewritten search ends by its node budget".into(),
+                ))
+            }
+            // A `setoption` the parser had to guess at (no `name`) is sent as recorded.
+            uci::Msg::SetOption { name, value } if diagnostics.is_empty() => {
+                Decision::with(threads_one(&name, value.as_deref()))
+            }
+            uci::Msg::UciNewGame => {
+                self.seen_newgame = true;
+                let mut d = Decision::keep();
+                if next != "isready" {
+                    d.after.push(sync_after_newgame());
+                }
+                d
+            }
+            uci::Msg::Position(_) => {
+                let mut d = Decision::keep();
+                if !self.seen_position && !self.seen_newgame {
+                    d.before.push(Added::new(
+                        "ucinewgame",
+                        None,
+                        "a fresh game state before the first search",
+                    ));
+                    d.before.push(sync_after_newgame());
+                    self.seen_newgame = true;
+                }
+                self.seen_position = true;
+                d
+            }
+            uci::Msg::Go(go) => Decision::with(self.uci_go(&go, search)),
+            _ => Decision::keep(),
+        }
+    }
+
+    /// A clock-limited `go` becomes the bounded search the recorded one was.
+    fn uci_go(&mut self, go: &uci::Go, search: Option<&Search>) -> Change {
+        let Some(s) = search else {
+            return Change::Keep;
+        };
+        if !clock_limited(Some(Protocol::Uci), Some(GoLimits::of(go)), false) {
+            return Change::Keep;
+        }
+        match budget(s) {
+            Some(bounded) => {
+                self.drop_until = s.ended.map(|e| e.seq).or(Some(u64::MAX));
+                Change::Replace(
+                    bounded,
+                    "clock-limited search: the recorded search's final nodes (depth when no nodes were reported)"
+                        .into(),
+                )
+            }
+            None => Change::Keep,
+        }
+    }
+
+    fn cecp(&mut self, step: &Step, search: Option<&Search>) -> Decision {
+        let words: Vec<&str> = step.text.split_whitespace().collect();
+        let first = words.first().copied().unwrap_or("");
+        match first {
+            "?" => {
+                return Decision::with(Change::Drop(
+                    "move now: the search ends at the recorded depth instead".into(),
+                ));
+            }
+            "random" => {
+                return Decision::with(Change::Drop(
+                    "random mode makes the engine vary its moves".into(),
+                ));
+            }
+            "hard" => {
+                return Decision::with(Change::Replace(
+                    "easy".into(),
+                    "pondering changes what the engine has searched".into(),
+                ));
+            }
+            _ => {}
+        }
+        if let Some(generous) = unbounded_clock(&words) {
+            return Decision::with(Change::Replace(
+                generous,
+                "the clock must not end a search before its depth".into(),
+            ));
+        }
+        let mut d = Decision::keep();
+        if first == "sd" {
+            self.sd_sent = words.get(1).and_then(|d| d.parse().ok());
+        }
+        if first == "new" && self.ping_enabled {
+            self.ping_n += 1;
+            d.after.push(Added::new(
+                format!("ping {}", self.ping_n),
+                Some(Owed::Pong(self.ping_n.to_string())),
+                "sync after new",
+            ));
+        }
+        if let Some(s) = search
+            && self.sd_sent.is_none()
+            && let Some(depth) = s.last.as_ref().and_then(|l| l.depth)
+        {
+            d.before.push(Added::new(
+                format!("sd {depth}"),
+                None,
+                "clock-limited search: the depth the recorded search reached",
+            ));
+        }
+        d
+    }
+}
+
+fn sync_after_newgame() -> Added {
+    Added::new("isready", Some(Owed::ReadyOk), "sync after ucinewgame")
+}
+
+/// The rewritten script as it is put together: its steps, the rewrites the CLI shows, and
+/// the waits, renumbered at the end from the original steps' indices to the new ones.
+#[derive(Default)]
+struct Assembly {
+    out: Vec<Step>,
+    rewrites: Vec<Rewrite>,
+    /// The new index of each original step (`None` when dropped).
+    old_to_new: Vec<Option<usize>>,
+    /// Waits on inserted lines, by the new index of the step that waits.
+    extra: Vec<(usize, Wait)>,
+    /// Waits on inserted lines, for the next original step.
+    pending_sync: Vec<Wait>,
+    /// Waits of dropped steps, for the next original step.
+    carried: Vec<Wait>,
+    carried_gap: Option<u64>,
+}
+
+impl Assembly {
+    fn apply(&mut self, step: Step, change: Change) {
         match change {
             Change::Drop(why) => {
-                rewrites.push(Rewrite {
+                self.rewrites.push(Rewrite {
                     line: step.line,
                     original: Some(step.text.clone()),
                     replayed: None,
                     why,
                 });
-                carried.extend(step.waits);
-                carried_gap = carried_gap.or(step.busy_gap);
-                old_to_new.push(None);
-                continue;
+                self.carried.extend(step.waits);
+                self.carried_gap = self.carried_gap.or(step.busy_gap);
+                self.old_to_new.push(None);
             }
             Change::Replace(text, why) => {
-                rewrites.push(Rewrite {
+                self.rewrites.push(Rewrite {
                     line: step.line,
                     original: Some(step.text.clone()),
                     replayed: Some(text.clone()),
                     why,
                 });
-                let mut s = step.clone();
+                let mut s = step;
                 s.send = Some(format!("{text}\n").into_bytes());
                 s.text = text;
-                push_original(
-                    &mut out,
-                    s,
-                    &mut carried,
-                    &mut carried_gap,
-                    &mut pending_sync,
-                    &mut extra,
-                );
+                self.push_original(s);
             }
-            Change::Keep => {
-                push_original(
-                    &mut out,
-                    step.clone(),
-                    &mut carried,
-                    &mut carried_gap,
-                    &mut pending_sync,
-                    &mut extra,
-                );
-            }
-        }
-        old_to_new.push(Some(out.len() - 1));
-        for (text, owed, why) in insert_after {
-            insert(
-                &mut out,
-                &mut rewrites,
-                &mut pending_sync,
-                (text, owed, why),
-                step.t,
-            );
+            Change::Keep => self.push_original(step),
         }
     }
-    for s in &mut out {
-        s.waits = std::mem::take(&mut s.waits)
-            .into_iter()
-            .filter_map(|mut w| {
-                w.step = old_to_new.get(w.step).copied().flatten()?;
-                Some(w)
-            })
-            .collect();
-    }
-    for (at, w) in extra {
-        out[at].waits.push(w);
-    }
-    script.steps = out;
-    rewrites
-}
 
-/// Adds a line of the rewrite's own; the next original step waits for its answer.
-fn insert(
-    out: &mut Vec<Step>,
-    rewrites: &mut Vec<Rewrite>,
-    pending_sync: &mut Vec<Wait>,
-    (text, owed, why): (String, Option<Owed>, String),
-    t: u64,
-) {
-    rewrites.push(Rewrite {
-        line: None,
-        original: None,
-        replayed: Some(text.clone()),
-        why,
-    });
-    out.push(Step {
-        send: Some(format!("{text}\n").into_bytes()),
-        text,
-        origin: None,
-        seq: None,
-        line: None,
-        t,
-        waits: Vec::new(),
-        busy_gap: None,
-    });
-    if let Some(owed) = owed {
-        pending_sync.push(Wait {
-            step: out.len() - 1,
-            owed,
-            latency: 0,
+    /// Adds a line of the rewrite's own; the next original step waits for its answer.
+    fn insert(&mut self, added: Added, t: u64) {
+        let Added { text, owed, why } = added;
+        self.rewrites.push(Rewrite {
+            line: None,
+            original: None,
+            replayed: Some(text.clone()),
+            why,
         });
+        self.out.push(Step {
+            send: Some(format!("{text}\n").into_bytes()),
+            text,
+            origin: None,
+            seq: None,
+            line: None,
+            t,
+            waits: Vec::new(),
+            busy_gap: None,
+        });
+        if let Some(owed) = owed {
+            self.pending_sync.push(Wait {
+                step: self.out.len() - 1,
+                owed,
+                latency: 0,
+            });
+        }
     }
-}
 
-/// Adds an original step, with the waits of dropped steps before it (old indices) and the
-/// syncs on inserted lines (new indices, kept apart until the old ones are renumbered).
-fn push_original(
-    out: &mut Vec<Step>,
-    mut s: Step,
-    carried: &mut Vec<Wait>,
-    carried_gap: &mut Option<u64>,
-    pending_sync: &mut Vec<Wait>,
-    extra: &mut Vec<(usize, Wait)>,
-) {
-    s.waits.append(carried);
-    if s.waits.is_empty() {
-        s.busy_gap = s.busy_gap.or(carried_gap.take());
+    /// Adds an original step, with the waits of dropped steps before it (old indices) and the
+    /// syncs on inserted lines (new indices, kept apart until the old ones are renumbered).
+    fn push_original(&mut self, mut s: Step) {
+        s.waits.append(&mut self.carried);
+        if s.waits.is_empty() {
+            s.busy_gap = s.busy_gap.or(self.carried_gap.take());
+        }
+        self.carried_gap = None;
+        self.out.push(s);
+        let at = self.out.len() - 1;
+        self.old_to_new.push(Some(at));
+        self.extra
+            .extend(self.pending_sync.drain(..).map(|w| (at, w)));
     }
-    *carried_gap = None;
-    out.push(s);
-    let at = out.len() - 1;
-    extra.extend(pending_sync.drain(..).map(|w| (at, w)));
+
+    /// The steps with every wait pointing at its new index, and the rewrites.
+    fn finish(mut self) -> (Vec<Step>, Vec<Rewrite>) {
+        for s in &mut self.out {
+            s.waits = std::mem::take(&mut s.waits)
+                .into_iter()
+                .filter_map(|mut w| {
+                    w.step = self.old_to_new.get(w.step).copied().flatten()?;
+                    Some(w)
+                })
+                .collect();
+        }
+        for (at, w) in self.extra {
+            self.out[at].waits.push(w);
+        }
+        (self.out, self.rewrites)
+    }
 }
 
 /// CECP clock commands, with a clock that never ends a search first: the searches are
@@ -299,16 +370,12 @@ fn unbounded_clock(words: &[&str]) -> Option<String> {
     }
 }
 
-/// `setoption name Threads value K` with K other than 1 becomes `... value 1`.
-fn threads_one(text: &str) -> Change {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let name_at = words.iter().position(|w| *w == "name");
-    let value_at = words.iter().position(|w| *w == "value");
-    let (Some(n), Some(v)) = (name_at, value_at) else {
+/// `setoption name Threads value K` with K other than 1 becomes `... value 1`. The name and
+/// value are the parser's: the name runs to the first `value`, the value to the line's end.
+fn threads_one(name: &str, value: Option<&str>) -> Change {
+    let Some(value) = value else {
         return Change::Keep;
     };
-    let name = words.get(n + 1..v).map(|w| w.join(" ")).unwrap_or_default();
-    let value = words.get(v + 1..).map(|w| w.join(" ")).unwrap_or_default();
     if name.eq_ignore_ascii_case("threads") && value != "1" {
         Change::Replace(
             format!("setoption name {name} value 1"),
@@ -405,6 +472,45 @@ mod tests {
         assert_eq!(dropped.len(), 1);
         assert_eq!(dropped[0].original.as_deref(), Some("stop"));
         assert_eq!(dropped[0].line, Some(15));
+    }
+
+    #[test]
+    fn setoption_is_read_as_uci_says_the_name_to_value_the_value_to_the_end() {
+        let a = analysed(&[
+            (0, G, "uci"),
+            (10, E, "uciok"),
+            // The value holds the words `name` and `value`: it is SyzygyPath's.
+            (
+                20,
+                G,
+                "setoption name SyzygyPath value /tb/name value Threads",
+            ),
+            // A name of two words, not Threads.
+            (20, G, "setoption name Thread Count value 8"),
+            // No `name`: not a line to rewrite.
+            (20, G, "setoption Threads value 4"),
+            (20, G, "setoption name threads value 8"),
+            (20, G, "setoption name Threads value 1"),
+        ]);
+        let mut s = Script::from_analysis(&a);
+        let rewrites = deterministic(&mut s, &a);
+        assert_eq!(
+            texts(&s),
+            [
+                "uci",
+                "setoption name SyzygyPath value /tb/name value Threads",
+                "setoption name Thread Count value 8",
+                "setoption Threads value 4",
+                "setoption name threads value 1",
+                "setoption name Threads value 1",
+                "(close the input)"
+            ]
+        );
+        assert_eq!(rewrites.len(), 1, "{rewrites:?}");
+        assert_eq!(
+            rewrites[0].why,
+            "8 threads search in a different order every run"
+        );
     }
 
     #[test]

@@ -6,23 +6,19 @@ use super::compare::LineMap;
 use super::mask::masked;
 use super::report::{Difference, Fingerprint, Row, SearchDiff, SearchTally, SideBySide};
 use super::script::Script;
-use crate::protocol::Protocol;
+use crate::protocol::{Dir, Protocol, uci};
 use crate::recording::Source;
-use crate::session::Search;
+use crate::session::{GoLimits, Search};
 
-/// Was the search limited by the clock (so its result depends on timing)?
-pub fn clock_limited(protocol: Option<Protocol>, request: &str, cecp_depth_set: bool) -> bool {
+/// Was the search limited by the clock (so its result depends on timing)? `go` is a UCI
+/// search's limits.
+pub fn clock_limited(
+    protocol: Option<Protocol>,
+    go: Option<GoLimits>,
+    cecp_depth_set: bool,
+) -> bool {
     match protocol {
-        Some(Protocol::Uci) => {
-            let toks: Vec<&str> = request.split_whitespace().collect();
-            let clock = toks
-                .iter()
-                .any(|t| matches!(*t, "wtime" | "btime" | "movetime" | "infinite" | "ponder"));
-            let bound = toks
-                .iter()
-                .any(|t| matches!(*t, "nodes" | "depth" | "mate"));
-            clock || !bound
-        }
+        Some(Protocol::Uci) => go.is_none_or(|g| g.clock_limited()),
         Some(Protocol::Cecp) => !cecp_depth_set,
         Some(Protocol::Nboard) => false,
         None => true,
@@ -41,6 +37,14 @@ fn threads_at(a: &Analysis, seq: u64) -> u64 {
         .unwrap_or(1)
 }
 
+/// The limits of a UCI `go` line, as the protocol's parser reads it; `None` for another line.
+pub fn go_limits(text: &str) -> Option<GoLimits> {
+    match uci::parse(Dir::ToEngine, text, &mut Vec::new()) {
+        uci::Msg::Go(go) => Some(GoLimits::of(&go)),
+        _ => None,
+    }
+}
+
 /// Per search of the original: was it clock-limited? (CECP: an `sd` before it bounds it.)
 fn clock_flags(a: &Analysis) -> Vec<bool> {
     let protocol = a.session.protocol;
@@ -54,7 +58,7 @@ fn clock_flags(a: &Analysis) -> Vec<bool> {
         .iter()
         .map(|s| {
             let sd = sd_lines.iter().any(|q| *q < s.started.seq);
-            clock_limited(protocol, &s.request, sd)
+            clock_limited(protocol, s.go, sd)
         })
         .collect()
 }
@@ -368,13 +372,13 @@ mod tests {
             "go",
             "go ponder depth 5",
         ] {
-            assert!(clock_limited(uci, clock, false), "{clock}");
+            assert!(clock_limited(uci, go_limits(clock), false), "{clock}");
         }
         for bounded in ["go nodes 100", "go depth 9", "go mate 3"] {
-            assert!(!clock_limited(uci, bounded, false), "{bounded}");
+            assert!(!clock_limited(uci, go_limits(bounded), false), "{bounded}");
         }
-        assert!(clock_limited(Some(Protocol::Cecp), "go", false));
-        assert!(!clock_limited(Some(Protocol::Cecp), "go", true));
-        assert!(!clock_limited(Some(Protocol::Nboard), "go", false));
+        assert!(clock_limited(Some(Protocol::Cecp), None, false));
+        assert!(!clock_limited(Some(Protocol::Cecp), None, true));
+        assert!(!clock_limited(Some(Protocol::Nboard), None, false));
     }
 }

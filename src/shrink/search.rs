@@ -298,7 +298,7 @@ pub fn shrink(
         .session
         .features
         .iter()
-        .any(|f| f.name == "setboard" && f.value == "1");
+        .any(|f| f.name == "setboard" && f.value.flag() == Some(true));
     s.cut_cecp_moves(
         setboard && original.session.protocol == Some(crate::protocol::Protocol::Cecp),
     );

@@ -45,7 +45,7 @@ fn two_passes(path: &Path, opts: &CheckOptions) -> Checked {
 fn one_pass(path: &Path, opts: &CheckOptions) -> (Checked, usize) {
     let mut restarts = 0;
     let judged = JudgeInput {
-        input_format: None,
+        input_format: kibitzer::input::FormatChoice::Detect,
         opts,
         c2w_named: false,
         at_ns: None,

@@ -168,6 +168,27 @@ pub(crate) fn cecp_handshake_and_feature_cases() -> Vec<Case> {
         )
         .fires(xb("0.010 < feature ping=2 done=1
              0.011 > accepted ping")),
+        // xboard reads a boolean with `%d`: a quoted one is no number, and sets nothing.
+        case(
+            "CECP-FEATURE-SYNTAX",
+            "boolean feature quoted, ping=\"1\" (booleans are 0 or 1, unquoted)",
+        )
+        .fires(xb(r#"0.010 < feature ping="1" done=1
+             0.011 > accepted ping"#))
+        .msg(r#"ping="1""#)
+        .near(xb("0.010 < feature ping=1 done=1
+             0.011 > accepted ping")),
+        // A quoted ping="1" is no ping=1; a quoted done="1" does not end the handshake (the
+        // engine's later done=1 does, and that one comes with ping=1).
+        case(
+            "CECP-PING-NOT-DECLARED",
+            "ping=\"1\" is not ping=1, done=\"1\" not done=1",
+        )
+        .fires(xb(r#"0.010 < feature ping="1" done=1
+             0.011 > accepted ping"#))
+        .near(xb(r#"0.010 < feature done="1"
+             0.020 < feature ping=1 done=1
+             0.021 > accepted ping"#)),
         case("CECP-ACCEPTED-UNSOLICITED", "accepted san, never sent")
             .fires(xb("0.010 < feature ping=1 done=1
                  0.011 > accepted ping

@@ -8,33 +8,40 @@ use crate::game::chess::{ChessBoard, ChessVariant};
 use crate::probe::run::Run;
 use crate::protocol::c2w::C2wKey;
 use crate::protocol::cecp as cecp_msg;
+use crate::protocol::cecp::FeatureSetting;
 use crate::session::{Mover, Owed, Session};
 use std::time::Duration;
 
-pub(in crate::probe) fn feature<'a>(s: &'a Session, name: &str) -> Option<&'a str> {
-    s.feature(name).map(|f| f.value.trim_matches('"'))
+/// The engine's own value of a feature, as it declared it (the probe's answer aside).
+pub(in crate::probe) fn feature<'a>(s: &'a Session, name: &str) -> Option<&'a FeatureSetting> {
+    s.feature(name).map(|f| &f.value)
+}
+
+/// The text of a string feature (`myname`, `variants`).
+pub(in crate::probe) fn feature_text<'a>(s: &'a Session, name: &str) -> Option<&'a str> {
+    feature(s, name).and_then(FeatureSetting::text)
 }
 
 /// A feature that is on: declared `=1`, or not declared and on by default in protocol 2.
 pub(in crate::probe) fn on(r: &Run, name: &str, default: bool) -> bool {
     r.session()
-        .and_then(|s| feature(s, name).map(|v| v == "1"))
+        .and_then(|s| feature(s, name).map(|v| v.flag() == Some(true)))
         .unwrap_or(default)
 }
 
 /// Answers every feature not answered yet, in order, as xboard does.
 pub(in crate::probe) fn ack_features(r: &mut Run, st: &mut State) {
-    let names: Vec<(String, String)> = r
+    let names: Vec<String> = r
         .session()
         .map(|s| {
             s.features
                 .iter()
                 .skip(st.acked)
-                .map(|f| (f.name.clone(), f.value.clone()))
+                .map(|f| f.name.clone())
                 .collect()
         })
         .unwrap_or_default();
-    for (name, _) in names {
+    for name in names {
         st.acked += 1;
         if name == "done" {
             continue;

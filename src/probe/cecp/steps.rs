@@ -5,8 +5,8 @@
 
 use super::State;
 use super::actions::{
-    SetUp, ack_features, cannot_set_up, clocks_before_move, feature, go_on, on, ping, refusal,
-    reply_to, send_move, set_clock, set_position,
+    SetUp, ack_features, cannot_set_up, clocks_before_move, feature, feature_text, go_on, on, ping,
+    refusal, reply_to, send_move, set_clock, set_position,
 };
 use super::style::{DEPTH, hash_line};
 use super::{Clock, PositionSetup};
@@ -16,6 +16,7 @@ use crate::probe::positions::{
 };
 use crate::probe::run::{Run, ms};
 use crate::protocol::c2w::C2wKey;
+use crate::protocol::cecp::FeatureSetting;
 use crate::recording::ProbeFact;
 use crate::session::{Handshake, Owed};
 use std::time::{Duration, Instant};
@@ -50,7 +51,8 @@ pub(super) fn handshake(r: &mut Run, st: &mut State) {
         }
         // done=0 asks for more time: the spec's hour is too long for a probe; the handshake
         // timeout once more.
-        if r.session().is_some_and(|s| feature(s, "done") == Some("0"))
+        if r.session()
+            .is_some_and(|s| feature(s, "done") == Some(&FeatureSetting::Number(0)))
             && deadline == r.timeouts.handshake
         {
             deadline += r.timeouts.handshake;
@@ -145,7 +147,7 @@ pub(super) fn options(r: &mut Run, st: &mut State) {
             s.features
                 .iter()
                 .filter(|f| f.name == "option")
-                .map(|f| f.value.trim_matches('"').to_owned())
+                .map(|f| f.value.to_string())
                 .collect()
         })
         .unwrap_or_default();
@@ -375,7 +377,7 @@ pub(super) fn position_moves(r: &mut Run, st: &mut State) {
 pub(super) fn chess960(r: &mut Run, st: &mut State) {
     let variants = r
         .session()
-        .and_then(|s| feature(s, "variants").map(str::to_owned))
+        .and_then(|s| feature_text(s, "variants").map(str::to_owned))
         .unwrap_or_default();
     if !variants.split(',').any(|v| v.trim() == "fischerandom") {
         r.not_applicable("the engine's variants feature does not list fischerandom");

@@ -120,7 +120,7 @@ fn handshake(r: &mut Run, st: &mut State) {
     }
     let myname = r
         .session()
-        .and_then(|s| cecp::feature(s, "myname").map(str::to_owned));
+        .and_then(|s| cecp::feature_text(s, "myname").map(str::to_owned));
     if let Some(n) = myname.filter(|n| !n.trim().is_empty()) {
         let n = n.trim();
         match n.rsplit_once(' ') {
@@ -136,12 +136,13 @@ fn handshake(r: &mut Run, st: &mut State) {
     let (memory, hash_options) = r
         .session()
         .map(|s| {
-            let memory = cecp::feature(s, "memory") == Some("1");
+            let memory = cecp::feature(s, "memory").and_then(|v| v.flag()) == Some(true);
             let options: Vec<String> = s
                 .features
                 .iter()
-                .filter(|f| f.name == "option" && f.value.to_ascii_lowercase().contains("hash"))
-                .map(|f| f.value.trim_matches('"').to_owned())
+                .map(|f| (f, f.value.to_string()))
+                .filter(|(f, v)| f.name == "option" && v.to_ascii_lowercase().contains("hash"))
+                .map(|(_, v)| v)
                 .collect();
             (memory, options)
         })
@@ -224,7 +225,7 @@ pub(super) fn go_and_move(r: &mut Run, within: Duration) -> Option<(String, Dura
 /// The engine said `feature NAME=0`.
 pub(super) fn declared_off(r: &Run, name: &str) -> bool {
     r.session()
-        .is_some_and(|s| cecp::feature(s, name) == Some("0"))
+        .is_some_and(|s| cecp::feature(s, name).and_then(|v| v.flag()) == Some(false))
 }
 
 /// `new`, the quick clock, `go`: the engine (White) moves and it is the GUI's turn.

@@ -12,7 +12,9 @@ use regex::Regex;
 
 use super::{Diagnostic, Dir, word_text};
 
-pub use super::cecp_engine::{Feature, FeatureValue, OptionDef, OptionKind, Stat01, Thinking};
+pub use super::cecp_engine::{
+    Feature, FeatureSetting, FeatureValue, OptionDef, OptionKind, Stat01, Thinking,
+};
 
 /// The features protocol version 2 defines (the `feature` command's list).
 pub const FEATURES: [&str; 26] = [

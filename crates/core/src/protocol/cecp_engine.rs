@@ -27,6 +27,73 @@ pub enum FeatureValue {
     Bare(String),
 }
 
+/// A feature's value read by the type the protocol gives that feature: a boolean written 0 or
+/// 1, `done`'s number, a quoted string, an option. A value of another type (`ping="1"`,
+/// `ping=2`, `done=yes`) is kept as sent and sets nothing: xboard reads booleans with `%d` and
+/// strings only between quotes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FeatureSetting {
+    Flag(bool),
+    /// `done`, 0 or 1; or an integer given to a feature the protocol does not define.
+    Number(i64),
+    /// `myname`, `variants`, `egt`, or a string given to a feature the protocol does not
+    /// define.
+    Text(String),
+    Option(OptionDef),
+    Malformed(FeatureValue),
+}
+
+impl FeatureSetting {
+    /// The boolean a flag feature was set to.
+    pub fn flag(&self) -> Option<bool> {
+        match self {
+            FeatureSetting::Flag(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The text of a string feature.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            FeatureSetting::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl Feature {
+    /// The value as the protocol types this feature.
+    pub fn setting(&self) -> FeatureSetting {
+        use FeatureValue as V;
+        let malformed = || FeatureSetting::Malformed(self.value.clone());
+        let name = self.name.as_str();
+        if super::cecp::boolean_feature(name) {
+            return match self.value {
+                V::Int(0) => FeatureSetting::Flag(false),
+                V::Int(1) => FeatureSetting::Flag(true),
+                _ => malformed(),
+            };
+        }
+        match (name, &self.value) {
+            ("done", V::Int(n @ (0 | 1))) => FeatureSetting::Number(*n),
+            ("done", _) => malformed(),
+            ("option", V::Option(o)) => FeatureSetting::Option(o.clone()),
+            ("option", _) => malformed(),
+            // Unquoted, a string feature is still the engine's text (the syntax rule names
+            // the missing quotes): the name an engine gives is its name.
+            (_, V::Str(s) | V::Bare(s)) if super::cecp::FEATURES.contains(&name) => {
+                FeatureSetting::Text(s.clone())
+            }
+            (_, V::Int(n)) if super::cecp::FEATURES.contains(&name) => {
+                FeatureSetting::Text(n.to_string())
+            }
+            (_, V::Int(n)) => FeatureSetting::Number(*n),
+            (_, V::Str(s)) => FeatureSetting::Text(s.clone()),
+            _ => malformed(),
+        }
+    }
+}
+
 /// An engine-defined option: `NAME -TYPE ARGS` inside `feature option="..."`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OptionDef {
@@ -606,6 +673,22 @@ impl fmt::Display for Feature {
             FeatureValue::Option(o) => write!(f, "{}=\"{o}\"", self.name),
             FeatureValue::Bare(s) if s.is_empty() => f.write_str(&self.name),
             FeatureValue::Bare(s) => write!(f, "{}={s}", self.name),
+        }
+    }
+}
+
+impl fmt::Display for FeatureSetting {
+    /// The value as a feature line writes it (`1`, `"1"` for a malformed quoted boolean).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FeatureSetting::Flag(b) => write!(f, "{}", u8::from(*b)),
+            FeatureSetting::Number(n) => write!(f, "{n}"),
+            FeatureSetting::Text(s) => f.write_str(s),
+            FeatureSetting::Option(o) => write!(f, "{o}"),
+            FeatureSetting::Malformed(FeatureValue::Int(n)) => write!(f, "{n}"),
+            FeatureSetting::Malformed(FeatureValue::Str(s)) => write!(f, "\"{s}\""),
+            FeatureSetting::Malformed(FeatureValue::Option(o)) => write!(f, "\"{o}\""),
+            FeatureSetting::Malformed(FeatureValue::Bare(s)) => f.write_str(s),
         }
     }
 }

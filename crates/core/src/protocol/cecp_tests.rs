@@ -160,6 +160,66 @@ fn section_8_commands() {
 }
 
 #[test]
+fn feature_settings_are_typed_by_the_protocol() {
+    let Msg::Feature(fs) = eng(
+        r#"feature ping=1 san=0 ping="1" draw=2 done=1 done="1" myname="Toy 1.0" variants=normal egt=3 option="Hash -spin 64 1 1024" option="no type" foo=7 bar="x" baz=y"#,
+    ) else {
+        panic!("not a feature line");
+    };
+    let settings: Vec<FeatureSetting> = fs.iter().map(Feature::setting).collect();
+    use FeatureSetting::*;
+    assert_eq!(
+        settings,
+        [
+            Flag(true),
+            Flag(false),
+            Malformed(FeatureValue::Str("1".into())),
+            Malformed(FeatureValue::Int(2)),
+            Number(1),
+            Malformed(FeatureValue::Str("1".into())),
+            Text("Toy 1.0".into()),
+            Text("normal".into()),
+            Text("3".into()),
+            Option(OptionDef {
+                name: "Hash".into(),
+                kind: OptionKind::Spin {
+                    value: 64,
+                    min: 1,
+                    max: 1024
+                }
+            }),
+            Malformed(FeatureValue::Str("no type".into())),
+            Number(7),
+            Text("x".into()),
+            Malformed(FeatureValue::Bare("y".into())),
+        ]
+    );
+    let shown: Vec<String> = settings.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "1",
+            "0",
+            "\"1\"",
+            "2",
+            "1",
+            "\"1\"",
+            "Toy 1.0",
+            "normal",
+            "3",
+            "Hash -spin 64 1 1024",
+            "\"no type\"",
+            "7",
+            "x",
+            "y"
+        ]
+    );
+    assert_eq!(settings[0].flag(), Some(true));
+    assert_eq!(settings[2].flag(), None);
+    assert_eq!(settings[6].text(), Some("Toy 1.0"));
+}
+
+#[test]
 fn features_from_the_corpus() {
     // banksia-6: several features on one line, a quoted option with spaces and dashes.
     let (m, d) = p(

@@ -474,7 +474,7 @@ fn c2w_gui_veto(
             // tells the GUI of `setboard` where a v1 engine cannot; an engine that
             // said setboard=0 contradicts it, and that stays.
             Veto::DeclaredByProfile {
-                setboard_said: sess.and_then(|s| s.feature_value("setboard")).is_some(),
+                setboard_said: sess.and_then(|s| s.feature("setboard")).is_some(),
             }
         },
     )

@@ -58,3 +58,46 @@ fn streaming_detection_replays_earlier_lines_at_their_time_with_their_findings()
         }
     );
 }
+
+#[test]
+fn a_search_given_a_movetime_is_measured_against_it() {
+    // `go movetime 100` answered 300 ms later: 200 ms beyond its movetime.
+    let ev = transcript(
+        "
+        > uci
+        < uciok
+        > isready
+        < readyok
+        > position startpos
+        > go movetime 100
+        < info depth 1 time 150 score cp 10 pv e2e4
+        < info depth 2 time 250 score cp 12 pv e2e4
+        < bestmove e2e4
+    ",
+    );
+    let mut d = Decoder::new(None);
+    let mut judge = Judge::new(Profile::named("spec").unwrap());
+    let mut findings = Vec::new();
+    for (i, e) in ev.iter().enumerate() {
+        d.set_input_line(i as u64 + 1);
+        let decoded = d.push(e);
+        judge.line(e, Some(i as u64 + 1), &decoded, &d, &mut findings);
+    }
+    let (_, latencies) = judge.finish(&d, None, &mut findings);
+    let row = |name: &str| {
+        latencies
+            .whole
+            .iter()
+            .find(|l| l.request == name)
+            .map(|l| (l.count, l.max_ms))
+    };
+    assert_eq!(row("go→bestmove").map(|r| r.0), Some(1));
+    let beyond = row("go→bestmove beyond movetime").map(|(n, ms)| (n, ms.round() as u64));
+    // Within the histogram's 1/8.
+    assert!(
+        beyond.is_some_and(|(n, ms)| n == 1 && (175..=225).contains(&ms)),
+        "{beyond:?}"
+    );
+    let reported = row("go→bestmove beyond reported time").map(|r| r.0);
+    assert_eq!(reported, Some(1));
+}

@@ -2,7 +2,7 @@
 //! new/variant/setboard/edit/undo/remove, moves both ways and thinking-output PVs.
 
 use crate::game::{ChessBoard, ChessEditor, ChessVariant, EditOutcome, Side};
-use crate::protocol::cecp::{FeatureValue, GameResult, Msg, Thinking};
+use crate::protocol::cecp::{Feature, FeatureSetting, GameResult, Msg, Thinking};
 
 use super::decoder::State;
 use super::model::{
@@ -286,10 +286,14 @@ impl State {
             value: value.map(str::to_owned),
             at,
         });
-        let declared =
-            self.s.features.iter().any(|f| {
-                matches!(&f.name[..], "option") && f.value.split(" -").next() == Some(name)
-            });
+        let declared = self.s.features.iter().any(|f| match &f.value {
+            FeatureSetting::Option(o) => o.name == name,
+            // An option whose type could not be told: its name is the text before a ` -`.
+            other => {
+                f.name == "option"
+                    && other.to_string().trim_matches('"').split(" -").next() == Some(name)
+            }
+        });
         let features_known = matches!(self.s.handshake, Handshake::Done(_));
         if !declared && features_known {
             self.finding(
@@ -323,36 +327,15 @@ impl State {
             "include" => "exclude",
             other => other,
         };
-        self.s.feature_value(feature) != Some("0")
+        self.s.feature_flag(feature) != Some(false)
     }
 
+    /// One engine line: the session's rules of its kind, one method each for the kinds with
+    /// more than a line of work. The guards stay in this match, since their order decides (a
+    /// move before the pong after a reset is stale; a result crossing `new` is the old game's).
     pub(crate) fn cecp_engine(&mut self, m: &Msg, at: At) {
         match m {
-            Msg::Feature(list) => {
-                for f in list {
-                    let value = match &f.value {
-                        FeatureValue::Int(i) => i.to_string(),
-                        FeatureValue::Str(s) | FeatureValue::Bare(s) => s.clone(),
-                        FeatureValue::Option(o) => o.to_string(),
-                    };
-                    match (f.name.as_str(), &f.value) {
-                        ("myname", _) => self.s.engine_name = Some(value.clone()),
-                        ("done", FeatureValue::Int(1)) => {
-                            self.s.handshake = Handshake::Done(at);
-                            self.close(at, true, |o| o.owed == Owed::FeatureDone);
-                        }
-                        _ => {}
-                    }
-                    if f.name != "done" {
-                        self.s.features.push(FeatureState {
-                            name: f.name.clone(),
-                            value,
-                            accepted: None,
-                            at,
-                        });
-                    }
-                }
-            }
+            Msg::Feature(list) => self.cecp_features(list, at),
             Msg::EngineMove(mv)
                 if self.cecp_sync.ping.is_some() && !self.has_open(|o| o.owed == Owed::Move) =>
             {
@@ -361,78 +344,8 @@ impl State {
                 self.close(at, false, |o| o.owed == Owed::Move);
                 self.end_search(Some(at));
             }
-            Msg::EngineMove(mv) => {
-                let owed = self.close(at, false, |o| o.owed == Owed::Move);
-                // The engine took a GUI move the board found illegal: from here the game
-                // cannot be followed (one finding, on the GUI's move, not a cascade).
-                let accepted_illegal = self.s.games.last().is_some_and(|g| {
-                    g.gaps
-                        .last()
-                        .is_some_and(|gap| gap.by == Mover::Gui && gap.after_ply == g.plies.len())
-                });
-                if accepted_illegal {
-                    // Stop following the board; the game keeps its moves up to the gap.
-                    self.board = None;
-                } else if owed == 0 && self.s.search_count == 0 && self.engine_side.is_none() {
-                    self.finding(
-                        RuleId::XInputStartsMidSession,
-                        "move before any request (the log starts mid-session?)",
-                    );
-                } else if self.board.is_none() {
-                    // Turns cannot be told without a board (a variant not modelled).
-                } else if owed == 0 {
-                    if self.s.modes.force || self.s.modes.analyze {
-                        let mode = if self.s.modes.force {
-                            "force"
-                        } else {
-                            "analyze"
-                        };
-                        self.finding(
-                            RuleId::CecpMoveInForce,
-                            format!("move while in {mode} mode"),
-                        );
-                    } else {
-                        self.finding(
-                            RuleId::CecpMoveOutOfTurn,
-                            "move when it was not the engine's turn",
-                        );
-                    }
-                }
-                if self.last_ply_is_gui(mv) {
-                    self.finding(
-                        RuleId::CecpMoveEcho,
-                        format!("move {mv} repeats the GUI's last move"),
-                    );
-                    self.end_search(Some(at));
-                    return;
-                }
-                let side = self.board.as_ref().map(ChessBoard::turn);
-                self.cecp_move(mv, Mover::Engine, at);
-                if let Some(g) = self.game() {
-                    g.engine_side = side.or(g.engine_side);
-                }
-                self.end_search(Some(at));
-            }
-            Msg::Pong(n) => {
-                if self.cecp_sync.ping == Some(*n) {
-                    self.cecp_sync.ping = None;
-                }
-                let want = format!("pong {n}");
-                let number = n.to_string();
-                if self.close(at, true, |o| o.owed == Owed::Pong(number.clone())) > 0 {
-                    self.last_pong = Some(want);
-                } else if self.last_pong.as_deref() == Some(want.as_str()) {
-                    self.finding(
-                        RuleId::CecpPongDuplicate,
-                        format!("pong {n} again: ping {n} was already answered"),
-                    );
-                } else {
-                    self.finding(
-                        RuleId::CecpPongMismatch,
-                        format!("pong {n} without ping {n}"),
-                    );
-                }
-            }
+            Msg::EngineMove(mv) => self.cecp_engine_move(mv, at),
+            Msg::Pong(n) => self.cecp_pong(*n, at),
             // A protocol-1 engine does not know `protover` and may say so: it owes no
             // features ("engines that predate protocol version 2 do not send feature").
             Msg::Error { command, .. }
@@ -456,24 +369,7 @@ impl State {
                 self.cecp_hint_open = false;
                 self.close(at, true, |o| o.owed == Owed::Hint);
             }
-            Msg::IllegalMove { mv, .. } => {
-                let last_is_gui = self.last_ply_is_gui(mv);
-                if last_is_gui {
-                    self.finding(
-                        RuleId::CecpIllegalMoveReply,
-                        format!("the engine rejected {mv}, which is legal here"),
-                    );
-                    self.cecp_takeback(1, at);
-                    self.cancel(at, |o| o.owed == Owed::Move);
-                } else if let Some(g) = self.s.games.last_mut() {
-                    // A GUI move the board found illegal and the engine refused too: nobody
-                    // played it, so the game goes on unbroken (xboard retracts it).
-                    let plies = g.plies.len();
-                    g.gaps.retain(|gap| {
-                        !(gap.by == Mover::Gui && gap.text == *mv && gap.after_ply == plies)
-                    });
-                }
-            }
+            Msg::IllegalMove { mv, .. } => self.cecp_illegal_move_reply(mv, at),
             // The result of the game before `new`, crossing the `new` on the wire.
             Msg::GameEnd { result, .. }
                 if self.cecp_over_before_new == Some(result.as_str())
@@ -482,29 +378,7 @@ impl State {
                 self.cecp_over_before_new = None;
             }
             Msg::GameEnd { result, comment } if *result != GameResult::Unfinished => {
-                // RESULT is for a game over by rule; a resignation said this way is tolerated
-                // (xboard takes it), a claim the board does not bear out is not.
-                let resigns = comment
-                    .as_deref()
-                    .is_some_and(|c| c.to_ascii_lowercase().contains("resign"));
-                if let Some(board) = self.board.as_ref()
-                    && !resigns
-                    && board.outcome().is_none()
-                {
-                    let draw = result.as_str() == "1/2-1/2";
-                    if !draw || board.draw_claim().is_none() {
-                        let msg = format!(
-                            "{} claimed, but the game is not over by rule in {}",
-                            result.as_str(),
-                            board.fen()
-                        );
-                        self.finding(RuleId::CecpResultClaimInvalid, msg);
-                    }
-                }
-                let reason = comment
-                    .clone()
-                    .unwrap_or_else(|| "claimed by the engine".into());
-                self.set_outcome(result.as_str(), reason, at, OutcomeBy::Engine);
+                self.cecp_result_claim(result, comment.as_deref(), at);
             }
             Msg::Resign => {
                 let result = match self.engine_side {
@@ -524,6 +398,154 @@ impl State {
             Msg::Unknown(_) => self.finding(RuleId::CecpUndocumentedOutput, "not a CECP message"),
             _ => {}
         }
+    }
+
+    /// `feature`: each kept with its typed value, the name, and `done=1` ending the handshake.
+    fn cecp_features(&mut self, list: &[Feature], at: At) {
+        for f in list {
+            let value = f.setting();
+            match (f.name.as_str(), &value) {
+                ("myname", FeatureSetting::Text(name)) => self.s.engine_name = Some(name.clone()),
+                ("done", FeatureSetting::Number(1)) => {
+                    self.s.handshake = Handshake::Done(at);
+                    self.close(at, true, |o| o.owed == Owed::FeatureDone);
+                }
+                _ => {}
+            }
+            if f.name != "done" {
+                self.s.features.push(FeatureState {
+                    name: f.name.clone(),
+                    value,
+                    accepted: None,
+                    at,
+                });
+            }
+        }
+    }
+
+    /// The engine's `move`: the obligation it answers, whether it was the engine's turn, and
+    /// the move on the board.
+    fn cecp_engine_move(&mut self, mv: &str, at: At) {
+        let owed = self.close(at, false, |o| o.owed == Owed::Move);
+        // The engine took a GUI move the board found illegal: from here the game
+        // cannot be followed (one finding, on the GUI's move, not a cascade).
+        let accepted_illegal = self.s.games.last().is_some_and(|g| {
+            g.gaps
+                .last()
+                .is_some_and(|gap| gap.by == Mover::Gui && gap.after_ply == g.plies.len())
+        });
+        if accepted_illegal {
+            // Stop following the board; the game keeps its moves up to the gap.
+            self.board = None;
+        } else if owed == 0 && self.s.search_count == 0 && self.engine_side.is_none() {
+            self.finding(
+                RuleId::XInputStartsMidSession,
+                "move before any request (the log starts mid-session?)",
+            );
+        } else if self.board.is_none() {
+            // Turns cannot be told without a board (a variant not modelled).
+        } else if owed == 0 {
+            self.cecp_move_unasked();
+        }
+        if self.last_ply_is_gui(mv) {
+            self.finding(
+                RuleId::CecpMoveEcho,
+                format!("move {mv} repeats the GUI's last move"),
+            );
+            self.end_search(Some(at));
+            return;
+        }
+        let side = self.board.as_ref().map(ChessBoard::turn);
+        self.cecp_move(mv, Mover::Engine, at);
+        if let Some(g) = self.game() {
+            g.engine_side = side.or(g.engine_side);
+        }
+        self.end_search(Some(at));
+    }
+
+    /// An engine move nobody asked for: in force or analyze mode, or out of turn.
+    fn cecp_move_unasked(&mut self) {
+        if self.s.modes.force || self.s.modes.analyze {
+            let mode = if self.s.modes.force {
+                "force"
+            } else {
+                "analyze"
+            };
+            self.finding(
+                RuleId::CecpMoveInForce,
+                format!("move while in {mode} mode"),
+            );
+        } else {
+            self.finding(
+                RuleId::CecpMoveOutOfTurn,
+                "move when it was not the engine's turn",
+            );
+        }
+    }
+
+    /// `pong N`: the `ping N` it answers, else a repeat or a pong nobody asked for.
+    fn cecp_pong(&mut self, n: i64, at: At) {
+        if self.cecp_sync.ping == Some(n) {
+            self.cecp_sync.ping = None;
+        }
+        let want = format!("pong {n}");
+        let number = n.to_string();
+        if self.close(at, true, |o| o.owed == Owed::Pong(number.clone())) > 0 {
+            self.last_pong = Some(want);
+        } else if self.last_pong.as_deref() == Some(want.as_str()) {
+            self.finding(
+                RuleId::CecpPongDuplicate,
+                format!("pong {n} again: ping {n} was already answered"),
+            );
+        } else {
+            self.finding(
+                RuleId::CecpPongMismatch,
+                format!("pong {n} without ping {n}"),
+            );
+        }
+    }
+
+    /// `Illegal move: MV`: the engine refused a legal GUI move (taken back), or one nobody
+    /// played.
+    fn cecp_illegal_move_reply(&mut self, mv: &str, at: At) {
+        if self.last_ply_is_gui(mv) {
+            self.finding(
+                RuleId::CecpIllegalMoveReply,
+                format!("the engine rejected {mv}, which is legal here"),
+            );
+            self.cecp_takeback(1, at);
+            self.cancel(at, |o| o.owed == Owed::Move);
+        } else if let Some(g) = self.s.games.last_mut() {
+            // A GUI move the board found illegal and the engine refused too: nobody
+            // played it, so the game goes on unbroken (xboard retracts it).
+            let plies = g.plies.len();
+            g.gaps
+                .retain(|gap| !(gap.by == Mover::Gui && gap.text == mv && gap.after_ply == plies));
+        }
+    }
+
+    /// The engine's `RESULT {COMMENT}`: the game's outcome, and a finding when the board does
+    /// not bear the claim out.
+    fn cecp_result_claim(&mut self, result: &GameResult, comment: Option<&str>, at: At) {
+        // RESULT is for a game over by rule; a resignation said this way is tolerated
+        // (xboard takes it), a claim the board does not bear out is not.
+        let resigns = comment.is_some_and(|c| c.to_ascii_lowercase().contains("resign"));
+        if let Some(board) = self.board.as_ref()
+            && !resigns
+            && board.outcome().is_none()
+        {
+            let draw = result.as_str() == "1/2-1/2";
+            if !draw || board.draw_claim().is_none() {
+                let msg = format!(
+                    "{} claimed, but the game is not over by rule in {}",
+                    result.as_str(),
+                    board.fen()
+                );
+                self.finding(RuleId::CecpResultClaimInvalid, msg);
+            }
+        }
+        let reason = comment.map_or_else(|| "claimed by the engine".into(), str::to_owned);
+        self.set_outcome(result.as_str(), reason, at, OutcomeBy::Engine);
     }
 
     /// The game's last move is the GUI's `mv`: an engine answering with the same move echoes

@@ -29,9 +29,9 @@ pub use ahead::{Ahead, Parsed};
 pub use decoder::{Decoded, Decoder, EarlierLine};
 pub use line_text::{LineText, RanTogether};
 pub use model::{
-    At, Breach, Clocks, Eval, Fact, FeatureState, Game, GameKind, GameOutcome, Gap, Handshake,
-    Line, Modes, Mover, Obligation, OptionSet, OutcomeBy, Owed, Party, Ply, PosRef, Request,
-    RunnerResult, Search, SearchReport, Session, Severity,
+    At, Breach, Clocks, Eval, Fact, FeatureState, Game, GameKind, GameOutcome, Gap, GoLimits,
+    Handshake, Line, Modes, Mover, Obligation, OptionSet, OutcomeBy, Owed, Party, Ply, PosRef,
+    Request, RunnerResult, Search, SearchReport, Session, Severity,
 };
 
 use crate::protocol::{self, Dir, Protocol};

@@ -6,6 +6,7 @@ use super::move_text::MoveText;
 use serde::Serialize;
 
 use crate::game::{ChessBoard, ChessVariant, OthelloBoard, OthelloMove, Side};
+use crate::protocol::cecp::FeatureSetting;
 use crate::protocol::{Msg, Protocol, uci};
 use crate::recording::Source;
 
@@ -151,13 +152,48 @@ impl Request {
     }
 }
 
+/// The limits a UCI `go` sets its search, read once from the message: what the answer's time
+/// is measured against, and whether the clock decides where the search stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GoLimits {
+    /// `movetime`: the milliseconds the search is given.
+    pub movetime_ms: Option<u64>,
+    /// `wtime` or `btime`: the search runs on a side's clock.
+    pub clock: bool,
+    /// `depth`, `nodes` or `mate`: a bound that holds whatever the time.
+    pub bounded: bool,
+    pub ponder: bool,
+    pub infinite: bool,
+}
+
+impl GoLimits {
+    pub fn of(go: &uci::Go) -> GoLimits {
+        GoLimits {
+            movetime_ms: go.movetime.and_then(|ms| u64::try_from(ms).ok()),
+            clock: go.wtime.is_some() || go.btime.is_some(),
+            bounded: go.depth.is_some() || go.nodes.is_some() || go.mate.is_some(),
+            ponder: go.ponder,
+            infinite: go.infinite,
+        }
+    }
+
+    /// Where the search stops depends on time: a clock, a movetime, a search only `stop`
+    /// ends, or no bound at all (the engine's own choice).
+    pub fn clock_limited(&self) -> bool {
+        self.clock || self.movetime_ms.is_some() || self.ponder || self.infinite || !self.bounded
+    }
+}
+
 /// A GUI request that expects an answer, and the answer when it came.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Obligation {
-    /// What the GUI sent (`isready`, `go`, `ping 3`, `protover 2`...).
+    /// What the GUI sent, for display (`isready`, `go`, `ping 3`, `protover 2`...).
     pub request: String,
     /// Which kind of request that is.
     pub kind: Request,
+    /// A UCI `go`'s limits.
+    #[serde(skip)]
+    pub go: Option<GoLimits>,
     /// What the engine owes.
     pub owed: Owed,
     pub opened: At,
@@ -200,11 +236,10 @@ pub enum Fact {
 }
 
 /// A CECP feature the engine announced and the GUI's answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FeatureState {
     pub name: String,
-    /// The value as sent.
-    pub value: String,
+    pub value: FeatureSetting,
     /// `Some(true)` accepted, `Some(false)` rejected, `None` not answered (yet).
     pub accepted: Option<bool>,
     pub at: At,
@@ -277,6 +312,9 @@ pub struct Search {
     pub ended: Option<At>,
     /// The request as sent (`go wtime 1000 btime 1000`, `go`, `usermove e2e4`...).
     pub request: String,
+    /// A UCI `go`'s limits.
+    #[serde(skip)]
+    pub go: Option<GoLimits>,
     pub ponder: bool,
     pub infinite: bool,
     /// Number of info/thinking lines.
@@ -664,14 +702,15 @@ impl RunnerResult {
 }
 
 impl Session {
-    /// The value the engine gave a CECP feature last, as it stands: `0` once the GUI rejected a
-    /// boolean feature (it is off for the rest of the session).
-    pub fn feature_value(&self, name: &str) -> Option<&str> {
-        let f = self.features.iter().rev().find(|f| f.name == name)?;
+    /// The boolean a CECP flag feature stands at: as the engine last set it, and off once the
+    /// GUI rejected it (for the rest of the session). `None` when the engine did not set it,
+    /// or not to 0 or 1.
+    pub fn feature_flag(&self, name: &str) -> Option<bool> {
+        let f = self.feature(name)?;
         if f.accepted == Some(false) && crate::protocol::cecp::boolean_feature(name) {
-            Some("0")
+            Some(false)
         } else {
-            Some(f.value.as_str())
+            f.value.flag()
         }
     }
 

@@ -8,7 +8,8 @@ use crate::protocol::uci::{self, Go, Id, Info, Msg, OptionType, ScoreValue};
 
 use super::decoder::State;
 use super::model::{
-    At, Eval, Game, GameKind, Handshake, Mover, OptionSet, Owed, Ply, Request, SearchReport,
+    At, Eval, Game, GameKind, GoLimits, Handshake, Mover, OptionSet, Owed, Ply, Request,
+    SearchReport,
 };
 use crate::rules::catalogue::RuleId;
 
@@ -489,14 +490,14 @@ impl State {
         self.unconfirmed_ponder =
             go.ponder && self.s.games.last().is_some_and(|g| !g.plies.is_empty());
         let open_ended = go.ponder || go.infinite;
-        self.open(Request::Go { open_ended }, "go", Owed::BestMove, at);
+        self.open_go(open_ended, GoLimits::of(go), at);
         if busy {
             // The engine finishes the running search first: what it prints until its
             // bestmove still belongs to that search and its position.
-            self.queued_go = Some((text.to_owned(), at, go.ponder, go.infinite));
+            self.queued_go = Some((text.to_owned(), at, GoLimits::of(go)));
             return;
         }
-        self.start_search(text, at, at, go.ponder, go.infinite);
+        self.start_uci_search(text, at, at, GoLimits::of(go));
     }
 
     fn uci_info(&mut self, info: &Info) {

@@ -346,7 +346,7 @@ fn count_latency(tr: &mut Tracker, d: &Decoded, o: &Obligation, ns: u64) {
     if o.kind != (Request::Go { open_ended: false }) {
         return;
     }
-    if let Some(movetime) = movetime_ms(&o.request) {
+    if let Some(movetime) = o.go.and_then(|g| g.movetime_ms) {
         add(
             LatencyKey::BeyondMovetime,
             ns.saturating_sub(movetime.saturating_mul(1_000_000)),
@@ -362,12 +362,6 @@ fn count_latency(tr: &mut Tracker, d: &Decoded, o: &Obligation, ns: u64) {
             ns.saturating_sub(ms.saturating_mul(1_000_000)),
         );
     }
-}
-
-fn movetime_ms(go: &str) -> Option<u64> {
-    let mut words = go.split_ascii_whitespace();
-    words.find(|w| *w == "movetime")?;
-    words.next()?.parse().ok()
 }
 
 /// The latency rows of `table`, with what the profile allows for each kind of request.

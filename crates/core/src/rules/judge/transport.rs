@@ -179,7 +179,7 @@ pub(super) fn proxy_event(
     profile: &Profile,
     out: &mut Out<'_>,
 ) {
-    let feature = |name: &str| sess.and_then(|s| s.feature_value(name));
+    let flag = |name: &str| sess.and_then(|s| s.feature_flag(name));
     let done = sess.is_some_and(|s| matches!(s.handshake, crate::session::Handshake::Done(_)));
     match ev.kind {
         Some(ProxyKind::Spawned | ProxyKind::EngineStarted) if tr.gui_protocol_lines == 0 => {
@@ -217,7 +217,7 @@ pub(super) fn proxy_event(
         }
         Some(ProxyKind::Signal)
             if ev.signal.as_deref() == Some("SIGINT")
-                && feature("sigint") == Some("0")
+                && flag("sigint") == Some(false)
                 && tr.first(RuleId::CecpSigintDisabled) =>
         {
             out.side = Some(Party::Gui);

@@ -2,7 +2,7 @@
 //! time controls and their units, and what edit, force and ping change about the next lines.
 
 use crate::protocol::cecp;
-use crate::protocol::cecp::boolean_feature;
+use crate::protocol::cecp::{FeatureSetting, boolean_feature};
 use crate::recording::Event;
 use crate::rules::catalogue::RuleId;
 use crate::rules::judge::{Out, Tracker};
@@ -78,27 +78,12 @@ impl Tracker {
         out: &mut Out<'_>,
     ) {
         use cecp::Msg as M;
-        let from_gui = ev.src == crate::recording::Source::Gui;
-        let force = dec.session(session).is_some_and(|s| s.modes.force);
-        if matches!(m, M::UserMove(_) | M::Move(_) | M::EngineMove(_))
-            && let Some(o) = dec
-                .session(session)
-                .and_then(|s| s.games.last())
-                .and_then(|g| g.outcome.as_ref())
-            && matches!(
-                o.reason.as_str(),
-                "checkmate" | "stalemate" | "insufficientmaterial" | "variantend" | "bareking"
-            )
-        {
-            self.cecp.ended_by_rule = Some(o.reason.clone());
-        }
         let sess = dec.session(session);
-        if from_gui && !matches!(m, M::Unknown(_)) {
+        self.note_ended_by_rule(m, sess);
+        if ev.src == crate::recording::Source::Gui && !matches!(m, M::Unknown(_)) {
             self.cecp_gui_order(m, ev, sess, out);
         }
-        let feat = |name: &str| sess.and_then(|s| s.feature_value(name));
-        let no_features = sess.is_none_or(|s| s.features.is_empty());
-        let time_off = feat("time") == Some("0");
+        let time_off = sess.and_then(|s| s.feature_flag("time")) == Some(false);
         match m {
             M::Ping(n) => self.cecp_ping(n, ev, dec, session, owed_move, out),
             M::Result { .. } => self.cecp.ended_by_rule = None,
@@ -109,40 +94,7 @@ impl Tracker {
             // Inside `edit` mode (the session's), `Ke1` is a placement, not a move.
             M::Dot => {}
             _ if sess.is_some_and(|s| s.modes.edit) => {}
-            M::UserMove(_) if no_features => self.cecp.moves_since_new = true,
-            M::Move(_) if no_features => self.cecp.moves_since_new = true,
-            M::UserMove(mv) | M::Move(mv)
-                if san_mismatch(mv, feat("san") == Some("1"))
-                    && self.first(RuleId::CecpSanFeature) =>
-            {
-                let want = if feat("san") == Some("1") {
-                    "SAN (the engine set san=1)"
-                } else {
-                    "coordinates (the engine did not set san=1)"
-                };
-                out.add(
-                    RuleId::CecpSanFeature,
-                    format!("move `{mv}` should be in {want}"),
-                );
-            }
-            M::UserMove(_) => {
-                if feat("usermove") != Some("1") && self.first(RuleId::CecpUsermoveFormat) {
-                    out.add(
-                        RuleId::CecpUsermoveFormat,
-                        "usermove MOVE although the engine did not set feature usermove=1",
-                    );
-                }
-                self.cecp.moves_since_new = true;
-            }
-            M::Move(_) => {
-                if feat("usermove") == Some("1") && self.first(RuleId::CecpUsermoveFormat) {
-                    out.add(
-                        RuleId::CecpUsermoveFormat,
-                        "a bare move although the engine set feature usermove=1",
-                    );
-                }
-                self.cecp.moves_since_new = true;
-            }
+            M::UserMove(mv) | M::Move(mv) => self.cecp_move_form(m, mv, sess, out),
             M::Time(t) => self.cecp_time(t, time_off, out),
             M::Otim(_) if time_off && self.first(RuleId::CecpTimeWithoutFeature) => {
                 out.add(
@@ -151,7 +103,8 @@ impl Tracker {
                 );
             }
             M::SetBoard(_) => {
-                if feat("setboard") != Some("1") && self.first(RuleId::CecpSetboardWithoutFeature) {
+                let setboard = sess.and_then(|s| s.feature_flag("setboard"));
+                if setboard != Some(true) && self.first(RuleId::CecpSetboardWithoutFeature) {
                     out.add(
                         RuleId::CecpSetboardWithoutFeature,
                         "setboard although the engine did not set feature setboard=1",
@@ -173,7 +126,7 @@ impl Tracker {
                     format!("variant {v} after the game's first move, edit or setboard"),
                 );
             }
-            M::Undo if !force => {
+            M::Undo if !sess.is_some_and(|s| s.modes.force) => {
                 out.add(
                     RuleId::CecpUndoWithoutForce,
                     "undo while the engine is not in force mode",
@@ -209,6 +162,64 @@ impl Tracker {
             M::EngineMove(_) => self.cecp.ping_on_move = None,
             _ => {}
         }
+    }
+
+    /// A move after the game ended on the board (mate, stalemate...): the GUI owes a `result`.
+    fn note_ended_by_rule(&mut self, m: &cecp::Msg, sess: Option<&Session>) {
+        use cecp::Msg as M;
+        if matches!(m, M::UserMove(_) | M::Move(_) | M::EngineMove(_))
+            && let Some(o) = sess
+                .and_then(|s| s.games.last())
+                .and_then(|g| g.outcome.as_ref())
+            && matches!(
+                o.reason.as_str(),
+                "checkmate" | "stalemate" | "insufficientmaterial" | "variantend" | "bareking"
+            )
+        {
+            self.cecp.ended_by_rule = Some(o.reason.clone());
+        }
+    }
+
+    /// A GUI move in the form the engine's features ask for: SAN or coordinates (`san`), and
+    /// `usermove MOVE` or the bare move (`usermove`). Before any feature, any form goes.
+    fn cecp_move_form(
+        &mut self,
+        m: &cecp::Msg,
+        mv: &str,
+        sess: Option<&Session>,
+        out: &mut Out<'_>,
+    ) {
+        if sess.is_none_or(|s| s.features.is_empty()) {
+            self.cecp.moves_since_new = true;
+            return;
+        }
+        let flag = |name: &str| sess.and_then(|s| s.feature_flag(name));
+        let san = flag("san") == Some(true);
+        if san_mismatch(mv, san) && self.first(RuleId::CecpSanFeature) {
+            let want = if san {
+                "SAN (the engine set san=1)"
+            } else {
+                "coordinates (the engine did not set san=1)"
+            };
+            out.add(
+                RuleId::CecpSanFeature,
+                format!("move `{mv}` should be in {want}"),
+            );
+            return;
+        }
+        let usermove = flag("usermove") == Some(true);
+        let sent_usermove = matches!(m, cecp::Msg::UserMove(_));
+        if sent_usermove != usermove && self.first(RuleId::CecpUsermoveFormat) {
+            out.add(
+                RuleId::CecpUsermoveFormat,
+                if sent_usermove {
+                    "usermove MOVE although the engine did not set feature usermove=1"
+                } else {
+                    "a bare move although the engine set feature usermove=1"
+                },
+            );
+        }
+        self.cecp.moves_since_new = true;
     }
 
     /// A GUI command where it comes: first, after `xboard`, before the engine's features.
@@ -286,7 +297,7 @@ impl Tracker {
         owed_move: usize,
         out: &mut Out<'_>,
     ) {
-        if dec.session(session).and_then(|s| s.feature_value("ping")) != Some("1")
+        if dec.session(session).and_then(|s| s.feature_flag("ping")) != Some(true)
             && self.first(RuleId::CecpPingNotEnabled)
         {
             out.add(
@@ -432,14 +443,12 @@ impl Tracker {
                     .rev()
                     .find(|f| f.name == "ping" && f.at.seq < ev.seq)
             })
-            .is_some_and(|f| f.value == "1" && f.accepted != Some(false));
+            .is_some_and(|f| f.value == FeatureSetting::Flag(true) && f.accepted != Some(false));
         for f in list {
-            let value = match &f.value {
-                cecp::FeatureValue::Int(i) => i.to_string(),
-                cecp::FeatureValue::Str(s) | cecp::FeatureValue::Bare(s) => s.clone(),
-                cecp::FeatureValue::Option(o) => o.name.clone(),
-            };
-            if (boolean_feature(&f.name) || f.name == "done") && value != "0" && value != "1" {
+            let value = f.setting();
+            if matches!(value, FeatureSetting::Malformed(_))
+                && (boolean_feature(&f.name) || f.name == "done")
+            {
                 out.add(
                     RuleId::CecpFeatureSyntax,
                     format!("feature {}={value}: a boolean feature is 0 or 1", f.name),
@@ -451,10 +460,10 @@ impl Tracker {
                     format!("feature {} after done=1", f.name),
                 );
             }
-            match (f.name.as_str(), value.as_str()) {
-                ("ping", v) => ping = v == "1",
-                ("done", "0") => self.done0 = true,
-                ("done", "1") => {
+            match (f.name.as_str(), value) {
+                ("ping", v) => ping = v == FeatureSetting::Flag(true),
+                ("done", FeatureSetting::Number(0)) => self.done0 = true,
+                ("done", FeatureSetting::Number(1)) => {
                     done = true;
                     if !ping {
                         out.add(

@@ -10,8 +10,8 @@ use crate::recording::Event;
 use super::EarlierLine;
 use crate::rules::catalogue::RuleId;
 use crate::session::model::{
-    At, Breach, Eval, Fact, Game, GameKind, GameOutcome, Obligation, OutcomeBy, Owed, Party,
-    Request, Search, Session,
+    At, Breach, Eval, Fact, Game, GameKind, GameOutcome, GoLimits, Obligation, OutcomeBy, Owed,
+    Party, Request, Search, Session,
 };
 use crate::session::pv::{PvCache, RootKey};
 
@@ -88,7 +88,7 @@ pub(crate) struct State {
     pub(crate) search_board: Option<(ChessBoard, u64)>,
     /// UCI: a `go` sent while a search was running, which engines start once that search
     /// answered: (request, time, ponder, infinite).
-    pub(crate) queued_go: Option<(String, At, bool, bool)>,
+    pub(crate) queued_go: Option<(String, At, GoLimits)>,
     /// UCI: `ucinewgame` since the last `position`.
     pub(crate) new_game_pending: bool,
     /// UCI: the last `go ponder` searched on the GUI's guess of the opponent's move, and no
@@ -250,12 +250,29 @@ impl State {
     }
 
     pub(crate) fn open(&mut self, kind: Request, request: impl Into<String>, owed: Owed, at: At) {
-        let request = request.into();
+        self.open_obligation(kind, request.into(), None, owed, at);
+    }
+
+    /// A UCI `go`'s obligation: the bestmove, within the limits it set.
+    pub(crate) fn open_go(&mut self, open_ended: bool, limits: GoLimits, at: At) {
+        let kind = Request::Go { open_ended };
+        self.open_obligation(kind, "go".to_owned(), Some(limits), Owed::BestMove, at);
+    }
+
+    fn open_obligation(
+        &mut self,
+        kind: Request,
+        request: String,
+        go: Option<GoLimits>,
+        owed: Owed,
+        at: At,
+    ) {
         self.open_moves += usize::from(owed == Owed::Move);
         self.open_stops += usize::from(kind == Request::Stop);
         let o = Obligation {
             request,
             kind,
+            go,
             owed,
             opened: at,
             closed: None,
@@ -368,6 +385,7 @@ impl State {
             started,
             ended: None,
             request: request.trim().to_owned(),
+            go: None,
             ponder,
             infinite,
             reports: 0,
@@ -384,6 +402,20 @@ impl State {
             ponder,
             infinite,
         });
+    }
+
+    /// Starts the search of a UCI `go` (see [`State::start_search`]), with its limits.
+    pub(crate) fn start_uci_search(
+        &mut self,
+        request: &str,
+        go: At,
+        started: At,
+        limits: GoLimits,
+    ) {
+        self.start_search(request, go, started, limits.ponder, limits.infinite);
+        if let Some(s) = self.search.as_mut() {
+            s.go = Some(limits);
+        }
     }
 
     /// Ends the running search, keeping it when `retain_searches` is on.

@@ -65,6 +65,10 @@ fn cecp_game_with_force_edit_undo_and_result() {
     assert!(matches!(s.handshake, Handshake::Done(_)));
     assert_eq!(s.feature("usermove").and_then(|f| f.accepted), Some(false));
     assert_eq!(s.feature("ping").and_then(|f| f.accepted), Some(true));
+    // Rejected, usermove=1 is off for the session; setboard stays as the engine set it.
+    assert_eq!(s.feature_flag("usermove"), Some(false));
+    assert_eq!(s.feature_flag("setboard"), Some(true));
+    assert_eq!(s.feature_flag("san"), None);
     assert_eq!(s.open_obligations().count(), 0, "{:?}", s.obligations);
     assert_eq!(s.games.len(), 2);
     let g = &s.games[0];

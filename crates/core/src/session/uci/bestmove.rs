@@ -57,8 +57,8 @@ impl State {
                 .board
                 .as_ref()
                 .is_some_and(|b| b.clone().play_uci(best).is_ok());
-        if switched && let Some((request, queued_at, ponder, infinite)) = self.queued_go.take() {
-            self.start_search(&request, queued_at, queued_at, ponder, infinite);
+        if switched && let Some((request, queued_at, limits)) = self.queued_go.take() {
+            self.start_uci_search(&request, queued_at, queued_at, limits);
             self.close(at, false, |o| o.owed == Owed::BestMove);
         }
     }
@@ -112,10 +112,10 @@ impl State {
             s
         });
         self.s.modes.ponder = false;
-        if let Some((request, queued_at, ponder, infinite)) = self.queued_go.take() {
-            self.s.modes.ponder = ponder;
-            self.s.modes.analyze = infinite;
-            self.start_search(&request, queued_at, at, ponder, infinite);
+        if let Some((request, queued_at, limits)) = self.queued_go.take() {
+            self.s.modes.ponder = limits.ponder;
+            self.s.modes.analyze = limits.infinite;
+            self.start_uci_search(&request, queued_at, at, limits);
         }
         search
     }
