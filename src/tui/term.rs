@@ -101,152 +101,39 @@ pub fn run(
     rx: Receiver<Wake>,
     stop: Arc<AtomicBool>,
 ) -> Result<i32> {
-    let sig_tx = tx.clone();
-    std::thread::spawn(move || {
-        if let Ok(sig) = crate::signals::wait(&crate::signals::TERMINATING) {
-            let _ = sig_tx.send(Wake::Signal(sig as i32));
-        }
-    });
-    // A panic on this thread ends the viewer: the terminal is restored before the message.
-    // The reader thread's panics are caught there and shown on the screen instead.
-    let ui = std::thread::current().id();
-    let prev = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if std::thread::current().id() == ui {
-            restore();
-            prev(info);
-        }
-        // Elsewhere the message would be drawn over the screen; the reader reports it.
-    }));
+    watch_signals(tx.clone());
+    restore_on_panic();
     enable_raw_mode().context("cannot put the terminal in raw mode")?;
     let guard = Guard;
     execute!(std::io::stdout(), EnterAlternateScreen).context("cannot set up the terminal")?;
-    let mut mouse = false;
     let mut terminal: Screen = Terminal::new(CrosstermBackend::new(
         std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()),
     ))?;
-    let input_stop = stop.clone();
-    std::thread::spawn(move || {
-        while !input_stop.load(Ordering::Relaxed) {
-            match event::poll(Duration::from_millis(200)) {
-                Ok(true) => match event::read() {
-                    Ok(ev) => {
-                        if tx.send(Wake::Term(ev)).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
-                },
-                Ok(false) => {}
-                Err(_) => break,
-            }
-        }
-    });
+    read_terminal_events(tx, stop.clone());
     let mut status = 0;
-    let mut generation = u64::MAX;
-    let mut gave_back = false;
-    let mut dirty = true;
-    // News from the reader that is not drawn yet, and when the screen was last drawn.
-    let mut news = false;
-    let mut drawn = Instant::now();
+    let mut frames = Frames::new();
     loop {
-        // The first lines are drawn at once: the first screen is what a user waits for.
-        if news && (generation == 0 || drawn.elapsed() >= NEWS_FRAME) {
-            dirty = true;
-        }
-        if dirty {
-            let d = lock(&doc);
-            let size = terminal.size()?;
-            app.set_size(size.width, size.height);
-            app.sync(&d);
-            let mut areas = app.areas;
-            queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
-            terminal.draw(|f| areas = draw(f, &app, &d))?;
-            execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
-            app.areas = areas;
-            generation = d.generation;
-            news = false;
-            drawn = Instant::now();
-            let indexed = d.done;
-            drop(d);
-            if indexed && !gave_back {
-                give_back_freed_memory();
-                gave_back = true;
-            }
-            if app.mouse_capture != mouse {
-                mouse = app.mouse_capture;
-                let _ = if mouse {
-                    execute!(std::io::stdout(), EnableMouseCapture)
-                } else {
-                    execute!(std::io::stdout(), DisableMouseCapture)
-                };
-            }
-            if let Some(seq) = app.osc52.take() {
-                let mut out = std::io::stdout();
-                let _ = out.write_all(seq.as_bytes());
-                let _ = out.flush();
-            }
-            dirty = false;
-        }
-        // A search under way goes on between events, a slice at a time.
-        let busy = if app.is_busy() {
-            dirty = true;
-            app.work(&lock(&doc))
-        } else {
-            false
-        };
-        let wait = if busy {
-            Duration::ZERO
-        } else if news {
-            NEWS_FRAME.saturating_sub(drawn.elapsed())
-        } else {
-            Duration::from_millis(250)
-        };
+        frames.draw_if_due(&mut terminal, &mut app, &doc)?;
+        let wait = frames.wait(&mut app, &doc);
         let first = match rx.recv_timeout(wait) {
             Ok(w) => Some(w),
             // While the input is read, redraw now and then even without news: the
             // violations panel regroups at most twice a second.
             Err(RecvTimeoutError::Timeout) => {
-                dirty |= !lock(&doc).done;
+                frames.dirty |= !lock(&doc).done;
                 None
             }
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        // Everything that is already waiting is applied before the next frame: a flood of
-        // lines or keys costs one redraw.
-        let mut wakes: Vec<Wake> = first.into_iter().collect();
-        wakes.extend(rx.try_iter());
-        let d = lock(&doc);
-        for w in wakes {
-            match w {
-                Wake::Term(Event::Key(k)) if k.kind != event::KeyEventKind::Release => {
-                    app.key(&d, k);
-                    dirty = true;
-                }
-                Wake::Term(Event::Mouse(m)) => {
-                    app.mouse(&d, m);
-                    dirty = true;
-                }
-                Wake::Term(Event::Resize(..)) => dirty = true,
-                Wake::Term(_) => {}
-                Wake::Doc => {}
-                Wake::Signal(s) => {
-                    status = 128 + s;
-                    app.quit = true;
-                }
-            }
+        if let Some(s) = frames.apply(first, &rx, &mut app, &doc) {
+            status = s;
         }
-        // The reader's news waits for the next frame; a key is drawn at once, and so is the
-        // end of indexing (the status bar says so without waiting for a frame).
-        news |= d.generation != generation;
-        dirty |= d.done && !gave_back;
-        drop(d);
         if app.quit {
             break;
         }
         if std::mem::take(&mut app.suspend) {
-            suspend(&mut terminal, mouse)?;
-            dirty = true;
+            suspend(&mut terminal, frames.mouse)?;
+            frames.dirty = true;
         }
     }
     stop.store(true, Ordering::Relaxed);
@@ -261,4 +148,180 @@ pub fn run(
         status = status.max(2);
     }
     Ok(status)
+}
+
+/// A terminating signal wakes the loop, which leaves with 128 + its number.
+fn watch_signals(tx: Sender<Wake>) {
+    std::thread::spawn(move || {
+        if let Ok(sig) = crate::signals::wait(&crate::signals::TERMINATING) {
+            let _ = tx.send(Wake::Signal(sig as i32));
+        }
+    });
+}
+
+/// A panic on this thread ends the viewer: the terminal is restored before the message.
+/// The reader thread's panics are caught there and shown on the screen instead.
+fn restore_on_panic() {
+    let ui = std::thread::current().id();
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().id() == ui {
+            restore();
+            prev(info);
+        }
+        // Elsewhere the message would be drawn over the screen; the reader reports it.
+    }));
+}
+
+/// Keys, the mouse and resizes, read on a thread of their own until `stop`.
+fn read_terminal_events(tx: Sender<Wake>, stop: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        while !stop.load(Ordering::Relaxed) {
+            match event::poll(Duration::from_millis(200)) {
+                Ok(true) => match event::read() {
+                    Ok(ev) => {
+                        if tx.send(Wake::Term(ev)).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                },
+                Ok(false) => {}
+                Err(_) => break,
+            }
+        }
+    });
+}
+
+/// When the screen is drawn: what changed since the last frame, and when that was.
+struct Frames {
+    /// The document's generation last drawn.
+    generation: u64,
+    /// The memory freed by indexing was given back to the system.
+    gave_back: bool,
+    dirty: bool,
+    /// News from the reader that is not drawn yet, and when the screen was last drawn.
+    news: bool,
+    drawn: Instant,
+    /// Mouse capture as the terminal has it.
+    mouse: bool,
+}
+
+impl Frames {
+    fn new() -> Frames {
+        Frames {
+            generation: u64::MAX,
+            gave_back: false,
+            dirty: true,
+            news: false,
+            drawn: Instant::now(),
+            mouse: false,
+        }
+    }
+
+    /// Draws a frame when something changed; the reader's news waits for the next frame,
+    /// except the first lines: the first screen is what a user waits for.
+    fn draw_if_due(
+        &mut self,
+        terminal: &mut Screen,
+        app: &mut App,
+        doc: &Mutex<Doc>,
+    ) -> Result<()> {
+        if self.news && (self.generation == 0 || self.drawn.elapsed() >= NEWS_FRAME) {
+            self.dirty = true;
+        }
+        if !self.dirty {
+            return Ok(());
+        }
+        let d = lock(doc);
+        let size = terminal.size()?;
+        app.set_size(size.width, size.height);
+        app.sync(&d);
+        let mut areas = app.areas;
+        queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
+        terminal.draw(|f| areas = draw(f, app, &d))?;
+        execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
+        app.areas = areas;
+        self.generation = d.generation;
+        self.news = false;
+        self.drawn = Instant::now();
+        let indexed = d.done;
+        drop(d);
+        if indexed && !self.gave_back {
+            give_back_freed_memory();
+            self.gave_back = true;
+        }
+        if app.mouse_capture != self.mouse {
+            self.mouse = app.mouse_capture;
+            let _ = if self.mouse {
+                execute!(std::io::stdout(), EnableMouseCapture)
+            } else {
+                execute!(std::io::stdout(), DisableMouseCapture)
+            };
+        }
+        if let Some(seq) = app.osc52.take() {
+            let mut out = std::io::stdout();
+            let _ = out.write_all(seq.as_bytes());
+            let _ = out.flush();
+        }
+        self.dirty = false;
+        Ok(())
+    }
+
+    /// How long to wait for the next event: not at all while a search is under way (it goes
+    /// on between events, a slice at a time), until the next frame when news waits.
+    fn wait(&mut self, app: &mut App, doc: &Mutex<Doc>) -> Duration {
+        let busy = if app.is_busy() {
+            self.dirty = true;
+            app.work(&lock(doc))
+        } else {
+            false
+        };
+        if busy {
+            Duration::ZERO
+        } else if self.news {
+            NEWS_FRAME.saturating_sub(self.drawn.elapsed())
+        } else {
+            Duration::from_millis(250)
+        }
+    }
+
+    /// Applies `first` and everything already waiting before the next frame (a flood of
+    /// lines or keys costs one redraw); a terminating signal gives the exit status.
+    fn apply(
+        &mut self,
+        first: Option<Wake>,
+        rx: &Receiver<Wake>,
+        app: &mut App,
+        doc: &Mutex<Doc>,
+    ) -> Option<i32> {
+        let mut status = None;
+        let mut wakes: Vec<Wake> = first.into_iter().collect();
+        wakes.extend(rx.try_iter());
+        let d = lock(doc);
+        for w in wakes {
+            match w {
+                Wake::Term(Event::Key(k)) if k.kind != event::KeyEventKind::Release => {
+                    app.key(&d, k);
+                    self.dirty = true;
+                }
+                Wake::Term(Event::Mouse(m)) => {
+                    app.mouse(&d, m);
+                    self.dirty = true;
+                }
+                Wake::Term(Event::Resize(..)) => self.dirty = true,
+                Wake::Term(_) => {}
+                Wake::Doc => {}
+                Wake::Signal(s) => {
+                    status = Some(128 + s);
+                    app.quit = true;
+                }
+            }
+        }
+        // A key is drawn at once, and so is the end of indexing (the status bar says so
+        // without waiting for a frame).
+        self.news |= d.generation != self.generation;
+        self.dirty |= d.done && !self.gave_back;
+        status
+    }
 }

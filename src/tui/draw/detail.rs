@@ -100,14 +100,23 @@ pub(super) fn scrolled(f: &mut Frame, app: &App, title: &str, lines: Vec<Line>, 
 /// Everything said about row `r`: where and when, the bytes, the decoding, each finding
 /// with its spec sentence, the runner's verdict, the request it opened or answered.
 pub(super) fn detail_lines(app: &App, doc: &Doc, r: usize) -> Vec<Line<'static>> {
-    let t = &app.theme;
-    let row = &doc.rows[r];
-    let seq = doc.seq(r);
     let Some(ev) = doc.event(r) else {
         return vec![Line::raw(
             "the line can no longer be read: the file changed",
         )];
     };
+    let mut lines = what_and_where(app, doc, r, &ev);
+    findings_and_verdict(app, doc, r, &mut lines);
+    requests(app, doc, r, &mut lines);
+    super::sample::lines(app, &ev, &mut lines);
+    lines
+}
+
+/// Where and when the line is, who wrote it, its bytes, and its decoded fields.
+fn what_and_where(app: &App, doc: &Doc, r: usize, ev: &Event) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let row = &doc.rows[r];
+    let seq = doc.seq(r);
     let session = doc.decoder().session(usize::from(row.session()));
     let dim = Style::default().fg(t.dim);
     let who = match row.src() {
@@ -137,7 +146,7 @@ pub(super) fn detail_lines(app: &App, doc: &Doc, r: usize) -> Vec<Line<'static>>
     ])];
     lines.push(Line::from(vec![
         Span::styled("bytes  ", dim),
-        Span::raw(bytes_line(&ev)),
+        Span::raw(bytes_line(ev)),
     ]));
     if let (Some(s), Some(dir)) = (
         session.and_then(|s| s.protocol),
@@ -153,6 +162,16 @@ pub(super) fn detail_lines(app: &App, doc: &Doc, r: usize) -> Vec<Line<'static>>
             Span::raw(visible(&fields(&msg))),
         ]));
     }
+    lines
+}
+
+/// Each finding of the line with its spec sentence, and the runner's own verdict stated on
+/// it.
+fn findings_and_verdict(app: &App, doc: &Doc, r: usize, lines: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    let dim = Style::default().fg(t.dim);
+    let seq = doc.seq(r);
+    let session = doc.decoder().session(usize::from(doc.rows[r].session()));
     for fnd in doc.findings_of(r) {
         lines.push(Line::from(vec![
             Span::styled(
@@ -191,7 +210,15 @@ pub(super) fn detail_lines(app: &App, doc: &Doc, r: usize) -> Vec<Line<'static>>
             )),
         ]));
     }
-    // The request this line made: answered (when, by which line), or still owed.
+}
+
+/// The request this line made (answered when and by which line, or still owed), and the
+/// requests it answered.
+fn requests(app: &App, doc: &Doc, r: usize, lines: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    let dim = Style::default().fg(t.dim);
+    let row = &doc.rows[r];
+    let seq = doc.seq(r);
     let line_of = |i: u32| {
         Some(doc.line(i as usize))
             .filter(|&l| l > 0)
@@ -251,8 +278,6 @@ pub(super) fn detail_lines(app: &App, doc: &Doc, r: usize) -> Vec<Line<'static>>
             ),
         ]));
     }
-    super::sample::lines(app, &ev, &mut lines);
-    lines
 }
 
 pub(super) fn chart(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect) {

@@ -43,23 +43,24 @@ const KEEP: u8 = u8::MAX;
 pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
     let t = &app.theme;
     let base = Style::default().fg(t.status_fg).bg(t.status_bg);
-    // The same numbering as the session list and `session:N`: every session of the decoder.
-    let sessions: Vec<String> = doc
-        .decoder()
-        .sessions()
-        .map(|s| {
-            let p = s.protocol.map_or("?", |p| p.name());
-            match (&s.label, &s.engine_name) {
-                (Some(l), _) => format!("{}: {p}", visible(l)),
-                (None, Some(e)) => format!("{p} {}", visible(e)),
-                (None, None) => p.to_owned(),
-            }
-        })
-        .collect();
-    let c = doc.counts();
     let mut pieces: Vec<Piece> = Vec::new();
+    live_state(app, doc, base, &mut pieces);
+    input_and_session(app, doc, base, &mut pieces);
+    position_and_counts(app, doc, base, &mut pieces);
+    search_and_filters(app, base, &mut pieces);
+    fit(&mut pieces, usize::from(area.width));
+    let spans: Vec<Span> = pieces
+        .into_iter()
+        .flat_map(|mut p| p.forms.swap_remove(p.form).1)
+        .collect();
+    f.render_widget(Paragraph::new(Line::from(spans)).style(base), area);
+}
+
+/// Reading or following, what happened to the input, lines that could not be read, and the
+/// hang verdicts: what a stuck session is about, so first.
+fn live_state(app: &App, doc: &Doc, base: Style, pieces: &mut Vec<Piece<'static>>) {
+    let t = &app.theme;
     let bold = base.add_modifier(Modifier::BOLD);
-    // The live state and the hang verdict first: they are what a stuck session is about.
     if !doc.done {
         let long = if app.opts.follow {
             format!(
@@ -138,6 +139,24 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         p.elastic = Some((long, st));
         pieces.push(p);
     }
+}
+
+/// The file, its format, and the session of the selected line.
+fn input_and_session(app: &App, doc: &Doc, base: Style, pieces: &mut Vec<Piece<'static>>) {
+    let bold = base.add_modifier(Modifier::BOLD);
+    // The same numbering as the session list and `session:N`: every session of the decoder.
+    let sessions: Vec<String> = doc
+        .decoder()
+        .sessions()
+        .map(|s| {
+            let p = s.protocol.map_or("?", |p| p.name());
+            match (&s.label, &s.engine_name) {
+                (Some(l), _) => format!("{}: {p}", visible(l)),
+                (None, Some(e)) => format!("{p} {}", visible(e)),
+                (None, None) => p.to_owned(),
+            }
+        })
+        .collect();
     let file = visible(&doc.file);
     let base_name = file.rsplit('/').next().unwrap_or(&file).to_owned();
     pieces.push(Piece::ranked(vec![
@@ -184,6 +203,12 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
         20,
         vec![vec![Span::styled(format!("{session} · "), base)], vec![]],
     ));
+}
+
+/// Where the cursor is, how much there is, and the findings' counts: never dropped.
+fn position_and_counts(app: &App, doc: &Doc, base: Style, pieces: &mut Vec<Piece<'static>>) {
+    let t = &app.theme;
+    let c = doc.counts();
     // Where the cursor is and how much there is: never dropped.
     let at = app.selected().map(|r| doc.line(r)).filter(|&l| l > 0);
     let total = doc.rows.len();
@@ -207,6 +232,10 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
             Span::styled(format!("{}N ", c[2]), base),
         ]],
     ));
+}
+
+/// The search and its matches, and the filters on.
+fn search_and_filters(app: &App, base: Style, pieces: &mut Vec<Piece<'static>>) {
     if app.search.is_some() {
         let count = match app.match_count() {
             Some((k, n, true)) => format!(" {k}/{n}"),
@@ -237,12 +266,6 @@ pub(super) fn status_bar(f: &mut Frame, app: &App, doc: &Doc, area: Rect) {
             ],
         ));
     }
-    fit(&mut pieces, usize::from(area.width));
-    let spans: Vec<Span> = pieces
-        .into_iter()
-        .flat_map(|mut p| p.forms.swap_remove(p.form).1)
-        .collect();
-    f.render_widget(Paragraph::new(Line::from(spans)).style(base), area);
 }
 
 /// Shortens the pieces that matter least, one form at a time, until the bar fits; then gives
