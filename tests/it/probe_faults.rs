@@ -304,3 +304,24 @@ fn an_engine_that_exits_mid_suite_fails_the_card_wherever_it_leaves() {
         }
     }
 }
+
+#[test]
+fn a_cecp_engine_asking_for_time_with_done_0_gets_it() {
+    // 2.5 s of loading after `feature done=0`: past the handshake's 2 s (`--timeout 1`), within
+    // the second one `done=0` earns.
+    let s = script("scenario_engine.py");
+    let p = probe(
+        &["--protocol", "xboard", "--timeout", "1"],
+        &["python3", &s, "cecp-done0-slow"],
+    );
+    let step = p.step("cecp.handshake");
+    assert_eq!(step.status, Status::Passed, "{}", p.text());
+    // Waited for: the steps after it met an engine that had finished loading.
+    assert!(
+        step.observations
+            .iter()
+            .any(|o| o.starts_with("feature done=1 after")),
+        "{}",
+        p.text()
+    );
+}

@@ -5,8 +5,8 @@
 
 use super::State;
 use super::actions::{
-    SetUp, ack_features, cannot_set_up, clocks_before_move, feature, feature_text, go_on, on, ping,
-    refusal, reply_to, send_move, set_clock, set_position,
+    SetUp, ack_features, cannot_set_up, clocks_before_move, feature_text, go_on, on, ping, refusal,
+    reply_to, send_move, set_clock, set_position,
 };
 use super::style::{DEPTH, hash_line};
 use super::{Clock, PositionSetup};
@@ -16,7 +16,6 @@ use crate::probe::positions::{
 };
 use crate::probe::run::{Run, ms};
 use crate::protocol::c2w::C2wKey;
-use crate::protocol::cecp::FeatureSetting;
 use crate::recording::ProbeFact;
 use crate::session::{Handshake, Owed};
 use std::time::{Duration, Instant};
@@ -51,13 +50,12 @@ pub(super) fn handshake(r: &mut Run, st: &mut State) {
         }
         // done=0 asks for more time: the spec's hour is too long for a probe; the handshake
         // timeout once more.
-        if r.session()
-            .is_some_and(|s| feature(s, "done") == Some(&FeatureSetting::Number(0)))
-            && deadline == r.timeouts.handshake
-        {
+        let extended =
+            r.session().is_some_and(|s| s.done_zero.is_some()) && deadline == r.timeouts.handshake;
+        if extended {
             deadline += r.timeouts.handshake;
         }
-        if !done || !r.usable() {
+        if (!done && !extended) || !r.usable() {
             if seq.is_some() {
                 r.observe(format!(
                     "no feature done=1 within {:.1} s",

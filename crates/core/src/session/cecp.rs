@@ -410,6 +410,9 @@ impl State {
                     self.s.handshake = Handshake::Done(at);
                     self.close(at, true, |o| o.owed == Owed::FeatureDone);
                 }
+                ("done", FeatureSetting::Number(0)) => {
+                    self.s.done_zero.get_or_insert(at);
+                }
                 _ => {}
             }
             if f.name != "done" {

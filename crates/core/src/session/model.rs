@@ -624,6 +624,9 @@ pub struct Session {
     /// Protocol version (`protover N`, `nboard N`).
     pub version: Option<u32>,
     pub handshake: Handshake,
+    /// CECP: the engine asked for more time with `feature done=0` (and when), before any
+    /// `done=1`.
+    pub done_zero: Option<At>,
     pub engine_name: Option<String>,
     pub engine_author: Option<String>,
     pub features: Vec<FeatureState>,
@@ -735,6 +738,7 @@ impl Session {
             protocol_reason: String::new(),
             version: None,
             handshake: Handshake::NotStarted,
+            done_zero: None,
             verdicts: Vec::new(),
             runner_results: Vec::new(),
             log_ends: None,
