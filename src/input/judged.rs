@@ -1,7 +1,7 @@
-//! One input file, opened, decoded and judged: the loop `check`, `report` and `decode` share
-//! ([`judge_lines`]), so a file is judged the same way whichever command reads it. A front end
-//! that wants more than the findings (the report's games and latencies, decode's transcript)
-//! looks at the checker after every line.
+//! One input file, opened, decoded and judged: the loop `check`, `report`, `decode` and the
+//! viewer share ([`judge_lines`]), so a file is judged the same way whichever command reads
+//! it. A front end that wants more than the findings (the report's games and latencies,
+//! decode's transcript, the viewer's index) looks at what judged after every line.
 
 use super::pipeline::{ReadOptions, Slot};
 use super::{ControlFlow, FormatChoice, Input, ReadOutcome, Skipped};
@@ -23,18 +23,49 @@ pub enum Line<'a> {
     Unreadable(&'a Skipped),
 }
 
-/// The one loop of the commands that judge a file as they read it: each readable line is
-/// decoded and judged by `checker` in order, then `each` sees it, before its parsed message
-/// goes back to the reader to be parsed into again; each unreadable line is handed on as it
-/// is. Nothing past `at_ns` (ns since the start) is read. The viewer's reader does the same
-/// into its shared document, under the screen's lock a batch of lines at a time
-/// (`tui::load`).
-pub fn judge_lines(
+/// What judges the lines [`judge_lines`] reads: a checker, or the viewer's document, which
+/// keeps one and indexes each line besides.
+pub trait Judging {
+    /// Decodes and judges one event (`at`: where its text is in the input, when the reader
+    /// located it); the index of the first finding it drew.
+    fn judge(
+        &mut self,
+        ev: &Event,
+        line: Option<u64>,
+        at: Option<u64>,
+        ahead: &mut Option<crate::session::Parsed>,
+    ) -> usize;
+    /// The parsed message the last line is done with, to be parsed into again.
+    fn take_spent(&mut self) -> Option<crate::protocol::Msg>;
+}
+
+impl Judging for Checker {
+    fn judge(
+        &mut self,
+        ev: &Event,
+        line: Option<u64>,
+        _at: Option<u64>,
+        ahead: &mut Option<crate::session::Parsed>,
+    ) -> usize {
+        self.push_ahead(ev, line, ahead)
+    }
+
+    fn take_spent(&mut self) -> Option<crate::protocol::Msg> {
+        Checker::take_spent(self)
+    }
+}
+
+/// The one loop of every command that judges a file as it reads it (`check`, `report`,
+/// `decode`, the viewer's reader): each readable line is decoded and judged by `judge` in
+/// order, then `each` sees it, before its parsed message goes back to the reader to be
+/// parsed into again; each unreadable line is handed on as it is. Nothing past `at_ns` (ns
+/// since the start) is read.
+pub fn judge_lines<J: Judging>(
     input: &Input,
     opts: ReadOptions,
-    checker: &mut Checker,
+    checker: &mut J,
     at_ns: Option<u64>,
-    mut each: impl FnMut(&mut Checker, Line<'_>) -> std::io::Result<ControlFlow<()>>,
+    mut each: impl FnMut(&mut J, Line<'_>) -> std::io::Result<ControlFlow<()>>,
 ) -> Result<(ReadOutcome, std::io::Result<()>)> {
     input.read_slots(opts, |slot| {
         let Slot {
@@ -42,7 +73,7 @@ pub fn judge_lines(
             line,
             skipped,
             ahead,
-            at: _,
+            at,
         } = slot;
         if let Some(s) = skipped {
             return each(checker, Line::Unreadable(s));
@@ -51,7 +82,7 @@ pub fn judge_lines(
             // Past --at: the rest of the input did not happen yet.
             return Ok(ControlFlow::Break(()));
         }
-        let first_finding = checker.push_ahead(ev, *line, ahead);
+        let first_finding = checker.judge(ev, *line, *at, ahead);
         let flow = each(
             checker,
             Line::Judged {

@@ -328,7 +328,7 @@ impl Doc {
         line: Option<u64>,
         at: Option<u64>,
         ahead: &mut Option<crate::session::Parsed>,
-    ) {
+    ) -> usize {
         let placed = self.place_text(ev, at);
         let from = self.checker.push_ahead(ev, line, ahead);
         if self.wall_start.is_none() {
@@ -407,6 +407,7 @@ impl Doc {
         self.track_searches(session, r, hint);
         self.place_findings(from);
         self.generation += 1;
+        from
     }
 
     fn track_answers(&mut self, r: u32, t: u64) {

@@ -3,6 +3,7 @@
 
 use super::doc::Doc;
 use crate::input::ControlFlow;
+use crate::input::judged::{Judging, Line, judge_lines};
 use crate::input::{Input, Item};
 use crate::recording::ProxyKind;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,6 +73,36 @@ pub fn map_input(input: &Input) -> Option<(crate::input::mapguard::MappedFile, b
     Some((map, recording))
 }
 
+/// The document, judging through the one loop of every command ([`judge_lines`]) with its lock
+/// held over a batch of lines, as long as the screen can wait (a lock per line cost a third
+/// more on a 1 GB recording).
+struct Batched<'a> {
+    doc: &'a Mutex<Doc>,
+    held: Option<MutexGuard<'a, Doc>>,
+}
+
+impl Batched<'_> {
+    fn doc(&mut self) -> &mut Doc {
+        self.held.get_or_insert_with(|| lock(self.doc))
+    }
+}
+
+impl Judging for Batched<'_> {
+    fn judge(
+        &mut self,
+        ev: &crate::recording::Event,
+        line: Option<u64>,
+        at: Option<u64>,
+        ahead: &mut Option<crate::session::Parsed>,
+    ) -> usize {
+        self.doc().push_ahead(ev, line, at, ahead)
+    }
+
+    fn take_spent(&mut self) -> Option<crate::protocol::Msg> {
+        self.doc().take_spent()
+    }
+}
+
 /// Reads the whole input into `doc`; `notify` is called after each batch. A mapped
 /// input's rows point into the map ([`Doc::use_map`] before). `stop` ends the reading early
 /// (the viewer quit).
@@ -88,18 +119,10 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
     let mut since_notice = 0usize;
     let mut last_notice = Instant::now();
     let mut notified: Option<Instant> = None;
-    // Held over a batch of lines, as long as the screen can wait (a lock per line cost a
-    // third more on a 1 GB recording).
-    let mut held: Option<MutexGuard<'_, Doc>> = None;
-    let read = input.read_slots(opts, |slot| {
-        let d = held.get_or_insert_with(|| lock(doc));
-        match &slot.skipped {
-            None => {
-                d.push_ahead(&slot.ev, slot.line, slot.at, &mut slot.ahead);
-                let spent = d.take_spent();
-                slot.give_back(spent);
-            }
-            Some(s) => d.skip(s.line, s.reason.clone()),
+    let mut batched = Batched { doc, held: None };
+    let read = judge_lines(input, opts, &mut batched, None, |b, l| {
+        if let Line::Unreadable(s) = l {
+            b.doc().skip(s.line, s.reason.clone());
         }
         since_notice += 1;
         // The first screen comes early; later batches are bigger.
@@ -108,11 +131,12 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
             || (since_notice.is_multiple_of(64)
                 && last_notice.elapsed() > Duration::from_millis(50))
         {
+            let d = b.doc();
             if let Some((map, at)) = d.map() {
                 d.progress = Some((at as u64, map.len() as u64));
             }
             d.release_read_pages();
-            held = None;
+            b.held = None;
             // The screen draws news at most every 100 ms anyway: waking it for each batch cost
             // both threads more than the drawing itself.
             if notified.is_none_or(|n: Instant| n.elapsed() >= NOTIFY_EVERY) {
@@ -127,7 +151,7 @@ pub fn load(input: &Input, doc: &Mutex<Doc>, stop: &AtomicBool, notify: &dyn Fn(
         }
         Ok(ControlFlow::Continue(()))
     });
-    drop(held);
+    drop(batched);
     let mut d = lock(doc);
     match read {
         Ok((_, Err(e))) => d.error = Some(format!("{}: {e}", d.file)),

@@ -382,6 +382,18 @@ pub(crate) fn cross_protocol_timing_and_lifecycle_cases() -> Vec<Case> {
         case("X-HANG", "a probe's ping timed out: its own rule says it")
             .near(cecp(&format!("{PROBE_STEP}\n1.000 > ping 3")))
             .args(&["--at", "21"]),
+        // Past `st`'s deadline the rule is a warning (CECP-ST-EXCEEDED): the hang keeps its
+        // error, or a probe's engine that never moves would pass.
+        case("X-HANG", "a probe's search overdue past a warning's deadline")
+            .fires(cecp(&format!(
+                "{PROBE_STEP}
+                 0.030 > st 2
+                 1.000 > usermove e2e4
+                 1.500 < 1 20 5 120 e7e5
+                 10.000 < 9 25 900 1200000 e7e5 g1f3"
+            )))
+            .side("engine")
+            .hang("search", "TIMEOUT"),
         case("X-HANG", "the spec profile sets no ping deadline: a stall, no timeout")
             .near(cecp("1.000 > ping 3\n21.000 < 12 30 2000 90000 e7e5"))
             .args(&["--profile", "spec"]),

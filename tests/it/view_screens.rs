@@ -32,14 +32,19 @@ pub(crate) fn keys(a: &mut App, doc: &Doc, text: &str) {
     }
 }
 
-/// The screen as text, one row a line.
-pub(crate) fn screen(a: &App, doc: &Doc, w: u16, h: u16) -> String {
+/// One frame drawn at `w` x `h`.
+fn frame(a: &App, doc: &Doc, w: u16, h: u16) -> ratatui::buffer::Buffer {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| {
         draw(f, a, doc);
     })
     .unwrap();
-    let buf = t.backend().buffer().clone();
+    t.backend().buffer().clone()
+}
+
+/// The screen as text, one row a line.
+pub(crate) fn screen(a: &App, doc: &Doc, w: u16, h: u16) -> String {
+    let buf = frame(a, doc, w, h);
     let mut out = String::new();
     for y in 0..h {
         let mut skip = 0;
@@ -59,12 +64,7 @@ pub(crate) fn screen(a: &App, doc: &Doc, w: u16, h: u16) -> String {
 
 /// The runs of text drawn with the search's match colour, a string a run.
 fn match_cells(a: &App, doc: &Doc, w: u16, h: u16) -> Vec<String> {
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| {
-        draw(f, a, doc);
-    })
-    .unwrap();
-    let buf = t.backend().buffer().clone();
+    let buf = frame(a, doc, w, h);
     let mut runs = Vec::new();
     for y in 0..h {
         let mut run = String::new();

@@ -190,15 +190,7 @@ fn findings_and_verdict(app: &App, doc: &Doc, r: usize, lines: &mut Vec<Line<'st
     }
     // The runner's own verdict stated on this line, and what kibitzer found about it.
     if let Some(v) = session.and_then(|s| s.verdicts.iter().find(|v| v.at.seq == seq)) {
-        let check = match &v.kibitzer {
-            Some(crate::session::verdicts::VerdictCheck::Agrees(why)) => {
-                format!(" · kibitzer agrees: {}", visible(why))
-            }
-            Some(crate::session::verdicts::VerdictCheck::Disagrees(why)) => {
-                format!(" · kibitzer disagrees: {}", visible(why))
-            }
-            None => String::new(),
-        };
+        let check = super::kibitzer_on(v).map_or(String::new(), |s| format!(" · {s}"));
         lines.push(Line::from(vec![
             Span::styled(
                 format!("runner[{}] ", v.verdict.kind.as_str()),

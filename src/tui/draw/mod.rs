@@ -122,6 +122,16 @@ fn line_view(f: &mut Frame, app: &App, doc: &Doc, sel: Option<usize>, area: Rect
     }
 }
 
+/// What kibitzer found of a runner's verdict, when it could check it: `kibitzer agrees: WHY`
+/// or `kibitzer disagrees: WHY`, escaped.
+fn kibitzer_on(v: &crate::session::verdicts::VerdictSeen) -> Option<String> {
+    use crate::session::verdicts::VerdictCheck;
+    match v.kibitzer.as_ref()? {
+        VerdictCheck::Agrees(why) => Some(format!("kibitzer agrees: {}", visible(why))),
+        VerdictCheck::Disagrees(why) => Some(format!("kibitzer disagrees: {}", visible(why))),
+    }
+}
+
 /// The help's lines as text (what `/` in the help searches).
 pub fn help_texts(app: &App) -> Vec<String> {
     overlays::help_lines(app)

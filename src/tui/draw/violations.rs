@@ -127,15 +127,7 @@ fn runner(app: &App, doc: &Doc, si: usize, k: usize) -> ListItem<'static> {
     else {
         return ListItem::new("");
     };
-    let check = match &v.kibitzer {
-        Some(crate::session::verdicts::VerdictCheck::Agrees(why)) => {
-            format!(" (kibitzer agrees: {})", visible(why))
-        }
-        Some(crate::session::verdicts::VerdictCheck::Disagrees(why)) => {
-            format!(" (kibitzer disagrees: {})", visible(why))
-        }
-        None => String::new(),
-    };
+    let check = super::kibitzer_on(v).map_or(String::new(), |s| format!(" ({s})"));
     ListItem::new(Line::from(vec![
         Span::styled(
             format!("  {} ", v.line.map_or(String::new(), |l| format!("L{l}"))),

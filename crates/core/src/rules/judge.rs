@@ -55,6 +55,8 @@ pub(crate) struct Pending {
     /// Whether the budget is the side's whole clock (an overrun loses on time).
     pub budget_is_clock: bool,
     pub timed_out: bool,
+    /// The deadline rule that said so.
+    pub timed_out_by: Option<RuleId>,
 }
 
 /// What the judge keeps per session.

@@ -88,7 +88,7 @@ impl Judge {
             tr.session_end(dec.session(i), &mut out);
             let owed_at_quit = tr.owed_when_killed_after_quit(&mut open);
             if let Some(v) = hang::diagnose(tr, &open, &self.profile, now) {
-                verdicts.push(tr.hang_verdict(v, &owed_at_quit, end, &mut out));
+                verdicts.push(tr.hang_verdict(v, &owed_at_quit, end, &self.profile, &mut out));
             }
         }
         let latencies = self.latencies();
@@ -135,6 +135,7 @@ impl Tracker {
                 let place = p.place;
                 if let Some(p) = self.pending.get_mut(&o.opened.seq) {
                     p.timed_out = true;
+                    p.timed_out_by = Some(rule);
                 }
                 self.deadline_passed(rule);
                 let text = self
@@ -200,6 +201,7 @@ impl Tracker {
         mut v: HangVerdict,
         owed_at_quit: &str,
         end: Place,
+        profile: &Profile,
         out: &mut Out<'_>,
     ) -> HangVerdict {
         if self.log_ends.is_some() {
@@ -215,11 +217,18 @@ impl Tracker {
             ));
         }
         // The probe gives up on a missing answer itself: where the request's own deadline
-        // rule already said so, the hang would count that one cause twice.
+        // rule already said so as an error, the hang would count that one cause twice. (A
+        // deadline rule that is a warning, `CECP-ST-EXCEEDED`, leaves the hang its error.)
         let restated = self.gui_is_probe
             && v.request_place
                 .and_then(|at| self.pending.get(&at.seq))
-                .is_some_and(|p| p.timed_out);
+                .and_then(|p| p.timed_out_by)
+                .is_some_and(|rule| {
+                    profile
+                        .severity_of(rule)
+                        .unwrap_or(rule.rule().severity)
+                        .fails()
+                });
         if v.is_timeout && !restated {
             out.side = Some(v.at_fault);
             out.add_at(

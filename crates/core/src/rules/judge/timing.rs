@@ -65,6 +65,7 @@ pub(super) fn answered(
                 && place.t.saturating_sub(o.opened.t) > allowed
             {
                 p.timed_out = true;
+                p.timed_out_by = Some(rule);
                 out.add_at(
                     rule,
                     p.place,
@@ -128,6 +129,7 @@ pub(super) fn opened(
             budget_ms,
             budget_is_clock,
             timed_out: false,
+            timed_out_by: None,
         };
         if let Some((_, allowed, _)) = deadline(tr, profile, o, &p) {
             tr.due
@@ -184,6 +186,7 @@ pub(super) fn overdue(
             continue;
         };
         p.timed_out = true;
+        p.timed_out_by = Some(rule);
         let (at, text) = (p.place, p.text.clone());
         tr.deadline_passed(rule);
         out.add_at(
