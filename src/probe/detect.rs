@@ -4,7 +4,7 @@
 //! reference GUI's start, `nboard 2`, `set depth`, `ping 1`.
 //!
 //! Detection costs about one start of the engine: `uci` goes first, alone, and the other
-//! protocols' starts follow only when it has not decided within [`STAGGER`] (or the engine
+//! protocols' starts follow only when it has not decided within `STAGGER` (or the engine
 //! went). The start that answered is kept and becomes the run's first start: its opening
 //! line is the handshake step's request, so a UCI or CECP engine is not started again.
 //! The order of preference is uci, then xboard, then nboard: an engine that answers two (as

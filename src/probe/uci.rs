@@ -21,7 +21,7 @@ const THINK: Duration = Duration::from_secs(1);
 /// ponders with ([`PONDER_GO`]) gives a search a few milliseconds to a few tens (Stockfish
 /// 15.1 moves within 2 ms on it, taken as an ordinary search).
 const PONDER_THINK: Duration = Duration::from_millis(150);
-/// [`THINK`] under `--quick`: an engine that ends an open search on its own only later is
+/// `THINK` under `--quick`: an engine that ends an open search on its own only later is
 /// missed there, and the card says so.
 pub const QUICK_THINK: Duration = Duration::from_millis(150);
 /// After `readyok` during a search: long enough for an engine that ends its search on

@@ -108,14 +108,14 @@ pub fn single(script: &Script) -> Vec<Unit> {
         .collect()
 }
 
-/// A CECP or NBoard line of [`SETTINGS`]' kind (by its first word).
+/// A CECP or NBoard line of `SETTINGS`' kind (by its first word).
 pub fn is_setting(head: &str) -> bool {
     SETTINGS.contains(&head)
 }
 
 /// The finest units over the steps of the script. UCI: a search with the `position` lines
 /// just before it and the `stop` / `ponderhit` that end it, and one unit for every other line.
-/// CECP and NBoard: one unit for each setting and `ping` ([`SETTINGS`]; NBoard's `set depth`
+/// CECP and NBoard: one unit for each setting and `ping` (`SETTINGS`; NBoard's `set depth`
 /// and `set contempt`).
 pub fn fine(script: &Script, protocol: Option<crate::protocol::Protocol>) -> Vec<Unit> {
     if protocol.is_some_and(|p| p != crate::protocol::Protocol::Uci) {
